@@ -1,0 +1,28 @@
+package org.quire.format;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Root of every failure the format module reports about a file: what is on disk is not what a
+ * reader or writer of the format can accept. Subclasses name the failures a user can act on.
+ */
+public class FormatException extends IOException {
+
+    private final Path file;
+
+    public FormatException(Path file, String message) {
+        super(file + ": " + message);
+        this.file = file;
+    }
+
+    public FormatException(Path file, String message, Throwable cause) {
+        super(file + ": " + message, cause);
+        this.file = file;
+    }
+
+    /** The file the failure is about. */
+    public Path file() {
+        return file;
+    }
+}
