@@ -1,0 +1,42 @@
+package org.quire.runtime.hazelcast;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import org.quire.runtime.CommunicationException;
+import org.quire.runtime.Job;
+import org.quire.runtime.WorldSpec;
+import org.quire.runtime.message.MessageCommunicator;
+
+/**
+ * Joins a Hazelcast world: as a client of the launcher's member under {@code quire run}; under
+ * Slurm rank 0 starts the member on the first node and the other ranks become its clients.
+ */
+public final class HazelcastBootstrap {
+
+    private HazelcastBootstrap() {
+    }
+
+    public static Job join(WorldSpec spec, String[] args) {
+        HazelcastSettings.silenceLogging();
+        String cluster = HazelcastSettings.clusterName(spec.jobId());
+        HazelcastInstance instance;
+        try {
+            instance = spec.rankZeroRunsCoordinator() && spec.rank() == 0
+                    ? Hazelcast.newHazelcastInstance(HazelcastSettings.member(cluster, spec.coordinatorHost(),
+                            spec.coordinatorPort(), false))
+                    : HazelcastClient.newHazelcastClient(HazelcastSettings.client(cluster, spec.coordinatorHost(),
+                            spec.coordinatorPort()));
+        } catch (RuntimeException e) {
+            throw new CommunicationException("rank " + spec.rank() + " cannot reach the Hazelcast member of job "
+                    + spec.jobId() + " at " + spec.coordinatorHost() + ":" + spec.coordinatorPort() + ": "
+                    + e.getMessage(), e);
+        }
+        MessageCommunicator world = new MessageCommunicator(new HazelcastTransport(instance, spec.rank(), spec.size()));
+        return new Job(world, args, () -> {
+            // Under Slurm rank 0 hosts the member: nobody may leave while others still use it.
+            world.barrier();
+            world.close();
+        });
+    }
+}

@@ -1,0 +1,70 @@
+package org.quire.runtime.hazelcast;
+
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.NetworkConfig;
+
+/**
+ * How Quire configures Hazelcast: one member per job (the launcher, or rank 0 under Slurm),
+ * bound to one interface, with no discovery of other members — so two jobs on one machine never
+ * join each other even before their cluster names are compared — and ranks as its clients.
+ * The open-source CP subsystem is not used (it is an Enterprise feature since 5.5).
+ */
+public final class HazelcastSettings {
+
+    /** How long a client keeps trying to reach the member before its rank fails. */
+    private static final long CLIENT_CONNECT_TIMEOUT_MILLIS = 60_000;
+    /** Ports a member tries upwards from its first port when that one is taken. */
+    private static final int MEMBER_PORT_COUNT = 100;
+
+    private HazelcastSettings() {
+    }
+
+    /**
+     * Silences Hazelcast's ~250 start-up lines. Must run before the first Hazelcast class loads:
+     * the early "modular environment" warning ignores the property set in {@link Config}.
+     */
+    public static void silenceLogging() {
+        System.setProperty("hazelcast.logging.type", "none");
+    }
+
+    /** Cluster name for a job id. */
+    public static String clusterName(String jobId) {
+        return "quire-" + jobId;
+    }
+
+    /**
+     * A standalone member on {@code bindHost}, listening on {@code port} or, when
+     * {@code portMayMove}, the first free port above it.
+     */
+    public static Config member(String clusterName, String bindHost, int port, boolean portMayMove) {
+        Config config = new Config();
+        config.setClusterName(clusterName);
+        config.setProperty("hazelcast.logging.type", "none");
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.socket.bind.any", "false");
+        config.getJetConfig().setEnabled(false);
+        config.getMetricsConfig().setEnabled(false);
+        NetworkConfig network = config.getNetworkConfig();
+        network.setPort(port).setPortAutoIncrement(portMayMove).setPortCount(portMayMove ? MEMBER_PORT_COUNT : 1);
+        network.getInterfaces().setEnabled(true).addInterface(bindHost);
+        JoinConfig join = network.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(false);
+        return config;
+    }
+
+    /** A client of the member at {@code host:port}. */
+    public static ClientConfig client(String clusterName, String host, int port) {
+        ClientConfig config = new ClientConfig();
+        config.setClusterName(clusterName);
+        config.setProperty("hazelcast.logging.type", "none");
+        config.getMetricsConfig().setEnabled(false);
+        config.getNetworkConfig().addAddress(host + ":" + port);
+        config.getConnectionStrategyConfig().getConnectionRetryConfig()
+                .setClusterConnectTimeoutMillis(CLIENT_CONNECT_TIMEOUT_MILLIS);
+        return config;
+    }
+}
