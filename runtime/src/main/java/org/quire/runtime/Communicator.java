@@ -35,7 +35,11 @@ public interface Communicator extends Collectives {
     /** As {@link #reduce(long[], ReduceOp, int)}, for IEEE doubles. */
     double[] reduce(double[] values, ReduceOp op, int root);
 
-    /** Sends {@code data} to {@code destination} with {@code tag >= 0}; returns once the data may be reused. */
+    /**
+     * Sends {@code data} to {@code destination} with {@code tag >= 0}. Returns at once: the bytes
+     * are copied and delivered in the background, so sends never wait for the matching receive
+     * (no deadlock when every rank sends before it receives).
+     */
     void send(byte[] data, int destination, int tag);
 
     /** Waits for the next message from {@code source} with {@code tag} and returns its bytes. */

@@ -38,8 +38,11 @@ public final class MpjBootstrap {
     /** Initialises MPJ with {@code mpjrun}'s arguments. */
     public static Job underMpjrun(String[] args) {
         String[] applicationArgs = MPI.Init(args);
-        return new Job(new MpjCommunicator(MPI.COMM_WORLD), applicationArgs == null ? new String[0] : applicationArgs,
-                MPI::Finalize);
+        MpjCommunicator world = new MpjCommunicator(MPI.COMM_WORLD);
+        return new Job(world, applicationArgs == null ? new String[0] : applicationArgs, () -> {
+            world.completeSends();
+            MPI.Finalize();
+        });
     }
 
     /** Joins the niodev world {@code spec} describes; {@code args} are the application's. */
@@ -54,7 +57,9 @@ public final class MpjBootstrap {
                 + ";#Server Name;" + spec.coordinatorHost() + ";#Server Port;" + spec.coordinatorPort();
         MPI.Init(new String[] {Integer.toString(spec.rank()), configuration, "niodev"});
         NiodevRendezvous served = rendezvous;
-        return new Job(new MpjCommunicator(MPI.COMM_WORLD), args, () -> {
+        MpjCommunicator world = new MpjCommunicator(MPI.COMM_WORLD);
+        return new Job(world, args, () -> {
+            world.completeSends();
             MPI.Finalize();
             if (served != null) {
                 served.close();

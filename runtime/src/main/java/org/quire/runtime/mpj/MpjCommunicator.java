@@ -3,23 +3,33 @@ package org.quire.runtime.mpj;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 import mpi.Status;
 import org.quire.runtime.CommunicationException;
 import org.quire.runtime.Communicator;
 import org.quire.runtime.ReduceOp;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
  * {@link Communicator} over an MPJ Express intra-communicator, using MPJ's own collectives.
  * Variable-length operations exchange lengths first, then use the {@code v} variants.
+ *
+ * <p>{@link #send} is an {@code Isend} of a copy: MPJ's {@code Send} may wait for the matching
+ * receive (multicore {@code smpdev} always does), which would deadlock the message patterns the
+ * {@link Communicator} contract allows. Requests still in flight are completed at
+ * {@link #completeSends()}, which leaving the world calls.
  */
 public final class MpjCommunicator implements Communicator {
 
     private final Intracomm comm;
     private final int rank;
     private final int size;
+    private final List<Request> sendsInFlight = new ArrayList<>();
 
     public MpjCommunicator(Intracomm comm) {
         this.comm = comm;
@@ -111,7 +121,18 @@ public final class MpjCommunicator implements Communicator {
     @Override
     public void send(byte[] data, int destination, int tag) {
         checkUserTag(tag);
-        run("Send", () -> comm.Send(data, 0, data.length, MPI.BYTE, destination, tag));
+        byte[] copy = data.clone();
+        sendsInFlight.add(call("Isend", () -> comm.Isend(copy, 0, copy.length, MPI.BYTE, destination, tag)));
+        sendsInFlight.removeIf(request -> call("Test", request::Test) != null);
+    }
+
+    /** Waits until every message sent so far has been received; the data then no longer needs to be kept. */
+    public void completeSends() {
+        Request[] pending = sendsInFlight.toArray(new Request[0]);
+        sendsInFlight.clear();
+        if (pending.length > 0) {
+            run("Waitall", () -> Request.Waitall(pending));
+        }
     }
 
     @Override
@@ -153,7 +174,7 @@ public final class MpjCommunicator implements Communicator {
     private static byte[][] split(byte[] all, int[] lengths, int[] offsets) {
         byte[][] parts = new byte[lengths.length][];
         for (int r = 0; r < lengths.length; r++) {
-            parts[r] = java.util.Arrays.copyOfRange(all, offsets[r], offsets[r] + lengths[r]);
+            parts[r] = Arrays.copyOfRange(all, offsets[r], offsets[r] + lengths[r]);
         }
         return parts;
     }

@@ -1,0 +1,36 @@
+package org.quire.launcher;
+
+import org.quire.launcher.run.RunCommand;
+import org.quire.runtime.hazelcast.HazelcastSettings;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code quire}: the command line of Quire. Each subcommand is one class. */
+@Command(name = "quire",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
+        description = "Parallel I/O for HPC jobs on the JVM.",
+        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+public final class QuireCli implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        HazelcastSettings.silenceLogging();
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line, for {@link #main} and tests. */
+    public static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new QuireCli());
+        // Everything after MAIN_CLASS belongs to the application, even if it looks like an option.
+        commandLine.getSubcommands().get("run").setStopAtPositional(true);
+        return commandLine;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run 'quire help' for the list");
+    }
+}

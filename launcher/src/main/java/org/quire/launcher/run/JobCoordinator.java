@@ -1,0 +1,29 @@
+package org.quire.launcher.run;
+
+import org.quire.runtime.Transport;
+
+import java.io.IOException;
+
+/**
+ * What {@code quire run} serves its workers while they form a world: MPJ's niodev rendezvous or
+ * the job's Hazelcast member. Bound to loopback on a port the system picks, so several jobs run
+ * side by side.
+ */
+sealed interface JobCoordinator extends AutoCloseable permits NiodevCoordinator, HazelcastCoordinator {
+
+    /** The host workers connect to. */
+    String host();
+
+    /** The port workers connect to. */
+    int port();
+
+    @Override
+    void close();
+
+    static JobCoordinator start(Transport transport, int ranks, String jobId) throws IOException {
+        return switch (transport) {
+            case MPJ -> NiodevCoordinator.start(ranks);
+            case HAZELCAST -> HazelcastCoordinator.start(jobId);
+        };
+    }
+}

@@ -1,0 +1,21 @@
+package org.quire.launcher.run;
+
+/** How one rank's JVM ended. The JDK reports death by signal n as status 128 + n. */
+record RankExit(int rank, int status) {
+
+    private static final String[] SIGNAL_NAMES = {null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
+        "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM"};
+
+    boolean failed() {
+        return status != 0;
+    }
+
+    /** E.g. "rank 2 exited with status 3" or "rank 1 was killed by SIGKILL (status 137)". */
+    String describe() {
+        int signal = status - 128;
+        if (signal > 0 && signal < SIGNAL_NAMES.length) {
+            return "rank " + rank + " was killed by " + SIGNAL_NAMES[signal] + " (status " + status + ")";
+        }
+        return "rank " + rank + " exited with status " + status;
+    }
+}

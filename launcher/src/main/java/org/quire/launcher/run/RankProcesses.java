@@ -1,0 +1,130 @@
+package org.quire.launcher.run;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The worker JVMs of one job: starts them, relays their output, and ends the job as soon as one
+ * rank fails — MPJ's niodev never notices a dead peer, so without this the others would wait in
+ * their next collective forever. On SIGINT/SIGTERM to the launcher every rank is stopped the same
+ * way: SIGTERM, then SIGKILL after the grace period.
+ */
+final class RankProcesses {
+
+    private final List<ProcessBuilder> ranks;
+    private final Duration grace;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final List<Process> started = new ArrayList<>();
+    private final List<Thread> relays = new ArrayList<>();
+
+    RankProcesses(List<ProcessBuilder> ranks, Duration grace, PrintStream out, PrintStream err) {
+        this.ranks = ranks;
+        this.grace = grace;
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * Runs the job to its end.
+     *
+     * @return 0 when every rank exited 0, else the status of the first rank that failed
+     */
+    int run() {
+        BlockingQueue<RankExit> exits = new LinkedBlockingQueue<>();
+        Thread onSignal = new Thread(this::stopAll, "quire-stop-ranks");
+        Runtime.getRuntime().addShutdownHook(onSignal);
+        try {
+            for (int rank = 0; rank < ranks.size(); rank++) {
+                Process process = start(rank);
+                int r = rank;
+                process.onExit().thenAccept(p -> exits.add(new RankExit(r, p.exitValue())));
+            }
+            RankExit firstFailure = null;
+            for (int ended = 0; ended < ranks.size(); ended++) {
+                RankExit exit = exits.take();
+                if (exit.failed() && firstFailure == null) {
+                    firstFailure = exit;
+                    int others = ranks.size() - ended - 1;
+                    err.println("quire: " + exit.describe() + (others > 0 ? "; stopping the other " + others
+                            + (others == 1 ? " rank" : " ranks") : ""));
+                    stopAll();
+                }
+            }
+            awaitRelays();
+            return firstFailure == null ? 0 : firstFailure.status();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopAll();
+            return 1;
+        } finally {
+            removeHook(onSignal);
+        }
+    }
+
+    private Process start(int rank) {
+        Process process;
+        try {
+            process = ranks.get(rank).start();
+        } catch (IOException e) {
+            stopAll();
+            throw new LaunchException("cannot start rank " + rank + ": " + e.getMessage(), e);
+        }
+        synchronized (started) {
+            started.add(process);
+        }
+        relay(new RankOutput(rank, process.getInputStream(), out), "rank-" + rank + "-stdout");
+        relay(new RankOutput(rank, process.getErrorStream(), err), "rank-" + rank + "-stderr");
+        return process;
+    }
+
+    private void relay(Runnable copy, String name) {
+        Thread thread = new Thread(copy, name);
+        thread.setDaemon(true);
+        thread.start();
+        relays.add(thread);
+    }
+
+    /** SIGTERM to every live rank (and anything it started), SIGKILL to those alive after the grace period. */
+    private void stopAll() {
+        List<ProcessHandle> alive = new ArrayList<>();
+        synchronized (started) {
+            for (Process process : started) {
+                process.descendants().forEach(alive::add);
+                alive.add(process.toHandle());
+            }
+        }
+        alive.removeIf(p -> !p.isAlive());
+        alive.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + grace.toNanos();
+        for (ProcessHandle process : alive) {
+            try {
+                process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (Exception stillAlive) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    /** Lets the relays print what the ranks wrote last; a rank's orphaned child may hold a pipe open. */
+    private void awaitRelays() throws InterruptedException {
+        long deadline = System.nanoTime() + grace.toNanos();
+        for (Thread relay : relays) {
+            relay.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The JVM is already exiting because of a signal: the hook is running.
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package org.quire.launcher.run;
+
+import org.quire.runtime.LaunchContract;
+import org.quire.runtime.LaunchContractException;
+import org.quire.runtime.Transport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** {@code quire run -n N MAIN_CLASS [ARGS...]}: one job of N ranked worker JVMs on this machine. */
+@Command(name = "run",
+        sortOptions = false,
+        description = "Starts N worker JVMs running MAIN_CLASS, each told its rank, the world size and how to"
+                + " reach its peers (see docs/launcher.md). Output lines are prefixed with the rank. The job ends"
+                + " when every rank has exited; as soon as one rank fails the others are stopped, and quire exits"
+                + " with that rank's status.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:every rank exited 0",
+            "2:bad arguments",
+            "1-255:status of the first rank that failed (128+n: killed by signal n)",
+            "70:the job could not be started"})
+public final class RunCommand implements Callable<Integer> {
+
+    /** Exit status when the job cannot be started (EX_SOFTWARE). */
+    static final int CANNOT_START = 70;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-n", "--ranks"}, required = true, paramLabel = "N", description = "number of ranks (>= 1)")
+    private int ranks;
+
+    @Option(names = "--transport", paramLabel = "ENGINE", defaultValue = "mpj", converter = TransportConverter.class,
+            description = "mpj (MPJ Express niodev, default) or hazelcast")
+    private Transport transport;
+
+    @Option(names = {"-cp", "--class-path"}, paramLabel = "PATH", defaultValue = ".",
+            description = "class path of the application, after Quire's own (default: .)")
+    private String classPath;
+
+    @Option(names = "--jvm-opt", paramLabel = "OPT", description = "option for every worker JVM, e.g. --jvm-opt=-Xmx2g")
+    private List<String> jvmOptions = new ArrayList<>();
+
+    @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "3",
+            description = "how long stopped ranks get between SIGTERM and SIGKILL (default: 3)")
+    private int graceSeconds;
+
+    @Parameters(index = "0", paramLabel = "MAIN_CLASS", description = "the worker's main class")
+    private String mainClass;
+
+    @Parameters(index = "1..*", paramLabel = "ARGS", description = "arguments of every worker's main")
+    private List<String> arguments = new ArrayList<>();
+
+    /** Converts {@code --transport} with the runtime's own names and error message. */
+    static final class TransportConverter implements CommandLine.ITypeConverter<Transport> {
+        @Override
+        public Transport convert(String value) {
+            try {
+                return Transport.parse(value, "--transport");
+            } catch (LaunchContractException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public Integer call() {
+        if (ranks < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-n must be at least 1, got " + ranks);
+        }
+        if (graceSeconds < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--grace must be >= 0, got " + graceSeconds);
+        }
+        Map<String, String> env = System.getenv();
+        String workerClassPath;
+        MpjInstallation mpj = null;
+        try {
+            if (transport == Transport.MPJ) {
+                mpj = MpjInstallation.locate(env);
+            }
+            workerClassPath = workerClassPath(mpj);
+        } catch (LaunchException e) {
+            return cannotStart(e);
+        }
+        String problem = MainClassCheck.problemWith(mainClass, workerClassPath, classPath);
+        if (problem != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), problem);
+        }
+        String jobId = Long.toString(ProcessHandle.current().pid()) + "-"
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        try (JobCoordinator coordinator = JobCoordinator.start(transport, ranks, jobId)) {
+            List<ProcessBuilder> workers = new ArrayList<>(ranks);
+            for (int rank = 0; rank < ranks; rank++) {
+                workers.add(worker(rank, workerClassPath, mpj, coordinator, jobId));
+            }
+            return new RankProcesses(workers, Duration.ofSeconds(graceSeconds), System.out, System.err).run();
+        } catch (IOException | RuntimeException e) {
+            return cannotStart(e);
+        }
+    }
+
+    private int cannotStart(Exception e) {
+        System.err.println("quire run: cannot start the job: " + e.getMessage());
+        return CANNOT_START;
+    }
+
+    /** Quire's own class path (the launcher's: runtime and engines), then MPJ's jar, then the application's. */
+    private String workerClassPath(MpjInstallation mpj) {
+        List<String> entries = new ArrayList<>(List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
+        if (mpj != null) {
+            entries.add(mpj.jar().toString());
+        }
+        entries.add(classPath);
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private ProcessBuilder worker(int rank, String workerClassPath, MpjInstallation mpj, JobCoordinator coordinator,
+                                  String jobId) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (transport == Transport.HAZELCAST) {
+            command.add("-Dhazelcast.logging.type=none");
+        }
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(workerClassPath);
+        command.add(mainClass);
+        command.addAll(arguments);
+
+        ProcessBuilder worker = new ProcessBuilder(command);
+        Map<String, String> env = worker.environment();
+        env.put(LaunchContract.RANK, Integer.toString(rank));
+        env.put(LaunchContract.SIZE, Integer.toString(ranks));
+        env.put(LaunchContract.TRANSPORT, transport.cliName());
+        env.put(LaunchContract.COORDINATOR, coordinator.host() + ":" + coordinator.port());
+        env.put(LaunchContract.JOB_ID, jobId);
+        env.put(LaunchContract.LAUNCHER_PID, Long.toString(ProcessHandle.current().pid()));
+        if (mpj != null) {
+            env.put("MPJ_HOME", mpj.home().toString());
+        }
+        // Like mpirun: the job's standard input goes to rank 0.
+        worker.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.from(nullDevice()));
+        return worker;
+    }
+
+    private static File nullDevice() {
+        return new File("/dev/null");
+    }
+}
