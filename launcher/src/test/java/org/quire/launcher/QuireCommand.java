@@ -42,6 +42,17 @@ public final class QuireCommand {
         return repositoryRoot().resolve("launcher/target/test-classes").toString();
     }
 
+    /** A module's jar as the build copied it to launcher/target/lib, e.g. {@code moduleJar("runtime")}. */
+    public static Path moduleJar(String module) {
+        Path lib = repositoryRoot().resolve("launcher/target/lib");
+        try (var jars = Files.list(lib)) {
+            return jars.filter(p -> p.getFileName().toString().matches("quire-" + module + "-.*\\.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no quire-" + module + " jar in " + lib));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** What a finished command printed and returned. */
     public record Result(int exitCode, String stdout, String stderr, Duration took) {
         public List<String> stdoutLines() {

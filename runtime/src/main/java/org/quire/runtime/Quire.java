@@ -17,6 +17,8 @@ import java.util.Map;
  *   <li>under Slurm's {@code srun}: the {@link SlurmEnvironment} variables;</li>
  *   <li>otherwise (plain {@code java}): a world of one rank.</li>
  * </ol>
+ * In a multi-rank world, an exception that escapes the calling thread (normally {@code main})
+ * ends the worker with status 1, so that the launcher stops the job instead of letting it hang.
  */
 public final class Quire {
 
@@ -25,6 +27,7 @@ public final class Quire {
 
     public static Job init(String[] args) {
         if (MpjBootstrap.isMpjrunArguments(args)) {
+            FailOnUncaughtException.install(Thread.currentThread());
             return MpjBootstrap.underMpjrun(args);
         }
         Map<String, String> env = System.getenv();
@@ -37,6 +40,7 @@ public final class Quire {
         } else {
             return new Job(LocalWorld.self(), args, () -> { });
         }
+        FailOnUncaughtException.install(Thread.currentThread());
         return switch (spec.transport()) {
             case MPJ -> MpjBootstrap.join(spec, args);
             case HAZELCAST -> HazelcastBootstrap.join(spec, args);

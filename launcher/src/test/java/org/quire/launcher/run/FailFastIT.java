@@ -1,0 +1,116 @@
+package org.quire.launcher.run;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.quire.launcher.QuireCommand;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A job whose rank fails, or that is signalled, ends at once with a status naming what happened;
+ * no rank is left behind. The time limits are hang detectors, not performance targets.
+ */
+class FailFastIT {
+
+    private static final Duration HANG = Duration.ofSeconds(90);
+    private static final Pattern PID = Pattern.compile("^\\[(\\d+)] pid (\\d+)$", Pattern.MULTILINE);
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"mpj", "hazelcast"})
+    void aRankThatThrowsEndsTheJobWithItsStatus(String transport) throws Exception {
+        QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "4", "--transport", transport,
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.FailingRank", "2", "throw");
+        assertEquals(1, result.exitCode(), result.toString());
+        assertTrue(result.stderr().contains("quire: rank 2 exited with status 1; stopping the other 3 ranks"),
+                result.toString());
+        assertTrue(result.stderr().contains("[2] Exception in thread \"main\" java.lang.IllegalStateException: rank 2"
+                + " fails on purpose"), result.toString());
+        assertFalse(result.stdout().contains("should be impossible"), result.toString());
+    }
+
+    @Test
+    void theFailingRanksExitStatusIsTheJobsStatus() throws Exception {
+        QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "3", "-cp", QuireCommand.testWorkers(),
+                "org.quire.launcher.workers.FailingRank", "1", "exit=7");
+        assertEquals(7, result.exitCode(), result.toString());
+        assertTrue(result.stderr().contains("quire: rank 1 exited with status 7; stopping the other 2 ranks"),
+                result.toString());
+    }
+
+    @Test
+    void aRankKilledWithSigkillWhileOthersWaitInABarrierEndsTheJob() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "-cp", QuireCommand.testWorkers(),
+                "org.quire.launcher.workers.Blocked", "1");
+        Map<Integer, Long> pids = awaitPids(job, 3);
+        new ProcessBuilder("kill", "-KILL", Long.toString(pids.get(1))).start().waitFor();
+        QuireCommand.Result result = job.await(HANG);
+        assertEquals(137, result.exitCode(), result.toString());
+        assertTrue(result.stderr().contains("quire: rank 1 was killed by SIGKILL (status 137); stopping the other 2"
+                + " ranks"), result.toString());
+        assertAllGone(pids);
+    }
+
+    @Test
+    void sigtermToTheLauncherStopsEveryRank() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "2", "-cp", QuireCommand.testWorkers(),
+                "org.quire.launcher.workers.Blocked", "-1");
+        Map<Integer, Long> pids = awaitPids(job, 2);
+        job.process().destroy(); // SIGTERM to the launcher JVM (the quire script execs it)
+        QuireCommand.Result result = job.await(HANG);
+        assertEquals(143, result.exitCode(), result.toString());
+        assertAllGone(pids);
+    }
+
+    @Test
+    void ranksStopThemselvesWhenTheLauncherIsKilled() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "2", "-cp", QuireCommand.testWorkers(),
+                "org.quire.launcher.workers.Blocked", "-1");
+        Map<Integer, Long> pids = awaitPids(job, 2);
+        job.process().destroyForcibly(); // SIGKILL: the launcher cannot clean up
+        job.process().waitFor();
+        long deadline = System.nanoTime() + HANG.toNanos();
+        while (pids.values().stream().anyMatch(FailFastIT::alive) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertAllGone(pids);
+    }
+
+    /** Waits until every rank printed "pid N" (after its first barrier); returns rank to pid. */
+    private static Map<Integer, Long> awaitPids(QuireCommand.Running job, int ranks) throws InterruptedException {
+        long deadline = System.nanoTime() + HANG.toNanos();
+        while (System.nanoTime() < deadline) {
+            Matcher m = PID.matcher(job.stdoutSoFar());
+            Map<Integer, Long> pids = new java.util.TreeMap<>();
+            while (m.find()) {
+                pids.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
+            }
+            if (pids.size() == ranks) {
+                return pids;
+            }
+            if (!job.process().isAlive()) {
+                throw new AssertionError("the job ended before every rank started:\n" + job.await(HANG));
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("ranks did not all start within " + HANG + ":\n" + job.stdoutSoFar());
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static void assertAllGone(Map<Integer, Long> pids) {
+        List<Long> alive = pids.values().stream().filter(FailFastIT::alive).toList();
+        alive.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        assertTrue(alive.isEmpty(), "ranks still running: " + alive);
+    }
+}

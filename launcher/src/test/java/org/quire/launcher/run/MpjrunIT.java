@@ -1,0 +1,36 @@
+package org.quire.launcher.run;
+
+import org.junit.jupiter.api.Test;
+import org.quire.launcher.QuireCommand;
+import org.quire.launcher.RequiredTool;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The same worker class runs unchanged under MPJ Express's own {@code mpjrun} (multicore mode:
+ * the ranks are threads of one JVM, each with its own class loader).
+ */
+class MpjrunIT {
+
+    @Test
+    void theContractWorkerRunsUnderMpjrun() throws Exception {
+        Path mpjrun = RequiredTool.require("mpjrun", "Debian package libmpj-java");
+        String classPath = QuireCommand.moduleJar("runtime") + ":" + QuireCommand.moduleJar("format");
+        Process mpj = new ProcessBuilder(mpjrun.toString(), "-np", "3", "-cp", classPath,
+                "org.quire.runtime.check.CommunicatorContract")
+                .redirectErrorStream(true).start();
+        assertTrue(mpj.waitFor(120, TimeUnit.SECONDS), "mpjrun did not finish");
+        String output = new String(mpj.getInputStream().readAllBytes());
+        assertEquals(0, mpj.exitValue(), output);
+        List<String> lines = output.lines().toList();
+        assertTrue(lines.contains("MPJ Express (0.44) is started in the multicore configuration"), output);
+        for (int rank = 0; rank < 3; rank++) {
+            assertTrue(lines.contains("communicator contract holds: rank " + rank + " of 3, 38 checks"), output);
+        }
+    }
+}

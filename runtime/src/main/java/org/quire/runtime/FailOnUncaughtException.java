@@ -1,0 +1,26 @@
+package org.quire.runtime;
+
+/**
+ * Makes an exception that escapes the worker's main thread end the worker with status 1, as it
+ * does in a plain Java program. Without this the engines' non-daemon threads (niodev, Hazelcast
+ * client) keep the JVM alive after main died, and the rank neither works nor exits, so the
+ * launcher's fail-fast never sees it. Under {@code mpjrun}'s multicore mode, where ranks are
+ * threads of one JVM, this ends every rank: the equivalent of {@code MPI_Abort}.
+ */
+final class FailOnUncaughtException {
+
+    private static final int STATUS = 1;
+
+    private FailOnUncaughtException() {
+    }
+
+    static void install(Thread mainThread) {
+        mainThread.setUncaughtExceptionHandler((thread, failure) -> {
+            // The same report the JVM prints by default.
+            System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+            failure.printStackTrace(System.err);
+            System.err.flush();
+            System.exit(STATUS);
+        });
+    }
+}
