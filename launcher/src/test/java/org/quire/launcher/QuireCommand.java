@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs the repository's {@code quire} script as a real process, the way a user does, and
  * captures what it prints. Tests that need the running process (to signal it, or a rank) use
- * {@link #start}.
+ * {@link #start}; other real programs (mpjrun, srun, java) go through {@link #runProcess}.
  */
 public final class QuireCommand {
 
@@ -91,7 +91,7 @@ public final class QuireCommand {
             if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly();
-                throw new AssertionError("quire did not end within " + limit + "\n--- stdout\n" + out.text()
+                throw new AssertionError(process.info().commandLine().orElse("the command") + " did not end within " + limit + "\n--- stdout\n" + out.text()
                         + "--- stderr\n" + err.text());
             }
             Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
@@ -133,6 +133,7 @@ public final class QuireCommand {
     private QuireCommand() {
     }
 
+    /** Starts {@code quire ARGS...} with {@code extraEnv} added to this process's environment. */
     public static Running start(Map<String, String> extraEnv, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(repositoryRoot().resolve("quire").toString());
@@ -144,5 +145,10 @@ public final class QuireCommand {
 
     public static Result run(Duration limit, String... args) throws IOException, InterruptedException {
         return start(Map.of(), args).await(limit);
+    }
+
+    /** Runs any command to its end, with the same output capture and hang detection. */
+    public static Result runProcess(ProcessBuilder command, Duration limit) throws IOException, InterruptedException {
+        return new Running(command.start()).await(limit);
     }
 }

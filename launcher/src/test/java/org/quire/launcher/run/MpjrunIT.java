@@ -5,8 +5,8 @@ import org.quire.launcher.QuireCommand;
 import org.quire.launcher.RequiredTool;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,12 +21,11 @@ class MpjrunIT {
     void theContractWorkerRunsUnderMpjrun() throws Exception {
         Path mpjrun = RequiredTool.require("mpjrun", "Debian package libmpj-java");
         String classPath = QuireCommand.moduleJar("runtime") + ":" + QuireCommand.moduleJar("format");
-        Process mpj = new ProcessBuilder(mpjrun.toString(), "-np", "3", "-cp", classPath,
-                "org.quire.runtime.check.CommunicatorContract")
-                .redirectErrorStream(true).start();
-        assertTrue(mpj.waitFor(120, TimeUnit.SECONDS), "mpjrun did not finish");
-        String output = new String(mpj.getInputStream().readAllBytes());
-        assertEquals(0, mpj.exitValue(), output);
+        QuireCommand.Result mpj = QuireCommand.runProcess(new ProcessBuilder(mpjrun.toString(), "-np", "3", "-cp",
+                classPath, "org.quire.runtime.check.CommunicatorContract").redirectErrorStream(true),
+                Duration.ofMinutes(2));
+        String output = mpj.stdout();
+        assertEquals(0, mpj.exitCode(), output);
         List<String> lines = output.lines().toList();
         assertTrue(lines.contains("MPJ Express (0.44) is started in the multicore configuration"), output);
         for (int rank = 0; rank < 3; rank++) {

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -58,9 +57,7 @@ class WorkerEnvironmentIT {
                 "-cp", lib + "/*:/usr/share/java/mpj.jar", mainClass).redirectErrorStream(true);
         builder.environment().keySet().removeIf(name -> name.startsWith("QUIRE_") || name.startsWith("SLURM_"));
         builder.environment().putAll(env);
-        Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes());
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-        return new Result(process.exitValue(), output);
+        QuireCommand.Result result = QuireCommand.runProcess(builder, Duration.ofSeconds(60));
+        return new Result(result.exitCode(), result.stdout());
     }
 }

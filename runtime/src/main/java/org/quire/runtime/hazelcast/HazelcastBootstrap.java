@@ -8,6 +8,9 @@ import org.quire.runtime.Job;
 import org.quire.runtime.WorldSpec;
 import org.quire.runtime.message.MessageCommunicator;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
 /**
  * Joins a Hazelcast world: as a client of the launcher's member under {@code quire run}; under
  * Slurm rank 0 starts the member on the first node and the other ranks become its clients.
@@ -23,11 +26,11 @@ public final class HazelcastBootstrap {
         HazelcastInstance instance;
         try {
             instance = spec.rankZeroRunsCoordinator() && spec.rank() == 0
-                    ? Hazelcast.newHazelcastInstance(HazelcastSettings.member(cluster, spec.coordinatorHost(),
-                            spec.coordinatorPort(), false))
+                    ? Hazelcast.newHazelcastInstance(HazelcastSettings.member(cluster,
+                            InetAddress.getByName(spec.coordinatorHost()).getHostAddress(), spec.coordinatorPort(), false))
                     : HazelcastClient.newHazelcastClient(HazelcastSettings.client(cluster, spec.coordinatorHost(),
                             spec.coordinatorPort()));
-        } catch (RuntimeException e) {
+        } catch (UnknownHostException | RuntimeException e) {
             throw new CommunicationException("rank " + spec.rank() + " cannot reach the Hazelcast member of job "
                     + spec.jobId() + " at " + spec.coordinatorHost() + ":" + spec.coordinatorPort() + ": "
                     + e.getMessage(), e);

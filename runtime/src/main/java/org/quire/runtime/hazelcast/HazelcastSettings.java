@@ -35,10 +35,11 @@ public final class HazelcastSettings {
     }
 
     /**
-     * A standalone member on {@code bindHost}, listening on {@code port} or, when
+     * A standalone member on the interface with address {@code bindAddress} (an IP address, not a
+     * host name: Hazelcast matches interfaces by address), listening on {@code port} or, when
      * {@code portMayMove}, the first free port above it.
      */
-    public static Config member(String clusterName, String bindHost, int port, boolean portMayMove) {
+    public static Config member(String clusterName, String bindAddress, int port, boolean portMayMove) {
         Config config = new Config();
         config.setClusterName(clusterName);
         config.setProperty("hazelcast.logging.type", "none");
@@ -48,7 +49,7 @@ public final class HazelcastSettings {
         config.getMetricsConfig().setEnabled(false);
         NetworkConfig network = config.getNetworkConfig();
         network.setPort(port).setPortAutoIncrement(portMayMove).setPortCount(portMayMove ? MEMBER_PORT_COUNT : 1);
-        network.getInterfaces().setEnabled(true).addInterface(bindHost);
+        network.getInterfaces().setEnabled(true).addInterface(bindAddress);
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);

@@ -1,0 +1,123 @@
+package org.quire.launcher.slurm;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.launcher.QuireCommand;
+import org.quire.launcher.RequiredTool;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Real Slurm: a one-node cluster (slurmctld, slurmd, munged) brought up by
+ * {@code slurm/local-cluster.sh}, and jobs submitted with {@code srun} and {@code sbatch}.
+ */
+class SlurmIT {
+
+    private static final Path ROOT = QuireCommand.repositoryRoot();
+    private static boolean startedHere;
+
+    @BeforeAll
+    static void bringUpTheCluster() throws Exception {
+        RequiredTool.require("srun", "Debian package slurm-wlm");
+        RequiredTool.require("munge", "Debian package munge");
+        Output up = exec(Map.of(), 60, "bash", ROOT.resolve("slurm/local-cluster.sh").toString(), "up");
+        assertEquals(0, up.status(), up.text());
+        startedHere = !up.text().contains("already up");
+    }
+
+    @AfterAll
+    static void bringDownWhatWeStarted() throws Exception {
+        if (startedHere) {
+            exec(Map.of(), 60, "bash", ROOT.resolve("slurm/local-cluster.sh").toString(), "down");
+        }
+    }
+
+    private static String quireClassPath() {
+        return ROOT.resolve("launcher/target/lib") + "/*:/usr/share/java/mpj.jar";
+    }
+
+    @Test
+    void theContractWorkerRunsUnderSrunOverMpj() throws Exception {
+        Output run = exec(Map.of("MPJ_HOME", "/usr/share/mpj"), 120, "srun", "-K", "--immediate=30", "-l", "-n", "4",
+                "java", "-cp", quireClassPath(), "org.quire.runtime.check.CommunicatorContract");
+        assertEquals(0, run.status(), run.text());
+        for (int rank = 0; rank < 4; rank++) {
+            assertTrue(run.text().contains(rank + ": communicator contract holds: rank " + rank + " of 4, 47 checks"),
+                    run.text());
+        }
+    }
+
+    @Test
+    void theContractWorkerRunsUnderSrunOverHazelcast() throws Exception {
+        Output run = exec(Map.of("QUIRE_TRANSPORT", "hazelcast"), 120, "srun", "-K", "--immediate=30", "-l", "-n", "3",
+                "java", "-Dhazelcast.logging.type=none", "-cp", quireClassPath(),
+                "org.quire.runtime.check.CommunicatorContract");
+        assertEquals(0, run.status(), run.text());
+        for (int rank = 0; rank < 3; rank++) {
+            assertTrue(run.text().contains(rank + ": communicator contract holds: rank " + rank + " of 3, 38 checks"),
+                    run.text());
+        }
+    }
+
+    @Test
+    void srunWithKillOnBadExitEndsAStepWhoseRankFailed() throws Exception {
+        Output run = exec(Map.of("MPJ_HOME", "/usr/share/mpj"), 120, "srun", "-K", "--immediate=30", "-n", "3",
+                "java", "-cp", quireClassPath() + ":" + QuireCommand.testWorkers(),
+                "org.quire.launcher.workers.FailingRank", "1", "exit=5");
+        assertNotEquals(0, run.status(), run.text());
+        assertTrue(run.text().contains("task 1: Exited with exit code 5"), run.text());
+    }
+
+    @Test
+    void theBatchScriptRunsTheDemoAsAJob(@TempDir Path dir) throws Exception {
+        Path output = dir.resolve("job.out");
+        Output submit = exec(Map.of("QUIRE_HOME", ROOT.toString()), 60, "sbatch", "--parsable", "--ntasks=4",
+                "--output=" + output, ROOT.resolve("slurm/quire-job.sbatch").toString(),
+                "org.quire.examples.CollectivesDemo", "1000000");
+        assertEquals(0, submit.status(), submit.text());
+        String jobId = submit.text().strip();
+        String state = awaitJobEnd(jobId);
+        String printed = Files.exists(output) ? Files.readString(output) : "(no output file)";
+        assertTrue(state.contains("JobState=COMPLETED") && state.contains("ExitCode=0:0"), state + "\n" + printed);
+        assertTrue(printed.contains("0: pi = 3.1415926535"), printed);
+        assertTrue(printed.contains("from 1000000 intervals on 4 ranks; ring token 6 = 0+1+...+3"), printed);
+    }
+
+    /** Polls scontrol (sbatch --wait polls every 10 s) until the job is no longer pending or running. */
+    private static String awaitJobEnd(String jobId) throws Exception {
+        Pattern statePattern = Pattern.compile("JobState=(\\w+)");
+        for (int i = 0; i < 1200; i++) {
+            String state = exec(Map.of(), 30, "scontrol", "show", "job", jobId).text();
+            Matcher m = statePattern.matcher(state);
+            if (m.find() && !List.of("PENDING", "RUNNING", "CONFIGURING", "COMPLETING").contains(m.group(1))) {
+                return state;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("job " + jobId + " did not end within 120 s");
+    }
+
+    private record Output(int status, String text) {
+    }
+
+    private static Output exec(Map<String, String> env, int seconds, String... command)
+            throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        QuireCommand.Result result = QuireCommand.runProcess(builder, Duration.ofSeconds(seconds));
+        return new Output(result.exitCode(), result.stdout());
+    }
+}
