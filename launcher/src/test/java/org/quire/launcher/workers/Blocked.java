@@ -17,7 +17,7 @@ public final class Blocked {
     public static void main(String[] args) throws InterruptedException {
         Job job = Quire.init(args);
         Communicator world = job.world();
-        int sleeper = Integer.parseInt(args[0]);
+        int sleeper = Integer.parseInt(job.arguments()[0]);
         world.barrier();
         System.out.println("pid " + ProcessHandle.current().pid());
         if (sleeper < 0 || world.rank() == sleeper) {

@@ -16,14 +16,14 @@ public final class FailingRank {
     public static void main(String[] args) {
         Job job = Quire.init(args);
         Communicator world = job.world();
-        int failing = Integer.parseInt(args[0]);
+        int failing = Integer.parseInt(job.arguments()[0]);
         world.barrier();
         System.out.println("past the first barrier");
         if (world.rank() == failing) {
-            if (args[1].equals("throw")) {
+            if (job.arguments()[1].equals("throw")) {
                 throw new IllegalStateException("rank " + failing + " fails on purpose");
             }
-            System.exit(Integer.parseInt(args[1].substring("exit=".length())));
+            System.exit(Integer.parseInt(job.arguments()[1].substring("exit=".length())));
         }
         world.barrier();
         System.out.println("past the second barrier, which should be impossible");
