@@ -1,0 +1,82 @@
+package org.quire.benchmarks;
+
+import org.quire.runtime.Communicator;
+import org.quire.runtime.Job;
+import org.quire.runtime.Quire;
+import org.quire.runtime.ReduceOp;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * Start-up time and latency of the communicator's collectives on a live world, for
+ * {@code benchmarks/runtime-latency.sh}. Run it like any worker ({@code quire run}, {@code mpjrun},
+ * {@code srun}); rank 0 prints one line per measurement:
+ *
+ * <pre>
+ * ready_epoch_ms=...                       (latest time any rank was past its first barrier)
+ * op=barrier ranks=4 iterations=2000 median_us=... p90_us=...
+ * </pre>
+ *
+ * Each iteration's latency is the slowest rank's time for it (what the job waits for); the
+ * median and 90th percentile are over iterations, after {@code WARMUP} untimed ones.
+ * {@code args[0]}: timed iterations per operation (default 2000).
+ */
+public final class CollectiveLatency {
+
+    private static final int WARMUP = 300;
+
+    private interface Operation {
+        void run(Communicator world);
+    }
+
+    private CollectiveLatency() {
+    }
+
+    public static void main(String[] args) {
+        try (Job job = Quire.init(args)) {
+            Communicator world = job.world();
+            world.barrier();
+            long readyEpochMillis = System.currentTimeMillis();
+            long[] latestReady = world.reduce(new long[] {readyEpochMillis}, ReduceOp.MAX, 0);
+            if (world.rank() == 0) {
+                System.out.println("ready_epoch_ms=" + latestReady[0]);
+            }
+            int iterations = job.arguments().length > 0 ? Integer.parseInt(job.arguments()[0]) : 2000;
+            byte[] kilobyte = new byte[1024];
+            byte[] eightBytes = new byte[8];
+            measure(world, "barrier", iterations, Communicator::barrier);
+            measure(world, "bcast_1KiB", iterations, w -> w.broadcast(w.rank() == 0 ? kilobyte : null, 0));
+            measure(world, "gather_8B", iterations, w -> w.gather(eightBytes, 0));
+            measure(world, "allgather_8B", iterations, w -> w.allgather(eightBytes));
+        }
+    }
+
+    private static void measure(Communicator world, String name, int iterations, Operation operation) {
+        for (int i = 0; i < WARMUP; i++) {
+            operation.run(world);
+        }
+        world.barrier();
+        long[] nanos = new long[iterations];
+        for (int i = 0; i < iterations; i++) {
+            long start = System.nanoTime();
+            operation.run(world);
+            nanos[i] = System.nanoTime() - start;
+        }
+        ByteBuffer mine = ByteBuffer.allocate(iterations * Long.BYTES);
+        mine.asLongBuffer().put(nanos);
+        byte[][] all = world.gather(mine.array(), 0);
+        if (world.rank() != 0) {
+            return;
+        }
+        long[] slowest = new long[iterations];
+        for (byte[] rankNanos : all) {
+            for (int i = 0; i < iterations; i++) {
+                slowest[i] = Math.max(slowest[i], ByteBuffer.wrap(rankNanos).getLong(i * Long.BYTES));
+            }
+        }
+        Arrays.sort(slowest);
+        System.out.printf("op=%s ranks=%d iterations=%d median_us=%.1f p90_us=%.1f%n", name, world.size(), iterations,
+                slowest[iterations / 2] / 1000.0, slowest[iterations * 9 / 10] / 1000.0);
+    }
+}
