@@ -1,0 +1,6 @@
+/**
+ * The MPJ Express 0.44 engine: the communicator over MPJ's own collectives, joining a world under
+ * {@code mpjrun}, {@code quire run} and {@code srun}, and the niodev rendezvous server that lets N
+ * JVMs form a world without MPJ's daemons.
+ */
+package org.quire.runtime.mpj;
