@@ -115,8 +115,8 @@ public final class QuireCommand {
                             bytes.write(buffer, 0, n);
                         }
                     }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                } catch (IOException streamClosedByProcessEnd) {
+                    // The process was killed: what it printed before is kept.
                 }
             });
             thread.setDaemon(true);

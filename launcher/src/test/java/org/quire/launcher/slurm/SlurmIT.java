@@ -82,18 +82,20 @@ class SlurmIT {
     }
 
     @Test
-    void theBatchScriptRunsTheDemoAsAJob(@TempDir Path dir) throws Exception {
+    void theBatchScriptRunsAWorkerAsAJob(@TempDir Path dir) throws Exception {
         Path output = dir.resolve("job.out");
-        Output submit = exec(Map.of("QUIRE_HOME", ROOT.toString()), 60, "sbatch", "--parsable", "--ntasks=4",
-                "--output=" + output, ROOT.resolve("slurm/quire-job.sbatch").toString(),
-                "org.quire.examples.CollectivesDemo", "1000000");
+        Output submit = exec(Map.of("QUIRE_HOME", ROOT.toString(), "QUIRE_CLASSPATH", QuireCommand.testWorkers()), 60,
+                "sbatch", "--parsable", "--ntasks=4", "--output=" + output,
+                ROOT.resolve("slurm/quire-job.sbatch").toString(), "org.quire.launcher.workers.PrintArguments", "a b",
+                "c");
         assertEquals(0, submit.status(), submit.text());
         String jobId = submit.text().strip();
         String state = awaitJobEnd(jobId);
         String printed = Files.exists(output) ? Files.readString(output) : "(no output file)";
         assertTrue(state.contains("JobState=COMPLETED") && state.contains("ExitCode=0:0"), state + "\n" + printed);
-        assertTrue(printed.contains("0: pi = 3.1415926535"), printed);
-        assertTrue(printed.contains("from 1000000 intervals on 4 ranks; ring token 6 = 0+1+...+3"), printed);
+        for (int rank = 0; rank < 4; rank++) {
+            assertTrue(printed.lines().toList().contains(rank + ": args=a b|c"), printed);
+        }
     }
 
     /** Polls scontrol (sbatch --wait polls every 10 s) until the job is no longer pending or running. */
