@@ -1,0 +1,88 @@
+package org.quire.format.sion;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalInt;
+import org.quire.format.FormatException;
+
+/**
+ * Reads and validates the metadata of one physical file the way reference section 2.8 describes:
+ * fixed part, then META1's arrays, then META2 at start_of_varheader, then the trailer. Every
+ * size is checked against the file size before a buffer is allocated for it.
+ */
+final class SionMetadataReader {
+
+    private SionMetadataReader() {
+    }
+
+    static PhysicalFileMetadata read(Path path, FileChannel channel) throws IOException {
+        long fileSize = channel.size();
+        SionMetadataValidator validator = new SionMetadataValidator(path, fileSize);
+
+        validator.requireBytes(0, Meta1Layout.FIXED_PART_SIZE, "META1", "fixed part");
+        ByteBuffer fixedBytes = PositionalIo.readExactly(channel, path, 0, Meta1Layout.FIXED_PART_SIZE,
+                ByteOrder.LITTLE_ENDIAN, "META1", "fixed part");
+        validator.checkMagic(Meta1Layout.magic(fixedBytes));
+        EndiannessWord endianness = validator.checkEndiannessWord(Meta1Layout.endiannessWord(fixedBytes));
+        Meta1FixedPart fixed = Meta1Layout.decodeFixedPart(fixedBytes, endianness);
+        validator.checkFixedPart(fixed);
+        KeyValueMode keyValueMode = validator.keyValueMode(fixed);
+
+        ByteOrder order = endianness.metadataOrder();
+        int taskCount = fixed.taskCount();
+        // checkFixedPart guaranteed META1 fits the file, hence fits an int-sized buffer here.
+        ByteBuffer variableBytes = PositionalIo.readExactly(channel, path, Meta1Layout.FIXED_PART_SIZE,
+                (int) Meta1Layout.variablePartSize(taskCount), order, "META1", "globalrank/chunksize arrays");
+        Meta1 meta1 = Meta1Layout.decodeVariablePart(fixed, variableBytes);
+        ChunkGeometry geometry = validator.checkChunkLayout(meta1, readableCapacities(meta1));
+
+        long meta2Size = Meta2Layout.size(taskCount, meta1.maxChunks());
+        if (meta2Size > Integer.MAX_VALUE) {
+            throw new FormatException(path, "META2 of " + meta2Size + " bytes (ntasks " + taskCount + ", maxchunks "
+                    + meta1.maxChunks() + ") is larger than this reader handles in one piece (2 GiB)");
+        }
+        ByteBuffer meta2Bytes = PositionalIo.readExactly(channel, path, meta1.startOfMeta2(), (int) meta2Size, order,
+                "META2", "chunk table");
+        Meta2 meta2 = Meta2Layout.decode(meta2Bytes, taskCount, meta1.maxChunks());
+        validator.checkMeta2(meta1, geometry, meta2);
+
+        long trailerOffset = meta1.startOfMeta2() + meta2Size;
+        OptionalInt mappingSize = OptionalInt.empty();
+        List<TaskLocation> mapping = List.of();
+        boolean firstFileOfSet = fixed.fileCount() > 1 && fixed.fileNumber() == 0;
+        if (firstFileOfSet || (fixed.fileCount() == 1 && fileSize - trailerOffset >= MappingLayout.MAPPING_SIZE_LENGTH)) {
+            validator.requireBytes(trailerOffset, MappingLayout.MAPPING_SIZE_LENGTH, "mapping", "mapping_size");
+            int size = MappingLayout.decodeMappingSize(PositionalIo.readExactly(channel, path, trailerOffset,
+                    MappingLayout.MAPPING_SIZE_LENGTH, order, "mapping", "mapping_size"));
+            if (firstFileOfSet) {
+                validator.checkMappingSize(size, trailerOffset, fixed.fileCount());
+                ByteBuffer trailer = PositionalIo.readExactly(channel, path, trailerOffset,
+                        (int) MappingLayout.size(size), order, "mapping", "entries");
+                mapping = MappingLayout.decodeEntries(trailer, size);
+            } else {
+                validator.checkSerialTrailer(size, trailerOffset);
+            }
+            mappingSize = OptionalInt.of(size);
+        }
+        return new PhysicalFileMetadata(path, fileSize, meta1, keyValueMode, geometry, meta2, mappingSize, mapping);
+    }
+
+    /** File format 3 and older stored requested sizes; the reader aligns them (reference section 2.7). */
+    private static long[] readableCapacities(Meta1 meta1) {
+        Meta1FixedPart fixed = meta1.fixedPart();
+        if (fixed.fileFormatVersion() > 3) {
+            return meta1.chunkCapacities();
+        }
+        long[] aligned = meta1.chunkCapacities().clone();
+        for (int task = 0; task < aligned.length; task++) {
+            if (aligned[task] > 0 && aligned[task] <= Long.MAX_VALUE - fixed.fsBlockSize()) {
+                aligned[task] = ChunkGeometry.alignUp(aligned[task], fixed.fsBlockSize());
+            }
+        }
+        return aligned;
+    }
+}
