@@ -48,7 +48,7 @@ public final class SionFile implements Closeable {
         List<FileChannel> channels = new ArrayList<>();
         try {
             List<PhysicalFileMetadata> files = new ArrayList<>();
-            PhysicalFileMetadata first = readPhysicalFile(name, openChannel(name, channels));
+            PhysicalFileMetadata first = SionMetadataReader.read(name, openChannel(name, channels));
             Meta1FixedPart firstFixed = first.meta1().fixedPart();
             if (firstFixed.fileCount() > 1 && firstFixed.fileNumber() != 0) {
                 throw new FormatException(name, "is physical file " + firstFixed.fileNumber() + " of a set of "
@@ -58,10 +58,8 @@ public final class SionFile implements Closeable {
             files.add(first);
             for (int fileNumber = 1; fileNumber < firstFixed.fileCount(); fileNumber++) {
                 Path memberName = SionFileNames.physicalFile(name, fileNumber);
-                PhysicalFileMetadata member = readPhysicalFile(memberName, openChannel(memberName, channels));
-                new SionMetadataValidator(memberName, member.fileSize())
-                        .checkSetMember(member.meta1().fixedPart(), firstFixed, fileNumber);
-                files.add(member);
+                files.add(SionMetadataReader.readSetMember(memberName, openChannel(memberName, channels), firstFixed,
+                        fileNumber));
             }
             return new SionFile(name, files, channels, tasksOf(files));
         } catch (IOException | RuntimeException e) {
@@ -82,12 +80,8 @@ public final class SionFile implements Closeable {
      */
     public static PhysicalFileMetadata readPhysicalFile(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            return readPhysicalFile(file, channel);
+            return SionMetadataReader.read(file, channel);
         }
-    }
-
-    private static PhysicalFileMetadata readPhysicalFile(Path file, FileChannel channel) throws IOException {
-        return SionMetadataReader.read(file, channel);
     }
 
     private static FileChannel openChannel(Path file, List<FileChannel> opened) throws IOException {

@@ -19,7 +19,22 @@ final class SionMetadataReader {
     private SionMetadataReader() {
     }
 
+    /** Reads a physical file on its own (file 0 of a set, a single file, or any file for inspection). */
     static PhysicalFileMetadata read(Path path, FileChannel channel) throws IOException {
+        return read(path, channel, null, -1);
+    }
+
+    /**
+     * Reads physical file {@code fileNumber} of the set whose file 0 has the fixed part
+     * {@code firstOfSet}; it must agree with file 0 before anything else of it is interpreted.
+     */
+    static PhysicalFileMetadata readSetMember(Path path, FileChannel channel, Meta1FixedPart firstOfSet,
+                                              int fileNumber) throws IOException {
+        return read(path, channel, firstOfSet, fileNumber);
+    }
+
+    private static PhysicalFileMetadata read(Path path, FileChannel channel, Meta1FixedPart firstOfSet,
+                                             int fileNumber) throws IOException {
         long fileSize = channel.size();
         SionMetadataValidator validator = new SionMetadataValidator(path, fileSize);
 
@@ -30,6 +45,9 @@ final class SionMetadataReader {
         EndiannessWord endianness = validator.checkEndiannessWord(Meta1Layout.endiannessWord(fixedBytes));
         Meta1FixedPart fixed = Meta1Layout.decodeFixedPart(fixedBytes, endianness);
         validator.checkFixedPart(fixed);
+        if (firstOfSet != null) {
+            validator.checkSetMember(fixed, firstOfSet, fileNumber);
+        }
         KeyValueMode keyValueMode = validator.keyValueMode(fixed);
 
         ByteOrder order = endianness.metadataOrder();
@@ -54,7 +72,9 @@ final class SionMetadataReader {
         OptionalInt mappingSize = OptionalInt.empty();
         List<TaskLocation> mapping = List.of();
         boolean firstFileOfSet = fixed.fileCount() > 1 && fixed.fileNumber() == 0;
-        if (firstFileOfSet || (fixed.fileCount() == 1 && fileSize - trailerOffset >= MappingLayout.MAPPING_SIZE_LENGTH)) {
+        // A single file from a parallel writer ends right after META2; one from the serial writer has
+        // a 4-byte trailer. Anything in between is a truncated trailer.
+        if (firstFileOfSet || (fixed.fileCount() == 1 && fileSize > trailerOffset)) {
             validator.requireBytes(trailerOffset, MappingLayout.MAPPING_SIZE_LENGTH, "mapping", "mapping_size");
             int size = MappingLayout.decodeMappingSize(PositionalIo.readExactly(channel, path, trailerOffset,
                     MappingLayout.MAPPING_SIZE_LENGTH, order, "mapping", "mapping_size"));
