@@ -7,7 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
-import org.quire.format.FormatException;
 
 /**
  * Reads and validates the metadata of one physical file the way reference section 2.8 describes:
@@ -52,17 +51,16 @@ final class SionMetadataReader {
 
         ByteOrder order = endianness.metadataOrder();
         int taskCount = fixed.taskCount();
-        // checkFixedPart guaranteed META1 fits the file, hence fits an int-sized buffer here.
+        long variablePartSize = Meta1Layout.variablePartSize(taskCount);
+        validator.checkReadableInOnePiece(variablePartSize, "META1 arrays of ntasks " + taskCount);
         ByteBuffer variableBytes = PositionalIo.readExactly(channel, path, Meta1Layout.FIXED_PART_SIZE,
-                (int) Meta1Layout.variablePartSize(taskCount), order, "META1", "globalrank/chunksize arrays");
+                (int) variablePartSize, order, "META1", "globalrank/chunksize arrays");
         Meta1 meta1 = Meta1Layout.decodeVariablePart(fixed, variableBytes);
         ChunkGeometry geometry = validator.checkChunkLayout(meta1, readableCapacities(meta1));
 
         long meta2Size = Meta2Layout.size(taskCount, meta1.maxChunks());
-        if (meta2Size > Integer.MAX_VALUE) {
-            throw new FormatException(path, "META2 of " + meta2Size + " bytes (ntasks " + taskCount + ", maxchunks "
-                    + meta1.maxChunks() + ") is larger than this reader handles in one piece (2 GiB)");
-        }
+        validator.checkReadableInOnePiece(meta2Size, "META2 of ntasks " + taskCount + " and maxchunks "
+                + meta1.maxChunks());
         ByteBuffer meta2Bytes = PositionalIo.readExactly(channel, path, meta1.startOfMeta2(), (int) meta2Size, order,
                 "META2", "chunk table");
         Meta2 meta2 = Meta2Layout.decode(meta2Bytes, taskCount, meta1.maxChunks());
@@ -80,6 +78,7 @@ final class SionMetadataReader {
                     MappingLayout.MAPPING_SIZE_LENGTH, order, "mapping", "mapping_size"));
             if (firstFileOfSet) {
                 validator.checkMappingSize(size, trailerOffset, fixed.fileCount());
+                validator.checkReadableInOnePiece(MappingLayout.size(size), "mapping of " + size + " tasks");
                 ByteBuffer trailer = PositionalIo.readExactly(channel, path, trailerOffset,
                         (int) MappingLayout.size(size), order, "mapping", "entries");
                 mapping = MappingLayout.decodeEntries(trailer, size);

@@ -38,6 +38,17 @@ final class SionMetadataValidator {
         }
     }
 
+    /**
+     * Metadata is read in one buffer per structure; one larger than a Java array can hold (only
+     * possible with a file of many GiB and a corrupt or extreme count) is not read.
+     */
+    void checkReadableInOnePiece(long size, String what) throws UnsupportedFormatException {
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new UnsupportedFormatException(file, what + " take " + size
+                    + " bytes, more than this reader reads in one piece (2 GiB)");
+        }
+    }
+
     void checkMagic(byte[] magic) throws CorruptFileException {
         if (!Arrays.equals(magic, Meta1Layout.MAGIC)) {
             throw new CorruptFileException(file, Meta1Layout.MAGIC_OFFSET, META1, "magic",

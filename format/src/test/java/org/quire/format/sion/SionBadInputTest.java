@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
@@ -137,6 +139,17 @@ class SionBadInputTest {
             assertEquals(Integer.toString(taskCount), e.found());
             assertTrue(e.expected().contains(Integer.toString(validBytes.length)), e.expected());
         }
+    }
+
+    @Test
+    void aTaskCountWhoseArraysExceedTwoGibibytesIsNotAllocatedEvenIfTheFileIsThatLarge() throws IOException {
+        int taskCount = 150_000_000; // META1 arrays of 2.4 GB
+        Path file = patch(24, littleInt(taskCount));
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(new byte[1]), Meta1Layout.size(taskCount) + 4096); // sparse
+        }
+        UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class, () -> SionFile.open(file));
+        assertTrue(e.getMessage().contains("META1 arrays of ntasks 150000000 take 2400000012 bytes"), e.getMessage());
     }
 
     @Test
