@@ -33,7 +33,7 @@ final class RootVerdict {
     }
 
     /** The payload, or an {@link IOException} carrying rank 0's reason for {@code step}. */
-    static byte[] open(byte[] verdict, String step) throws IOException {
+    static byte[] unwrap(byte[] verdict, String step) throws IOException {
         byte[] body = Arrays.copyOfRange(verdict, 1, verdict.length);
         if (verdict[0] == FAILURE) {
             throw new IOException(step + " failed on rank 0: " + new String(body, StandardCharsets.UTF_8));

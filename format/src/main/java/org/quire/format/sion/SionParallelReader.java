@@ -60,7 +60,7 @@ public final class SionParallelReader implements Closeable {
             }
         }
         TaskHandout handout = TaskHandout.decode(
-                RootVerdict.open(collectives.scatter(handouts, 0), "opening the SION file " + name));
+                RootVerdict.unwrap(collectives.scatter(handouts, 0), "opening the SION file " + name));
         Map<Integer, FileChannel> channels = new HashMap<>();
         try {
             for (SionTask task : handout.tasks()) {

@@ -92,7 +92,7 @@ public final class SionParallelWriter implements Closeable {
             }
         }
         RankAssignment assignment = RankAssignment.decode(
-                RootVerdict.open(collectives.scatter(assignments, 0), "planning the SION file " + name));
+                RootVerdict.unwrap(collectives.scatter(assignments, 0), "planning the SION file " + name));
 
         Path physicalFile = SionFileNames.physicalFile(name, assignment.fileNumber());
         FileChannel channel = null;
