@@ -124,6 +124,7 @@ class SionInteropReadTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void keyValueRecordsAndKeyTotalsMatchTheDescription() throws IOException {
         try (SionFile sion = SionFile.open(SionTestVectors.directory().resolve("serial_keyval_inline.sion"))) {
             assertEquals(KeyValueMode.INLINE, sion.keyValueMode());
@@ -134,14 +135,20 @@ class SionInteropReadTest {
             List<KeyValueRecord> task1 = sion.keyValueRecords(1);
             assertEquals(List.of(7L, 8L, 7L), task1.stream().map(KeyValueRecord::key).toList());
             assertEquals(List.of(10L, 0L, 20L), task1.stream().map(KeyValueRecord::length).toList());
-            long[][] keysByTask = {{1, 2}, {7, 8}};
-            long[][] totals = {{3500, 2000}, {30, 0}};
-            for (int task = 0; task < 2; task++) {
-                for (int k = 0; k < 2; k++) {
-                    byte[] data = sion.readKey(task, keysByTask[task][k]);
-                    assertEquals(totals[task][k], data.length);
+            Map<String, Object> totals = (Map<String, Object>) SionTestVectors.vector("serial_keyval_inline.sion")
+                    .get("keyval_totals");
+            assertEquals(2, totals.size());
+            for (Map.Entry<String, Object> taskTotals : totals.entrySet()) {
+                int task = Integer.parseInt(taskTotals.getKey());
+                Map<String, Object> perKey = (Map<String, Object>) taskTotals.getValue();
+                assertEquals(perKey.keySet(), sion.keyValueRecords(task).stream().map(r -> Long.toString(r.key()))
+                        .collect(Collectors.toCollection(TreeSet::new)), "keys of task " + task);
+                for (Map.Entry<String, Object> keyTotal : perKey.entrySet()) {
+                    long key = Long.parseLong(keyTotal.getKey());
+                    byte[] data = sion.readKey(task, key);
+                    assertEquals(asLong(keyTotal.getValue()), data.length, "task " + task + " key " + key);
                     for (int j = 0; j < data.length; j++) {
-                        assertEquals(SionTestVectors.keyValuePatternByte(j, keysByTask[task][k], task), data[j]);
+                        assertEquals(SionTestVectors.keyValuePatternByte(j, key, task), data[j]);
                     }
                 }
             }
