@@ -63,13 +63,7 @@ public final class SionFile implements Closeable {
             }
             return new SionFile(name, files, channels, tasksOf(files));
         } catch (IOException | RuntimeException e) {
-            for (FileChannel channel : channels) {
-                try {
-                    channel.close();
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-            }
+            FileChannels.closeAllAfter(channels, e);
             throw e;
         }
     }
@@ -192,20 +186,6 @@ public final class SionFile implements Closeable {
 
     @Override
     public void close() throws IOException {
-        IOException failure = null;
-        for (FileChannel channel : channels) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        FileChannels.closeAll(channels);
     }
 }

@@ -70,9 +70,7 @@ public final class SionParallelReader implements Closeable {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            for (FileChannel channel : channels.values()) {
-                channel.close();
-            }
+            FileChannels.closeAllAfter(channels.values(), e);
             throw e;
         }
         return new SionParallelReader(name, handout, channels);
@@ -138,16 +136,6 @@ public final class SionParallelReader implements Closeable {
 
     @Override
     public void close() throws IOException {
-        IOException failure = null;
-        for (FileChannel channel : channelsByFile.values()) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                failure = failure == null ? e : failure;
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        FileChannels.closeAll(channelsByFile.values());
     }
 }
