@@ -89,10 +89,6 @@ final class ParallelWritePlan {
         return ranksToFiles.first(file);
     }
 
-    int fileCount() {
-        return geometries.length;
-    }
-
     private List<TaskLocation> mapping(int ranks) {
         List<TaskLocation> mapping = new ArrayList<>(ranks);
         for (int rank = 0; rank < ranks; rank++) {

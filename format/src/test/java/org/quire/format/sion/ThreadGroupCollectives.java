@@ -33,9 +33,8 @@ final class ThreadGroupCollectives implements Collectives {
         private final byte[][] slots;
         private volatile byte[] shared;
         private volatile byte[][] parts;
+        /** Gathers performed so far (counted once per gather, by the root). */
         final AtomicInteger gathers = new AtomicInteger();
-        final AtomicInteger scatters = new AtomicInteger();
-        final AtomicInteger broadcasts = new AtomicInteger();
 
         Board(int size) {
             this.barrier = new CyclicBarrier(size);
@@ -122,7 +121,6 @@ final class ThreadGroupCollectives implements Collectives {
     public byte[] broadcast(byte[] data, int root) {
         if (rank == root) {
             board.shared = data.clone();
-            board.broadcasts.incrementAndGet();
         }
         barrier();
         byte[] copy = board.shared.clone();
@@ -155,7 +153,6 @@ final class ThreadGroupCollectives implements Collectives {
                 throw new IllegalArgumentException("scatter needs " + size() + " parts, got " + parts.length);
             }
             board.parts = parts.clone();
-            board.scatters.incrementAndGet();
         }
         barrier();
         byte[] mine = board.parts[rank].clone();
