@@ -122,10 +122,10 @@ final class SionMetadataValidator {
         if (startOfMeta2 == 0) {
             throw new SionNotClosedException(file, startOfMeta2Offset);
         }
-        long meta1Size = Meta1Layout.size(taskCount);
-        if (startOfMeta2 < meta1Size || startOfMeta2 > fileSize) {
+        long startOfData = ChunkGeometry.alignUp(Meta1Layout.size(taskCount), meta1.fixedPart().fsBlockSize());
+        if (startOfMeta2 < startOfData || startOfMeta2 > fileSize) {
             throw new CorruptFileException(file, startOfMeta2Offset, META1, "start_of_varheader",
-                    meta1Size + ".." + fileSize + " (between the end of META1 and the end of the file)",
+                    startOfData + ".." + fileSize + " (between the start of the data and the end of the file)",
                     Long.toString(startOfMeta2));
         }
         int maxChunks = meta1.maxChunks();
@@ -133,7 +133,6 @@ final class SionMetadataValidator {
             throw new CorruptFileException(file, Meta1Layout.maxChunksOffset(taskCount), META1, "maxchunks",
                     "at least 1", Integer.toString(maxChunks));
         }
-        long startOfData = ChunkGeometry.alignUp(meta1Size, meta1.fixedPart().fsBlockSize());
         long rowEnd = startOfData;
         for (int task = 0; task < taskCount; task++) {
             long capacity = chunkCapacities[task];

@@ -189,7 +189,7 @@ class SionBadInputTest {
         CorruptFileException notClosed = corrupt(patch(pointer, littleLong(0)), pointer, "META1", "start_of_varheader");
         assertInstanceOf(SionNotClosedException.class, notClosed);
         assertTrue(notClosed.found().contains("never closed"));
-        for (long bad : new long[] {8, validBytes.length + 100L, Long.MAX_VALUE, -4096}) {
+        for (long bad : new long[] {8, 1200, validBytes.length + 100L, Long.MAX_VALUE, -4096}) {
             assertEquals(Long.toString(bad), corrupt(patch(pointer, littleLong(bad)), pointer, "META1",
                     "start_of_varheader").found());
         }
