@@ -184,7 +184,7 @@ class SionBadInputTest {
     }
 
     @Test
-    void meta2PointerThatIsZeroInsideMeta1OrBeyondTheFileIsRefused() throws IOException {
+    void meta2PointerThatIsZeroBeforeTheDataOrBeyondTheFileIsRefused() throws IOException {
         long pointer = Meta1Layout.startOfMeta2Offset(TASKS);
         CorruptFileException notClosed = corrupt(patch(pointer, littleLong(0)), pointer, "META1", "start_of_varheader");
         assertInstanceOf(SionNotClosedException.class, notClosed);
