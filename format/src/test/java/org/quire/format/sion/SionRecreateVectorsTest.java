@@ -8,7 +8,6 @@ import static org.quire.format.sion.SionTestVectors.longs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -27,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * field comparison expects our name there.
  */
 class SionRecreateVectorsTest {
-
-    private static final int PREFIX_END = Meta1Layout.PREFIX_OFFSET + Meta1Layout.PREFIX_LENGTH;
 
     @TempDir
     Path directory;
@@ -209,17 +206,7 @@ class SionRecreateVectorsTest {
             expected.put("prefix", oursName.toString());
             SionInteropReadTest.assertMetadataEquals(expected, SionFile.readPhysicalFile(ours));
 
-            byte[] realBytes = Files.readAllBytes(real);
-            byte[] ourBytes = Files.readAllBytes(ours);
-            assertEquals(realBytes.length, ourBytes.length, ours + " size");
-            assertArrayEquals(Arrays.copyOfRange(realBytes, 0, Meta1Layout.PREFIX_OFFSET),
-                    Arrays.copyOfRange(ourBytes, 0, Meta1Layout.PREFIX_OFFSET), ours + " META1 before the prefix");
-            for (int i = PREFIX_END; i < realBytes.length; i++) {
-                if (realBytes[i] != ourBytes[i]) {
-                    throw new AssertionError(ours + " differs from " + real + " at offset " + i + ": expected "
-                            + realBytes[i] + ", found " + ourBytes[i]);
-                }
-            }
+            SionTestVectors.assertSameBytesExceptPrefix(real, ours);
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.quire.format.sion;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
@@ -61,6 +62,26 @@ final class SionTestVectors {
             }
         }
         throw new AssertionError("cannot find the repository root above " + start + " and QUIRE_REPO_ROOT is not set");
+    }
+
+    /**
+     * The two files are equal byte for byte except META1's prefix (the name passed to open, which
+     * differs because Quire's copies live in a temporary directory).
+     */
+    static void assertSameBytesExceptPrefix(Path real, Path ours) throws IOException {
+        byte[] realBytes = Files.readAllBytes(real);
+        byte[] ourBytes = Files.readAllBytes(ours);
+        assertEquals(realBytes.length, ourBytes.length, ours + " size");
+        int prefixEnd = Meta1Layout.PREFIX_OFFSET + Meta1Layout.PREFIX_LENGTH;
+        for (int i = 0; i < realBytes.length; i++) {
+            if (i == Meta1Layout.PREFIX_OFFSET) {
+                i = prefixEnd;
+            }
+            if (realBytes[i] != ourBytes[i]) {
+                fail(ours + " differs from " + real + " at offset " + i + ": expected " + realBytes[i] + ", found "
+                        + ourBytes[i]);
+            }
+        }
     }
 
     static long asLong(Object number) {
