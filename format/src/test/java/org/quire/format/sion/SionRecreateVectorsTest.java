@@ -1,7 +1,6 @@
 package org.quire.format.sion;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quire.format.sion.SionTestVectors.asLong;
 import static org.quire.format.sion.SionTestVectors.longs;
 
