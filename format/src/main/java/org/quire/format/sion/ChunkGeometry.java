@@ -27,6 +27,30 @@ package org.quire.format.sion;
  */
 public record ChunkGeometry(long startOfData, long[] chunkCapacities, long[] taskStarts, long globalSkip) {
 
+    public ChunkGeometry {
+        chunkCapacities = chunkCapacities.clone();
+        taskStarts = taskStarts.clone();
+    }
+
+    @Override
+    public long[] chunkCapacities() {
+        return chunkCapacities.clone();
+    }
+
+    @Override
+    public long[] taskStarts() {
+        return taskStarts.clone();
+    }
+
+    public long chunkCapacity(int task) {
+        return chunkCapacities[task];
+    }
+
+    /** Offset of chunk 0 of {@code task}. */
+    public long taskStart(int task) {
+        return taskStarts[task];
+    }
+
     /**
      * Lays out tasks of the given capacities behind META1. Throws {@link ArithmeticException}
      * on overflow; readers validate capacities before calling this.
@@ -39,7 +63,7 @@ public record ChunkGeometry(long startOfData, long[] chunkCapacities, long[] tas
             taskStarts[task] = next;
             next = Math.addExact(next, chunkCapacities[task]);
         }
-        return new ChunkGeometry(startOfData, chunkCapacities.clone(), taskStarts, next - startOfData);
+        return new ChunkGeometry(startOfData, chunkCapacities, taskStarts, next - startOfData);
     }
 
     /** Capacities SIONlib's standard mode gives requested chunk sizes: aligned up, 0 stays 0. */

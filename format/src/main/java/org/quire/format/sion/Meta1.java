@@ -13,6 +13,25 @@ package org.quire.format.sion;
 public record Meta1(Meta1FixedPart fixedPart, long[] globalRanks, long[] chunkCapacities,
                     int maxChunks, long startOfMeta2) {
 
+    public Meta1 {
+        globalRanks = globalRanks.clone();
+        chunkCapacities = chunkCapacities.clone();
+    }
+
+    @Override
+    public long[] globalRanks() {
+        return globalRanks.clone();
+    }
+
+    @Override
+    public long[] chunkCapacities() {
+        return chunkCapacities.clone();
+    }
+
+    public long globalRank(int task) {
+        return globalRanks[task];
+    }
+
     /** Size of this META1 in bytes. */
     public long size() {
         return Meta1Layout.size(fixedPart.taskCount());

@@ -65,8 +65,8 @@ final class ParallelWritePlan {
             }
             head = Meta1Layout.encodeHead(fixedParts[file], globalRanks, geometry.chunkCapacities()).array();
         }
-        return new RankAssignment(file, localRank, geometry.taskStarts()[localRank],
-                geometry.chunkCapacities()[localRank], geometry.globalSkip(), fixedParts[file].fsBlockSize(), head);
+        return new RankAssignment(file, localRank, geometry.taskStart(localRank),
+                geometry.chunkCapacity(localRank), geometry.globalSkip(), fixedParts[file].fsBlockSize(), head);
     }
 
     /** The closing writes of every file, from the fill levels of every rank (indexed by rank). */

@@ -1,7 +1,6 @@
 package org.quire.format.sion;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 
@@ -21,6 +20,10 @@ public record PhysicalFileMetadata(Path path, long fileSize, Meta1 meta1, KeyVal
                                    ChunkGeometry geometry, Meta2 meta2, OptionalInt mappingSize,
                                    List<TaskLocation> mapping) {
 
+    public PhysicalFileMetadata {
+        mapping = List.copyOf(mapping);
+    }
+
     public int taskCount() {
         return meta1.fixedPart().taskCount();
     }
@@ -28,10 +31,5 @@ public record PhysicalFileMetadata(Path path, long fileSize, Meta1 meta1, KeyVal
     /** Offset right behind META2, where a trailer starts if there is one. */
     public long endOfMeta2() {
         return meta1.startOfMeta2() + Meta2Layout.size(taskCount(), meta1.maxChunks());
-    }
-
-    /** The bytes task {@code localRank} wrote in each chunk it used. */
-    public long[] bytesPerChunk(int localRank) {
-        return Arrays.copyOf(meta2.bytesPerChunk()[localRank], (int) meta2.chunkCounts()[localRank]);
     }
 }

@@ -109,9 +109,9 @@ public final class SionFile implements Closeable {
 
     private static SionTask taskOf(int index, PhysicalFileMetadata file, int fileNumber, int localRank) {
         ChunkGeometry geometry = file.geometry();
-        return new SionTask(index, file.meta1().globalRanks()[localRank], fileNumber, localRank,
-                geometry.chunkCapacities()[localRank], geometry.taskStarts()[localRank], geometry.globalSkip(),
-                file.bytesPerChunk(localRank));
+        return new SionTask(index, file.meta1().globalRank(localRank), fileNumber, localRank,
+                geometry.chunkCapacity(localRank), geometry.taskStart(localRank), geometry.globalSkip(),
+                file.meta2().usedBytesPerChunk(localRank));
     }
 
     /** The name the set was opened by (file 0). */

@@ -96,7 +96,7 @@ final class SionMetadataReader {
         if (fixed.fileFormatVersion() > 3) {
             return meta1.chunkCapacities();
         }
-        long[] aligned = meta1.chunkCapacities().clone();
+        long[] aligned = meta1.chunkCapacities();
         for (int task = 0; task < aligned.length; task++) {
             if (aligned[task] > 0 && aligned[task] <= Long.MAX_VALUE - fixed.fsBlockSize()) {
                 aligned[task] = ChunkGeometry.alignUp(aligned[task], fixed.fsBlockSize());

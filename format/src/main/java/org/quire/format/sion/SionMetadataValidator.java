@@ -164,14 +164,14 @@ final class SionMetadataValidator {
     void checkMeta2(Meta1 meta1, ChunkGeometry geometry, Meta2 meta2) throws CorruptFileException {
         int taskCount = meta1.fixedPart().taskCount();
         for (int task = 0; task < taskCount; task++) {
-            long chunks = meta2.chunkCounts()[task];
+            long chunks = meta2.chunkCount(task);
             if (chunks < 1 || chunks > meta1.maxChunks()) {
                 throw new CorruptFileException(file, meta1.startOfMeta2() + Meta2Layout.chunkCountOffset(task), META2,
                         "chunks[" + task + "]", "1.." + meta1.maxChunks() + " (maxchunks)", Long.toString(chunks));
             }
-            long capacity = geometry.chunkCapacities()[task];
+            long capacity = geometry.chunkCapacity(task);
             for (int chunk = 0; chunk < chunks; chunk++) {
-                long bytes = meta2.bytesPerChunk()[task][chunk];
+                long bytes = meta2.bytesInChunk(task, chunk);
                 if (bytes < 0 || bytes > capacity) {
                     throw new CorruptFileException(file,
                             meta1.startOfMeta2() + Meta2Layout.bytesInChunkOffset(taskCount, chunk, task), META2,

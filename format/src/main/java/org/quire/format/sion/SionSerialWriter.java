@@ -37,8 +37,8 @@ public final class SionSerialWriter implements Closeable {
         this.options = options;
         this.tasks = new TaskChunkWriter[geometry.taskCount()];
         for (int task = 0; task < tasks.length; task++) {
-            tasks[task] = new TaskChunkWriter(channel, task, geometry.taskStarts()[task],
-                    geometry.chunkCapacities()[task], geometry.globalSkip(), options.keyValueMode(),
+            tasks[task] = new TaskChunkWriter(channel, task, geometry.taskStart(task),
+                    geometry.chunkCapacity(task), geometry.globalSkip(), options.keyValueMode(),
                     options.metadataOrder());
         }
     }
@@ -89,7 +89,7 @@ public final class SionSerialWriter implements Closeable {
 
     /** Capacity of each chunk of {@code task} (the aligned requested size). */
     public long chunkCapacity(int task) {
-        return geometry.chunkCapacities()[task];
+        return geometry.chunkCapacity(task);
     }
 
     /** Appends one record to the current task (see {@link TaskChunkWriter} for chunk boundaries). */
