@@ -9,7 +9,8 @@
  * ({@link org.quire.format.sion.SionMetadataValidator}), serial access
  * ({@link org.quire.format.sion.SionFile}, {@link org.quire.format.sion.SionSerialWriter}) and
  * parallel access over {@link org.quire.format.Collectives}
- * ({@link org.quire.format.sion.SionParallelWriter}, {@link org.quire.format.sion.SionParallelReader}).
+ * ({@link org.quire.format.sion.SionParallelWriter}, {@link org.quire.format.sion.SionParallelReader}),
+ * and rewriting a file with one chunk per task ({@link org.quire.format.sion.SionDefragmenter}).
  *
  * <p>Files written here are byte-compatible with what SIONlib 1.7.6 writes for the same inputs;
  * the reference is {@code reference/sionlib-format.md} (section numbers in class comments point
