@@ -1,0 +1,190 @@
+package org.quire.format.sion;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.quire.format.FormatException;
+
+/**
+ * Serial read access to a closed SION file or file set, like SIONlib's {@code sion_open(name, "rb")}:
+ * all metadata of all physical files is read and validated at open, then any task's logical
+ * stream can be read or sought. A set is opened by the name of its file 0; the other files are
+ * found as {@code name.000001}, ... (reference section 2.5). Safe for concurrent reads.
+ *
+ * <pre>{@code
+ * try (SionFile sion = SionFile.open(Path.of("checkpoint.sion"))) {
+ *     for (SionTask task : sion.tasks()) {
+ *         byte[] data = sion.readFully(task.index());
+ *     }
+ * }
+ * }</pre>
+ */
+public final class SionFile implements Closeable {
+
+    private final Path name;
+    private final List<PhysicalFileMetadata> physicalFiles;
+    private final List<FileChannel> channels;
+    private final List<SionTask> tasks;
+
+    private SionFile(Path name, List<PhysicalFileMetadata> physicalFiles, List<FileChannel> channels,
+                     List<SionTask> tasks) {
+        this.name = name;
+        this.physicalFiles = List.copyOf(physicalFiles);
+        this.channels = List.copyOf(channels);
+        this.tasks = List.copyOf(tasks);
+    }
+
+    /** Opens the file or set named {@code name} (file 0 of a set). */
+    public static SionFile open(Path name) throws IOException {
+        List<FileChannel> channels = new ArrayList<>();
+        try {
+            List<PhysicalFileMetadata> files = new ArrayList<>();
+            PhysicalFileMetadata first = SionMetadataReader.read(name, openChannel(name, channels));
+            Meta1FixedPart firstFixed = first.meta1().fixedPart();
+            if (firstFixed.fileCount() > 1 && firstFixed.fileNumber() != 0) {
+                throw new FormatException(name, "is physical file " + firstFixed.fileNumber() + " of a set of "
+                        + firstFixed.fileCount() + " files; open the set by its file 0 (the name without the "
+                        + ".NNNNNN suffix), or read this file's metadata alone with SionFile.readPhysicalFile");
+            }
+            files.add(first);
+            for (int fileNumber = 1; fileNumber < firstFixed.fileCount(); fileNumber++) {
+                Path memberName = SionFileNames.physicalFile(name, fileNumber);
+                files.add(SionMetadataReader.readSetMember(memberName, openChannel(memberName, channels), firstFixed,
+                        fileNumber));
+            }
+            return new SionFile(name, files, channels, tasksOf(files));
+        } catch (IOException | RuntimeException e) {
+            FileChannels.closeAllAfter(channels, e);
+            throw e;
+        }
+    }
+
+    /**
+     * Reads and validates the metadata of one physical file on its own (e.g. file 1 of a set,
+     * for a dump), without opening the rest of the set.
+     */
+    public static PhysicalFileMetadata readPhysicalFile(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            return SionMetadataReader.read(file, channel);
+        }
+    }
+
+    private static FileChannel openChannel(Path file, List<FileChannel> opened) throws IOException {
+        try {
+            FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+            opened.add(channel);
+            return channel;
+        } catch (NoSuchFileException e) {
+            throw new FormatException(file, "physical file of the SION set is missing", e);
+        }
+    }
+
+    /** The tasks of the set in global order (the mapping of file 0), or file order for a single file. */
+    private static List<SionTask> tasksOf(List<PhysicalFileMetadata> files) throws IOException {
+        PhysicalFileMetadata first = files.get(0);
+        List<SionTask> tasks = new ArrayList<>();
+        if (files.size() == 1) {
+            for (int localRank = 0; localRank < first.taskCount(); localRank++) {
+                tasks.add(taskOf(tasks.size(), first, 0, localRank));
+            }
+            return tasks;
+        }
+        int[] taskCounts = files.stream().mapToInt(PhysicalFileMetadata::taskCount).toArray();
+        new SionMetadataValidator(first.path(), first.fileSize())
+                .checkMappingEntries(first.mapping(), first.endOfMeta2(), taskCounts);
+        for (TaskLocation location : first.mapping()) {
+            tasks.add(taskOf(tasks.size(), files.get(location.fileNumber()), location.fileNumber(),
+                    location.localRank()));
+        }
+        return tasks;
+    }
+
+    private static SionTask taskOf(int index, PhysicalFileMetadata file, int fileNumber, int localRank) {
+        ChunkGeometry geometry = file.geometry();
+        return new SionTask(index, file.meta1().globalRank(localRank), fileNumber, localRank,
+                geometry.chunkCapacity(localRank), geometry.taskStart(localRank), geometry.globalSkip(),
+                file.meta2().usedBytesPerChunk(localRank));
+    }
+
+    /** The name the set was opened by (file 0). */
+    public Path name() {
+        return name;
+    }
+
+    /** Validated metadata of each physical file, indexed by file number. */
+    public List<PhysicalFileMetadata> physicalFiles() {
+        return physicalFiles;
+    }
+
+    /** All tasks of the set, indexed by {@link SionTask#index()}. */
+    public List<SionTask> tasks() {
+        return tasks;
+    }
+
+    public SionTask task(int index) {
+        return tasks.get(index);
+    }
+
+    public int taskCount() {
+        return tasks.size();
+    }
+
+    public KeyValueMode keyValueMode() {
+        return physicalFiles.get(0).keyValueMode();
+    }
+
+    /** Byte order of the metadata, which is also that of key-value record headers. */
+    public ByteOrder metadataOrder() {
+        return physicalFiles.get(0).meta1().fixedPart().endianness().metadataOrder();
+    }
+
+    /** Byte order the writer declared for user data (never converted by SIONlib or Quire). */
+    public ByteOrder userDataOrder() {
+        return physicalFiles.get(0).meta1().fixedPart().endianness().userDataOrder();
+    }
+
+    /** A seekable read-only view of task {@code index}'s logical stream. */
+    public TaskStreamChannel openTaskStream(int index) {
+        SionTask task = tasks.get(index);
+        return new TaskStreamChannel(physicalFiles.get(task.fileNumber()).path(), channels.get(task.fileNumber()), task);
+    }
+
+    public InputStream openTaskInputStream(int index) {
+        return Channels.newInputStream(openTaskStream(index));
+    }
+
+    /** The whole logical stream of task {@code index}. */
+    public byte[] readFully(int index) throws IOException {
+        return TaskStreams.readFully(openTaskStream(index));
+    }
+
+    /** The records of a key-value inline task, in stream order. */
+    public List<KeyValueRecord> keyValueRecords(int index) throws IOException {
+        TaskStreams.requireKeyValueMode(name, keyValueMode());
+        return KeyValueScanner.scan(physicalFiles.get(tasks.get(index).fileNumber()).path(), openTaskStream(index),
+                metadataOrder());
+    }
+
+    /** The data of one record. */
+    public byte[] readRecord(int index, KeyValueRecord record) throws IOException {
+        return TaskStreams.readRecord(openTaskStream(index), record);
+    }
+
+    /** All data task {@code index} stored under {@code key}, records concatenated in stream order. */
+    public byte[] readKey(int index, long key) throws IOException {
+        return TaskStreams.readKey(openTaskStream(index), keyValueRecords(index), key);
+    }
+
+    @Override
+    public void close() throws IOException {
+        FileChannels.closeAll(channels);
+    }
+}

@@ -1,0 +1,18 @@
+package org.quire.format.sion;
+
+import java.nio.file.Path;
+
+/** Names of the physical files of a set (reference section 2.5): {@code name}, {@code name.000001}, ... */
+public final class SionFileNames {
+
+    private SionFileNames() {
+    }
+
+    /** Physical file {@code fileNumber} of the set opened as {@code name}. */
+    public static Path physicalFile(Path name, int fileNumber) {
+        if (fileNumber == 0) {
+            return name;
+        }
+        return name.resolveSibling(name.getFileName() + String.format(".%06d", fileNumber));
+    }
+}

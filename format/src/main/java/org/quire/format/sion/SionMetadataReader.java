@@ -1,0 +1,107 @@
+package org.quire.format.sion;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * Reads and validates the metadata of one physical file the way reference section 2.8 describes:
+ * fixed part, then META1's arrays, then META2 at start_of_varheader, then the trailer. Every
+ * size is checked against the file size before a buffer is allocated for it.
+ */
+final class SionMetadataReader {
+
+    private SionMetadataReader() {
+    }
+
+    /** Reads a physical file on its own (file 0 of a set, a single file, or any file for inspection). */
+    static PhysicalFileMetadata read(Path path, FileChannel channel) throws IOException {
+        return read(path, channel, null, -1);
+    }
+
+    /**
+     * Reads physical file {@code fileNumber} of the set whose file 0 has the fixed part
+     * {@code firstOfSet}; it must agree with file 0 before anything else of it is interpreted.
+     */
+    static PhysicalFileMetadata readSetMember(Path path, FileChannel channel, Meta1FixedPart firstOfSet,
+                                              int fileNumber) throws IOException {
+        return read(path, channel, firstOfSet, fileNumber);
+    }
+
+    private static PhysicalFileMetadata read(Path path, FileChannel channel, Meta1FixedPart firstOfSet,
+                                             int fileNumber) throws IOException {
+        long fileSize = channel.size();
+        SionMetadataValidator validator = new SionMetadataValidator(path, fileSize);
+
+        validator.requireBytes(0, Meta1Layout.FIXED_PART_SIZE, "META1", "fixed part");
+        ByteBuffer fixedBytes = PositionalIo.readExactly(channel, path, 0, Meta1Layout.FIXED_PART_SIZE,
+                ByteOrder.LITTLE_ENDIAN, "META1", "fixed part");
+        validator.checkMagic(Meta1Layout.magic(fixedBytes));
+        EndiannessWord endianness = validator.checkEndiannessWord(Meta1Layout.endiannessWord(fixedBytes));
+        Meta1FixedPart fixed = Meta1Layout.decodeFixedPart(fixedBytes, endianness);
+        validator.checkFixedPart(fixed);
+        if (firstOfSet != null) {
+            validator.checkSetMember(fixed, firstOfSet, fileNumber);
+        }
+        KeyValueMode keyValueMode = validator.keyValueMode(fixed);
+
+        ByteOrder order = endianness.metadataOrder();
+        int taskCount = fixed.taskCount();
+        long variablePartSize = Meta1Layout.variablePartSize(taskCount);
+        validator.checkReadableInOnePiece(variablePartSize, "META1 arrays of ntasks " + taskCount);
+        ByteBuffer variableBytes = PositionalIo.readExactly(channel, path, Meta1Layout.FIXED_PART_SIZE,
+                (int) variablePartSize, order, "META1", "globalrank/chunksize arrays");
+        Meta1 meta1 = Meta1Layout.decodeVariablePart(fixed, variableBytes);
+        ChunkGeometry geometry = validator.checkChunkLayout(meta1, readableCapacities(meta1));
+
+        long meta2Size = Meta2Layout.size(taskCount, meta1.maxChunks());
+        validator.checkReadableInOnePiece(meta2Size, "META2 of ntasks " + taskCount + " and maxchunks "
+                + meta1.maxChunks());
+        ByteBuffer meta2Bytes = PositionalIo.readExactly(channel, path, meta1.startOfMeta2(), (int) meta2Size, order,
+                "META2", "chunk table");
+        Meta2 meta2 = Meta2Layout.decode(meta2Bytes, taskCount, meta1.maxChunks());
+        validator.checkMeta2(meta1, geometry, meta2);
+
+        long trailerOffset = meta1.startOfMeta2() + meta2Size;
+        OptionalInt mappingSize = OptionalInt.empty();
+        List<TaskLocation> mapping = List.of();
+        boolean firstFileOfSet = fixed.fileCount() > 1 && fixed.fileNumber() == 0;
+        // A single file from a parallel writer ends right after META2; one from the serial writer has
+        // a 4-byte trailer. Anything in between is a truncated trailer.
+        if (firstFileOfSet || (fixed.fileCount() == 1 && fileSize > trailerOffset)) {
+            validator.requireBytes(trailerOffset, MappingLayout.MAPPING_SIZE_LENGTH, "mapping", "mapping_size");
+            int size = MappingLayout.decodeMappingSize(PositionalIo.readExactly(channel, path, trailerOffset,
+                    MappingLayout.MAPPING_SIZE_LENGTH, order, "mapping", "mapping_size"));
+            if (firstFileOfSet) {
+                validator.checkMappingSize(size, trailerOffset, fixed.fileCount());
+                validator.checkReadableInOnePiece(MappingLayout.size(size), "mapping of " + size + " tasks");
+                ByteBuffer trailer = PositionalIo.readExactly(channel, path, trailerOffset,
+                        (int) MappingLayout.size(size), order, "mapping", "entries");
+                mapping = MappingLayout.decodeEntries(trailer, size);
+            } else {
+                validator.checkSerialTrailer(size, trailerOffset);
+            }
+            mappingSize = OptionalInt.of(size);
+        }
+        return new PhysicalFileMetadata(path, fileSize, meta1, keyValueMode, geometry, meta2, mappingSize, mapping);
+    }
+
+    /** File format 3 and older stored requested sizes; the reader aligns them (reference section 2.7). */
+    private static long[] readableCapacities(Meta1 meta1) {
+        Meta1FixedPart fixed = meta1.fixedPart();
+        if (fixed.fileFormatVersion() > 3) {
+            return meta1.chunkCapacities();
+        }
+        long[] aligned = meta1.chunkCapacities();
+        for (int task = 0; task < aligned.length; task++) {
+            if (aligned[task] > 0 && aligned[task] <= Long.MAX_VALUE - fixed.fsBlockSize()) {
+                aligned[task] = ChunkGeometry.alignUp(aligned[task], fixed.fsBlockSize());
+            }
+        }
+        return aligned;
+    }
+}

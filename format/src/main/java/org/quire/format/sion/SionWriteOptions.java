@@ -1,0 +1,53 @@
+package org.quire.format.sion;
+
+import java.nio.ByteOrder;
+
+/**
+ * Choices a writer makes beyond the chunk layout.
+ *
+ * @param keyValueMode  plain streams or key-value inline records (flag1)
+ * @param userDataOrder byte order declared for the user data (bytes 1-2 of the endianness word);
+ *                      SIONlib's open flag {@code endianness=big|little}
+ * @param metadataOrder byte order of all metadata; SIONlib always uses the host's, so only tests
+ *                      and conversion tools should change it
+ * @param fsyncOnClose  force data and metadata to stable storage before close returns
+ */
+public record SionWriteOptions(KeyValueMode keyValueMode, ByteOrder userDataOrder, ByteOrder metadataOrder,
+                               boolean fsyncOnClose) {
+
+    /** Plain streams, host byte order for everything, fsync at close. */
+    public static SionWriteOptions defaults() {
+        return new SionWriteOptions(KeyValueMode.NONE, ByteOrder.nativeOrder(), ByteOrder.nativeOrder(), true);
+    }
+
+    public SionWriteOptions withKeyValueMode(KeyValueMode mode) {
+        return new SionWriteOptions(mode, userDataOrder, metadataOrder, fsyncOnClose);
+    }
+
+    public SionWriteOptions withUserDataOrder(ByteOrder order) {
+        return new SionWriteOptions(keyValueMode, order, metadataOrder, fsyncOnClose);
+    }
+
+    public SionWriteOptions withMetadataOrder(ByteOrder order) {
+        return new SionWriteOptions(keyValueMode, userDataOrder, order, fsyncOnClose);
+    }
+
+    public SionWriteOptions withFsyncOnClose(boolean fsync) {
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsync);
+    }
+
+    EndiannessWord endiannessWord() {
+        return new EndiannessWord(metadataOrder, userDataOrder);
+    }
+
+    /** META1's fixed part as SIONlib 1.7.6 writes it for these options. */
+    Meta1FixedPart meta1FixedPart(int fsBlockSize, int taskCount, int fileCount, int fileNumber, String prefix) {
+        if (Meta1Layout.prefixBytes(prefix).length > Meta1Layout.PREFIX_LENGTH) {
+            throw new IllegalArgumentException("file name " + prefix + " is longer than the "
+                    + Meta1Layout.PREFIX_LENGTH + " bytes META1's prefix holds");
+        }
+        return new Meta1FixedPart(endiannessWord(), Meta1Layout.WRITTEN_VERSION, Meta1Layout.WRITTEN_VERSION_PATCHLEVEL,
+                Meta1Layout.WRITTEN_FILEFORMAT_VERSION, fsBlockSize, taskCount, fileCount, fileNumber,
+                keyValueMode.flag1(), 0, prefix);
+    }
+}

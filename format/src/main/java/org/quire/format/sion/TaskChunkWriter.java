@@ -1,0 +1,111 @@
+package org.quire.format.sion;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.util.Arrays;
+
+/**
+ * Appends to one task's logical stream, moving from chunk k to chunk k+1 at
+ * {@code firstChunkOffset + (k+1) * globalSkip} without any communication (reference section 2.2),
+ * and remembers each chunk's fill level for META2.
+ *
+ * <p>Plain writes follow {@code sion_fwrite}: a write that does not fit the rest of the current
+ * chunk starts the next chunk and is never split. Unlike SIONlib, a write larger than the
+ * capacity does not fail: it fills the current chunk and as many following chunks as it needs,
+ * each to capacity. Key-value records are always split this way, as SIONlib does. Both kinds of
+ * file are readable by SIONlib because META2 stores the fill level of every chunk.
+ */
+final class TaskChunkWriter {
+
+    private final FileChannel channel;
+    private final int taskIndex;
+    private final long firstChunkOffset;
+    private final long capacity;
+    private final long globalSkip;
+    private final KeyValueMode keyValueMode;
+    private final ByteOrder metadataOrder;
+    private long[] bytesPerChunk = new long[4];
+    private int currentChunk;
+
+    TaskChunkWriter(FileChannel channel, int taskIndex, long firstChunkOffset, long capacity, long globalSkip,
+                    KeyValueMode keyValueMode, ByteOrder metadataOrder) {
+        this.channel = channel;
+        this.taskIndex = taskIndex;
+        this.firstChunkOffset = firstChunkOffset;
+        this.capacity = capacity;
+        this.globalSkip = globalSkip;
+        this.keyValueMode = keyValueMode;
+        this.metadataOrder = metadataOrder;
+    }
+
+    /** Appends one record of plain data (see the class comment for chunk boundaries). */
+    void write(ByteBuffer data) throws IOException {
+        requireMode(KeyValueMode.NONE, "plain writes");
+        long length = data.remaining();
+        if (length == 0) {
+            return;
+        }
+        requireCapacity();
+        if (length <= capacity - bytesPerChunk[currentChunk]) {
+            append(data);
+        } else if (length <= capacity) {
+            startNextChunk();
+            append(data);
+        } else {
+            appendAcrossChunks(data);
+        }
+    }
+
+    /** Appends a key-value record: 16-byte header, then the data, split across chunks as needed. */
+    void writeKeyValue(long key, ByteBuffer data) throws IOException {
+        requireMode(KeyValueMode.INLINE, "key-value writes");
+        requireCapacity();
+        appendAcrossChunks(KeyValueRecordLayout.encodeHeader(key, data.remaining(), metadataOrder));
+        appendAcrossChunks(data);
+    }
+
+    /** The fill level of every chunk used so far (at least one entry, possibly 0). */
+    long[] bytesPerChunk() {
+        return Arrays.copyOf(bytesPerChunk, currentChunk + 1);
+    }
+
+    private void appendAcrossChunks(ByteBuffer data) throws IOException {
+        while (data.hasRemaining()) {
+            if (bytesPerChunk[currentChunk] == capacity) {
+                startNextChunk();
+            }
+            int length = (int) Math.min(data.remaining(), capacity - bytesPerChunk[currentChunk]);
+            append(data.slice(data.position(), length));
+            data.position(data.position() + length);
+        }
+    }
+
+    private void append(ByteBuffer data) throws IOException {
+        long offset = firstChunkOffset + currentChunk * globalSkip + bytesPerChunk[currentChunk];
+        int length = data.remaining();
+        PositionalIo.writeFully(channel, data, offset);
+        bytesPerChunk[currentChunk] += length;
+    }
+
+    private void startNextChunk() {
+        currentChunk++;
+        if (currentChunk == bytesPerChunk.length) {
+            bytesPerChunk = Arrays.copyOf(bytesPerChunk, bytesPerChunk.length * 2);
+        }
+    }
+
+    private void requireCapacity() {
+        if (capacity == 0) {
+            throw new IllegalStateException("task " + taskIndex + " has chunk capacity 0 and cannot hold data");
+        }
+    }
+
+    private void requireMode(KeyValueMode expected, String what) {
+        if (keyValueMode != expected) {
+            throw new IllegalStateException(what + " need key-value mode " + expected + "; the file was opened with "
+                    + keyValueMode);
+        }
+    }
+}

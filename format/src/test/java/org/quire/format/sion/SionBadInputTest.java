@@ -1,0 +1,360 @@
+package org.quire.format.sion;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.CorruptFileException;
+import org.quire.format.FormatException;
+import org.quire.format.UnsupportedFormatException;
+
+/**
+ * A corpus of broken files derived from valid ones: each must be refused with a typed exception
+ * whose fields name the file, offset, structure, field, what was expected and what was found;
+ * none may exhaust memory or hang.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class SionBadInputTest {
+
+    /** The valid base: 3 tasks, capacities 256/768/0, fsblksize 256, task 0 uses 3 chunks. */
+    private static final int TASKS = 3;
+    private static final long START_OF_DATA = 1280;
+    private static final long GLOBAL_SKIP = 1024;
+    private static final long START_OF_META2 = START_OF_DATA + 3 * GLOBAL_SKIP;
+    private static final long END_OF_META2 = START_OF_META2 + 8L * TASKS * 4;
+
+    @TempDir
+    Path directory;
+    private Path valid;
+    private byte[] validBytes;
+    private int variant;
+
+    @BeforeEach
+    void writeValidFile() throws IOException {
+        valid = directory.resolve("valid.sion");
+        try (SionSerialWriter writer = SionSerialWriter.create(valid, new long[] {100, 700, 0}, new long[] {7, 8, 9},
+                256, SionWriteOptions.defaults().withMetadataOrder(ByteOrder.LITTLE_ENDIAN).withFsyncOnClose(false))) {
+            for (int record = 0; record < 3; record++) {
+                writer.write(SionSerialWriterTest.pattern(0, 200L * record, 200));
+            }
+            writer.selectTask(1);
+            writer.write(SionSerialWriterTest.pattern(1, 0, 100));
+        }
+        validBytes = Files.readAllBytes(valid);
+        assertEquals(END_OF_META2 + 4, validBytes.length, "base file layout as planned");
+        try (SionFile sion = SionFile.open(valid)) {
+            assertEquals(START_OF_META2, sion.physicalFiles().get(0).meta1().startOfMeta2());
+        }
+    }
+
+    @Test
+    void truncationAtEveryFieldBoundaryIsReportedWithTheFileSize() throws IOException {
+        TreeSet<Long> cuts = new TreeSet<>(List.of(0L, 1L, 3L, 4L, 8L, 12L, 16L, 20L, 24L, 28L, 32L, 36L, 44L, 52L,
+                100L, 1075L, 1076L, START_OF_DATA, START_OF_DATA + 150, START_OF_META2 - 1, START_OF_META2,
+                END_OF_META2 - 1, END_OF_META2 + 1, END_OF_META2 + 3));
+        for (int task = 0; task < TASKS; task++) {
+            cuts.add(Meta1Layout.globalRankOffset(TASKS, task));
+            cuts.add(Meta1Layout.chunkCapacityOffset(TASKS, task));
+            cuts.add(START_OF_META2 + Meta2Layout.chunkCountOffset(task));
+            for (int chunk = 0; chunk < 3; chunk++) {
+                cuts.add(START_OF_META2 + Meta2Layout.bytesInChunkOffset(TASKS, chunk, task));
+            }
+        }
+        cuts.add(Meta1Layout.maxChunksOffset(TASKS));
+        cuts.add(Meta1Layout.startOfMeta2Offset(TASKS));
+        cuts.add(Meta1Layout.size(TASKS));
+        for (long cut : cuts) {
+            Path truncated = variant(Arrays.copyOf(validBytes, (int) cut));
+            CorruptFileException e = assertThrows(CorruptFileException.class, () -> SionFile.open(truncated),
+                    "cut at " + cut);
+            assertNamesEverything(e, truncated);
+            assertTrue(e.offset() >= 0 && e.offset() <= cut, "offset " + e.offset() + " within the " + cut + " bytes");
+            assertTrue((e.expected() + " " + e.found()).contains(Long.toString(cut)),
+                    "cut at " + cut + ": the message must say how long the file is: " + e.getMessage());
+        }
+        Path withoutTrailer = variant(Arrays.copyOf(validBytes, (int) END_OF_META2));
+        try (SionFile sion = SionFile.open(withoutTrailer)) {
+            assertTrue(sion.physicalFiles().get(0).mappingSize().isEmpty(), "the parallel writer's form is valid");
+        }
+    }
+
+    @Test
+    void wrongMagicNamesTheBytesFound() throws IOException {
+        CorruptFileException e = corrupt(patch(0, new byte[] {'S', 'I', 'O', 'N'}), 0, "META1", "magic");
+        assertEquals("53 49 4f 4e", e.found());
+        assertTrue(e.expected().contains("sion"));
+    }
+
+    @Test
+    void endiannessWordOfNeitherFormIsCorrupt() throws IOException {
+        for (byte[] word : List.of(new byte[] {1, 0, 0, 0}, new byte[] {2, 2, 2, 2}, new byte[] {0, 1, 0, 0})) {
+            CorruptFileException e = corrupt(patch(4, word), 4, "META1", "endianness word");
+            assertEquals(EndiannessWord.hex(word), e.found());
+            assertTrue(e.expected().contains("00 00 00 00 or 01 01 01 01"), e.expected());
+        }
+    }
+
+    @Test
+    void fileFormatVersionOutsideThreeToFiveIsUnsupported() throws IOException {
+        for (int version : new int[] {-1, 0, 2, 6, 1007}) {
+            Path file = patch(16, littleInt(version));
+            UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class, () -> SionFile.open(file));
+            assertEquals(file, e.file());
+            assertTrue(e.getMessage().contains("fileformat_version at offset 16 is " + version + "; supported are 3..5"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void olderFileFormatVersionsThreeAndFourAreRead() throws IOException {
+        for (int version : new int[] {3, 4}) {
+            try (SionFile sion = SionFile.open(patch(16, littleInt(version)))) {
+                assertArrayEquals(SionSerialWriterTest.pattern(0, 0, 600), sion.readFully(0), "version " + version);
+                assertEquals(KeyValueMode.NONE, sion.keyValueMode());
+            }
+        }
+    }
+
+    @Test
+    void taskCountsThatAreNegativeZeroOrLargerThanTheFileAreCorrupt() throws IOException {
+        for (int taskCount : new int[] {-1, 0, Integer.MAX_VALUE, Integer.MIN_VALUE, 1000}) {
+            CorruptFileException e = corrupt(patch(24, littleInt(taskCount)), 24, "META1", "ntasks");
+            assertEquals(Integer.toString(taskCount), e.found());
+            assertTrue(e.expected().contains(Integer.toString(validBytes.length)), e.expected());
+        }
+    }
+
+    @Test
+    void aTaskCountWhoseArraysExceedTwoGibibytesIsNotAllocatedEvenIfTheFileIsThatLarge() throws IOException {
+        int taskCount = 150_000_000; // META1 arrays of 2.4 GB
+        Path file = patch(24, littleInt(taskCount));
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(new byte[1]), Meta1Layout.size(taskCount) + 4096); // sparse
+        }
+        UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class, () -> SionFile.open(file));
+        assertTrue(e.getMessage().contains("META1 arrays of ntasks 150000000 take 2400000012 bytes"), e.getMessage());
+    }
+
+    @Test
+    void blockSizeFileCountAndFileNumberOutOfRangeAreCorrupt() throws IOException {
+        assertEquals("0", corrupt(patch(20, littleInt(0)), 20, "META1", "fsblksize").found());
+        assertEquals("-5", corrupt(patch(28, littleInt(-5)), 28, "META1", "nfiles").found());
+        assertEquals("2", corrupt(patch(32, littleInt(2)), 32, "META1", "filenumber").found());
+    }
+
+    @Test
+    void unknownKeyValueModeIsUnsupported() throws IOException {
+        Path file = patch(36, littleLong(52L << 32));
+        UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class, () -> SionFile.open(file));
+        assertTrue(e.getMessage().contains("flag1 at offset 36 declares key-value mode 52"), e.getMessage());
+    }
+
+    @Test
+    void chunkCapacitiesThatAreNegativeOverflowOrDoNotFitAreCorrupt() throws IOException {
+        long capacity1 = Meta1Layout.chunkCapacityOffset(TASKS, 1);
+        assertEquals("-256", corrupt(patch(capacity1, littleLong(-256)), capacity1, "META1", "chunksize[1]").found());
+        assertEquals(Long.toString(Long.MAX_VALUE),
+                corrupt(patch(capacity1, littleLong(Long.MAX_VALUE)), capacity1, "META1", "chunksize[1]").found());
+        long capacity0 = Meta1Layout.chunkCapacityOffset(TASKS, 0);
+        byte[] twoHalves = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(Long.MAX_VALUE / 2 + 1).putLong(Long.MAX_VALUE / 2 + 1).array();
+        corrupt(patch(capacity0, twoHalves), capacity0, "META1", "chunksize[0]");
+        // One more block per task: row 0 still fits, the three rows no longer fit before META2.
+        CorruptFileException rows = corrupt(patch(capacity1, littleLong(768 + 256)), Meta1Layout.maxChunksOffset(TASKS),
+                "META1", "maxchunks");
+        assertEquals("3", rows.found());
+        assertTrue(rows.expected().contains("at most 2 rows of globalskip 1280"), rows.expected());
+    }
+
+    @Test
+    void meta2PointerThatIsZeroBeforeTheDataOrBeyondTheFileIsRefused() throws IOException {
+        long pointer = Meta1Layout.startOfMeta2Offset(TASKS);
+        CorruptFileException notClosed = corrupt(patch(pointer, littleLong(0)), pointer, "META1", "start_of_varheader");
+        assertInstanceOf(SionNotClosedException.class, notClosed);
+        assertTrue(notClosed.found().contains("never closed"));
+        for (long bad : new long[] {8, 1200, validBytes.length + 100L, Long.MAX_VALUE, -4096}) {
+            assertEquals(Long.toString(bad), corrupt(patch(pointer, littleLong(bad)), pointer, "META1",
+                    "start_of_varheader").found());
+        }
+    }
+
+    @Test
+    void maxChunksThatIsZeroOrHugeIsCorrupt() throws IOException {
+        long offset = Meta1Layout.maxChunksOffset(TASKS);
+        for (int maxChunks : new int[] {0, -1, 4, Integer.MAX_VALUE}) {
+            assertEquals(Integer.toString(maxChunks), corrupt(patch(offset, littleInt(maxChunks)), offset, "META1",
+                    "maxchunks").found());
+        }
+    }
+
+    @Test
+    void meta2CountsAndFillLevelsOutOfRangeAreCorrupt() throws IOException {
+        long count1 = START_OF_META2 + Meta2Layout.chunkCountOffset(1);
+        assertEquals("0", corrupt(patch(count1, littleLong(0)), count1, "META2", "chunks[1]").found());
+        assertEquals("4", corrupt(patch(count1, littleLong(4)), count1, "META2", "chunks[1]").found());
+        long fill = START_OF_META2 + Meta2Layout.bytesInChunkOffset(TASKS, 2, 0);
+        CorruptFileException tooFull = corrupt(patch(fill, littleLong(257)), fill, "META2", "bytes of task 0 in chunk 2");
+        assertEquals("257", tooFull.found());
+        assertTrue(tooFull.expected().contains("0..256"));
+        assertEquals("-1", corrupt(patch(fill, littleLong(-1)), fill, "META2", "bytes of task 0 in chunk 2").found());
+        assertEquals("5", corrupt(patch(END_OF_META2, littleInt(5)), END_OF_META2, "mapping", "mapping_size").found());
+    }
+
+    @Test
+    void aFileWhoseWriterNeverClosedIsRefusedAsNotClosed() throws IOException {
+        Path file = directory.resolve("unclosed.sion");
+        SionSerialWriter writer = SionSerialWriter.create(file, new long[] {100}, new long[] {0}, 64,
+                SionWriteOptions.defaults());
+        writer.write(new byte[100]);
+        SionNotClosedException e = assertThrows(SionNotClosedException.class, () -> SionFile.open(file));
+        assertNamesEverything(e, file);
+        assertEquals(Meta1Layout.startOfMeta2Offset(1), e.offset());
+        writer.close();
+        try (SionFile sion = SionFile.open(file)) {
+            assertEquals(100, sion.task(0).totalBytes(), "the same file is readable once closed");
+        }
+    }
+
+    @Test
+    void brokenMultiFileSetsAreRefused() throws Exception {
+        Path set = directory.resolve("set.sion");
+        ThreadGroupCollectives.run(3, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(set, collectives, 64, 2, 64,
+                    SionWriteOptions.defaults().withMetadataOrder(ByteOrder.LITTLE_ENDIAN).withFsyncOnClose(false))) {
+                writer.write(new byte[10 * (collectives.rank() + 1)]);
+            }
+            return null;
+        });
+        PhysicalFileMetadata first = SionFile.readPhysicalFile(set);
+        long mapping = first.endOfMeta2();
+        byte[] setBytes = Files.readAllBytes(set);
+        Path member = SionFileNames.physicalFile(set, 1);
+        byte[] memberBytes = Files.readAllBytes(member);
+
+        assertEquals("3", setFileError(setBytes, mapping + MappingLayout.entryOffset(2), littleInt(3), memberBytes,
+                mapping + MappingLayout.entryOffset(2), "filenumber of task 2").found());
+        assertEquals("0", setFileError(setBytes, mapping + MappingLayout.entryOffset(2) + 4, littleInt(0), memberBytes,
+                mapping + MappingLayout.entryOffset(2) + 4, "local rank of task 2").found(), "duplicate (1, 0)");
+        assertEquals(Integer.toString(Integer.MAX_VALUE), setFileError(setBytes, mapping, littleInt(Integer.MAX_VALUE),
+                memberBytes, mapping, "mapping_size").found());
+
+        Path lonely = directory.resolve("lonely.sion");
+        Files.write(lonely, setBytes);
+        FormatException missing = assertThrows(FormatException.class, () -> SionFile.open(lonely));
+        assertEquals(SionFileNames.physicalFile(lonely, 1), missing.file());
+        assertTrue(missing.getMessage().contains("physical file of the SION set is missing"));
+
+        Path renumbered = directory.resolve("renumbered.sion");
+        Files.write(renumbered, setBytes);
+        byte[] wrongNumber = memberBytes.clone();
+        ByteBuffer.wrap(wrongNumber).order(ByteOrder.LITTLE_ENDIAN).putInt(Meta1Layout.FILE_NUMBER_OFFSET, 0);
+        Path renumberedMember = SionFileNames.physicalFile(renumbered, 1);
+        Files.write(renumberedMember, wrongNumber);
+        CorruptFileException e = assertThrows(CorruptFileException.class, () -> SionFile.open(renumbered));
+        assertNamesEverything(e, renumberedMember);
+        assertEquals("filenumber", e.field());
+        assertEquals("1", e.expected());
+        assertEquals("0", e.found());
+
+        FormatException notFirst = assertThrows(FormatException.class, () -> SionFile.open(member));
+        assertTrue(notFirst.getMessage().contains("is physical file 1 of a set of 2 files"), notFirst.getMessage());
+    }
+
+    @Test
+    void keyValueRecordLongerThanTheStreamIsCorrupt() throws IOException {
+        Path file = directory.resolve("kv.sion");
+        try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {64}, new long[] {0}, 64,
+                SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE)
+                        .withMetadataOrder(ByteOrder.LITTLE_ENDIAN))) {
+            writer.writeKeyValue(1, ByteBuffer.wrap(new byte[60]));
+            writer.writeKeyValue(2, ByteBuffer.wrap(new byte[10]));
+        }
+        PhysicalFileMetadata metadata = SionFile.readPhysicalFile(file);
+        long secondLength = metadata.geometry().chunkOffset(0, 1) + (76 + KeyValueRecordLayout.LENGTH_OFFSET - 64);
+        Path broken = directory.resolve("kv-broken.sion");
+        byte[] bytes = Files.readAllBytes(file);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong((int) secondLength, 1L << 40);
+        Files.write(broken, bytes);
+        try (SionFile sion = SionFile.open(broken)) {
+            CorruptFileException e = assertThrows(CorruptFileException.class, () -> sion.keyValueRecords(0));
+            assertNamesEverything(e, broken);
+            assertEquals(secondLength, e.offset());
+            assertEquals("key-value record", e.structure());
+            assertEquals("length of record 1 of task 0", e.field());
+            assertEquals(Long.toString(1L << 40), e.found());
+            assertEquals("0..10 (bytes left in the task stream)", e.expected());
+        }
+    }
+
+    private CorruptFileException setFileError(byte[] setBytes, long offset, byte[] patch, byte[] memberBytes,
+                                              long expectedOffset, String field) throws IOException {
+        Path name = directory.resolve("set" + (++variant) + ".sion");
+        byte[] bytes = setBytes.clone();
+        System.arraycopy(patch, 0, bytes, (int) offset, patch.length);
+        Files.write(name, bytes);
+        Files.write(SionFileNames.physicalFile(name, 1), memberBytes);
+        CorruptFileException e = assertThrows(CorruptFileException.class, () -> SionFile.open(name));
+        assertNamesEverything(e, name);
+        assertEquals(expectedOffset, e.offset());
+        assertEquals("mapping", e.structure());
+        assertEquals(field, e.field());
+        return e;
+    }
+
+    private CorruptFileException corrupt(Path file, long offset, String structure, String field) {
+        CorruptFileException e = assertThrows(CorruptFileException.class, () -> SionFile.open(file));
+        assertNamesEverything(e, file);
+        assertEquals(offset, e.offset(), e.getMessage());
+        assertEquals(structure, e.structure(), e.getMessage());
+        assertEquals(field, e.field(), e.getMessage());
+        return e;
+    }
+
+    private static void assertNamesEverything(CorruptFileException e, Path file) {
+        assertEquals(file, e.file());
+        String message = e.getMessage();
+        for (String part : new String[] {file.toString(), "offset " + e.offset(), e.structure(), e.field(),
+                "expected " + e.expected(), "found " + e.found()}) {
+            assertTrue(message.contains(part), "message lacks '" + part + "': " + message);
+        }
+        assertTrue(!e.expected().isBlank() && !e.found().isBlank(), message);
+    }
+
+    private Path patch(long offset, byte[] bytes) throws IOException {
+        byte[] patched = validBytes.clone();
+        System.arraycopy(bytes, 0, patched, (int) offset, bytes.length);
+        return variant(patched);
+    }
+
+    private Path variant(byte[] bytes) throws IOException {
+        Path file = directory.resolve("variant" + (++variant) + ".sion");
+        Files.write(file, bytes);
+        return file;
+    }
+
+    private static byte[] littleInt(int value) {
+        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(value).array();
+    }
+
+    private static byte[] littleLong(long value) {
+        return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
+    }
+
+}
