@@ -32,22 +32,7 @@ public final class MetadataValidator {
             throw new CorruptFileException(file, address, identity.structure(), "block size",
                     "at least " + minimum + " bytes", block.length + " bytes");
         }
-        byte[] signature = identity.signature();
-        for (int i = 0; i < signature.length; i++) {
-            if (block[i] != signature[i]) {
-                throw new CorruptFileException(file, address, identity.structure(), "signature",
-                        printable(signature, 0, signature.length),
-                        printable(block, 0, signature.length));
-            }
-        }
-        if (identity.version() != BlockIdentity.NO_VERSION) {
-            int version = block[signature.length] & 0xff;
-            if (version != identity.version()) {
-                throw new UnsupportedFormatException(file, identity.structure() + " at offset "
-                        + address + " has version " + version + "; supported: "
-                        + identity.version());
-            }
-        }
+        verifyPrefix(file, address, block, identity);
         int checksumAt = block.length - CHECKSUM_SIZE;
         int stored = (block[checksumAt] & 0xff) | (block[checksumAt + 1] & 0xff) << 8
                 | (block[checksumAt + 2] & 0xff) << 16 | (block[checksumAt + 3] & 0xff) << 24;
@@ -55,6 +40,35 @@ public final class MetadataValidator {
         if (stored != computed) {
             throw new ChecksumMismatchException(file, address + checksumAt, identity.structure(),
                     stored, computed);
+        }
+    }
+
+    /**
+     * Checks only the signature and version at the start of {@code prefix}, for blocks whose
+     * length is known only after reading fields that follow them; {@link #verify} must still be
+     * called on the complete block.
+     */
+    public static void verifyPrefix(Path file, long address, byte[] prefix, BlockIdentity identity)
+            throws CorruptFileException, UnsupportedFormatException {
+        byte[] signature = identity.signature();
+        if (prefix.length < identity.prefixLength()) {
+            throw new CorruptFileException(file, address, identity.structure(), "block size",
+                    "at least " + identity.prefixLength() + " bytes", prefix.length + " bytes");
+        }
+        for (int i = 0; i < signature.length; i++) {
+            if (prefix[i] != signature[i]) {
+                throw new CorruptFileException(file, address, identity.structure(), "signature",
+                        printable(signature, 0, signature.length),
+                        printable(prefix, 0, signature.length));
+            }
+        }
+        if (identity.version() != BlockIdentity.NO_VERSION) {
+            int version = prefix[signature.length] & 0xff;
+            if (version != identity.version()) {
+                throw new UnsupportedFormatException(file, identity.structure() + " at offset "
+                        + address + " has version " + version + "; supported: "
+                        + identity.version());
+            }
         }
     }
 
