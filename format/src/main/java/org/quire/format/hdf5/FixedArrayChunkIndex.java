@@ -113,7 +113,7 @@ final class FixedArrayChunkIndex implements ChunkIndex {
         int page = (int) (index / dataBlock.pageEntries());
         ChunkRecord[] records = pages.get(page);
         if (records == null) {
-            if (!PageBitmap.get(loadBitmap(), 0, page)) {
+            if (!PageBitmap.get(loadBitmap(), page)) {
                 return ChunkRecord.UNWRITTEN;
             }
             records = dataBlock.readPage(file, page, unfilteredChunkSize);
@@ -144,8 +144,8 @@ final class FixedArrayChunkIndex implements ChunkIndex {
     public void flush() throws IOException {
         for (int page : dirtyPages) {
             file.write(dataBlock.pageAddress(page), dataBlock.encodePage(pages.get(page)));
-            if (!PageBitmap.get(loadBitmap(), 0, page)) {
-                PageBitmap.set(pageBitmap, 0, page);
+            if (!PageBitmap.get(loadBitmap(), page)) {
+                PageBitmap.set(pageBitmap, page);
                 dataBlockDirty = true;
             }
         }

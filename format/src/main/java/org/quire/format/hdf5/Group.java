@@ -91,7 +91,7 @@ public final class Group extends Hdf5Object {
      * @throws IllegalArgumentException {@code name} is a dataset
      */
     public Group group(String name) throws IOException {
-        if (member(name) instanceof Group group) {
+        if (get(name) instanceof Group group) {
             return group;
         }
         throw new IllegalArgumentException(childPath(path(), name) + " is not a group");
@@ -102,13 +102,18 @@ public final class Group extends Hdf5Object {
      * @throws IllegalArgumentException {@code name} is a group
      */
     public Dataset dataset(String name) throws IOException {
-        if (member(name) instanceof Dataset dataset) {
+        if (get(name) instanceof Dataset dataset) {
             return dataset;
         }
         throw new IllegalArgumentException(childPath(path(), name) + " is not a dataset");
     }
 
-    private Hdf5Object member(String name) throws IOException {
+    /**
+     * The group or dataset {@code name} links to.
+     *
+     * @throws NoSuchElementException there is no member {@code name}
+     */
+    public Hdf5Object get(String name) throws IOException {
         file.requireOpen();
         Hdf5Object child = children.get(name);
         if (child != null) {

@@ -11,8 +11,8 @@ import java.io.IOException;
  * | "EASB" | version | client ID | header address (O) | block offset (array offset size)  |
  * |        |   (0)   |           |                    | = index of its first element      |
  * +--------+---------+-----------+--------------------+-----------------------------------+
- * | page bitmaps (only if its data blocks are paged: per data block, 1 bit per page,       |
- * | rounded up to whole bytes)   | data block addresses (O each) | checksum               |
+ * | page bitmap (only if its data blocks are paged): bit d x pages + p is page p of data   |
+ * | block d; # data blocks x ceil(pages / 8) bytes | data block addresses (O each) | checksum |
  * +------------------------------+-------------------------------+------------------------+
  * </pre>
  *
@@ -45,13 +45,16 @@ public record ExtensibleArraySuperBlock(int superBlock, long[] dataBlockAddresse
     }
 
     public boolean pageWritten(ExtensibleArrayGeometry geometry, long dataBlock, long page) {
-        int offset = (int) dataBlock * bitmapBytesPerDataBlock(geometry, superBlock);
-        return PageBitmap.get(pageBitmaps, offset, page);
+        return PageBitmap.get(pageBitmaps, pageBit(geometry, dataBlock, page));
     }
 
     public void markPageWritten(ExtensibleArrayGeometry geometry, long dataBlock, long page) {
-        int offset = (int) dataBlock * bitmapBytesPerDataBlock(geometry, superBlock);
-        PageBitmap.set(pageBitmaps, offset, page);
+        PageBitmap.set(pageBitmaps, pageBit(geometry, dataBlock, page));
+    }
+
+    /** The bits of all data blocks are consecutive (libhdf5's "page init index"). */
+    private long pageBit(ExtensibleArrayGeometry geometry, long dataBlock, long page) {
+        return dataBlock * geometry.pagesPerDataBlock(superBlock) + page;
     }
 
     public byte[] encode(ExtensibleArrayGeometry geometry, ChunkRecordFormat format,

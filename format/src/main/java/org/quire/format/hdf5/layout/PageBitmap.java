@@ -15,11 +15,11 @@ public final class PageBitmap {
         return (int) ((bits + 7) / 8);
     }
 
-    public static boolean get(byte[] bitmap, int offset, long index) {
-        return (bitmap[offset + (int) (index >>> 3)] & (0x80 >>> (index & 7))) != 0;
+    public static boolean get(byte[] bitmap, long index) {
+        return (bitmap[(int) (index >>> 3)] & (0x80 >>> (index & 7))) != 0;
     }
 
-    public static void set(byte[] bitmap, int offset, long index) {
-        bitmap[offset + (int) (index >>> 3)] |= (byte) (0x80 >>> (index & 7));
+    public static void set(byte[] bitmap, long index) {
+        bitmap[(int) (index >>> 3)] |= (byte) (0x80 >>> (index & 7));
     }
 }
