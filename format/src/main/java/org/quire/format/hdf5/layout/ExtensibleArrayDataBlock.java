@@ -9,7 +9,7 @@ import java.io.IOException;
  * <pre>
  * +--------+---------+-----------+--------------------+----------------------------------+
  * | "EADB" | version | client ID | header address (O) | block offset (array offset size) |
- * |        |   (0)   |           |                    | = index of its first element     |
+ * |        |   (0)   |           |                    | (see blockOffset)                |
  * +--------+---------+-----------+--------------------+----------------------------------+
  * | elements (only if not paged) | checksum |
  * +------------------------------+----------+
@@ -63,8 +63,16 @@ public final class ExtensibleArrayDataBlock {
         return blockAddress + prefixSize() + page * pageSize();
     }
 
+    /**
+     * The "block offset" field libhdf5 writes (H5EA.c): the index of the block's first element,
+     * except for the data blocks the index block points at directly, where libhdf5 counts the
+     * data block's position among all data blocks instead of within its super block. Readers
+     * and writers must agree with that value, so Quire writes and expects it too.
+     */
     private long blockOffset(long dataBlock) {
-        return geometry.startElement(superBlock) + dataBlock * geometry.dataBlockElements(superBlock);
+        long position = superBlock < geometry.firstIndexedSuperBlock()
+                ? geometry.startDataBlock(superBlock) + dataBlock : dataBlock;
+        return geometry.startElement(superBlock) + position * geometry.dataBlockElements(superBlock);
     }
 
     /** The block; {@code elements} are ignored (may be null) when it is paged. */
