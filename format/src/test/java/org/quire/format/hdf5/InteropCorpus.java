@@ -172,6 +172,8 @@ final class InteropCorpus {
                 ChunkIndexType.FIXED_ARRAY));
         cases.add(whole("/filters/fletcher32", DatasetSpec.builder(Datatype.INT16, 101)
                 .chunkShape(10).filter(Filter.fletcher32()).build(), ChunkIndexType.FIXED_ARRAY));
+        cases.add(whole("/filters/fletcher32_odd", DatasetSpec.builder(Datatype.INT8, 33)
+                .chunkShape(11).filter(Filter.fletcher32()).build(), ChunkIndexType.FIXED_ARRAY));
         cases.add(new Case("/filters/all_extensible", DatasetSpec.builder(Datatype.UINT64, 0)
                 .maxShape(U).chunkShape(5).fillValue(3).filter(Filter.shuffle())
                 .filter(Filter.deflate(1)).filter(Filter.fletcher32()).build(), new long[] {400},
