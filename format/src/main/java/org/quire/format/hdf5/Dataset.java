@@ -368,7 +368,7 @@ public final class Dataset extends Hdf5Object {
                              java.util.function.IntFunction<Object> allocate) throws IOException {
         long elements = checkSelection(start, count);
         Object array = allocate.apply((int) elements);
-        ElementCodec.length(type, array);
+        ElementCodec.requireMatch(type, array);
         ElementCodec.decode(type, read(start, count), array);
         return array;
     }

@@ -13,14 +13,9 @@ final class ElementCodec {
     private ElementCodec() {
     }
 
-    /** Number of elements in {@code array}, a primitive array matching {@code type}. */
-    static int length(Datatype type, Object array) {
-        requireMatch(type, array);
-        return java.lang.reflect.Array.getLength(array);
-    }
-
     static byte[] encode(Datatype type, Object array) {
-        int count = length(type, array);
+        requireMatch(type, array);
+        int count = java.lang.reflect.Array.getLength(array);
         ByteBuffer out = ByteBuffer.allocate(count * type.size()).order(type.byteOrder());
         if (array instanceof byte[] values) {
             out.put(values);
@@ -128,7 +123,8 @@ final class ElementCodec {
         return out.array();
     }
 
-    private static void requireMatch(Datatype type, Object array) {
+    /** @throws IllegalArgumentException {@code array} does not hold elements of {@code type} */
+    static void requireMatch(Datatype type, Object array) {
         boolean integer = type instanceof Datatype.IntegerType;
         boolean real = type instanceof Datatype.FloatType;
         int size = type.size();

@@ -39,6 +39,8 @@ public final class DatatypeMessage {
     private static final int CLASS_STRING = 3;
     private static final int CLASS_COMPOUND = 6;
     private static final int ATOMIC_VERSION = 1;
+    /** Floating-point bit field b4-5 = 2: the mantissa's leading 1 is implied. */
+    private static final int MANTISSA_IMPLIED_ONE = 0x20;
     private static final int COMPOUND_VERSION = 3;
 
     private DatatypeMessage() {
@@ -54,18 +56,18 @@ public final class DatatypeMessage {
         int order = type.byteOrder() == ByteOrder.BIG_ENDIAN ? 1 : 0;
         if (type instanceof Datatype.IntegerType integer) {
             out.putByte(CLASS_FIXED_POINT | ATOMIC_VERSION << 4)
-                        .putByte(order | (integer.signed() ? 0x08 : 0)).putByte(0).putByte(0)
-                        .putInt(integer.size())
-                        .putShort(0).putShort(8 * integer.size());
+                    .putByte(order | (integer.signed() ? 0x08 : 0)).putByte(0).putByte(0)
+                    .putInt(integer.size())
+                    .putShort(0).putShort(8 * integer.size());
         } else if (type instanceof Datatype.FloatType real) {
-            boolean single = real.size() == 4;
-                out.putByte(CLASS_FLOATING_POINT | ATOMIC_VERSION << 4)
-                        .putByte(order | 0x20).putByte(single ? 31 : 63).putByte(0)
-                        .putInt(real.size())
-                        .putShort(0).putShort(8 * real.size())
-                        .putByte(single ? 23 : 52).putByte(single ? 8 : 11)
-                        .putByte(0).putByte(single ? 23 : 52)
-                        .putInt(single ? 127 : 1023);
+            IeeeLayout ieee = IeeeLayout.of(real.size());
+            out.putByte(CLASS_FLOATING_POINT | ATOMIC_VERSION << 4)
+                    .putByte(order | MANTISSA_IMPLIED_ONE).putByte(ieee.signBit()).putByte(0)
+                    .putInt(real.size())
+                    .putShort(0).putShort(8 * real.size())
+                    .putByte(ieee.exponentBit()).putByte(ieee.exponentBits())
+                    .putByte(0).putByte(ieee.mantissaBits())
+                    .putInt(ieee.exponentBias());
         } else if (type instanceof Datatype.StringType string) {
             out.putByte(CLASS_STRING | ATOMIC_VERSION << 4)
                     .putByte(string.padding().ordinal() | (string.utf8() ? 1 : 0) << 4)
@@ -73,15 +75,26 @@ public final class DatatypeMessage {
         } else {
             Datatype.CompoundType compound = (Datatype.CompoundType) type;
             int count = compound.members().size();
-                out.putByte(CLASS_COMPOUND | COMPOUND_VERSION << 4)
-                        .putByte(count).putByte(count >>> 8).putByte(0)
-                        .putInt(compound.size());
-                int offsetWidth = offsetWidth(compound.size());
-                for (Datatype.Member member : compound.members()) {
-                    out.putBytes(member.name().getBytes(StandardCharsets.UTF_8)).putByte(0);
-                    out.putUnsigned(member.offset(), offsetWidth);
-                    encode(member.type(), out);
-                }
+            out.putByte(CLASS_COMPOUND | COMPOUND_VERSION << 4)
+                    .putByte(count).putByte(count >>> 8).putByte(0)
+                    .putInt(compound.size());
+            int offsetWidth = offsetWidth(compound.size());
+            for (Datatype.Member member : compound.members()) {
+                out.putBytes(member.name().getBytes(StandardCharsets.UTF_8)).putByte(0);
+                out.putUnsigned(member.offset(), offsetWidth);
+                encode(member.type(), out);
+            }
+        }
+    }
+
+    /** Bit positions of IEEE 754 binary32 and binary64 as the floating-point properties give them. */
+    private record IeeeLayout(int signBit, int exponentBit, int exponentBits, int mantissaBits,
+                              int exponentBias) {
+        static final IeeeLayout BINARY32 = new IeeeLayout(31, 23, 8, 23, 127);
+        static final IeeeLayout BINARY64 = new IeeeLayout(63, 52, 11, 52, 1023);
+
+        static IeeeLayout of(int size) {
+            return size == 4 ? BINARY32 : BINARY64;
         }
     }
 
@@ -113,7 +126,23 @@ public final class DatatypeMessage {
                     return new Datatype.IntegerType(size, (bits0 & 0x08) != 0, order);
                 }
                 case CLASS_FLOATING_POINT -> {
-                    in.skip(12);
+                    if (size != 4 && size != 8) {
+                        throw unsupported(in, at, size + "-byte floating point");
+                    }
+                    int bitOffset = in.getUnsignedShort("bit offset");
+                    int precision = in.getUnsignedShort("bit precision");
+                    int exponentLocation = in.getUnsignedByte("exponent location");
+                    int exponentSize = in.getUnsignedByte("exponent size");
+                    int mantissaLocation = in.getUnsignedByte("mantissa location");
+                    int mantissaSize = in.getUnsignedByte("mantissa size");
+                    int bias = in.getInt("exponent bias");
+                    IeeeLayout found = new IeeeLayout(bits1, exponentLocation, exponentSize,
+                            mantissaSize, bias);
+                    if (!found.equals(IeeeLayout.of(size)) || bitOffset != 0
+                            || precision != 8 * size || mantissaLocation != 0
+                            || (bits0 & 0x30) != MANTISSA_IMPLIED_ONE) {
+                        throw unsupported(in, at, "non-IEEE floating point " + found);
+                    }
                     return new Datatype.FloatType(size, order);
                 }
                 case CLASS_STRING -> {
