@@ -1,0 +1,27 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+
+import org.quire.format.hdf5.layout.ChunkIndexParameters;
+import org.quire.format.hdf5.layout.ChunkRecord;
+
+/**
+ * Maps a chunk's linear index (see {@link ChunkGrid#linearIndex}) to where the chunk is stored.
+ * Implementations read their on-disk structures lazily and verify each one; on a writable file
+ * they keep changes in memory until {@link #flush()}, which writes child structures before the
+ * structures pointing at them.
+ */
+interface ChunkIndex {
+
+    /** The parameters and address to store in the data layout message. */
+    ChunkIndexParameters parameters();
+
+    long address();
+
+    /** Where chunk {@code index} is, or {@link ChunkRecord#UNWRITTEN}. */
+    ChunkRecord get(long index) throws IOException;
+
+    void put(long index, ChunkRecord record) throws IOException;
+
+    void flush() throws IOException;
+}

@@ -1,0 +1,509 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.ChunkIndexParameters;
+import org.quire.format.hdf5.layout.ChunkRecord;
+import org.quire.format.hdf5.layout.ChunkRecordFormat;
+import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.DataspaceMessage;
+import org.quire.format.hdf5.layout.DatatypeMessage;
+import org.quire.format.hdf5.layout.FillValueMessage;
+import org.quire.format.hdf5.layout.FilterPipelineMessage;
+import org.quire.format.hdf5.layout.HeaderMessage;
+
+/**
+ * A chunked dataset. Reads and writes address a hyperslab ({@code start} and {@code count} per
+ * dimension) and touch only the chunks it overlaps; chunks never written read as the fill value.
+ * Arrays and buffers hold the hyperslab's elements in row-major order, in the datatype's byte
+ * order (typed arrays are converted).
+ *
+ * <p>Written chunks go to the file at once; the chunk index, the dataspace and the object
+ * headers reach the file on {@link Hdf5File#flush()} and {@link Hdf5File#close()}.
+ */
+public final class Dataset extends Hdf5Object {
+
+    /** Room in a new dataset's header for a few attributes before a continuation. */
+    private static final int SPARE_HEADER_BYTES = 96;
+
+    private long[] shape;
+    private final long[] maxShape;
+    private final ChunkGrid grid;
+    private final Datatype type;
+    private final byte[] fillValue;
+    private final List<Filter> filters;
+    private final ChunkIndex index;
+    private final int chunkBytes;
+    private int dataspaceHandle;
+    private int layoutHandle;
+
+    private Dataset(Hdf5File file, String path, WritableObjectHeader header, long[] shape,
+                    long[] maxShape, long[] chunkShape, Datatype type, byte[] fillValue,
+                    List<Filter> filters, ChunkIndex index) {
+        super(file, path, header);
+        this.shape = shape;
+        this.maxShape = maxShape;
+        this.grid = new ChunkGrid(chunkShape, maxShape);
+        this.type = type;
+        this.fillValue = fillValue;
+        this.filters = filters;
+        this.index = index;
+        this.chunkBytes = (int) (Shapes.elementCount(chunkShape) * type.size());
+    }
+
+    static Dataset create(Hdf5File file, String path, DatasetSpec spec) {
+        BlockFile blocks = file.blocks();
+        long chunkBytes = spec.chunkBytes();
+        boolean filtered = !spec.filters().isEmpty();
+        ChunkRecordFormat format = filtered ? ChunkRecordFormat.filtered(chunkBytes)
+                : ChunkRecordFormat.unfiltered();
+        ChunkIndex index;
+        if (spec.unlimitedDimensions() == 1) {
+            index = ExtensibleArrayChunkIndex.create(blocks, format, chunkBytes);
+        } else if (Arrays.equals(spec.shape(), spec.maxShape())
+                && Arrays.equals(spec.shape(), spec.chunkShape())) {
+            index = new SingleChunkIndex(filtered, ChunkRecord.UNWRITTEN);
+        } else {
+            long entries = new ChunkGrid(spec.chunkShape(), spec.maxShape()).maxChunkCount();
+            if (entries > FixedArrayChunkIndex.MAX_ENTRIES) {
+                throw new IllegalArgumentException(entries + " chunks exceed the "
+                        + FixedArrayChunkIndex.MAX_ENTRIES + " a fixed array index holds here");
+            }
+            index = FixedArrayChunkIndex.create(blocks, format, entries, chunkBytes);
+        }
+        List<HeaderMessage> messages = new ArrayList<>();
+        messages.add(HeaderMessage.of(DataspaceMessage.TYPE, 0,
+                new DataspaceMessage(spec.shape(), spec.maxShape()).encode()));
+        messages.add(HeaderMessage.of(DatatypeMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
+                DatatypeMessage.encode(spec.type())));
+        messages.add(HeaderMessage.of(FillValueMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
+                new FillValueMessage(spec.fillValue()).encode()));
+        if (filtered) {
+            List<FilterPipelineMessage.Entry> entries = new ArrayList<>();
+            for (Filter filter : spec.filters()) {
+                entries.add(new FilterPipelineMessage.Entry(filter.id(), filter.flags(),
+                        filter.clientData(spec.type().size())));
+            }
+            messages.add(HeaderMessage.of(FilterPipelineMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
+                    new FilterPipelineMessage(entries).encode()));
+        }
+        messages.add(HeaderMessage.of(DataLayoutMessage.TYPE, 0,
+                layoutMessage(spec.chunkShape(), spec.type(), index).encode()));
+        WritableObjectHeader header = new WritableObjectHeader(blocks, messages,
+                SPARE_HEADER_BYTES);
+        file.track(header);
+        Dataset dataset = new Dataset(file, path, header, spec.shape(), spec.maxShape(),
+                spec.chunkShape(), spec.type(), spec.fillValue(), spec.filters(), index);
+        dataset.dataspaceHandle = 0;
+        dataset.layoutHandle = messages.size() - 1;
+        file.track(dataset);
+        return dataset;
+    }
+
+    private static DataLayoutMessage layoutMessage(long[] chunkShape, Datatype type,
+                                                   ChunkIndex index) {
+        return new DataLayoutMessage(chunkShape, type.size(), index.parameters(), index.address());
+    }
+
+    /** The dataset whose header {@code messages} were read at {@code address}. */
+    static Dataset read(Hdf5File file, String path, long address, List<HeaderMessage> messages)
+            throws IOException {
+        Path name = file.blocks().path();
+        DataspaceMessage space = null;
+        Datatype type = null;
+        FillValueMessage fill = new FillValueMessage(null);
+        DataLayoutMessage layout = null;
+        List<Filter> filters = List.of();
+        for (HeaderMessage message : messages) {
+            switch (message.type()) {
+                case DataspaceMessage.TYPE -> space = DataspaceMessage.decode(
+                        message.reader(name, "dataspace message"));
+                case DatatypeMessage.TYPE -> type = DatatypeMessage.decode(
+                        message.reader(name, "datatype message"));
+                case FillValueMessage.TYPE -> fill = FillValueMessage.decode(
+                        message.reader(name, "fill value message"));
+                case DataLayoutMessage.TYPE -> layout = DataLayoutMessage.decode(
+                        message.reader(name, "data layout message"));
+                case FilterPipelineMessage.TYPE -> filters = filters(name, address,
+                        FilterPipelineMessage.decode(message.reader(name,
+                                "filter pipeline message")));
+                default -> { }
+            }
+        }
+        if (space == null || type == null || layout == null) {
+            throw new CorruptFileException(name, address, "object header", "messages",
+                    "dataspace, datatype and data layout messages", "some missing");
+        }
+        checkLayout(name, address, space, type, layout);
+        byte[] fillValue = fill.value();
+        if (fillValue != null && fillValue.length != type.size()) {
+            throw new CorruptFileException(name, address, "fill value message", "size",
+                    Integer.toString(type.size()), Integer.toString(fillValue.length));
+        }
+        ChunkIndex index = openIndex(file.blocks(), path, space, type, layout, !filters.isEmpty());
+        Dataset dataset = new Dataset(file, path, null, space.dimensions(), space.maxDimensions(),
+                layout.chunkDimensions(), type, fillValue, filters, index);
+        dataset.readAttributes(messages);
+        return dataset;
+    }
+
+    private static void checkLayout(Path name, long address, DataspaceMessage space,
+                                    Datatype type, DataLayoutMessage layout)
+            throws IOException {
+        if (layout.rank() != space.rank() || layout.elementSize() != type.size()) {
+            throw new CorruptFileException(name, address, "data layout message",
+                    "dimensionality and element size", space.rank() + " and " + type.size(),
+                    layout.rank() + " and " + layout.elementSize());
+        }
+        try {
+            if (Shapes.elementCount(layout.chunkDimensions()) * type.size()
+                    > DatasetSpec.MAX_CHUNK_BYTES) {
+                throw new UnsupportedFormatException(name, "dataset at offset " + address
+                        + " has chunks larger than " + DatasetSpec.MAX_CHUNK_BYTES + " bytes");
+            }
+            new ChunkGrid(layout.chunkDimensions(), space.maxDimensions());
+            Shapes.elementCount(space.dimensions());
+        } catch (ArithmeticException e) {
+            throw new CorruptFileException(name, address, "dataspace message", "dimension sizes",
+                    "a number of elements and chunks below 2^63", "an overflow");
+        }
+    }
+
+    private static ChunkIndex openIndex(BlockFile blocks, String path, DataspaceMessage space,
+                                        Datatype type, DataLayoutMessage layout, boolean filtered)
+            throws IOException {
+        long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * type.size();
+        ChunkIndexParameters parameters = layout.index();
+        if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
+            return new SingleChunkIndex(filtered, new ChunkRecord(layout.indexAddress(),
+                    filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
+        }
+        if (parameters instanceof ChunkIndexParameters.FixedArray) {
+            long entries = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions())
+                    .maxChunkCount();
+            return FixedArrayChunkIndex.open(blocks, layout.indexAddress(), entries, chunkBytes,
+                    filtered);
+        }
+        if (parameters instanceof ChunkIndexParameters.ExtensibleArray array) {
+            return ExtensibleArrayChunkIndex.open(blocks, layout.indexAddress(), array,
+                    chunkBytes, filtered);
+        }
+        throw new UnsupportedFormatException(blocks.path(), "dataset " + path + " uses chunk index "
+                + ChunkIndexType.ofCode(parameters.code()) + ", not read yet");
+    }
+
+    private static List<Filter> filters(Path name, long address, FilterPipelineMessage pipeline)
+            throws UnsupportedFormatException {
+        List<Filter> filters = new ArrayList<>();
+        for (FilterPipelineMessage.Entry entry : pipeline.filters()) {
+            filters.add(switch (entry.id()) {
+                case 1 -> Filter.deflate(entry.clientData().length > 0
+                        ? Math.min(9, Math.max(0, entry.clientData()[0])) : 6);
+                case 2 -> Filter.shuffle();
+                case 3 -> Filter.fletcher32();
+                default -> throw new UnsupportedFormatException(name, "dataset at offset "
+                        + address + " uses filter " + entry.id() + "; supported: 1 (deflate), "
+                        + "2 (shuffle), 3 (Fletcher-32)");
+            });
+        }
+        return List.copyOf(filters);
+    }
+
+    public long[] shape() {
+        return shape.clone();
+    }
+
+    /** Maximum sizes, {@link DatasetSpec#UNLIMITED} where unbounded. */
+    public long[] maxShape() {
+        return maxShape.clone();
+    }
+
+    public long[] chunkShape() {
+        return grid.chunkShape();
+    }
+
+    public Datatype type() {
+        return type;
+    }
+
+    /** The fill value's bytes, or null when it is the default (all bytes zero). */
+    public byte[] fillValue() {
+        return fillValue == null ? null : fillValue.clone();
+    }
+
+    public List<Filter> filters() {
+        return filters;
+    }
+
+    public ChunkIndexType chunkIndexType() {
+        return ChunkIndexType.ofCode(index.parameters().code());
+    }
+
+    /**
+     * Grows the dataset to {@code newShape}; new elements read as the fill value.
+     *
+     * @throws IllegalArgumentException a size shrinks or exceeds the maximum shape
+     */
+    public void extend(long... newShape) {
+        requireWritable();
+        if (newShape.length != shape.length) {
+            throw new IllegalArgumentException("rank " + newShape.length + ", dataset has "
+                    + shape.length);
+        }
+        for (int d = 0; d < shape.length; d++) {
+            if (newShape[d] < shape[d]
+                    || maxShape[d] != DatasetSpec.UNLIMITED && newShape[d] > maxShape[d]) {
+                throw new IllegalArgumentException("cannot extend " + Arrays.toString(shape)
+                        + " to " + Arrays.toString(newShape) + " (maximum "
+                        + Arrays.toString(maxShape) + ")");
+            }
+        }
+        shape = newShape.clone();
+        header.replace(dataspaceHandle, new DataspaceMessage(shape, maxShape).encode());
+    }
+
+    public void write(long[] start, long[] count, ByteBuffer data) throws IOException {
+        requireWritable();
+        long elements = checkSelection(start, count);
+        if (data.remaining() != elements * type.size()) {
+            throw new IllegalArgumentException("selection of " + elements + " elements needs "
+                    + elements * type.size() + " bytes, got " + data.remaining());
+        }
+        byte[] source = new byte[data.remaining()];
+        data.duplicate().get(source);
+        forEachChunk(start, count, (scaled, chunkOrigin, overlap, within, inSelection) -> {
+            long linear = grid.linearIndex(scaled);
+            ChunkRecord old = index.get(linear);
+            long[] chunkShape = grid.chunkShape();
+            byte[] chunk;
+            if (Arrays.equals(overlap, chunkShape)) {
+                chunk = new byte[chunkBytes];
+            } else {
+                chunk = old.isWritten() ? readChunk(old) : filledChunk();
+            }
+            BoxCopy.copy(source, count, inSelection, chunk, chunkShape, within, overlap,
+                    type.size());
+            writeChunk(linear, old, chunk);
+        });
+    }
+
+    public void write(long[] start, long[] count, byte[] data) throws IOException {
+        writeArray(start, count, data);
+    }
+
+    public void write(long[] start, long[] count, short[] data) throws IOException {
+        writeArray(start, count, data);
+    }
+
+    public void write(long[] start, long[] count, int[] data) throws IOException {
+        writeArray(start, count, data);
+    }
+
+    public void write(long[] start, long[] count, long[] data) throws IOException {
+        writeArray(start, count, data);
+    }
+
+    public void write(long[] start, long[] count, float[] data) throws IOException {
+        writeArray(start, count, data);
+    }
+
+    public void write(long[] start, long[] count, double[] data) throws IOException {
+        writeArray(start, count, data);
+    }
+
+    private void writeArray(long[] start, long[] count, Object array) throws IOException {
+        write(start, count, ByteBuffer.wrap(ElementCodec.encode(type, array)));
+    }
+
+    /** The hyperslab's elements, in the datatype's byte order (the buffer's order is set to it). */
+    public ByteBuffer read(long[] start, long[] count) throws IOException {
+        file.requireOpen();
+        long elements = checkSelection(start, count);
+        byte[] target = new byte[(int) (elements * type.size())];
+        forEachChunk(start, count, (scaled, chunkOrigin, overlap, within, inSelection) -> {
+            ChunkRecord record = index.get(grid.linearIndex(scaled));
+            if (record.isWritten()) {
+                BoxCopy.copy(readChunk(record), grid.chunkShape(), within, target, count,
+                        inSelection, overlap, type.size());
+            } else {
+                BoxCopy.fill(target, count, inSelection, overlap, fillElement());
+            }
+        });
+        return ByteBuffer.wrap(target).order(type.byteOrder());
+    }
+
+    public byte[] readBytes(long[] start, long[] count) throws IOException {
+        return (byte[]) readArray(start, count, byte[]::new);
+    }
+
+    public short[] readShorts(long[] start, long[] count) throws IOException {
+        return (short[]) readArray(start, count, short[]::new);
+    }
+
+    public int[] readInts(long[] start, long[] count) throws IOException {
+        return (int[]) readArray(start, count, int[]::new);
+    }
+
+    public long[] readLongs(long[] start, long[] count) throws IOException {
+        return (long[]) readArray(start, count, long[]::new);
+    }
+
+    public float[] readFloats(long[] start, long[] count) throws IOException {
+        return (float[]) readArray(start, count, float[]::new);
+    }
+
+    public double[] readDoubles(long[] start, long[] count) throws IOException {
+        return (double[]) readArray(start, count, double[]::new);
+    }
+
+    private Object readArray(long[] start, long[] count,
+                             java.util.function.IntFunction<Object> allocate) throws IOException {
+        long elements = checkSelection(start, count);
+        Object array = allocate.apply((int) elements);
+        ElementCodec.requireMatch(type, array);
+        ElementCodec.decode(type, read(start, count), array);
+        return array;
+    }
+
+    /** Writes the chunk index and the layout message; called by the file's flush. */
+    void flushIndex() throws IOException {
+        index.flush();
+        header.replace(layoutHandle, layoutMessage(grid.chunkShape(), type, index).encode());
+    }
+
+    // ---- chunk traversal and chunk I/O
+
+    @FunctionalInterface
+    private interface ChunkVisitor {
+        /**
+         * @param scaled      chunk coordinates (chunk index per dimension)
+         * @param chunkOrigin the chunk's first element in dataset coordinates
+         * @param overlap     size of the part of the chunk inside the selection
+         * @param within      where that part starts inside the chunk
+         * @param inSelection where that part starts inside the selection
+         */
+        void visit(long[] scaled, long[] chunkOrigin, long[] overlap, long[] within,
+                   long[] inSelection) throws IOException;
+    }
+
+    /** Visits every chunk the selection overlaps, in row-major chunk order. */
+    private void forEachChunk(long[] start, long[] count, ChunkVisitor visitor)
+            throws IOException {
+        int rank = shape.length;
+        long[] first = new long[rank];
+        long[] last = new long[rank];
+        for (int d = 0; d < rank; d++) {
+            if (count[d] == 0) {
+                return;
+            }
+            first[d] = start[d] / grid.chunkSize(d);
+            last[d] = (start[d] + count[d] - 1) / grid.chunkSize(d);
+        }
+        long[] scaled = first.clone();
+        while (true) {
+            long[] origin = new long[rank];
+            long[] overlap = new long[rank];
+            long[] within = new long[rank];
+            long[] inSelection = new long[rank];
+            for (int d = 0; d < rank; d++) {
+                origin[d] = scaled[d] * grid.chunkSize(d);
+                long from = Math.max(start[d], origin[d]);
+                long to = Math.min(start[d] + count[d], origin[d] + grid.chunkSize(d));
+                overlap[d] = to - from;
+                within[d] = from - origin[d];
+                inSelection[d] = from - start[d];
+            }
+            visitor.visit(scaled.clone(), origin, overlap, within, inSelection);
+            int d = rank - 1;
+            while (d >= 0 && ++scaled[d] > last[d]) {
+                scaled[d] = first[d];
+                d--;
+            }
+            if (d < 0) {
+                return;
+            }
+        }
+    }
+
+    private long checkSelection(long[] start, long[] count) {
+        if (start.length != shape.length || count.length != shape.length) {
+            throw new IllegalArgumentException("selection rank " + start.length + "/"
+                    + count.length + ", dataset rank " + shape.length);
+        }
+        for (int d = 0; d < shape.length; d++) {
+            if (start[d] < 0 || count[d] < 0 || start[d] > shape[d] - count[d]) {
+                throw new IndexOutOfBoundsException("selection start " + Arrays.toString(start)
+                        + " count " + Arrays.toString(count) + " outside shape "
+                        + Arrays.toString(shape));
+            }
+        }
+        long elements = Shapes.elementCount(count);
+        if (elements * type.size() > Integer.MAX_VALUE - 64) {
+            throw new IllegalArgumentException("selection of " + elements
+                    + " elements does not fit in one Java array; read it in parts");
+        }
+        return elements;
+    }
+
+    private byte[] fillElement() {
+        return fillValue != null ? fillValue : new byte[type.size()];
+    }
+
+    private byte[] filledChunk() {
+        byte[] chunk = new byte[chunkBytes];
+        if (fillValue != null) {
+            for (int i = 0; i < chunkBytes; i += fillValue.length) {
+                System.arraycopy(fillValue, 0, chunk, i, fillValue.length);
+            }
+        }
+        return chunk;
+    }
+
+    /** Reads, unfilters and checks the chunk {@code record} points at. */
+    private byte[] readChunk(ChunkRecord record) throws IOException {
+        BlockFile blocks = file.blocks();
+        if (record.storedSize() < 0 || record.storedSize() > Integer.MAX_VALUE) {
+            throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",
+                    "0.." + Integer.MAX_VALUE, Long.toUnsignedString(record.storedSize()));
+        }
+        byte[] bytes = blocks.read(record.address(), (int) record.storedSize(), "chunk");
+        for (int i = filters.size() - 1; i >= 0; i--) {
+            if ((record.filterMask() & (1 << i)) != 0) {
+                continue;
+            }
+            try {
+                bytes = filters.get(i).decode(bytes, type.size());
+            } catch (IllegalArgumentException e) {
+                throw new CorruptFileException(blocks.path(), record.address(), "chunk",
+                        "filter " + filters.get(i).getClass().getSimpleName(),
+                        "data the filter wrote", e.getMessage());
+            }
+        }
+        if (bytes.length != chunkBytes) {
+            throw new CorruptFileException(blocks.path(), record.address(), "chunk",
+                    "unfiltered size", Integer.toString(chunkBytes),
+                    Integer.toString(bytes.length));
+        }
+        return bytes;
+    }
+
+    /** Filters and stores a chunk, in place when its stored size is unchanged. */
+    private void writeChunk(long linear, ChunkRecord old, byte[] chunk) throws IOException {
+        byte[] stored = chunk;
+        for (Filter filter : filters) {
+            stored = filter.encode(stored, type.size());
+        }
+        long address = old.isWritten() && old.storedSize() == stored.length ? old.address()
+                : file.blocks().allocate(stored.length);
+        file.blocks().write(address, stored);
+        index.put(linear, new ChunkRecord(address, stored.length, 0));
+    }
+}

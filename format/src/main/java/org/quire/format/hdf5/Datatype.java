@@ -1,0 +1,155 @@
+package org.quire.format.hdf5;
+
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The type of one element of a dataset or attribute, as the HDF5 datatype message describes it.
+ * Quire handles the classes below; any other class in a file is reported as unsupported.
+ */
+public sealed interface Datatype {
+
+    IntegerType INT8 = new IntegerType(1, true, ByteOrder.LITTLE_ENDIAN);
+    IntegerType UINT8 = new IntegerType(1, false, ByteOrder.LITTLE_ENDIAN);
+    IntegerType INT16 = new IntegerType(2, true, ByteOrder.LITTLE_ENDIAN);
+    IntegerType UINT16 = new IntegerType(2, false, ByteOrder.LITTLE_ENDIAN);
+    IntegerType INT32 = new IntegerType(4, true, ByteOrder.LITTLE_ENDIAN);
+    IntegerType UINT32 = new IntegerType(4, false, ByteOrder.LITTLE_ENDIAN);
+    IntegerType INT64 = new IntegerType(8, true, ByteOrder.LITTLE_ENDIAN);
+    IntegerType UINT64 = new IntegerType(8, false, ByteOrder.LITTLE_ENDIAN);
+    FloatType FLOAT32 = new FloatType(4, ByteOrder.LITTLE_ENDIAN);
+    FloatType FLOAT64 = new FloatType(8, ByteOrder.LITTLE_ENDIAN);
+
+    /** Bytes of one element. */
+    int size();
+
+    /** Byte order of multi-byte numbers in this type ({@code LITTLE_ENDIAN} for strings). */
+    ByteOrder byteOrder();
+
+    /** A two's-complement or unsigned integer of 1, 2, 4 or 8 bytes, all bits significant. */
+    record IntegerType(int size, boolean signed, ByteOrder byteOrder) implements Datatype {
+        public IntegerType {
+            if (size != 1 && size != 2 && size != 4 && size != 8) {
+                throw new IllegalArgumentException("integer size must be 1, 2, 4 or 8: " + size);
+            }
+            Objects.requireNonNull(byteOrder, "byteOrder");
+        }
+
+        public IntegerType withByteOrder(ByteOrder order) {
+            return new IntegerType(size, signed, order);
+        }
+    }
+
+    /** An IEEE 754 binary32 ({@code size} 4) or binary64 ({@code size} 8) number. */
+    record FloatType(int size, ByteOrder byteOrder) implements Datatype {
+        public FloatType {
+            if (size != 4 && size != 8) {
+                throw new IllegalArgumentException("float size must be 4 or 8: " + size);
+            }
+            Objects.requireNonNull(byteOrder, "byteOrder");
+        }
+
+        public FloatType withByteOrder(ByteOrder order) {
+            return new FloatType(size, order);
+        }
+    }
+
+    /** How a fixed-length string shorter than its field is terminated (datatype padding type). */
+    enum StringPadding { NULL_TERMINATED, NULL_PADDED, SPACE_PADDED }
+
+    /** A fixed-length string of {@code size} bytes in ASCII or UTF-8. */
+    record StringType(int size, StringPadding padding, boolean utf8) implements Datatype {
+        public StringType {
+            if (size < 1) {
+                throw new IllegalArgumentException("string size must be positive: " + size);
+            }
+            Objects.requireNonNull(padding, "padding");
+        }
+
+        /** A NUL-padded ASCII string of {@code size} bytes, as numpy's {@code S<size>}. */
+        public static StringType ascii(int size) {
+            return new StringType(size, StringPadding.NULL_PADDED, false);
+        }
+
+        @Override
+        public ByteOrder byteOrder() {
+            return ByteOrder.LITTLE_ENDIAN;
+        }
+
+        /** {@code text} as this type's {@link #size()} bytes; fails if it does not fit. */
+        public byte[] encode(String text) {
+            byte[] raw = text.getBytes(utf8 ? StandardCharsets.UTF_8 : StandardCharsets.US_ASCII);
+            int room = padding == StringPadding.NULL_TERMINATED ? size - 1 : size;
+            if (raw.length > room) {
+                throw new IllegalArgumentException("\"" + text + "\" needs " + raw.length
+                        + " bytes; the string type holds " + room);
+            }
+            byte[] out = new byte[size];
+            System.arraycopy(raw, 0, out, 0, raw.length);
+            if (padding == StringPadding.SPACE_PADDED) {
+                java.util.Arrays.fill(out, raw.length, size, (byte) ' ');
+            }
+            return out;
+        }
+
+        /** The text in {@code size} bytes at {@code offset}, padding removed. */
+        public String decode(byte[] bytes, int offset) {
+            int end = offset;
+            while (end < offset + size && bytes[end] != 0) {
+                end++;
+            }
+            if (padding == StringPadding.SPACE_PADDED) {
+                while (end > offset && bytes[end - 1] == ' ') {
+                    end--;
+                }
+            }
+            return new String(bytes, offset, end - offset,
+                    utf8 ? StandardCharsets.UTF_8 : StandardCharsets.US_ASCII);
+        }
+    }
+
+    /** One named member of a compound type, at a byte offset inside the compound element. */
+    record Member(String name, int offset, Datatype type) {
+        public Member {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(type, "type");
+            if (offset < 0) {
+                throw new IllegalArgumentException("member offset must not be negative");
+            }
+        }
+    }
+
+    /** A record of named members, each inside {@code size} bytes without overlapping. */
+    record CompoundType(int size, List<Member> members) implements Datatype {
+        public CompoundType {
+            members = List.copyOf(members);
+            if (members.isEmpty()) {
+                throw new IllegalArgumentException("a compound type needs at least one member");
+            }
+            for (Member member : members) {
+                if (member.offset() + member.type().size() > size) {
+                    throw new IllegalArgumentException("member " + member.name()
+                            + " ends past the compound size " + size);
+                }
+            }
+        }
+
+        /** Members laid out one after another in the given order, without padding. */
+        public static CompoundType packed(List<String> names, List<Datatype> types) {
+            List<Member> members = new java.util.ArrayList<>();
+            int offset = 0;
+            for (int i = 0; i < names.size(); i++) {
+                members.add(new Member(names.get(i), offset, types.get(i)));
+                offset += types.get(i).size();
+            }
+            return new CompoundType(offset, members);
+        }
+
+        @Override
+        public ByteOrder byteOrder() {
+            return ByteOrder.LITTLE_ENDIAN;
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package org.quire.format.hdf5;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Converts between Java primitive arrays and element bytes in a datatype's byte order. A typed
+ * array must match the datatype's width: {@code byte[]} for 1-byte integers, {@code short[]} for
+ * 2, {@code int[]} for 4, {@code long[]} for 8, {@code float[]} for float32, {@code double[]}
+ * for float64. Signedness is the caller's interpretation, as in Java.
+ */
+final class ElementCodec {
+
+    private ElementCodec() {
+    }
+
+    static byte[] encode(Datatype type, Object array) {
+        requireMatch(type, array);
+        int count = java.lang.reflect.Array.getLength(array);
+        ByteBuffer out = ByteBuffer.allocate(count * type.size()).order(type.byteOrder());
+        if (array instanceof byte[] values) {
+            out.put(values);
+        } else if (array instanceof short[] values) {
+            out.asShortBuffer().put(values);
+        } else if (array instanceof int[] values) {
+            out.asIntBuffer().put(values);
+        } else if (array instanceof long[] values) {
+            out.asLongBuffer().put(values);
+        } else if (array instanceof float[] values) {
+            out.asFloatBuffer().put(values);
+        } else {
+            out.asDoubleBuffer().put((double[]) array);
+        }
+        return out.array();
+    }
+
+    /** Fills {@code array} from {@code bytes}, which hold exactly its elements. */
+    static void decode(Datatype type, ByteBuffer bytes, Object array) {
+        requireMatch(type, array);
+        ByteBuffer in = bytes.duplicate().order(type.byteOrder());
+        if (array instanceof byte[] values) {
+            in.get(values);
+        } else if (array instanceof short[] values) {
+            in.asShortBuffer().get(values);
+        } else if (array instanceof int[] values) {
+            in.asIntBuffer().get(values);
+        } else if (array instanceof long[] values) {
+            in.asLongBuffer().get(values);
+        } else if (array instanceof float[] values) {
+            in.asFloatBuffer().get(values);
+        } else {
+            in.asDoubleBuffer().get((double[]) array);
+        }
+    }
+
+    /** {@code count} integer elements widened to long (unsigned 64-bit values keep their bits). */
+    static long[] decodeLongs(Datatype type, ByteBuffer bytes, int count) {
+        if (!(type instanceof Datatype.IntegerType integer)) {
+            throw new IllegalArgumentException("not an integer type: " + type);
+        }
+        ByteBuffer in = bytes.duplicate().order(type.byteOrder());
+        long[] out = new long[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = switch (integer.size()) {
+                case 1 -> integer.signed() ? in.get() : in.get() & 0xffL;
+                case 2 -> integer.signed() ? in.getShort() : in.getShort() & 0xffffL;
+                case 4 -> integer.signed() ? in.getInt() : in.getInt() & 0xffffffffL;
+                default -> in.getLong();
+            };
+        }
+        return out;
+    }
+
+    /** {@code count} number elements converted to double. */
+    static double[] decodeDoubles(Datatype type, ByteBuffer bytes, int count) {
+        if (type instanceof Datatype.FloatType real) {
+            ByteBuffer in = bytes.duplicate().order(type.byteOrder());
+            double[] out = new double[count];
+            for (int i = 0; i < count; i++) {
+                out[i] = real.size() == 4 ? in.getFloat() : in.getDouble();
+            }
+            return out;
+        }
+        long[] integers = decodeLongs(type, bytes, count);
+        double[] out = new double[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = integers[i];
+        }
+        return out;
+    }
+
+    /** One integer element of {@code type} holding {@code value}, truncated to its width. */
+    static byte[] encodeOne(Datatype type, long value) {
+        if (type instanceof Datatype.FloatType) {
+            return encodeOne(type, (double) value);
+        }
+        if (!(type instanceof Datatype.IntegerType)) {
+            throw new IllegalArgumentException("not a number type: " + type);
+        }
+        ByteBuffer out = ByteBuffer.allocate(8).order(type.byteOrder());
+        switch (type.size()) {
+            case 1 -> out.put((byte) value);
+            case 2 -> out.putShort((short) value);
+            case 4 -> out.putInt((int) value);
+            default -> out.putLong(value);
+        }
+        return java.util.Arrays.copyOf(out.array(), type.size());
+    }
+
+    /** One element of {@code type} holding {@code value}. */
+    static byte[] encodeOne(Datatype type, double value) {
+        if (type instanceof Datatype.IntegerType) {
+            return encodeOne(type, (long) value);
+        }
+        if (!(type instanceof Datatype.FloatType)) {
+            throw new IllegalArgumentException("not a number type: " + type);
+        }
+        ByteBuffer out = ByteBuffer.allocate(type.size()).order(type.byteOrder());
+        if (type.size() == 4) {
+            out.putFloat((float) value);
+        } else {
+            out.putDouble(value);
+        }
+        return out.array();
+    }
+
+    /** @throws IllegalArgumentException {@code array} does not hold elements of {@code type} */
+    static void requireMatch(Datatype type, Object array) {
+        boolean integer = type instanceof Datatype.IntegerType;
+        boolean real = type instanceof Datatype.FloatType;
+        int size = type.size();
+        boolean matches = array instanceof byte[] && integer && size == 1
+                || array instanceof short[] && integer && size == 2
+                || array instanceof int[] && integer && size == 4
+                || array instanceof long[] && integer && size == 8
+                || array instanceof float[] && real && size == 4
+                || array instanceof double[] && real && size == 8;
+        if (!matches) {
+            throw new IllegalArgumentException("a " + array.getClass().getSimpleName()
+                    + " does not hold elements of " + type);
+        }
+    }
+}

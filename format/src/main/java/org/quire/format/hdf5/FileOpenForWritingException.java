@@ -1,0 +1,18 @@
+package org.quire.format.hdf5;
+
+import java.nio.file.Path;
+
+import org.quire.format.FormatException;
+
+/**
+ * The superblock says a writer has the file open (or crashed while it had it open): its metadata
+ * may be half-written. libhdf5 refuses such files the same way; {@code h5clear -s
+ * --increment=0} clears the flag of a file whose writer is gone.
+ */
+public class FileOpenForWritingException extends FormatException {
+
+    public FileOpenForWritingException(Path file, int consistencyFlags) {
+        super(file, String.format("file is open for writing (superblock consistency flags 0x%02x)",
+                consistencyFlags));
+    }
+}

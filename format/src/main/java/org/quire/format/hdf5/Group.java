@@ -1,0 +1,150 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.layout.GroupInfoMessage;
+import org.quire.format.hdf5.layout.HeaderMessage;
+import org.quire.format.hdf5.layout.LinkInfoMessage;
+import org.quire.format.hdf5.layout.LinkMessage;
+
+/**
+ * A group: named hard links to groups and datasets, stored compactly as link messages in the
+ * group's object header (with a link info and a group info message, as libhdf5 writes new-style
+ * groups).
+ */
+public final class Group extends Hdf5Object {
+
+    /** Room in a new group's header for a few links and attributes before a continuation. */
+    private static final int SPARE_HEADER_BYTES = 160;
+
+    private final Map<String, LinkMessage> links = new LinkedHashMap<>();
+    private final Map<String, Hdf5Object> children = new HashMap<>();
+
+    private Group(Hdf5File file, String path, WritableObjectHeader header) {
+        super(file, path, header);
+    }
+
+    /** A new, empty group whose header is allocated in {@code file}. */
+    static Group create(Hdf5File file, String path) {
+        WritableObjectHeader header = new WritableObjectHeader(file.blocks(), List.of(
+                HeaderMessage.of(LinkInfoMessage.TYPE, 0, LinkInfoMessage.compact().encode()),
+                HeaderMessage.of(GroupInfoMessage.TYPE, 0, GroupInfoMessage.encodeDefault())),
+                SPARE_HEADER_BYTES);
+        file.track(header);
+        return new Group(file, path, header);
+    }
+
+    /** The group whose header {@code messages} were read. */
+    static Group read(Hdf5File file, String path, List<HeaderMessage> messages)
+            throws IOException {
+        Group group = new Group(file, path, null);
+        for (HeaderMessage message : messages) {
+            if (message.type() == LinkInfoMessage.TYPE && LinkInfoMessage.decode(
+                    message.reader(file.blocks().path(), "link info message")).isDense()) {
+                throw new UnsupportedFormatException(file.blocks().path(), "group " + path
+                        + " stores its links densely (fractal heap), not read yet");
+            }
+            if (message.type() == LinkMessage.TYPE) {
+                LinkMessage link = LinkMessage.decode(message.reader(file.blocks().path(),
+                        "link message"));
+                group.links.put(link.name(), link);
+            }
+        }
+        group.readAttributes(messages);
+        return group;
+    }
+
+    /** Names of the links in this group, in the order they were stored. */
+    public List<String> memberNames() {
+        return new ArrayList<>(links.keySet());
+    }
+
+    public boolean contains(String name) {
+        return links.containsKey(name);
+    }
+
+    public Group createGroup(String name) {
+        requireWritable();
+        checkNewName(name);
+        Group group = create(file, childPath(path(), name));
+        link(name, group, group.header.address());
+        return group;
+    }
+
+    public Dataset createDataset(String name, DatasetSpec spec) {
+        requireWritable();
+        checkNewName(name);
+        Dataset dataset = Dataset.create(file, childPath(path(), name), spec);
+        link(name, dataset, dataset.header.address());
+        return dataset;
+    }
+
+    /**
+     * @throws NoSuchElementException there is no member {@code name}
+     * @throws IllegalArgumentException {@code name} is a dataset
+     */
+    public Group group(String name) throws IOException {
+        if (get(name) instanceof Group group) {
+            return group;
+        }
+        throw new IllegalArgumentException(childPath(path(), name) + " is not a group");
+    }
+
+    /**
+     * @throws NoSuchElementException there is no member {@code name}
+     * @throws IllegalArgumentException {@code name} is a group
+     */
+    public Dataset dataset(String name) throws IOException {
+        if (get(name) instanceof Dataset dataset) {
+            return dataset;
+        }
+        throw new IllegalArgumentException(childPath(path(), name) + " is not a dataset");
+    }
+
+    /**
+     * The group or dataset {@code name} links to.
+     *
+     * @throws NoSuchElementException there is no member {@code name}
+     */
+    public Hdf5Object get(String name) throws IOException {
+        file.requireOpen();
+        Hdf5Object child = children.get(name);
+        if (child != null) {
+            return child;
+        }
+        LinkMessage link = links.get(name);
+        if (link == null) {
+            throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
+        }
+        if (link.type() != LinkMessage.HARD) {
+            throw new UnsupportedFormatException(file.blocks().path(), childPath(path(), name)
+                    + " is a soft or external link (type " + link.type() + "), not followed yet");
+        }
+        child = file.readObject(childPath(path(), name), link.address());
+        children.put(name, child);
+        return child;
+    }
+
+    private void link(String name, Hdf5Object child, long address) {
+        LinkMessage link = LinkMessage.hard(name, address);
+        header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.encode()));
+        links.put(name, link);
+        children.put(name, child);
+    }
+
+    private void checkNewName(String name) {
+        if (name.isEmpty() || name.contains("/") || name.equals(".")) {
+            throw new IllegalArgumentException("not a link name: \"" + name + "\"");
+        }
+        if (links.containsKey(name)) {
+            throw new IllegalArgumentException(path() + " already has a member \"" + name + "\"");
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.HeaderMessage;
+import org.quire.format.hdf5.layout.LinkInfoMessage;
+import org.quire.format.hdf5.layout.ObjectHeaderV2;
+import org.quire.format.hdf5.layout.SuperblockV3;
+
+/**
+ * An HDF5 file: {@link #create(Path)} a new one to write, or {@link #open(Path)} an existing one
+ * to read. Files are written with superblock version 3 and version-2 object headers (libhdf5's
+ * "latest" format, the one SWMR needs) and open in h5py, h5dump and jHDF.
+ *
+ * <pre>{@code
+ * try (Hdf5File file = Hdf5File.create(path)) {
+ *     Dataset d = file.root().createDataset("t", DatasetSpec.builder(Datatype.FLOAT64, 0)
+ *             .maxShape(DatasetSpec.UNLIMITED).chunkShape(1024).build());
+ *     d.extend(3);
+ *     d.write(new long[] {0}, new long[] {3}, new double[] {1, 2, 3});
+ * }
+ * }</pre>
+ *
+ * <p>While a writer has the file open, the superblock says so (consistency flag "open for
+ * writing"); {@link #close()} writes every structure and clears the flag. Not thread-safe.
+ */
+public final class Hdf5File implements AutoCloseable {
+
+    private final BlockFile blocks;
+    private final boolean writable;
+    private final List<WritableObjectHeader> headers = new ArrayList<>();
+    private final List<Dataset> datasets = new ArrayList<>();
+    private Group root;
+    private boolean closed;
+
+    private Hdf5File(BlockFile blocks, boolean writable) {
+        this.blocks = blocks;
+        this.writable = writable;
+    }
+
+    /**
+     * Creates a new file for writing, with an empty root group.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException the file exists (it is never truncated)
+     */
+    public static Hdf5File create(Path path) throws IOException {
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE);
+        Hdf5File file = new Hdf5File(new BlockFile(path, channel), true);
+        file.blocks.allocate(SuperblockV3.SIZE);
+        file.root = Group.create(file, "/");
+        file.writeSuperblock(SuperblockV3.FLAG_OPEN_FOR_WRITE);
+        return file;
+    }
+
+    /**
+     * Opens an existing file read-only. Every metadata block read is checked (signature,
+     * version, checksum) before use.
+     *
+     * @throws FileOpenForWritingException a writer has the file open, or died with it open
+     * @throws org.quire.format.CorruptFileException a structure is damaged
+     * @throws UnsupportedFormatException the file uses a format feature not read yet
+     */
+    public static Hdf5File open(Path path) throws IOException {
+        BlockFile blocks = new BlockFile(path, FileChannel.open(path, StandardOpenOption.READ));
+        try {
+            Hdf5File file = new Hdf5File(blocks, false);
+            SuperblockV3 superblock = SuperblockV3.read(blocks);
+            int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
+            if ((superblock.consistencyFlags() & writing) != 0) {
+                throw new FileOpenForWritingException(path, superblock.consistencyFlags());
+            }
+            if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
+                throw new org.quire.format.CorruptFileException(path, 28, "superblock",
+                        "end of file address", "at most the file size " + blocks.size(),
+                        Long.toUnsignedString(superblock.endOfFileAddress()));
+            }
+            Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
+            if (!(root instanceof Group group)) {
+                throw new org.quire.format.CorruptFileException(path,
+                        superblock.rootGroupAddress(), "object header", "messages",
+                        "a group", "a dataset");
+            }
+            file.root = group;
+            return file;
+        } catch (IOException | RuntimeException e) {
+            blocks.close();
+            throw e;
+        }
+    }
+
+    public Group root() {
+        return root;
+    }
+
+    public boolean isWritable() {
+        return writable;
+    }
+
+    public Path path() {
+        return blocks.path();
+    }
+
+    /**
+     * Writes every chunk index, object header and the superblock, children before the
+     * structures that point at them, so that what is on disk is a complete file.
+     */
+    public void flush() throws IOException {
+        requireOpen();
+        if (writable) {
+            writeAll(SuperblockV3.FLAG_OPEN_FOR_WRITE);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        try {
+            if (writable) {
+                writeAll(0);
+            }
+        } finally {
+            closed = true;
+            blocks.close();
+        }
+    }
+
+    private void writeAll(int consistencyFlags) throws IOException {
+        for (Dataset dataset : datasets) {
+            dataset.flushIndex();
+        }
+        // Objects created later are children of objects created earlier: write them first.
+        for (int i = headers.size() - 1; i >= 0; i--) {
+            headers.get(i).flush();
+        }
+        // Reserved but unwritten space (pages not yet used) must still be inside the file.
+        long end = blocks.endOfAllocation();
+        if (blocks.size() < end) {
+            blocks.write(end - 1, new byte[1]);
+        }
+        writeSuperblock(consistencyFlags);
+    }
+
+    private void writeSuperblock(int consistencyFlags) throws IOException {
+        blocks.write(0, new SuperblockV3(consistencyFlags, blocks.endOfAllocation(),
+                root.header.address()).encode());
+    }
+
+    BlockFile blocks() {
+        return blocks;
+    }
+
+    void track(WritableObjectHeader header) {
+        headers.add(header);
+    }
+
+    void track(Dataset dataset) {
+        datasets.add(dataset);
+    }
+
+    void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException(blocks.path() + " is closed");
+        }
+    }
+
+    /** Reads the object header at {@code address} and builds the group or dataset it holds. */
+    Hdf5Object readObject(String path, long address) throws IOException {
+        List<HeaderMessage> messages = ObjectHeaderV2.read(blocks, address);
+        for (HeaderMessage message : messages) {
+            if (message.type() == DataLayoutMessage.TYPE) {
+                return Dataset.read(this, path, address, messages);
+            }
+        }
+        for (HeaderMessage message : messages) {
+            if (message.type() == LinkInfoMessage.TYPE) {
+                return Group.read(this, path, messages);
+            }
+        }
+        throw new UnsupportedFormatException(blocks.path(), "object " + path + " at offset "
+                + address + " is neither a new-style group nor a dataset");
+    }
+}

@@ -1,0 +1,45 @@
+package org.quire.format.hdf5;
+
+import org.quire.format.hdf5.layout.ChunkIndexParameters;
+import org.quire.format.hdf5.layout.ChunkRecord;
+
+/**
+ * Single chunk "index" (layout index type 1): the dataset is one chunk whose address, and for a
+ * filtered chunk its size and filter mask, are stored in the data layout message itself.
+ */
+final class SingleChunkIndex implements ChunkIndex {
+
+    private final boolean filtered;
+    private ChunkRecord record;
+
+    SingleChunkIndex(boolean filtered, ChunkRecord record) {
+        this.filtered = filtered;
+        this.record = record;
+    }
+
+    @Override
+    public ChunkIndexParameters parameters() {
+        return new ChunkIndexParameters.SingleChunk(filtered ? record.storedSize() : -1,
+                record.filterMask());
+    }
+
+    @Override
+    public long address() {
+        return record.address();
+    }
+
+    @Override
+    public ChunkRecord get(long index) {
+        return record;
+    }
+
+    @Override
+    public void put(long index, ChunkRecord record) {
+        this.record = record;
+    }
+
+    /** Nothing to write: the owning dataset rewrites its layout message. */
+    @Override
+    public void flush() {
+    }
+}

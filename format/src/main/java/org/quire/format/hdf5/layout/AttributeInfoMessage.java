@@ -1,0 +1,44 @@
+package org.quire.format.hdf5.layout;
+
+import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+
+/**
+ * Attribute info message (header message type 0x0015), specification section IV.A.2.v: present
+ * when an object tracks attribute creation order or stores attributes densely.
+ *
+ * <pre>
+ * +---------+-------+---------------------------------------+----------------------------+
+ * | version | flags | max creation index (2, if flags b0)    | fractal heap address (O)   |
+ * |   (0)   |       |                                       |                            |
+ * +---------+-------+---------------------------------------+----------------------------+
+ * | name index v2 B-tree address (O) | creation order index address (O, if flags b1)      |
+ * +----------------------------------+----------------------------------------------------+
+ * </pre>
+ *
+ * Quire never writes it; when reading, a defined fractal heap address means the object's
+ * attributes are stored densely, which Quire does not read yet.
+ */
+public record AttributeInfoMessage(long fractalHeapAddress) {
+
+    public static final int TYPE = 0x0015;
+
+    public boolean isDense() {
+        return Addresses.isDefined(fractalHeapAddress);
+    }
+
+    public static AttributeInfoMessage decode(LittleEndianReader in)
+            throws CorruptFileException, UnsupportedFormatException {
+        long at = in.absolutePosition();
+        int version = in.getUnsignedByte("version");
+        if (version != 0) {
+            throw new UnsupportedFormatException(in.file(), "attribute info message at offset "
+                    + at + " has version " + version + "; supported: 0");
+        }
+        int flags = in.getUnsignedByte("flags");
+        if ((flags & 1) != 0) {
+            in.getUnsignedShort("maximum creation index");
+        }
+        return new AttributeInfoMessage(in.getAddress("fractal heap address"));
+    }
+}

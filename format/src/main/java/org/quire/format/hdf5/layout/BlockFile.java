@@ -1,0 +1,115 @@
+package org.quire.format.hdf5.layout;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+
+/**
+ * Positional access to an HDF5 file's bytes: bounds-checked reads of structures at addresses,
+ * verified reads of checksummed metadata blocks, writes, and end-of-file allocation.
+ *
+ * <p>Addresses are relative to the superblock's base address, which is 0 for every file Quire
+ * writes or reads.
+ */
+public final class BlockFile implements AutoCloseable {
+
+    private final Path path;
+    private final FileChannel channel;
+    private long endOfAllocation;
+
+    public BlockFile(Path path, FileChannel channel) throws IOException {
+        this.path = path;
+        this.channel = channel;
+        this.endOfAllocation = channel.size();
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** Bytes currently in the file. */
+    public long size() throws IOException {
+        return channel.size();
+    }
+
+    /** The first address past every allocated byte: the superblock's end-of-file address. */
+    public long endOfAllocation() {
+        return endOfAllocation;
+    }
+
+    /** Reserves {@code length} bytes at the end of the file and returns their address. */
+    public long allocate(long length) {
+        long address = endOfAllocation;
+        endOfAllocation += length;
+        return address;
+    }
+
+    /**
+     * Reads {@code length} bytes at {@code address}, failing with a corrupt-file error naming
+     * {@code structure} if they are not all inside the file.
+     */
+    public byte[] read(long address, int length, String structure) throws IOException {
+        long fileSize = channel.size();
+        if (!Addresses.isDefined(address) || address < 0 || length < 0
+                || address > fileSize - length) {
+            throw new CorruptFileException(path, address, structure, "address",
+                    "a block of " + length + " bytes inside the file of " + fileSize + " bytes",
+                    Addresses.isDefined(address) ? Long.toUnsignedString(address)
+                            : "the undefined address");
+        }
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        long at = address;
+        while (buffer.hasRemaining()) {
+            int read = channel.read(buffer, at);
+            if (read < 0) {
+                throw new CorruptFileException(path, at, structure, "bytes",
+                        length + " bytes", (at - address) + " bytes before end of file");
+            }
+            at += read;
+        }
+        return buffer.array();
+    }
+
+    /** Reads a complete checksummed block and passes it through {@link MetadataValidator}. */
+    public byte[] readVerified(long address, int length, BlockIdentity identity)
+            throws IOException {
+        byte[] block = read(address, length, identity.structure());
+        MetadataValidator.verify(path, address, block, identity);
+        return block;
+    }
+
+    /** A reader over a block already read from {@code address}. */
+    public LittleEndianReader reader(long address, String structure, byte[] block) {
+        return new LittleEndianReader(path, address, structure, block);
+    }
+
+    public void write(long address, byte[] bytes) throws IOException {
+        write(address, ByteBuffer.wrap(bytes));
+    }
+
+    public void write(long address, ByteBuffer bytes) throws IOException {
+        long at = address;
+        while (bytes.hasRemaining()) {
+            at += channel.write(bytes, at);
+        }
+        endOfAllocation = Math.max(endOfAllocation, at);
+    }
+
+    /** Fails unless {@code actual} is {@code supported}: a feature this code does not handle. */
+    public void requireSupported(String what, long actual, long supported)
+            throws UnsupportedFormatException {
+        if (actual != supported) {
+            throw new UnsupportedFormatException(path, what + " is " + actual + "; supported: "
+                    + supported);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

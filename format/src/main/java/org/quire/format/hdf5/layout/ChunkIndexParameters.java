@@ -1,0 +1,45 @@
+package org.quire.format.hdf5.layout;
+
+/**
+ * The chunk index a version-4 data layout message names, with the creation parameters stored
+ * in that message (specification section IV.A.2.i, "Chunk Indexing Type" and the per-type
+ * "Indexing Information").
+ */
+public sealed interface ChunkIndexParameters {
+
+    /** The chunk indexing type code in the layout message. */
+    int code();
+
+    /** Index type 1: the only chunk's address is the index address. */
+    record SingleChunk(long filteredSize, int filterMask) implements ChunkIndexParameters {
+        @Override public int code() {
+            return 1;
+        }
+    }
+
+    /** Index type 3, with {@code pageBits} = log2 of the entries per data block page. */
+    record FixedArray(int pageBits) implements ChunkIndexParameters {
+        /** libhdf5's default: pages of 1,024 entries. */
+        public static final FixedArray DEFAULT = new FixedArray(10);
+
+        @Override public int code() {
+            return 3;
+        }
+    }
+
+    /** Index type 4, see {@link ExtensibleArrayGeometry} for what the parameters shape. */
+    record ExtensibleArray(int maxBits, int indexBlockElements, int superBlockMinDataPointers,
+                           int dataBlockMinElements, int dataBlockPageBits)
+            implements ChunkIndexParameters {
+        /** libhdf5's defaults (H5Dearray.c / H5Dchunk.c). */
+        public static final ExtensibleArray DEFAULT = new ExtensibleArray(32, 4, 4, 16, 10);
+
+        @Override public int code() {
+            return 4;
+        }
+    }
+
+    /** Index type 2 (implicit) or 5 (version-2 B-tree): recognised, not read by Quire yet. */
+    record Other(int code) implements ChunkIndexParameters {
+    }
+}

@@ -1,0 +1,82 @@
+package org.quire.format.hdf5.layout;
+
+import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+
+/**
+ * Dataspace message (header message type 0x0001), specification section IV.A.2.b.
+ *
+ * <pre>
+ * version 2:
+ * +---------+-------------+--------+--------+-----------------------+---------------------------+
+ * | version | rank (dims) | flags  | type   | rank x size (lengths) | rank x max size (if b0)   |
+ * +---------+-------------+--------+--------+-----------------------+---------------------------+
+ * version 1: version, rank, flags, 5 reserved bytes, sizes, max sizes (if flags b0)
+ * type: 0 scalar, 1 simple, 2 null. A max size of all ones is "unlimited".
+ * </pre>
+ *
+ * A rank of 0 is a scalar (one element). The encoding of a given rank has a fixed length, which
+ * lets a writer rewrite the current sizes in place when a dataset is extended.
+ */
+public record DataspaceMessage(long[] dimensions, long[] maxDimensions) {
+
+    public static final int TYPE = 0x0001;
+    /** The maximum size that means "can grow without bound". */
+    public static final long UNLIMITED = -1L;
+
+    private static final int MAX_RANK = 32;
+
+    public int rank() {
+        return dimensions.length;
+    }
+
+    public byte[] encode() {
+        LittleEndianWriter out = new LittleEndianWriter();
+        boolean withMax = maxDimensions != null && rank() > 0;
+        out.putByte(2).putByte(rank()).putByte(withMax ? 1 : 0).putByte(rank() == 0 ? 0 : 1);
+        for (long dimension : dimensions) {
+            out.putLength(dimension);
+        }
+        if (withMax) {
+            for (long max : maxDimensions) {
+                out.putLength(max);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    public static DataspaceMessage decode(LittleEndianReader in)
+            throws CorruptFileException, UnsupportedFormatException {
+        long at = in.absolutePosition();
+        int version = in.getUnsignedByte("version");
+        if (version != 1 && version != 2) {
+            throw new UnsupportedFormatException(in.file(), "dataspace message at offset " + at
+                    + " has version " + version + "; supported: 1, 2");
+        }
+        int rank = in.getCount(1, MAX_RANK, "dimensionality");
+        int flags = in.getUnsignedByte("flags");
+        if (version == 1) {
+            in.skip(5);
+        } else {
+            int type = in.getUnsignedByte("dataspace type");
+            if (type == 2) {
+                throw new UnsupportedFormatException(in.file(), "null dataspace at offset " + at);
+            }
+        }
+        long[] dimensions = new long[rank];
+        for (int i = 0; i < rank; i++) {
+            dimensions[i] = in.getLength("dimension size");
+        }
+        long[] max = dimensions.clone();
+        if ((flags & 1) != 0) {
+            for (int i = 0; i < rank; i++) {
+                max[i] = in.getLength("dimension maximum size");
+                if (max[i] != UNLIMITED && Long.compareUnsigned(max[i], dimensions[i]) < 0) {
+                    throw in.corrupt(at, "dimension maximum size",
+                            "at least the size " + dimensions[i], Long.toUnsignedString(max[i]));
+                }
+            }
+        }
+        return new DataspaceMessage(dimensions, max);
+    }
+}

@@ -1,0 +1,200 @@
+package org.quire.format.hdf5.layout;
+
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.Datatype;
+
+/**
+ * Datatype message (header message type 0x0003), specification section IV.A.2.d.
+ *
+ * <pre>
+ * byte 0        1 2 3                4..7
+ * +-------------+--------------------+-------------+-------------------------+
+ * | class|vers. | class bit field    | size        | properties (per class)  |
+ * +-------------+--------------------+-------------+-------------------------+
+ * class bits 0-3, version bits 4-7.
+ * fixed point (0): bit field b0 byte order (1 = big), b3 signed;
+ *                  properties: bit offset (2), bit precision (2)
+ * floating point (1): b0 byte order, b4-5 mantissa normalisation (2 = implied 1), b8-15 sign
+ *                  bit; properties: bit offset (2), precision (2), exponent location (1),
+ *                  exponent size (1), mantissa location (1), mantissa size (1), bias (4)
+ * string (3):      b0-3 padding, b4-7 character set; no properties
+ * compound (6):    b0-15 member count; per member (version 3): NUL-terminated name, byte offset
+ *                  (1-4 bytes, enough for the compound size), member datatype message.
+ *                  Versions 1 and 2 pad the name to a multiple of 8 and use a 4-byte offset;
+ *                  version 1 adds 28 bytes of array dimension fields after the offset.
+ * </pre>
+ */
+public final class DatatypeMessage {
+
+    public static final int TYPE = 0x0003;
+
+    private static final int CLASS_FIXED_POINT = 0;
+    private static final int CLASS_FLOATING_POINT = 1;
+    private static final int CLASS_STRING = 3;
+    private static final int CLASS_COMPOUND = 6;
+    private static final int ATOMIC_VERSION = 1;
+    /** Floating-point bit field b4-5 = 2: the mantissa's leading 1 is implied. */
+    private static final int MANTISSA_IMPLIED_ONE = 0x20;
+    private static final int COMPOUND_VERSION = 3;
+
+    private DatatypeMessage() {
+    }
+
+    public static byte[] encode(Datatype type) {
+        LittleEndianWriter out = new LittleEndianWriter();
+        encode(type, out);
+        return out.toByteArray();
+    }
+
+    private static void encode(Datatype type, LittleEndianWriter out) {
+        int order = type.byteOrder() == ByteOrder.BIG_ENDIAN ? 1 : 0;
+        if (type instanceof Datatype.IntegerType integer) {
+            out.putByte(CLASS_FIXED_POINT | ATOMIC_VERSION << 4)
+                    .putByte(order | (integer.signed() ? 0x08 : 0)).putByte(0).putByte(0)
+                    .putInt(integer.size())
+                    .putShort(0).putShort(8 * integer.size());
+        } else if (type instanceof Datatype.FloatType real) {
+            IeeeLayout ieee = IeeeLayout.of(real.size());
+            out.putByte(CLASS_FLOATING_POINT | ATOMIC_VERSION << 4)
+                    .putByte(order | MANTISSA_IMPLIED_ONE).putByte(ieee.signBit()).putByte(0)
+                    .putInt(real.size())
+                    .putShort(0).putShort(8 * real.size())
+                    .putByte(ieee.exponentBit()).putByte(ieee.exponentBits())
+                    .putByte(0).putByte(ieee.mantissaBits())
+                    .putInt(ieee.exponentBias());
+        } else if (type instanceof Datatype.StringType string) {
+            out.putByte(CLASS_STRING | ATOMIC_VERSION << 4)
+                    .putByte(string.padding().ordinal() | (string.utf8() ? 1 : 0) << 4)
+                    .putByte(0).putByte(0).putInt(string.size());
+        } else {
+            Datatype.CompoundType compound = (Datatype.CompoundType) type;
+            int count = compound.members().size();
+            out.putByte(CLASS_COMPOUND | COMPOUND_VERSION << 4)
+                    .putByte(count).putByte(count >>> 8).putByte(0)
+                    .putInt(compound.size());
+            int offsetWidth = offsetWidth(compound.size());
+            for (Datatype.Member member : compound.members()) {
+                out.putBytes(member.name().getBytes(StandardCharsets.UTF_8)).putByte(0);
+                out.putUnsigned(member.offset(), offsetWidth);
+                encode(member.type(), out);
+            }
+        }
+    }
+
+    /** Bit positions of IEEE 754 binary32 and binary64 as the floating-point properties give them. */
+    private record IeeeLayout(int signBit, int exponentBit, int exponentBits, int mantissaBits,
+                              int exponentBias) {
+        static final IeeeLayout BINARY32 = new IeeeLayout(31, 23, 8, 23, 127);
+        static final IeeeLayout BINARY64 = new IeeeLayout(63, 52, 11, 52, 1023);
+
+        static IeeeLayout of(int size) {
+            return size == 4 ? BINARY32 : BINARY64;
+        }
+    }
+
+    /** Bytes of a version-3 member offset: enough for the compound's size. */
+    private static int offsetWidth(int compoundSize) {
+        return (63 - Long.numberOfLeadingZeros(Math.max(1, compoundSize))) / 8 + 1;
+    }
+
+    public static Datatype decode(LittleEndianReader in)
+            throws CorruptFileException, UnsupportedFormatException {
+        long at = in.absolutePosition();
+        int classAndVersion = in.getUnsignedByte("class and version");
+        int typeClass = classAndVersion & 0x0f;
+        int version = classAndVersion >>> 4;
+        int bits0 = in.getUnsignedByte("class bit field");
+        int bits1 = in.getUnsignedByte("class bit field");
+        in.getUnsignedByte("class bit field");
+        int size = in.getCount(4, Integer.MAX_VALUE, "size");
+        ByteOrder order = (bits0 & 1) != 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+        try {
+            switch (typeClass) {
+                case CLASS_FIXED_POINT -> {
+                    int bitOffset = in.getUnsignedShort("bit offset");
+                    int precision = in.getUnsignedShort("bit precision");
+                    if (bitOffset != 0 || precision != 8 * size) {
+                        throw unsupported(in, at, "integer with bit offset " + bitOffset
+                                + " and precision " + precision + " in " + size + " bytes");
+                    }
+                    return new Datatype.IntegerType(size, (bits0 & 0x08) != 0, order);
+                }
+                case CLASS_FLOATING_POINT -> {
+                    if (size != 4 && size != 8) {
+                        throw unsupported(in, at, size + "-byte floating point");
+                    }
+                    int bitOffset = in.getUnsignedShort("bit offset");
+                    int precision = in.getUnsignedShort("bit precision");
+                    int exponentLocation = in.getUnsignedByte("exponent location");
+                    int exponentSize = in.getUnsignedByte("exponent size");
+                    int mantissaLocation = in.getUnsignedByte("mantissa location");
+                    int mantissaSize = in.getUnsignedByte("mantissa size");
+                    int bias = in.getInt("exponent bias");
+                    IeeeLayout found = new IeeeLayout(bits1, exponentLocation, exponentSize,
+                            mantissaSize, bias);
+                    if (!found.equals(IeeeLayout.of(size)) || bitOffset != 0
+                            || precision != 8 * size || mantissaLocation != 0
+                            || (bits0 & 0x30) != MANTISSA_IMPLIED_ONE) {
+                        throw unsupported(in, at, "non-IEEE floating point " + found);
+                    }
+                    return new Datatype.FloatType(size, order);
+                }
+                case CLASS_STRING -> {
+                    int padding = bits0 & 0x0f;
+                    if (padding > 2) {
+                        throw in.corrupt(at + 1, "string padding", "0, 1 or 2",
+                                Integer.toString(padding));
+                    }
+                    return new Datatype.StringType(size,
+                            Datatype.StringPadding.values()[padding], (bits0 >>> 4) == 1);
+                }
+                case CLASS_COMPOUND -> {
+                    return decodeCompound(in, version, bits0 | bits1 << 8, size);
+                }
+                default -> throw unsupported(in, at, "datatype class " + typeClass);
+            }
+        } catch (IllegalArgumentException e) {
+            throw in.corrupt(at, "datatype", "a valid datatype", e.getMessage());
+        }
+    }
+
+    private static Datatype decodeCompound(LittleEndianReader in, int version, int count, int size)
+            throws CorruptFileException, UnsupportedFormatException {
+        List<Datatype.Member> members = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int nameStart = in.position();
+            StringBuilder name = new StringBuilder();
+            for (int b = in.getUnsignedByte("member name"); b != 0;
+                 b = in.getUnsignedByte("member name")) {
+                name.append((char) b);
+            }
+            int offset;
+            if (version >= 3) {
+                offset = (int) in.getUnsigned(offsetWidth(size), "member byte offset");
+            } else {
+                int nameLength = in.position() - nameStart;
+                in.skip((8 - nameLength % 8) % 8);
+                offset = in.getInt("member byte offset");
+                if (version == 1) {
+                    in.skip(28);
+                }
+            }
+            String decoded = new String(name.toString().getBytes(StandardCharsets.ISO_8859_1),
+                    StandardCharsets.UTF_8);
+            members.add(new Datatype.Member(decoded, offset, decode(in)));
+        }
+        return new Datatype.CompoundType(size, members);
+    }
+
+    private static UnsupportedFormatException unsupported(LittleEndianReader in, long at,
+                                                          String what) {
+        return new UnsupportedFormatException(in.file(), "datatype message at offset " + at
+                + ": " + what + " is not supported");
+    }
+}

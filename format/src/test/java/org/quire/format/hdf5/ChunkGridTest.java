@@ -1,0 +1,36 @@
+package org.quire.format.hdf5;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class ChunkGridTest {
+
+    @Test
+    void numbersChunksRowMajorOverTheMaximumShape() {
+        ChunkGrid grid = new ChunkGrid(new long[] {2, 3}, new long[] {10, 8});
+        assertEquals(5 * 3, grid.maxChunkCount());
+        assertEquals(0, grid.linearIndex(new long[] {0, 0}));
+        assertEquals(2, grid.linearIndex(new long[] {0, 2}));
+        assertEquals(3 * 4 + 1, grid.linearIndex(new long[] {4, 1}));
+    }
+
+    @Test
+    void movesTheUnlimitedDimensionToTheFront() {
+        ChunkGrid grid = new ChunkGrid(new long[] {1, 4, 2},
+                new long[] {4, DatasetSpec.UNLIMITED, 3});
+        assertEquals(1, grid.unlimitedDimension());
+        // order (1, 0, 2) with 4 and 2 chunks in the fixed dimensions
+        assertEquals(0, grid.linearIndex(new long[] {0, 0, 0}));
+        assertEquals(1, grid.linearIndex(new long[] {0, 0, 1}));
+        assertEquals(2, grid.linearIndex(new long[] {1, 0, 0}));
+        assertEquals(8 + 2 * 3 + 1, grid.linearIndex(new long[] {3, 1, 1}));
+    }
+
+    @Test
+    void refusesChunkCountsThatOverflow() {
+        assertThrows(ArithmeticException.class, () -> new ChunkGrid(new long[] {1, 1, 1},
+                new long[] {1L << 30, 1L << 30, 1L << 30}).maxChunkCount());
+    }
+}

@@ -1,0 +1,336 @@
+package org.quire.format.hdf5;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.CorruptFileException;
+import org.quire.format.FormatException;
+import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.ContinuationMessage;
+import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.DataspaceMessage;
+import org.quire.format.hdf5.layout.DatatypeMessage;
+import org.quire.format.hdf5.layout.GroupInfoMessage;
+import org.quire.format.hdf5.layout.HeaderMessage;
+import org.quire.format.hdf5.layout.LinkInfoMessage;
+import org.quire.format.hdf5.layout.LinkMessage;
+import org.quire.format.hdf5.layout.ObjectHeaderV2;
+import org.quire.format.hdf5.layout.SuperblockV3;
+
+/**
+ * Damaged and hostile files: every failure is a typed {@link FormatException} naming the
+ * structure, found quickly and without unbounded allocation.
+ */
+class DamagedFilesTest {
+
+    @TempDir
+    static Path dir;
+    private static Path intact;
+
+    /** Signature of each checksummed block kind, and the structure name errors must carry. */
+    private static final Map<String, String> SIGNED_BLOCKS = new LinkedHashMap<>();
+
+    static {
+        SIGNED_BLOCKS.put("OHDR", "object header");
+        SIGNED_BLOCKS.put("OCHK", "object header continuation block");
+        SIGNED_BLOCKS.put("FAHD", "fixed array header");
+        SIGNED_BLOCKS.put("FADB", "fixed array data block");
+        SIGNED_BLOCKS.put("EAHD", "extensible array header");
+        SIGNED_BLOCKS.put("EAIB", "extensible array index block");
+        SIGNED_BLOCKS.put("EASB", "extensible array super block");
+        SIGNED_BLOCKS.put("EADB", "extensible array data block");
+    }
+
+    @BeforeAll
+    static void writeIntactFile() throws IOException {
+        intact = dir.resolve("intact.h5");
+        List<InteropCorpus.Case> cases = new ArrayList<>();
+        for (InteropCorpus.Case c : InteropCorpus.cases()) {
+            if (c.path().startsWith("/fixed/") || c.path().startsWith("/extensible/")
+                    || c.path().startsWith("/filters/")) {
+                cases.add(c);
+            }
+        }
+        InteropCorpus.write(intact, List.of("/fixed", "/extensible", "/filters", "/nested",
+                "/nested/a"), cases, InteropCorpus.attributes().stream()
+                .filter(a -> a.objectPath().equals("/nested/a")).toList());
+    }
+
+    /** Opens {@code file} and reads every group, attribute and whole dataset in it. */
+    private static void readEverything(Path file) throws IOException {
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            readGroup(hdf5.root());
+        }
+    }
+
+    private static void readGroup(Group group) throws IOException {
+        for (String name : group.memberNames()) {
+            Hdf5Object member = group.get(name);
+            member.attributeNames().forEach(member::attribute);
+            if (member instanceof Group child) {
+                readGroup(child);
+            } else {
+                Dataset dataset = (Dataset) member;
+                dataset.read(new long[dataset.shape().length], dataset.shape());
+            }
+        }
+    }
+
+    private static Path copyWith(String name, byte[] bytes) throws IOException {
+        Path copy = dir.resolve(name);
+        Files.write(copy, bytes);
+        return copy;
+    }
+
+    @Test
+    void theIntactFileReads() throws IOException {
+        readEverything(intact);
+    }
+
+    @Test
+    void aFlippedBitInAnyMetadataBlockIsAChecksumMismatchNamingTheBlock() throws IOException {
+        byte[] bytes = Files.readAllBytes(intact);
+        Map<String, Integer> flipped = new LinkedHashMap<>();
+        for (int at = 0; at + 4 <= bytes.length; at++) {
+            String signature = new String(bytes, at, 4, StandardCharsets.ISO_8859_1);
+            String structure = SIGNED_BLOCKS.get(signature);
+            if (structure == null) {
+                continue;
+            }
+            byte[] damaged = bytes.clone();
+            damaged[at + 12] ^= 0x04;
+            int blockStart = at;
+            Path file = copyWith("flip-" + at + ".h5", damaged);
+            ChecksumMismatchException e = assertThrows(ChecksumMismatchException.class,
+                    () -> readEverything(file), structure + " at " + at);
+            assertEquals(structure, e.structure(), "block at " + blockStart);
+            assertTrue(e.offset() > blockStart, e.getMessage());
+            assertTrue(e.getMessage().contains(file.getFileName().toString()), e.getMessage());
+            flipped.merge(signature, 1, Integer::sum);
+        }
+        assertEquals(SIGNED_BLOCKS.keySet(), flipped.keySet(), "block kinds found: " + flipped);
+    }
+
+    @Test
+    void aFlippedBitInTheSuperblockIsAChecksumMismatch() throws IOException {
+        byte[] damaged = Files.readAllBytes(intact);
+        damaged[30] ^= 0x01;
+        Path file = copyWith("superblock.h5", damaged);
+        ChecksumMismatchException e = assertThrows(ChecksumMismatchException.class,
+                () -> Hdf5File.open(file));
+        assertEquals("superblock", e.structure());
+        assertEquals(44, e.offset());
+    }
+
+    @Test
+    void truncatedFilesFailAsCorruptAtEveryLength() throws IOException {
+        byte[] bytes = Files.readAllBytes(intact);
+        int step = Math.max(1, bytes.length / 200);
+        for (int length = 0; length < bytes.length; length += step) {
+            Path file = copyWith("truncated.h5", java.util.Arrays.copyOf(bytes, length));
+            int cut = length;
+            Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+                FormatException e = assertThrows(FormatException.class,
+                        () -> readEverything(file), "cut at " + cut);
+                assertTrue(e instanceof CorruptFileException, "cut at " + cut + ": " + e);
+            });
+        }
+    }
+
+    @Test
+    void aDamagedChunkFailsOnlyTheReadsThatTouchIt() throws IOException {
+        Path file = dir.resolve("chunks.h5");
+        try (Hdf5File hdf5 = Hdf5File.create(file)) {
+            Dataset d = hdf5.root().createDataset("d", DatasetSpec.builder(Datatype.INT64, 100)
+                    .chunkShape(10).filter(Filter.deflate(6)).build());
+            long[] values = new long[100];
+            for (int i = 0; i < 100; i++) {
+                values[i] = i * 1000L;
+            }
+            d.write(new long[] {0}, new long[] {100}, values);
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        // The zlib header of the last chunk written (chunk 9): the last "78 9c" in the file.
+        int zlib = lastIndexOf(bytes, new byte[] {0x78, (byte) 0x9c});
+        bytes[zlib + 4] ^= (byte) 0xff;
+        Files.write(file, bytes);
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            Dataset d = hdf5.root().dataset("d");
+            assertEquals(5000L, d.readLongs(new long[] {5}, new long[] {1})[0]);
+            assertEquals(89000L, d.readLongs(new long[] {80}, new long[] {10})[9]);
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> d.readLongs(new long[] {85}, new long[] {10}));
+            assertEquals("chunk", e.structure());
+        }
+    }
+
+    private static int lastIndexOf(byte[] bytes, byte[] pattern) {
+        for (int i = bytes.length - pattern.length; i >= 0; i--) {
+            if (bytes[i] == pattern[0] && bytes[i + 1] == pattern[1]) {
+                return i;
+            }
+        }
+        throw new AssertionError("pattern not found");
+    }
+
+    // ---- hand-built hostile files, checksums intact
+
+    /** Writes a file whose root group links {@code name} to an object with {@code messages}. */
+    private static Path forge(String fileName, String name, List<HeaderMessage> messages)
+            throws IOException {
+        Path file = dir.resolve(fileName);
+        Files.deleteIfExists(file);
+        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
+                StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+            blocks.allocate(SuperblockV3.SIZE);
+            WritableObjectHeader child = new WritableObjectHeader(blocks, messages, 0);
+            WritableObjectHeader root = new WritableObjectHeader(blocks, List.of(
+                    HeaderMessage.of(LinkInfoMessage.TYPE, 0, LinkInfoMessage.compact().encode()),
+                    HeaderMessage.of(GroupInfoMessage.TYPE, 0, GroupInfoMessage.encodeDefault()),
+                    HeaderMessage.of(LinkMessage.TYPE, 0,
+                            LinkMessage.hard(name, child.address()).encode())), 0);
+            child.flush();
+            root.flush();
+            blocks.write(0, new SuperblockV3(0, blocks.endOfAllocation(), root.address()).encode());
+        }
+        return file;
+    }
+
+    @Test
+    void aLinkToAnAddressBeyondTheEndOfTheFileIsCorrupt() throws IOException {
+        Path file = forge("beyond.h5", "child", List.of());
+        byte[] bytes = Files.readAllBytes(file);
+        // Re-point the link: rebuild the root header with the far address.
+        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
+                StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+            SuperblockV3 superblock = SuperblockV3.read(blocks);
+            long far = 1L << 40;
+            byte[] root = ObjectHeaderV2.encodeChunkZero(List.of(
+                    HeaderMessage.of(LinkInfoMessage.TYPE, 0, LinkInfoMessage.compact().encode()),
+                    HeaderMessage.of(GroupInfoMessage.TYPE, 0, GroupInfoMessage.encodeDefault()),
+                    HeaderMessage.of(LinkMessage.TYPE, 0, LinkMessage.hard("child", far).encode())),
+                    rootCapacity(bytes, superblock.rootGroupAddress()));
+            blocks.write(superblock.rootGroupAddress(), root);
+        }
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> hdf5.root().get("child"));
+            assertEquals("object header", e.structure());
+            assertEquals(1L << 40, e.offset());
+        }
+    }
+
+    /** The message area size of the chunk 0 at {@code address} (2-byte size field). */
+    private static int rootCapacity(byte[] bytes, long address) {
+        return (bytes[(int) address + 6] & 0xff) | (bytes[(int) address + 7] & 0xff) << 8;
+    }
+
+    @Test
+    void aContinuationCycleIsCorruptNotAnEndlessLoop() throws IOException {
+        Path file = dir.resolve("cycle.h5");
+        Files.deleteIfExists(file);
+        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
+                StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+            blocks.allocate(SuperblockV3.SIZE);
+            int capacity = 64;
+            long block = blocks.allocate(ObjectHeaderV2.continuationSize(capacity));
+            long length = ObjectHeaderV2.continuationSize(capacity);
+            HeaderMessage toBlock = HeaderMessage.of(ContinuationMessage.TYPE, 0,
+                    new ContinuationMessage(block, length).encode());
+            blocks.write(block, ObjectHeaderV2.encodeContinuation(List.of(toBlock), capacity));
+            long root = blocks.allocate(ObjectHeaderV2.chunkZeroSize(capacity));
+            blocks.write(root, ObjectHeaderV2.encodeChunkZero(List.of(
+                    HeaderMessage.of(LinkInfoMessage.TYPE, 0, LinkInfoMessage.compact().encode()),
+                    toBlock), capacity));
+            blocks.write(0, new SuperblockV3(0, blocks.endOfAllocation(), root).encode());
+        }
+        Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> Hdf5File.open(file));
+            assertEquals("continuation offset", e.field());
+            assertTrue(e.found().contains("cycle"), e.getMessage());
+        });
+    }
+
+    @Test
+    void dimensionsWhoseProductOverflowsAreCorrupt() throws IOException {
+        long huge = 1L << 40;
+        Path file = forge("overflow.h5", "d", List.of(
+                HeaderMessage.of(DataspaceMessage.TYPE, 0,
+                        new DataspaceMessage(new long[] {huge, huge}, new long[] {huge, huge})
+                                .encode()),
+                HeaderMessage.of(DatatypeMessage.TYPE, 1, DatatypeMessage.encode(Datatype.INT32)),
+                HeaderMessage.of(DataLayoutMessage.TYPE, 0, new DataLayoutMessage(
+                        new long[] {1, 1}, 4,
+                        org.quire.format.hdf5.layout.ChunkIndexParameters.FixedArray.DEFAULT,
+                        SuperblockV3.SIZE).encode())));
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> hdf5.root().get("d"));
+            assertEquals("dimension sizes", e.field());
+        }
+    }
+
+    @Test
+    void aChunkSizeLargerThanTheFileFailsBeforeAllocating() throws IOException {
+        Path file = forge("bigchunk.h5", "d", List.of(
+                HeaderMessage.of(DataspaceMessage.TYPE, 0,
+                        new DataspaceMessage(new long[] {4}, new long[] {4}).encode()),
+                HeaderMessage.of(DatatypeMessage.TYPE, 1, DatatypeMessage.encode(Datatype.INT32)),
+                HeaderMessage.of(org.quire.format.hdf5.layout.FilterPipelineMessage.TYPE, 1,
+                        new org.quire.format.hdf5.layout.FilterPipelineMessage(List.of(
+                                new org.quire.format.hdf5.layout.FilterPipelineMessage.Entry(
+                                        1, 1, new int[] {6}))).encode()),
+                HeaderMessage.of(DataLayoutMessage.TYPE, 0, new DataLayoutMessage(
+                        new long[] {4}, 4, new org.quire.format.hdf5.layout.ChunkIndexParameters
+                        .SingleChunk(Integer.MAX_VALUE - 1L, 0), SuperblockV3.SIZE).encode())));
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            Dataset d = hdf5.root().dataset("d");
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> d.read(new long[] {0}, new long[] {4}));
+            assertEquals("chunk", e.structure());
+            assertEquals("address", e.field());
+        }
+    }
+
+    @Test
+    void aFileStillOpenForWritingIsRefused() throws IOException {
+        Path file = dir.resolve("open.h5");
+        try (Hdf5File writer = Hdf5File.create(file)) {
+            writer.root().createGroup("g");
+            writer.flush();
+            FileOpenForWritingException e = assertThrows(FileOpenForWritingException.class,
+                    () -> Hdf5File.open(file));
+            assertTrue(e.getMessage().contains("0x01"), e.getMessage());
+        }
+        try (Hdf5File reader = Hdf5File.open(file)) {
+            assertEquals(List.of("g"), reader.root().memberNames());
+        }
+    }
+
+    @Test
+    void aFileThatIsNotHdf5IsCorruptAtItsSignature() throws IOException {
+        Path file = copyWith("text.h5", "just some text, not an HDF5 file at all, long enough"
+                .getBytes(StandardCharsets.US_ASCII));
+        CorruptFileException e = assertThrows(CorruptFileException.class, () -> Hdf5File.open(file));
+        assertEquals("signature", e.field());
+        assertEquals(0, e.offset());
+    }
+}

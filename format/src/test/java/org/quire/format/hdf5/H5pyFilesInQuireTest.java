@@ -1,0 +1,125 @@
+package org.quire.format.hdf5;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Files libhdf5 writes (through h5py), read by Quire. {@code make_h5py_fixtures.py} writes them
+ * into a temporary directory with a manifest of shapes, types, fill values, the chunk index
+ * libhdf5 chose (as h5debug reports it) and the bytes each dataset was given.
+ */
+class H5pyFilesInQuireTest {
+
+    @TempDir
+    static Path dir;
+    private static List<String[]> manifest;
+
+    @BeforeAll
+    static void generateFixtures() throws IOException {
+        ExternalTools.requireH5py();
+        ExternalTools.requireTool("h5debug");
+        Path script = ExternalTools.resource("make_h5py_fixtures.py", dir);
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                script.toString(), dir.toString()), 300);
+        assertEquals(0, result.exitCode(), result.output());
+        manifest = new ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve("manifest.txt"))) {
+            if (!line.isBlank()) {
+                manifest.add(line.split("\\|", -1));
+            }
+        }
+    }
+
+    private static List<String[]> records(String kind) {
+        return manifest.stream().filter(r -> r[0].equals(kind)).collect(Collectors.toList());
+    }
+
+    @Test
+    void readsEveryDatasetWithTheIndexLibhdf5Chose() throws IOException {
+        List<String[]> datasets = records("D");
+        assertEquals(33, datasets.size());
+        List<String> indexes = new ArrayList<>();
+        try (Hdf5File file = Hdf5File.open(dir.resolve("h5py.h5"))) {
+            for (String[] d : datasets) {
+                String path = d[1];
+                Dataset dataset = (Dataset) InteropCorpus.object(file, "/" + path);
+                assertEquals(d[2], InteropCorpus.libhdf5IndexName(dataset.chunkIndexType()), path);
+                indexes.add(d[2]);
+                assertArrayEquals(longs(d[3]), dataset.shape(), path);
+                assertArrayEquals(longs(d[4]), dataset.maxShape(), path);
+                assertArrayEquals(longs(d[5]), dataset.chunkShape(), path);
+                assertEquals(d[6], typeCode(dataset.type()), path);
+                byte[] fill = dataset.fillValue() != null ? dataset.fillValue()
+                        : new byte[dataset.type().size()];
+                assertEquals(d[7], HexFormat.of().formatHex(fill), path);
+                assertEquals(d[11], filterNames(dataset.filters()), path);
+                byte[] expected = Files.readAllBytes(dir.resolve(d[10]));
+                assertArrayEquals(expected, dataset.read(longs(d[8]), longs(d[9])).array(), path);
+            }
+        }
+        assertTrue(indexes.containsAll(List.of("Fixed Array", "Extensible Array", "Single Chunk")));
+    }
+
+    @Test
+    void readsGroupsAndAttributes() throws IOException {
+        try (Hdf5File file = Hdf5File.open(dir.resolve("h5py.h5"))) {
+            for (String[] g : records("G")) {
+                assertTrue(InteropCorpus.object(file, g[1]) instanceof Group, g[1]);
+            }
+            List<String[]> attributes = records("A");
+            assertEquals(5, attributes.size());
+            for (String[] a : attributes) {
+                Attribute attribute = InteropCorpus.object(file, a[1]).attribute(a[2]);
+                assertEquals(a[3], typeCode(attribute.type()), a[2]);
+                assertArrayEquals(a[4].isEmpty() ? new long[0] : longs(a[4]), attribute.shape(),
+                        a[2]);
+                assertEquals(a[5], HexFormat.of().formatHex(attribute.data()), a[2]);
+            }
+            assertEquals("written by h5py", file.root().attribute("title").string());
+            assertArrayEquals(new long[] {1, 2, 3}, file.root().attribute("sizes").longs());
+        }
+    }
+
+    private static long[] longs(String csv) {
+        return Arrays.stream(csv.split(",")).mapToLong(Long::parseLong).toArray();
+    }
+
+    private static String filterNames(List<Filter> filters) {
+        return filters.stream().map(f -> f instanceof Filter.Deflate ? "deflate"
+                : f instanceof Filter.Shuffle ? "shuffle" : "fletcher32")
+                .collect(Collectors.joining(","));
+    }
+
+    /** The type in the generator's notation (see make_h5py_fixtures.py). */
+    static String typeCode(Datatype type) {
+        String order = type.size() > 1 && type.byteOrder() == ByteOrder.BIG_ENDIAN ? ">" : "<";
+        if (type instanceof Datatype.IntegerType integer) {
+            return (integer.signed() ? "i" : "u") + type.size() + order;
+        }
+        if (type instanceof Datatype.FloatType) {
+            return "f" + type.size() + order;
+        }
+        if (type instanceof Datatype.StringType string) {
+            return "S" + type.size() + "/" + string.padding().ordinal();
+        }
+        Datatype.CompoundType compound = (Datatype.CompoundType) type;
+        return "C" + compound.size() + "{" + compound.members().stream()
+                .map(m -> m.name() + "@" + m.offset() + "=" + typeCode(m.type()))
+                .collect(Collectors.joining(";")) + "}";
+    }
+}

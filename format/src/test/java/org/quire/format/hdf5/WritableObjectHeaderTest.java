@@ -1,0 +1,65 @@
+package org.quire.format.hdf5;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.HeaderMessage;
+import org.quire.format.hdf5.layout.ObjectHeaderV2;
+
+class WritableObjectHeaderTest {
+
+    @TempDir
+    Path dir;
+
+    private BlockFile open() throws Exception {
+        Path path = dir.resolve("header.h5");
+        return new BlockFile(path, FileChannel.open(path, StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE));
+    }
+
+    @Test
+    void messagesThatDoNotFitGoToContinuationBlocksAndReadBackInOrder() throws Exception {
+        try (BlockFile file = open()) {
+            WritableObjectHeader header = new WritableObjectHeader(file, List.of(), 0);
+            List<byte[]> bodies = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                byte[] body = new byte[10 + 7 * i];
+                java.util.Arrays.fill(body, (byte) i);
+                bodies.add(body);
+                header.add(HeaderMessage.of(0x0C, 0, body));
+            }
+            header.flush();
+            List<HeaderMessage> read = ObjectHeaderV2.read(file, header.address());
+            assertEquals(40, read.size());
+            for (int i = 0; i < 40; i++) {
+                assertArrayEquals(bodies.get(i), read.get(i).body(), "message " + i);
+            }
+        }
+    }
+
+    @Test
+    void replacingABodyRewritesItInPlace() throws Exception {
+        try (BlockFile file = open()) {
+            WritableObjectHeader header = new WritableObjectHeader(file,
+                    List.of(HeaderMessage.of(0x01, 0, new byte[] {1, 2, 3})), 16);
+            header.flush();
+            long end = file.endOfAllocation();
+            header.replace(0, new byte[] {4, 5, 6});
+            header.flush();
+            assertEquals(end, file.endOfAllocation());
+            assertArrayEquals(new byte[] {4, 5, 6},
+                    ObjectHeaderV2.read(file, header.address()).get(0).body());
+            assertThrows(IllegalStateException.class, () -> header.replace(0, new byte[2]));
+        }
+    }
+}
