@@ -1,6 +1,8 @@
 package org.quire.launcher;
 
+import org.quire.launcher.h5.H5Command;
 import org.quire.launcher.run.RunCommand;
+import org.quire.launcher.sion.SionCommand;
 import org.quire.runtime.hazelcast.HazelcastSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -10,7 +12,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = QuireVersion.class,
         description = "Parallel I/O for HPC jobs on the JVM.",
-        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, SionCommand.class, H5Command.class,
+                CommandLine.HelpCommand.class})
 public final class QuireCli implements Runnable {
 
     @CommandLine.Spec

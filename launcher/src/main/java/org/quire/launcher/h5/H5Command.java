@@ -1,0 +1,11 @@
+package org.quire.launcher.h5;
+
+import picocli.CommandLine.Command;
+
+/** {@code quire h5}: tools for HDF5 files. Each subcommand is one class. */
+@Command(name = "h5",
+        mixinStandardHelpOptions = true,
+        description = "List, dump and verify HDF5 files.",
+        subcommands = {})
+public final class H5Command {
+}

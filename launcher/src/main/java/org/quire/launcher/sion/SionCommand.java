@@ -1,0 +1,11 @@
+package org.quire.launcher.sion;
+
+import picocli.CommandLine.Command;
+
+/** {@code quire sion}: tools for SIONlib containers. Each subcommand is one class. */
+@Command(name = "sion",
+        mixinStandardHelpOptions = true,
+        description = "Inspect, convert, verify and recover SIONlib containers.",
+        subcommands = {})
+public final class SionCommand {
+}
