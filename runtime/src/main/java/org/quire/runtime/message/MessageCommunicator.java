@@ -4,6 +4,9 @@ import org.quire.runtime.Communicator;
 import org.quire.runtime.ReduceOp;
 
 import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * A {@link Communicator} built from point-to-point messages, for engines without collectives
@@ -91,39 +94,22 @@ public class MessageCommunicator implements Communicator {
 
     @Override
     public long[] reduce(long[] values, ReduceOp op, int root) {
-        checkRank(root, "root");
-        byte[][] all = starGather(PackedArrays.longs(values), root, REDUCE);
-        if (all == null) {
-            return null;
-        }
-        long[] result = PackedArrays.longs(all[0]);
-        for (int r = 1; r < all.length; r++) {
-            long[] other = PackedArrays.longs(all[r]);
-            checkSameLength(result.length, other.length, r);
-            for (int i = 0; i < result.length; i++) {
-                result[i] = op.apply(result[i], other[i]);
-            }
-        }
-        return result;
+        return reduceVectors(PackedArrays.longs(values), root, PackedArrays::longs, v -> v.length,
+                (result, other) -> {
+                    for (int i = 0; i < result.length; i++) {
+                        result[i] = op.apply(result[i], other[i]);
+                    }
+                });
     }
 
     @Override
     public double[] reduce(double[] values, ReduceOp op, int root) {
-        checkRank(root, "root");
-        byte[][] all = starGather(PackedArrays.doubles(values), root, REDUCE);
-        if (all == null) {
-            return null;
-        }
-        // Combine in rank order so that every run of the same job gives the same rounding.
-        double[] result = PackedArrays.doubles(all[0]);
-        for (int r = 1; r < all.length; r++) {
-            double[] other = PackedArrays.doubles(all[r]);
-            checkSameLength(result.length, other.length, r);
-            for (int i = 0; i < result.length; i++) {
-                result[i] = op.apply(result[i], other[i]);
-            }
-        }
-        return result;
+        return reduceVectors(PackedArrays.doubles(values), root, PackedArrays::doubles, v -> v.length,
+                (result, other) -> {
+                    for (int i = 0; i < result.length; i++) {
+                        result[i] = op.apply(result[i], other[i]);
+                    }
+                });
     }
 
     @Override
@@ -143,6 +129,26 @@ public class MessageCommunicator implements Communicator {
     /** Closes the underlying transport. */
     public void close() {
         transport.close();
+    }
+
+    /**
+     * Gathers every rank's packed vector at {@code root} and folds them into rank 0's in rank
+     * order, so that every run of the same job rounds floating-point sums the same way.
+     */
+    private <V> V reduceVectors(byte[] packed, int root, Function<byte[], V> unpack, ToIntFunction<V> length,
+                                BiConsumer<V, V> foldInto) {
+        checkRank(root, "root");
+        byte[][] all = starGather(packed, root, REDUCE);
+        if (all == null) {
+            return null;
+        }
+        V result = unpack.apply(all[0]);
+        for (int r = 1; r < all.length; r++) {
+            V other = unpack.apply(all[r]);
+            checkSameLength(length.applyAsInt(result), length.applyAsInt(other), r);
+            foldInto.accept(result, other);
+        }
+        return result;
     }
 
     private byte[][] starGather(byte[] data, int root, int tag) {
