@@ -81,7 +81,8 @@ class QuireFilesInReferenceReadersTest {
         assertTrue(whole.stdout().contains("\"Quire interop corpus\""), whole.output());
         for (InteropCorpus.Case c : InteropCorpus.cases()) {
             Datatype type = c.spec().type();
-            if (c.path().startsWith("/types/") && !(type instanceof Datatype.CompoundType)
+            if ((c.path().startsWith("/types/") || c.path().startsWith("/btree/"))
+                    && !(type instanceof Datatype.CompoundType)
                     && !(type instanceof Datatype.StringType)) {
                 assertEquals(expectedNumbers(c), dumpedNumbers(corpus, c.path(), null), c.path());
             }
@@ -156,9 +157,14 @@ class QuireFilesInReferenceReadersTest {
         try (HdfFile file = new HdfFile(corpus)) {
             for (InteropCorpus.Case c : InteropCorpus.cases()) {
                 Datatype type = c.spec().type();
-                // jHDF 0.10 reads neither compound data flat nor unwritten fixed array chunks
-                // (it fails on h5py's partially written datasets the same way).
-                if (type instanceof Datatype.CompoundType || !c.fullyWritten()) {
+                // jHDF 0.10 reads neither compound data flat nor unwritten chunks of array
+                // indexes (it fails on h5py's partially written datasets the same way). Through
+                // a version-2 B-tree it reads unwritten chunks as zeros, whatever the fill
+                // value (h5py reads /btree/int32_2d's as -9): only default fills compare.
+                boolean unwrittenReadable = c.index() == ChunkIndexType.VERSION_2_BTREE
+                        && c.spec().fillValue() == null;
+                if (type instanceof Datatype.CompoundType
+                        || !c.fullyWritten() && !unwrittenReadable) {
                     continue;
                 }
                 io.jhdf.api.Dataset dataset = file.getDatasetByPath(c.path());
