@@ -253,6 +253,10 @@ public final class Dataset extends Hdf5Object {
         return ChunkIndexType.ofCode(index.parameters().code());
     }
 
+    ChunkIndex chunkIndex() {
+        return index;
+    }
+
     /**
      * Grows the dataset to {@code newShape}; new elements read as the fill value.
      *

@@ -12,7 +12,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -227,6 +230,10 @@ class QuireFilesInReferenceReadersTest {
                     assertEquals(c.index(), dataset.chunkIndexType(), c.path());
                     ByteBuffer data = dataset.read(c.check().start(), c.check().count());
                     assertArrayEquals(InteropCorpus.expected(c), data.array(), c.path());
+                    if (c.index() == ChunkIndexType.VERSION_2_BTREE) {
+                        assertBTreeHoldsExactlyTheWrittenChunks(c,
+                                (BTreeV2ChunkIndex) dataset.chunkIndex());
+                    }
                 }
                 if (file == corpus) {
                     for (InteropCorpus.AttributeCase a : InteropCorpus.attributes()) {
@@ -239,6 +246,45 @@ class QuireFilesInReferenceReadersTest {
                     assertEquals(InteropCorpus.groups().size(), countGroups(hdf5.root()) - 1);
                 }
             }
+        }
+    }
+
+    /** One record per chunk a write touched, in key order; the "deep" trees have depth 2+. */
+    private static void assertBTreeHoldsExactlyTheWrittenChunks(InteropCorpus.Case c,
+                                                                BTreeV2ChunkIndex index)
+            throws IOException {
+        Set<List<Long>> written = new HashSet<>();
+        long[] chunk = c.spec().chunkShape();
+        for (InteropCorpus.Box box : c.writes()) {
+            long[] first = new long[chunk.length];
+            long[] last = new long[chunk.length];
+            for (int d = 0; d < chunk.length; d++) {
+                first[d] = box.start()[d] / chunk[d];
+                last[d] = (box.start()[d] + box.count()[d] - 1) / chunk[d];
+            }
+            addChunks(written, first, last, new ArrayList<>());
+        }
+        Set<List<Long>> stored = new HashSet<>();
+        index.forEachStoredChunk((scaled, record) -> {
+            assertTrue(stored.add(Arrays.stream(scaled).boxed().toList()), c.path());
+        });
+        assertEquals(written, stored, c.path());
+        if (c.path().contains("/deep")) {
+            assertTrue(index.depth() >= 2, c.path() + " has depth " + index.depth());
+        }
+    }
+
+    private static void addChunks(Set<List<Long>> chunks, long[] first, long[] last,
+                                  List<Long> prefix) {
+        int d = prefix.size();
+        if (d == first.length) {
+            chunks.add(List.copyOf(prefix));
+            return;
+        }
+        for (long i = first[d]; i <= last[d]; i++) {
+            prefix.add(i);
+            addChunks(chunks, first, last, prefix);
+            prefix.remove(d);
         }
     }
 
