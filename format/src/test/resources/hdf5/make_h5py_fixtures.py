@@ -18,6 +18,8 @@ The index type is what h5debug reports for the dataset's object header ("Index T
 script fails if libhdf5 did not choose the index each dataset is meant to exercise:
   - fixed array: no unlimited dimension; over 1,024 chunks the data block is paged (pages of
     1,024 entries) and pages nobody wrote stay uninitialised;
+  - implicit: no unlimited dimension, no filter, space allocated early (every chunk of the
+    maximum shape at creation, filled with the fill value);
   - extensible array: one unlimited dimension; with libhdf5's defaults (4 elements in the index
     block, data blocks of 16 * 2^floor((s+1)/2) elements in super block s, pages of 1,024) chunk
     numbers past 4 + 16 + 32 = 52 go through super blocks and past 131,060 into paged data
@@ -128,6 +130,21 @@ with h5py.File(path, "w", libver="latest") as f:
                          fillvalue=9, compression="gzip")
     d[1024:1300] = full[1024:1300]
     dataset(f, "fixed/paged_filtered", "Fixed Array", full, filters="deflate")
+
+    # Implicit index: early allocation, no filters; a maximum shape larger than the shape.
+    early = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    early.set_alloc_time(h5py.h5d.ALLOC_TIME_EARLY)
+    full = np.full((10, 13), -4, dtype="<i4")
+    full[2:5, 3:9] = np.arange(18).reshape(3, 6) + 70
+    d = f.create_dataset("fixed/implicit_2d", shape=(10, 13), maxshape=(12, 20), chunks=(3, 4),
+                         dtype="<i4", fillvalue=-4, dcpl=early)
+    d[2:5, 3:9] = full[2:5, 3:9]
+    dataset(f, "fixed/implicit_2d", "Implicit", full)
+    full = np.arange(40, dtype=">f8").reshape(5, 8) / 4
+    early = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    early.set_alloc_time(h5py.h5d.ALLOC_TIME_EARLY)
+    f.create_dataset("fixed/implicit_full", data=full, chunks=(2, 3), dcpl=early)
+    dataset(f, "fixed/implicit_full", "Implicit", full)
 
     # Extensible array through the index block and the first super blocks (not paged).
     full = np.arange(1200, dtype="<f8") * 0.25

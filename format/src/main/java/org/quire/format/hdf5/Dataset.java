@@ -198,12 +198,12 @@ public final class Dataset extends Hdf5Object {
             return ExtensibleArrayChunkIndex.open(blocks, layout.indexAddress(), grid, array,
                     chunkBytes, filtered);
         }
-        if (parameters instanceof ChunkIndexParameters.BTreeV2 tree) {
-            return BTreeV2ChunkIndex.open(blocks, layout.indexAddress(), tree, grid.rank(),
-                    chunkBytes, filtered);
+        if (parameters instanceof ChunkIndexParameters.Implicit) {
+            return ImplicitChunkIndex.open(blocks, layout.indexAddress(), grid,
+                    space.dimensions(), chunkBytes, filtered);
         }
-        throw new UnsupportedFormatException(blocks.path(), "dataset " + path + " uses chunk index "
-                + ChunkIndexType.ofCode(parameters.code()) + ", not read yet");
+        return BTreeV2ChunkIndex.open(blocks, layout.indexAddress(),
+                (ChunkIndexParameters.BTreeV2) parameters, grid.rank(), chunkBytes, filtered);
     }
 
     private static List<Filter> filters(Path name, long address, FilterPipelineMessage pipeline)

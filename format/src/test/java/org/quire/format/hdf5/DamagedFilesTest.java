@@ -457,6 +457,24 @@ class DamagedFilesTest {
     }
 
     @Test
+    void implicitlyIndexedChunksBeyondTheEndOfTheFileAreCorrupt() throws IOException {
+        Path file = forge("implicit.h5", "d", List.of(
+                HeaderMessage.of(DataspaceMessage.TYPE, 0,
+                        new DataspaceMessage(new long[] {800, 800}, new long[] {800, 800})
+                                .encode()),
+                HeaderMessage.of(DatatypeMessage.TYPE, 1, DatatypeMessage.encode(Datatype.INT32)),
+                HeaderMessage.of(DataLayoutMessage.TYPE, 0, new DataLayoutMessage(
+                        new long[] {2, 2}, 4, new org.quire.format.hdf5.layout.ChunkIndexParameters
+                        .Implicit(), SuperblockV3.SIZE).encode())));
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> hdf5.root().get("d"));
+            assertEquals("implicitly indexed chunks", e.structure());
+            assertTrue(e.expected().startsWith("160000 chunks of 16 bytes"), e.getMessage());
+        }
+    }
+
+    @Test
     void aFileStillOpenForWritingIsRefused() throws IOException {
         Path file = dir.resolve("open.h5");
         try (Hdf5File writer = Hdf5File.create(file)) {

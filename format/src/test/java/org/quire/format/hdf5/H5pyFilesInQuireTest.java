@@ -53,7 +53,7 @@ class H5pyFilesInQuireTest {
     @Test
     void readsEveryDatasetWithTheIndexLibhdf5Chose() throws IOException {
         List<String[]> datasets = records("D");
-        assertEquals(36, datasets.size());
+        assertEquals(38, datasets.size());
         List<String> indexes = new ArrayList<>();
         try (Hdf5File file = Hdf5File.open(dir.resolve("h5py.h5"))) {
             for (String[] d : datasets) {
@@ -74,10 +74,13 @@ class H5pyFilesInQuireTest {
                 if (path.startsWith("btree/")) {
                     assertBTreeVerifies(path, (BTreeV2ChunkIndex) dataset.chunkIndex());
                 }
+                if (path.equals("fixed/implicit_2d")) {
+                    assertImplicitChunksFollowEachOther((ImplicitChunkIndex) dataset.chunkIndex());
+                }
             }
         }
         assertTrue(indexes.containsAll(List.of("Fixed Array", "Extensible Array", "Single Chunk",
-                "v2 B-tree")));
+                "v2 B-tree", "Implicit")));
     }
 
     @Test
@@ -113,6 +116,22 @@ class H5pyFilesInQuireTest {
         if (path.equals("btree/deep")) {
             assertTrue(index.depth() >= 2, path + " has depth " + index.depth());
         }
+    }
+
+    /**
+     * fixed/implicit_2d (10 x 13 in chunks of 3 x 4, maximum 12 x 20): 4 x 4 chunks now, in a
+     * row-major grid of 4 x 5 chunks of 48 bytes from the index address.
+     */
+    private static void assertImplicitChunksFollowEachOther(ImplicitChunkIndex index)
+            throws IOException {
+        List<String> visited = new ArrayList<>();
+        index.forEachStoredChunk((scaled, record) -> {
+            assertEquals(index.address() + (scaled[0] * 5 + scaled[1]) * 48, record.address());
+            assertEquals(48, record.storedSize());
+            visited.add(Arrays.toString(scaled));
+        });
+        assertEquals(16, visited.size());
+        assertEquals("[3, 3]", visited.get(15));
     }
 
     private static long[] longs(String csv) {

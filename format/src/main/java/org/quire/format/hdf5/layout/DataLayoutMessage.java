@@ -72,10 +72,7 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
         } else if (index instanceof ChunkIndexParameters.BTreeV2 tree) {
             out.putInt((int) tree.nodeSize()).putByte(tree.splitPercent())
                     .putByte(tree.mergePercent());
-        } else {
-            throw new IllegalArgumentException("Quire does not write chunk index type "
-                    + index.code());
-        }
+        } // the implicit index has no indexing information
         return out.putAddress(indexAddress).toByteArray();
     }
 
