@@ -198,6 +198,30 @@ class QuireFilesInReferenceReadersTest {
         assertTrue(compared > 30, "compared " + compared + " datasets");
     }
 
+    @Test
+    void libhdf5GrowsAndRewritesAQuireBTreeAndQuireReadsTheResult() throws IOException {
+        ExternalTools.requireH5py();
+        Path file = dir.resolve("grown-by-libhdf5.h5");
+        InteropCorpus.Case deep = InteropCorpus.btreeCases().stream()
+                .filter(c -> c.path().equals("/btree/deep_int8")).findFirst().orElseThrow();
+        InteropCorpus.write(file, List.of("/btree"), List.of(deep), List.of());
+        Path scripts = java.nio.file.Files.createDirectories(dir.resolve("grow"));
+        Path script = ExternalTools.resource("grow_quire_btree.py", scripts);
+        Path expected = scripts.resolve("expected.bin");
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                script.toString(), file.toString(), deep.path(), expected.toString()), 120);
+        assertEquals(0, result.exitCode(), result.output());
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            Dataset dataset = (Dataset) InteropCorpus.object(hdf5, deep.path());
+            assertArrayEquals(new long[] {70, 75}, dataset.shape());
+            assertArrayEquals(java.nio.file.Files.readAllBytes(expected),
+                    dataset.read(new long[2], dataset.shape()).array());
+            long[] records = {0};
+            ((BTreeV2ChunkIndex) dataset.chunkIndex()).forEachStoredChunk((s, r) -> records[0]++);
+            assertEquals(70 * 75, records[0]);
+        }
+    }
+
     private static BigDecimal jhdfNumber(Datatype type, Object value) {
         if (type instanceof Datatype.FloatType) {
             return exact(((Number) value).doubleValue());

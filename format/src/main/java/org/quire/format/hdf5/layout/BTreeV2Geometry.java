@@ -78,7 +78,7 @@ public final class BTreeV2Geometry {
     }
 
     /** Bytes libhdf5 uses to store counts up to {@code max}: floor(log2(max) / 8) + 1. */
-    static int encodedSize(long max) {
+    private static int encodedSize(long max) {
         return (63 - Long.numberOfLeadingZeros(max)) / 8 + 1;
     }
 
