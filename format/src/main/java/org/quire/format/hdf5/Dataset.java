@@ -65,19 +65,22 @@ public final class Dataset extends Hdf5Object {
         boolean filtered = !spec.filters().isEmpty();
         ChunkRecordFormat format = filtered ? ChunkRecordFormat.filtered(chunkBytes)
                 : ChunkRecordFormat.unfiltered();
+        ChunkGrid grid = new ChunkGrid(spec.chunkShape(), spec.maxShape());
         ChunkIndex index;
-        if (spec.unlimitedDimensions() == 1) {
-            index = ExtensibleArrayChunkIndex.create(blocks, format, chunkBytes);
+        if (grid.unlimitedDimensions() > 1) {
+            index = BTreeV2ChunkIndex.create(blocks, format, grid.rank(), chunkBytes);
+        } else if (grid.unlimitedDimensions() == 1) {
+            index = ExtensibleArrayChunkIndex.create(blocks, format, grid, chunkBytes);
         } else if (Arrays.equals(spec.shape(), spec.maxShape())
                 && Arrays.equals(spec.shape(), spec.chunkShape())) {
             index = new SingleChunkIndex(filtered, ChunkRecord.UNWRITTEN);
         } else {
-            long entries = new ChunkGrid(spec.chunkShape(), spec.maxShape()).maxChunkCount();
+            long entries = grid.maxChunkCount();
             if (entries > FixedArrayChunkIndex.MAX_ENTRIES) {
                 throw new IllegalArgumentException(entries + " chunks exceed the "
                         + FixedArrayChunkIndex.MAX_ENTRIES + " a fixed array index holds here");
             }
-            index = FixedArrayChunkIndex.create(blocks, format, entries, chunkBytes);
+            index = FixedArrayChunkIndex.create(blocks, format, grid, chunkBytes);
         }
         List<HeaderMessage> messages = new ArrayList<>();
         messages.add(HeaderMessage.of(DataspaceMessage.TYPE, 0,
@@ -186,18 +189,21 @@ public final class Dataset extends Hdf5Object {
             return new SingleChunkIndex(filtered, new ChunkRecord(layout.indexAddress(),
                     filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
         }
+        ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions());
         if (parameters instanceof ChunkIndexParameters.FixedArray) {
-            long entries = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions())
-                    .maxChunkCount();
-            return FixedArrayChunkIndex.open(blocks, layout.indexAddress(), entries, chunkBytes,
+            return FixedArrayChunkIndex.open(blocks, layout.indexAddress(), grid, chunkBytes,
                     filtered);
         }
         if (parameters instanceof ChunkIndexParameters.ExtensibleArray array) {
-            return ExtensibleArrayChunkIndex.open(blocks, layout.indexAddress(), array,
+            return ExtensibleArrayChunkIndex.open(blocks, layout.indexAddress(), grid, array,
                     chunkBytes, filtered);
         }
-        throw new UnsupportedFormatException(blocks.path(), "dataset " + path + " uses chunk index "
-                + ChunkIndexType.ofCode(parameters.code()) + ", not read yet");
+        if (parameters instanceof ChunkIndexParameters.Implicit) {
+            return ImplicitChunkIndex.open(blocks, layout.indexAddress(), grid,
+                    space.dimensions(), chunkBytes, filtered);
+        }
+        return BTreeV2ChunkIndex.open(blocks, layout.indexAddress(),
+                (ChunkIndexParameters.BTreeV2) parameters, grid.rank(), chunkBytes, filtered);
     }
 
     private static List<Filter> filters(Path name, long address, FilterPipelineMessage pipeline)
@@ -247,6 +253,10 @@ public final class Dataset extends Hdf5Object {
         return ChunkIndexType.ofCode(index.parameters().code());
     }
 
+    ChunkIndex chunkIndex() {
+        return index;
+    }
+
     /**
      * Grows the dataset to {@code newShape}; new elements read as the fill value.
      *
@@ -280,8 +290,7 @@ public final class Dataset extends Hdf5Object {
         byte[] source = new byte[data.remaining()];
         data.duplicate().get(source);
         forEachChunk(start, count, (scaled, chunkOrigin, overlap, within, inSelection) -> {
-            long linear = grid.linearIndex(scaled);
-            ChunkRecord old = index.get(linear);
+            ChunkRecord old = index.get(scaled);
             long[] chunkShape = grid.chunkShape();
             byte[] chunk;
             if (Arrays.equals(overlap, chunkShape)) {
@@ -291,7 +300,7 @@ public final class Dataset extends Hdf5Object {
             }
             BoxCopy.copy(source, count, inSelection, chunk, chunkShape, within, overlap,
                     type.size());
-            writeChunk(linear, old, chunk);
+            writeChunk(scaled, old, chunk);
         });
     }
 
@@ -329,7 +338,7 @@ public final class Dataset extends Hdf5Object {
         long elements = checkSelection(start, count);
         byte[] target = new byte[(int) (elements * type.size())];
         forEachChunk(start, count, (scaled, chunkOrigin, overlap, within, inSelection) -> {
-            ChunkRecord record = index.get(grid.linearIndex(scaled));
+            ChunkRecord record = index.get(scaled);
             if (record.isWritten()) {
                 BoxCopy.copy(readChunk(record), grid.chunkShape(), within, target, count,
                         inSelection, overlap, type.size());
@@ -496,7 +505,7 @@ public final class Dataset extends Hdf5Object {
     }
 
     /** Filters and stores a chunk, in place when its stored size is unchanged. */
-    private void writeChunk(long linear, ChunkRecord old, byte[] chunk) throws IOException {
+    private void writeChunk(long[] scaled, ChunkRecord old, byte[] chunk) throws IOException {
         byte[] stored = chunk;
         for (Filter filter : filters) {
             stored = filter.encode(stored, type.size());
@@ -504,6 +513,6 @@ public final class Dataset extends Hdf5Object {
         long address = old.isWritten() && old.storedSize() == stored.length ? old.address()
                 : file.blocks().allocate(stored.length);
         file.blocks().write(address, stored);
-        index.put(linear, new ChunkRecord(address, stored.length, 0));
+        index.put(scaled, new ChunkRecord(address, stored.length, 0));
     }
 }

@@ -30,6 +30,7 @@ import org.quire.format.hdf5.layout.ExtensibleArraySuperBlock;
 final class ExtensibleArrayChunkIndex implements ChunkIndex {
 
     private final BlockFile file;
+    private final ChunkGrid grid;
     private final long headerAddress;
     private final ExtensibleArrayGeometry geometry;
     private final ChunkRecordFormat format;
@@ -73,10 +74,11 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
         }
     }
 
-    private ExtensibleArrayChunkIndex(BlockFile file, long headerAddress,
+    private ExtensibleArrayChunkIndex(BlockFile file, ChunkGrid grid, long headerAddress,
                                       ExtensibleArrayGeometry geometry, ChunkRecordFormat format,
                                       long unfilteredChunkSize) {
         this.file = file;
+        this.grid = grid;
         this.headerAddress = headerAddress;
         this.geometry = geometry;
         this.format = format;
@@ -85,12 +87,12 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
 
     /** Allocates a new, empty index with libhdf5's default parameters. */
     static ExtensibleArrayChunkIndex create(BlockFile file, ChunkRecordFormat format,
-                                            long unfilteredChunkSize) {
+                                            ChunkGrid grid, long unfilteredChunkSize) {
         ExtensibleArrayGeometry geometry =
                 new ExtensibleArrayGeometry(ChunkIndexParameters.ExtensibleArray.DEFAULT);
         long headerAddress = file.allocate(ExtensibleArrayHeader.SIZE);
-        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(file, headerAddress,
-                geometry, format, unfilteredChunkSize);
+        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(file, grid,
+                headerAddress, geometry, format, unfilteredChunkSize);
         index.indexBlockAddress = file.allocate(ExtensibleArrayIndexBlock.size(geometry, format));
         index.indexBlock = ExtensibleArrayIndexBlock.empty(geometry);
         index.statistics = new ExtensibleArrayHeader.Statistics(0, 0, 0, 0, 0,
@@ -100,7 +102,7 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
         return index;
     }
 
-    static ExtensibleArrayChunkIndex open(BlockFile file, long address,
+    static ExtensibleArrayChunkIndex open(BlockFile file, long address, ChunkGrid grid,
                                           ChunkIndexParameters.ExtensibleArray expected,
                                           long unfilteredChunkSize, boolean filtered)
             throws IOException {
@@ -117,8 +119,8 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
                     Integer.toString(header.format().clientId()));
         }
         ExtensibleArrayGeometry geometry = new ExtensibleArrayGeometry(header.parameters());
-        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(file, address, geometry,
-                header.format(), unfilteredChunkSize);
+        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(file, grid, address,
+                geometry, header.format(), unfilteredChunkSize);
         index.statistics = header.statistics();
         index.indexBlockAddress = header.indexBlockAddress();
         if (Addresses.isDefined(index.indexBlockAddress)) {
@@ -139,7 +141,11 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
     }
 
     @Override
-    public ChunkRecord get(long index) throws IOException {
+    public ChunkRecord get(long[] scaled) throws IOException {
+        return get(grid.linearIndex(scaled));
+    }
+
+    private ChunkRecord get(long index) throws IOException {
         if (indexBlock == null || index >= geometry.capacity()) {
             return ChunkRecord.UNWRITTEN;
         }
@@ -167,7 +173,8 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
     }
 
     @Override
-    public void put(long index, ChunkRecord record) throws IOException {
+    public void put(long[] scaled, ChunkRecord record) throws IOException {
+        long index = grid.linearIndex(scaled);
         if (index >= geometry.capacity()) {
             throw new IllegalArgumentException("chunk " + index + " is beyond the extensible "
                     + "array's capacity of " + geometry.capacity());

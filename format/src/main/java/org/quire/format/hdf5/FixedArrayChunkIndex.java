@@ -27,6 +27,7 @@ final class FixedArrayChunkIndex implements ChunkIndex {
     static final long MAX_ENTRIES = Integer.MAX_VALUE;
 
     private final BlockFile file;
+    private final ChunkGrid grid;
     private final long headerAddress;
     private final FixedArrayHeader header;
     private final FixedArrayDataBlock dataBlock;
@@ -41,24 +42,26 @@ final class FixedArrayChunkIndex implements ChunkIndex {
     private boolean dataBlockDirty;
     private boolean headerDirty;
 
-    private FixedArrayChunkIndex(BlockFile file, long headerAddress, FixedArrayHeader header,
-                                 long unfilteredChunkSize) {
+    private FixedArrayChunkIndex(BlockFile file, ChunkGrid grid, long headerAddress,
+                                 FixedArrayHeader header, long unfilteredChunkSize) {
         this.file = file;
+        this.grid = grid;
         this.headerAddress = headerAddress;
         this.header = header;
         this.dataBlock = new FixedArrayDataBlock(header);
         this.unfilteredChunkSize = unfilteredChunkSize;
     }
 
-    /** Allocates a new, empty index for {@code entryCount} chunks. */
-    static FixedArrayChunkIndex create(BlockFile file, ChunkRecordFormat format, long entryCount,
+    /** Allocates a new, empty index for every chunk of {@code grid}'s maximum shape. */
+    static FixedArrayChunkIndex create(BlockFile file, ChunkRecordFormat format, ChunkGrid grid,
                                        long unfilteredChunkSize) {
+        long entryCount = grid.maxChunkCount();
         int pageBits = ChunkIndexParameters.FixedArray.DEFAULT.pageBits();
         long headerAddress = file.allocate(FixedArrayHeader.SIZE);
         FixedArrayDataBlock sizing = new FixedArrayDataBlock(
                 new FixedArrayHeader(format, pageBits, entryCount, 0));
         long dataBlockAddress = file.allocate(sizing.totalSize());
-        FixedArrayChunkIndex index = new FixedArrayChunkIndex(file, headerAddress,
+        FixedArrayChunkIndex index = new FixedArrayChunkIndex(file, grid, headerAddress,
                 new FixedArrayHeader(format, pageBits, entryCount, dataBlockAddress),
                 unfilteredChunkSize);
         if (index.dataBlock.isPaged()) {
@@ -72,10 +75,11 @@ final class FixedArrayChunkIndex implements ChunkIndex {
         return index;
     }
 
-    /** Opens the index at {@code address} of a dataset that has {@code expectedEntries} chunks. */
-    static FixedArrayChunkIndex open(BlockFile file, long address, long expectedEntries,
+    /** Opens the index at {@code address} of a dataset whose chunks {@code grid} numbers. */
+    static FixedArrayChunkIndex open(BlockFile file, long address, ChunkGrid grid,
                                      long unfilteredChunkSize, boolean filtered)
             throws IOException {
+        long expectedEntries = grid.maxChunkCount();
         FixedArrayHeader header = FixedArrayHeader.read(file, address);
         String structure = FixedArrayHeader.IDENTITY.structure();
         if (header.entryCount() != expectedEntries) {
@@ -92,7 +96,7 @@ final class FixedArrayChunkIndex implements ChunkIndex {
                     filtered ? "1 (filtered chunks)" : "0 (unfiltered chunks)",
                     Integer.toString(header.format().clientId()));
         }
-        return new FixedArrayChunkIndex(file, address, header, unfilteredChunkSize);
+        return new FixedArrayChunkIndex(file, grid, address, header, unfilteredChunkSize);
     }
 
     @Override
@@ -106,7 +110,11 @@ final class FixedArrayChunkIndex implements ChunkIndex {
     }
 
     @Override
-    public ChunkRecord get(long index) throws IOException {
+    public ChunkRecord get(long[] scaled) throws IOException {
+        return get(grid.linearIndex(scaled));
+    }
+
+    private ChunkRecord get(long index) throws IOException {
         if (!dataBlock.isPaged()) {
             return loadEntries()[(int) index];
         }
@@ -123,7 +131,8 @@ final class FixedArrayChunkIndex implements ChunkIndex {
     }
 
     @Override
-    public void put(long index, ChunkRecord record) throws IOException {
+    public void put(long[] scaled, ChunkRecord record) throws IOException {
+        long index = grid.linearIndex(scaled);
         if (!dataBlock.isPaged()) {
             loadEntries()[(int) index] = record;
             dataBlockDirty = true;
