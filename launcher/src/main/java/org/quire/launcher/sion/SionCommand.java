@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 @Command(name = "sion",
         mixinStandardHelpOptions = true,
         description = "Inspect, convert, verify and recover SIONlib containers.",
-        subcommands = {})
+        subcommands = {SionDumpCommand.class, SionCatCommand.class, SionSplitCommand.class, SionDefragCommand.class,
+            SionVerifyCommand.class})
 public final class SionCommand {
 }
