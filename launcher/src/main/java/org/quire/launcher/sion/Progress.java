@@ -8,23 +8,22 @@ import java.util.Locale;
 
 /**
  * A one-line progress report of a long operation on stderr, rewritten in place with a carriage
- * return, shown only when stderr is a terminal: output that is piped or redirected to a file
- * stays clean. Terminal detection reads the link {@code /proc/self/fd/2} (Linux): a terminal is
- * {@code /dev/pts/N}, {@code /dev/ttyN} or {@code /dev/console}. Elsewhere no progress is shown.
+ * return at most four times a second and once more at the end; shown only when stderr is a
+ * terminal, so that output piped or redirected to a file stays clean. Terminal detection reads
+ * the link {@code /proc/self/fd/2} (Linux): a terminal is {@code /dev/pts/N}, {@code /dev/ttyN}
+ * or {@code /dev/console}. Elsewhere no progress is shown.
  * ({@code System.console()} is no substitute: in Java 17 it is null as soon as stdout is
  * redirected, which is exactly when {@code quire sion cat > out} should report progress.)
  */
 final class Progress implements AutoCloseable {
 
     private static final long UPDATE_INTERVAL_NANOS = 250_000_000L;
-    private static final Progress SILENT = new Progress(null, "", 0);
 
     private final PrintStream terminal;
     private final String label;
     private final long totalBytes;
     private long doneBytes;
     private long lastUpdateNanos;
-    private boolean shown;
 
     private Progress(PrintStream terminal, String label, long totalBytes) {
         this.terminal = terminal;
@@ -34,10 +33,10 @@ final class Progress implements AutoCloseable {
 
     /** Progress of {@code label} over {@code totalBytes}, shown on stderr if stderr is a terminal. */
     static Progress onStderr(String label, long totalBytes) {
-        return stderrIsTerminal() ? new Progress(System.err, label, totalBytes) : SILENT;
+        return new Progress(stderrIsTerminal() ? System.err : null, label, totalBytes);
     }
 
-    static boolean stderrIsTerminal() {
+    private static boolean stderrIsTerminal() {
         try {
             String device = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
             return device.startsWith("/dev/pts/") || device.startsWith("/dev/tty") || device.equals("/dev/console");
@@ -67,20 +66,28 @@ final class Progress implements AutoCloseable {
     }
 
     private void show() {
-        String percent = totalBytes > 0 ? String.format(Locale.ROOT, " (%d%%)", Math.min(100, 100 * doneBytes / totalBytes)) : "";
-        terminal.print("\r" + label + ": " + mebibytes(doneBytes) + " of " + mebibytes(totalBytes) + percent + "\u001b[K");
+        String percent = totalBytes > 0
+                ? String.format(Locale.ROOT, " (%d%%)", Math.min(100, 100 * doneBytes / totalBytes)) : "";
+        terminal.print("\r" + label + ": " + size(doneBytes) + " of " + size(totalBytes) + percent + "\u001b[K");
         terminal.flush();
-        shown = true;
     }
 
-    private static String mebibytes(long bytes) {
-        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
+    /** {@code bytes} in binary units with one decimal, e.g. {@code 9.3 KiB}. */
+    static String size(long bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        double value = bytes;
+        int unit = 0;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return unit == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
     }
 
-    /** Shows the final state and ends the line, if anything was shown. */
+    /** Shows the final state and ends the line (on a terminal). */
     @Override
     public void close() {
-        if (terminal != null && shown) {
+        if (terminal != null) {
             show();
             terminal.println();
         }

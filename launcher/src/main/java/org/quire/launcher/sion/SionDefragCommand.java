@@ -75,6 +75,7 @@ public final class SionDefragCommand implements Callable<Integer> {
                         joinQuietly(watcher);
                     }
                 }
+                progress.set(dataBytes);
             }
             return 0;
         });
