@@ -26,7 +26,7 @@ final class DumpText {
         out.println(summary(set));
         for (int file = 0; file < set.files().size(); file++) {
             out.println();
-            out.println("physical file " + (set.memberAlone() ? set.tasks().get(0).fileNumber() : file));
+            out.println("physical file " + set.fileNumber(file));
             for (Field field : DumpFields.header(set.files().get(file))) {
                 printField(field, out);
             }
@@ -37,9 +37,9 @@ final class DumpText {
     }
 
     private static String summary(SionSetMetadata set) {
-        int fileCount = set.files().get(0).meta1().fixedPart().fileCount();
+        int fileCount = set.fileCountOfSet();
         if (set.memberAlone()) {
-            return set.name() + ": physical file " + set.tasks().get(0).fileNumber() + " of a SION set of " + fileCount
+            return set.name() + ": physical file " + set.fileNumber(0) + " of a SION set of " + fileCount
                     + " files, read alone: " + set.tasks().size() + " of the set's tasks (open file 0 for all)";
         }
         return set.name() + ": SION " + (fileCount == 1 ? "file" : "set of " + fileCount + " files") + ", "

@@ -38,6 +38,16 @@ record SionSetMetadata(Path name, List<PhysicalFileMetadata> files, List<SionTas
         }
     }
 
+    /** Number of {@code files().get(index)} in its set: its stored filenumber when read alone, else the index. */
+    int fileNumber(int index) {
+        return memberAlone ? files.get(index).meta1().fixedPart().fileNumber() : index;
+    }
+
+    /** Physical files of the whole set, as file 0 (or the file read alone) declares. */
+    int fileCountOfSet() {
+        return files.get(0).meta1().fixedPart().fileCount();
+    }
+
     private static List<SionTask> tasksOfMember(PhysicalFileMetadata file, int fileNumber) {
         ChunkGeometry geometry = file.geometry();
         List<SionTask> tasks = new ArrayList<>();

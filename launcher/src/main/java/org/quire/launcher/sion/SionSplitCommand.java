@@ -1,5 +1,7 @@
 package org.quire.launcher.sion;
 
+import org.quire.format.sion.KeyValueMode;
+import org.quire.format.sion.KeyValueRecord;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskStreamChannel;
@@ -10,24 +12,31 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * {@code quire sion split FILE PREFIX}: one file per task holding its logical stream, named like
- * SIONlib's {@code sionsplit}: PREFIX followed by the number in (at least) 5 digits.
+ * {@code quire sion split FILE PREFIX}: one file per task holding its logical stream (or, with
+ * {@code --keys}, one per task and key), named like SIONlib's {@code sionsplit}: PREFIX followed
+ * by the number in (at least) 5 digits.
  */
 @Command(name = "split",
         sortOptions = false,
         description = "Writes the logical stream of every task to its own file PREFIX<number>, the number being"
                 + " the task's global rank in at least DIGITS digits (e.g. split data.sion out/task_ gives"
                 + " out/task_00000, out/task_00001, ...). Missing directories of PREFIX are created, existing files"
-                + " are overwritten. In a key-value file each stream holds the record headers too.",
+                + " are overwritten. In a key-value file each stream holds the record headers too; --keys writes the"
+                + " records' data per key instead.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:written", "1:the file was rejected (corrupt, not closed), or reading or writing failed",
             "2:bad arguments, or two tasks have the same global rank (use --task-index)"})
@@ -44,6 +53,11 @@ public final class SionSplitCommand implements Callable<Integer> {
             description = "number the files by task index (0.. in the set's global order) instead of global rank,"
                     + " as sionsplit does without -g")
     private boolean byTaskIndex;
+
+    @Option(names = "--keys",
+            description = "key-value files: one file per task and key, PREFIX<number>_<key in 12 digits>, holding the"
+                    + " data of the key's records in stream order, as sionsplit does for key-value files")
+    private boolean byKey;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "the SION file (file 0 of a set)")
     private Path file;
@@ -62,18 +76,24 @@ public final class SionSplitCommand implements Callable<Integer> {
                 if (!byTaskIndex) {
                     requireDistinctGlobalRanks(sion);
                 }
+                if (byKey && sion.keyValueMode() != KeyValueMode.INLINE) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--keys needs a key-value file; "
+                            + file + " has key-value mode " + sion.keyValueMode().name().toLowerCase(Locale.ROOT));
+                }
                 long total = sion.tasks().stream().mapToLong(SionTask::totalBytes).sum();
                 try (Progress progress = Progress.onStderr(spec.qualifiedName(), total)) {
                     TaskStreamCopy copy = new TaskStreamCopy(progress);
                     for (SionTask task : sion.tasks()) {
-                        Path output = outputFile(byTaskIndex ? task.index() : task.globalRank());
-                        if (output.getParent() != null) {
-                            Files.createDirectories(output.getParent());
-                        }
-                        try (TaskStreamChannel stream = sion.openTaskStream(task.index());
-                             FileChannel out = FileChannel.open(output, StandardOpenOption.CREATE,
-                                     StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                            copy.copy(stream, out);
+                        long number = byTaskIndex ? task.index() : task.globalRank();
+                        String name = prefix + String.format("%0" + digits + "d", number);
+                        try (TaskStreamChannel stream = sion.openTaskStream(task.index())) {
+                            if (byKey) {
+                                splitByKey(sion.keyValueRecords(task.index()), stream, name, copy);
+                            } else {
+                                try (FileChannel out = create(Path.of(name))) {
+                                    copy.copy(stream, out);
+                                }
+                            }
                         }
                     }
                 }
@@ -82,8 +102,29 @@ public final class SionSplitCommand implements Callable<Integer> {
         });
     }
 
-    private Path outputFile(long number) {
-        return Path.of(prefix + String.format("%0" + digits + "d", number));
+    /**
+     * One file per key, its records' data appended in stream order. Each record opens its key's
+     * file anew, so a task with many keys does not hold many files open.
+     */
+    private static void splitByKey(List<KeyValueRecord> records, TaskStreamChannel stream, String taskName,
+                                   TaskStreamCopy copy) throws IOException {
+        Set<Long> started = new HashSet<>();
+        for (KeyValueRecord record : records) {
+            Path output = Path.of(taskName + String.format("_%012d", record.key()));
+            try (FileChannel out = started.add(record.key()) ? create(output)
+                    : FileChannel.open(output, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+                copy.copy(stream, record.dataPosition(), record.length(), out);
+            }
+        }
+    }
+
+    /** Creates (or truncates) {@code output} and its missing directories. */
+    private static FileChannel create(Path output) throws IOException {
+        if (output.getParent() != null) {
+            Files.createDirectories(output.getParent());
+        }
+        return FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
     }
 
     /** Serial writers store what their caller passed, so two tasks may share a global rank. */

@@ -2,6 +2,7 @@ package org.quire.launcher.sion;
 
 import org.quire.format.sion.TaskStreamChannel;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
@@ -22,19 +23,29 @@ final class TaskStreamCopy {
         this.progress = progress;
     }
 
-    /** Writes the whole of {@code stream} to {@code out}; returns the bytes copied. */
-    long copy(TaskStreamChannel stream, WritableByteChannel out) throws IOException {
-        long copied = 0;
-        int read;
-        while ((read = stream.read(buffer.clear())) >= 0) {
+    /** Writes the whole of {@code stream} to {@code out}. */
+    void copy(TaskStreamChannel stream, WritableByteChannel out) throws IOException {
+        copy(stream, 0, stream.size(), out);
+    }
+
+    /** Writes {@code length} bytes of {@code stream} from {@code position} on to {@code out}. */
+    void copy(TaskStreamChannel stream, long position, long length, WritableByteChannel out) throws IOException {
+        stream.position(position);
+        long left = length;
+        while (left > 0) {
+            buffer.clear().limit((int) Math.min(buffer.capacity(), left));
+            int read = stream.read(buffer);
+            if (read < 0) {
+                throw new EOFException("task " + stream.task().index() + " stream ends at " + stream.size()
+                        + ", before byte " + (position + length));
+            }
             buffer.flip();
             while (buffer.hasRemaining()) {
                 out.write(buffer);
             }
-            copied += read;
+            left -= read;
             progress.advance(read);
         }
-        return copied;
     }
 
     /** Reads the whole of {@code stream}, for verification; returns the bytes read. */

@@ -3,6 +3,7 @@ package org.quire.launcher.sion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.sion.SionSerialWriter;
+import org.quire.format.sion.SionTestVectors;
 import org.quire.format.sion.SionWriteOptions;
 import org.quire.launcher.QuireCommand;
 import org.quire.launcher.sion.ExpectedSionSet.ExpectedTask;
@@ -76,6 +77,36 @@ class SionCatSplitIT {
             assertEquals(task.streamSha256(), sha256(Path.of(prefix + String.format("%07d", task.index()))));
         }
         assertFalse(Files.exists(Path.of(prefix + "0000100")), "global rank 100 must not name a file");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void splitByKeyWritesEachKeysRecordsOfEachTaskAsSionsplitNamesThem() throws Exception {
+        ExpectedSionSet set = ExpectedSionSet.named("serial_keyval_inline.sion");
+        Path prefix = directory.resolve("keys").resolve("t_");
+        SionDumpIT.assertSucceededQuietly(SionTool.run("split", "--keys", set.name().toString(), prefix.toString()));
+        Map<String, Map<String, Object>> totals = (Map<String, Map<String, Object>>) SionTestVectors
+                .vector(set.fileName()).get("keyval_totals");
+        int files = 0;
+        for (ExpectedTask task : set.tasks()) {
+            for (Map.Entry<String, Object> key : totals.get(Integer.toString(task.index())).entrySet()) {
+                long k = Long.parseLong(key.getKey());
+                byte[] data = Files.readAllBytes(Path.of(prefix + String.format("%05d_%012d", task.globalRank(), k)));
+                assertEquals(SionTestVectors.asLong(key.getValue()), data.length, "task " + task.index() + " key " + k);
+                for (int j = 0; j < data.length; j++) {
+                    assertEquals((byte) ((j + 31 * k + 7 * task.index()) % 251), data[j],
+                            "task " + task.index() + " key " + k + " byte " + j);
+                }
+                files++;
+            }
+        }
+        try (var written = Files.list(prefix.getParent())) {
+            assertEquals(files, written.count());
+        }
+        QuireCommand.Result plain = SionTool.run("split", "--keys",
+                SionTestVectors.directory().resolve("serial_4tasks_mixed.sion").toString(), prefix.toString());
+        assertEquals(2, plain.exitCode(), plain.toString());
+        assertTrue(plain.stderr().startsWith("--keys needs a key-value file; "), plain.toString());
     }
 
     @Test
