@@ -41,7 +41,7 @@ final class SionToolRun {
         } catch (SionNotClosedException e) {
             System.err.println(prefix(spec) + e.file() + ": not closed: " + e.structure() + " " + e.field()
                     + " at offset " + e.offset() + " is 0, its writer never wrote META2; 'quire sion recover'"
-                    + " can recover the data");
+                    + " may recover its data");
         } catch (StandardOutputClosed e) {
             return BROKEN_PIPE;
         } catch (IOException e) {

@@ -90,7 +90,7 @@ class SionVerifyIT {
         long offset = Meta1Layout.startOfMeta2Offset(MIXED_TASKS);
         Path copy = copyWith(MIXED, offset, littleEndianLong(0));
         String message = "not closed: META1 start_of_varheader at offset " + offset
-                + " is 0, its writer never wrote META2; 'quire sion recover' can recover the data";
+                + " is 0, its writer never wrote META2; 'quire sion recover' may recover its data";
         assertRejected(copy, message);
         for (String command : new String[] {"dump", "split"}) {
             QuireCommand.Result result = command.equals("dump") ? SionTool.run(command, copy.toString())
