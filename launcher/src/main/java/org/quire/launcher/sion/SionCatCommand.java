@@ -3,6 +3,7 @@ package org.quire.launcher.sion;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskStreamChannel;
+import org.quire.launcher.QuireVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,7 +23,10 @@ import java.util.concurrent.Callable;
 
 /** {@code quire sion cat -t RANK FILE}: one task's logical stream, raw, to standard output. */
 @Command(name = "cat",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
         sortOptions = false,
+        header = "Write one task's stream to standard output.",
         description = "Writes the logical stream of the task with global rank RANK (its chunks concatenated, each"
                 + " to its fill level) to standard output as raw bytes, streamed through a fixed buffer. In a"
                 + " key-value file the stream holds the record headers too.",

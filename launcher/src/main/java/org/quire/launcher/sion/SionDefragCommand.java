@@ -3,6 +3,7 @@ package org.quire.launcher.sion;
 import org.quire.format.sion.SionDefragmenter;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
+import org.quire.launcher.QuireVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,7 +18,10 @@ import java.util.concurrent.Callable;
 
 /** {@code quire sion defrag IN OUT}: the set rewritten as one file with one chunk per task, as siondefrag. */
 @Command(name = "defrag",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
         sortOptions = false,
+        header = "Rewrite a SION file or set with one chunk per task.",
         description = "Rewrites the SION file or set IN as the single file OUT in which every task has exactly one"
                 + " chunk, sized to its data, keeping global ranks, key-value mode and the declared user-data byte"
                 + " order (SIONlib's siondefrag; with --block-size 1 the output is byte-identical to siondefrag -q 1"

@@ -1,5 +1,6 @@
 package org.quire.launcher.sion;
 
+import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -11,7 +12,10 @@ import java.util.concurrent.Callable;
 
 /** {@code quire sion dump FILE [--json]}: the metadata of every physical file of a set and its task table. */
 @Command(name = "dump",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
         sortOptions = false,
+        header = "Show the metadata of every file of a SION set and its task table.",
         description = "Shows META1 of every physical file of the set (version, block size, task and file counts,"
                 + " byte orders, key-value mode, prefix, maxchunks, start_of_varheader, the mapping) and a table of"
                 + " all tasks: global rank, file, local rank, chunk capacity, chunks used, bytes in each chunk, total"

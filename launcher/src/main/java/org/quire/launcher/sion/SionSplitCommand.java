@@ -5,6 +5,7 @@ import org.quire.format.sion.KeyValueRecord;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskStreamChannel;
+import org.quire.launcher.QuireVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,7 +32,10 @@ import java.util.concurrent.Callable;
  * by the number in (at least) 5 digits.
  */
 @Command(name = "split",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
         sortOptions = false,
+        header = "Write every task's stream (or every key's records) to its own file.",
         description = "Writes the logical stream of every task to its own file PREFIX<number>, the number being"
                 + " the task's global rank in at least DIGITS digits (e.g. split data.sion out/task_ gives"
                 + " out/task_00000, out/task_00001, ...). Missing directories of PREFIX are created, existing files"

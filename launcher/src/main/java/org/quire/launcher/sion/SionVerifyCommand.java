@@ -4,6 +4,7 @@ import org.quire.format.sion.KeyValueMode;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskStreamChannel;
+import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -21,7 +22,10 @@ import java.util.concurrent.Callable;
  * every key-value record header and, with {@code --data}, a read of every task stream.
  */
 @Command(name = "verify",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
         sortOptions = false,
+        header = "Check every structure (and with --data every byte) of a SION file or set.",
         description = "Checks every physical file of the set: META1 (magic, endianness word, versions, counts,"
                 + " chunk sizes against the file size), META2 (chunk counts and fill levels), the mapping, that the"
                 + " set's files agree, and in a key-value file every record header. With --data also reads every"

@@ -8,6 +8,7 @@ import org.quire.format.sion.SionWriteOptions;
 import org.quire.launcher.QuireCommand;
 import org.quire.launcher.sion.ExpectedSionSet.ExpectedTask;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -18,6 +19,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -127,6 +129,25 @@ class SionCatSplitIT {
         SionDumpIT.assertSucceededQuietly(split);
         assertEquals(expected, sha256(Path.of(prefix + "00000")));
         assertEquals(0, Files.size(Path.of(prefix + "00001")));
+    }
+
+    @Test
+    void catIntoAPipeItsReaderClosesEndsQuietlyWithTheSigpipeStatus() throws Exception {
+        Path file = directory.resolve("piped.sion");
+        writeBigTask(file, 12L << 20);
+        Path stderr = directory.resolve("cat.err");
+        Path head = directory.resolve("head.out");
+        File devNull = new File("/dev/null");
+        List<Process> pipeline = ProcessBuilder.startPipeline(List.of(
+                new ProcessBuilder(QuireCommand.repositoryRoot().resolve("quire").toString(), "sion", "cat", "-t", "0",
+                        file.toString()).redirectInput(devNull).redirectError(stderr.toFile()),
+                new ProcessBuilder("head", "-c", "10").redirectOutput(head.toFile())));
+        for (Process process : pipeline) {
+            assertTrue(process.waitFor(SionTool.LIMIT.toSeconds(), TimeUnit.SECONDS), "pipeline did not end");
+        }
+        assertEquals(128 + 13, pipeline.get(0).exitValue(), "cat's status after head went away");
+        assertEquals("", Files.readString(stderr));
+        assertArrayEquals(new byte[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, Files.readAllBytes(head));
     }
 
     @Test
