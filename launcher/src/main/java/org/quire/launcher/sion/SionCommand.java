@@ -6,6 +6,6 @@ import picocli.CommandLine.Command;
 @Command(name = "sion",
         mixinStandardHelpOptions = true,
         description = "Inspect, convert, verify and recover SIONlib containers.",
-        subcommands = {})
+        subcommands = {SionRecoverCommand.class})
 public final class SionCommand {
 }

@@ -1,0 +1,60 @@
+package org.quire.launcher.sion;
+
+import org.quire.format.sion.RecoveredTask;
+import org.quire.format.sion.SionRecovery;
+import org.quire.format.sion.SionRecoveryReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code quire sion recover NAME}: closes a SION file whose parallel writer died, from its recovery journals. */
+@Command(name = "recover",
+        sortOptions = false,
+        description = "Closes a SION file (or set) whose Quire parallel writer died before close: rebuilds META2,"
+                + " META1's tail and a set's mapping from the recovery journals beside the files (NAME.journal,"
+                + " NAME.000001.journal, ...), so that SIONlib and Quire read it again, then deletes the journals."
+                + " Prints the bytes recovered per task. See docs/sionlib.md, \"Crash recovery\".",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:the file was recovered",
+            "1:recovery was refused or failed; nothing is claimed recovered (the message says why)",
+            "2:bad arguments"})
+public final class SionRecoverCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "the SION file, or file 0 of a set")
+    private Path name;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        SionRecoveryReport report;
+        try {
+            report = SionRecovery.recover(name);
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("quire sion recover: " + e.getMessage());
+            return 1;
+        }
+        for (RecoveredTask task : report.tasks()) {
+            out.printf("task %d (globalrank %d, file %d): %d bytes in %d %s from %d journal %s%s%n", task.index(),
+                    task.globalRank(), task.fileNumber(), task.totalBytes(), task.chunkCount(),
+                    task.chunkCount() == 1 ? "chunk" : "chunks", task.journalRecords(),
+                    task.journalRecords() == 1 ? "record" : "records",
+                    task.damagedRecordOffset().isPresent()
+                            ? "; a torn record at journal offset " + task.damagedRecordOffset().getAsLong() + " was ignored"
+                            : "");
+        }
+        out.printf("recovered %s: %d bytes of %d tasks; the file is closed and the journals are removed%n",
+                report.name(), report.totalBytes(), report.tasks().size());
+        out.flush();
+        return 0;
+    }
+}
