@@ -46,7 +46,7 @@ public final class SionRecovery {
             Meta1 firstMeta1 = SionMetadataReader.readMeta1OfUnclosedFile(name, first, null, 0);
             if (firstMeta1.startOfMeta2() != 0) {
                 throw new SionRecoveryRefusedException(name, SionRecoveryRefusedException.Reason.ALREADY_CLOSED,
-                        "the file was closed by its writer (start_of_varheader = " + firstMeta1.startOfMeta2()
+                        "the file is already closed (start_of_varheader = " + firstMeta1.startOfMeta2()
                                 + "): there is nothing to recover, open it as it is");
             }
             Meta1FixedPart firstFixed = firstMeta1.fixedPart();

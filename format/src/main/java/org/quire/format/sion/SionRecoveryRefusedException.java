@@ -11,7 +11,7 @@ public class SionRecoveryRefusedException extends FormatException {
 
     /** Why recovery was refused. */
     public enum Reason {
-        /** The writer closed the file (start_of_varheader is set): open it, there is nothing to recover. */
+        /** The file is closed (start_of_varheader is set, by its writer or an earlier recovery): open it as it is. */
         ALREADY_CLOSED,
         /** No journal beside the file: it was written with the journal off, by another writer, or deleted. */
         JOURNAL_MISSING,
