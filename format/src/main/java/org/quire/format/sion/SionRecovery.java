@@ -164,8 +164,10 @@ public final class SionRecovery {
     /** META2 is encoded in one buffer; with maxchunks from a journal it must fit one. */
     private static void checkMeta2Fits(Path name, List<Meta1> meta1s, List<RecoveredTask> recovered)
             throws UnsupportedFormatException {
-        long maxChunks = recovered.stream().mapToLong(RecoveredTask::chunkCount).max().orElse(1);
         for (int fileNumber = 0; fileNumber < meta1s.size(); fileNumber++) {
+            int file = fileNumber;
+            long maxChunks = recovered.stream().filter(task -> task.fileNumber() == file)
+                    .mapToLong(RecoveredTask::chunkCount).max().orElse(1);
             long size = Meta2Layout.size(meta1s.get(fileNumber).fixedPart().taskCount(), maxChunks);
             if (size > Integer.MAX_VALUE - 8) {
                 throw new UnsupportedFormatException(SionFileNames.physicalFile(name, fileNumber), "META2 of "

@@ -9,6 +9,7 @@ import static org.quire.format.sion.SionSerialWriterTest.pattern;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -175,6 +176,64 @@ class SionRecoveryTest {
         // The same ranks writing only what they had flushed, then closing, at the same name.
         writeWithCrashSnapshot(name, 1, filled(3, 0), flushed, flushed, null, SionWriteOptions.defaults());
         assertEquals(-1, Files.mismatch(name, crash.resolve("levels.sion")));
+    }
+
+    @Test
+    void keyValueFileWithBigEndianMetadataIsRecoveredAsCloseWritesIt() throws Exception {
+        Path name = directory.resolve("kv.sion");
+        Path crash = directory.resolve("crash");
+        SionWriteOptions options = SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE)
+                .withMetadataOrder(ByteOrder.BIG_ENDIAN);
+        ThreadGroupCollectives.run(3, collectives -> {
+            int rank = collectives.rank();
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 40, 2, 32, options)) {
+                writer.writeKeyValue(rank, ByteBuffer.wrap(pattern(rank, 0, 50)));
+                writer.writeKeyValue(100, ByteBuffer.wrap(pattern(100, 0, 5 + rank)));
+                writer.flush();
+                collectives.barrier();
+                if (rank == 0) {
+                    snapshot(name, 2, crash);
+                }
+                collectives.barrier();
+            }
+            return null;
+        });
+        SionRecovery.recover(crash.resolve("kv.sion"));
+        for (int file = 0; file < 2; file++) {
+            Path closed = SionFileNames.physicalFile(name, file);
+            assertEquals(-1, Files.mismatch(closed, crash.resolve(closed.getFileName())), "file " + file);
+        }
+        try (SionFile sion = SionFile.open(crash.resolve("kv.sion"))) {
+            assertEquals(ByteOrder.BIG_ENDIAN, sion.metadataOrder());
+            assertArrayEquals(pattern(2, 0, 50), sion.readKey(2, 2));
+            assertArrayEquals(pattern(100, 0, 7), sion.readKey(2, 100));
+        }
+    }
+
+    @Test
+    void recoveryInterruptedBeforeFileZeroWasClosedCanRunAgain() throws Exception {
+        Path name = directory.resolve("again.sion");
+        Path crash = directory.resolve("crash");
+        int[] flushed = {5, 8, 3};
+        writeWithCrashSnapshot(name, 2, flushed, flushed, new int[] {9, 9, 9}, crash, SionWriteOptions.defaults());
+        Path crashed = crash.resolve("again.sion");
+        byte[] fileZero = Files.readAllBytes(crashed);
+        byte[][] journals = new byte[2][];
+        for (int file = 0; file < 2; file++) {
+            journals[file] = Files.readAllBytes(SionFileNames.journal(SionFileNames.physicalFile(crashed, file)));
+        }
+        SionRecovery.recover(crashed);
+        byte[] recoveredMember = Files.readAllBytes(SionFileNames.physicalFile(crashed, 1));
+        byte[] recoveredZero = Files.readAllBytes(crashed);
+
+        // As if recovery had died after closing file 1 but before file 0: file 0 and both journals as before.
+        Files.write(crashed, fileZero);
+        for (int file = 0; file < 2; file++) {
+            Files.write(SionFileNames.journal(SionFileNames.physicalFile(crashed, file)), journals[file]);
+        }
+        SionRecovery.recover(crashed);
+        assertArrayEquals(recoveredZero, Files.readAllBytes(crashed));
+        assertArrayEquals(recoveredMember, Files.readAllBytes(SionFileNames.physicalFile(crashed, 1)));
     }
 
     @Test
@@ -349,8 +408,14 @@ class SionRecoveryTest {
         assertEquals("1000000", contradicting.found());
         assertTrue(contradicting.expected().contains("capacity 192"), contradicting.expected());
 
-        // Untouched by the refusals: the good journal still recovers the file.
+        // A checksum-valid record far beyond a task's run of records (a sparse journal of about 1 TiB) is never read.
         Files.write(journal, good);
+        long farAway = SionJournalLayout.recordOffset(2, 0, 1L << 34);
+        try (FileChannel channel = FileChannel.open(journal, StandardOpenOption.WRITE)) {
+            channel.write(SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(1L << 34, 0, 1 << 20, 7)),
+                    farAway);
+        }
+        assertTrue(Files.size(journal) > 1L << 39, "a sparse journal of about 1 TiB");
         SionRecovery.recover(sion);
         try (SionFile recovered = SionFile.open(sion)) {
             assertEquals(streamLength(1, 4), recovered.task(1).totalBytes());
