@@ -237,6 +237,28 @@ class SionRecoveryTest {
     }
 
     @Test
+    void chunksLeftBeforeTheCrashAreRecoveredWithoutAFlush() throws Exception {
+        Path name = directory.resolve("unflushed.sion");
+        Path crash = directory.resolve("crash");
+        ThreadGroupCollectives.run(1, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults())) {
+                for (int record = 0; record < 3; record++) { // chunks of 128: each record starts a chunk
+                    writer.write(pattern(0, 100L * record, 100));
+                }
+                snapshot(name, 1, crash);
+            }
+            return null;
+        });
+        SionRecoveryReport report = SionRecovery.recover(crash.resolve("unflushed.sion"));
+        assertArrayEquals(new long[] {100, 100}, report.tasks().get(0).bytesPerChunk(),
+                "the journal records each chunk the task left; the third, never flushed, is lost");
+        try (SionFile sion = SionFile.open(crash.resolve("unflushed.sion"))) {
+            assertArrayEquals(pattern(0, 0, 200), sion.readFully(0));
+        }
+    }
+
+    @Test
     void aTaskWithNoRecordGetsOneChunkOfZeroBytes() throws Exception {
         Path name = directory.resolve("idle.sion");
         Path crash = directory.resolve("crash");
