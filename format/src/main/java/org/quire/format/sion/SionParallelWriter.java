@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import org.quire.format.Collectives;
 
 /**
@@ -151,16 +153,12 @@ public final class SionParallelWriter implements Closeable {
     }
 
     private static void closeAfterFailure(FileChannel channel, TaskJournalWriter journal, Throwable cause) {
-        try {
-            if (channel != null) {
-                channel.close();
-            }
-            if (journal != null) {
-                journal.close();
-            }
-        } catch (IOException e) {
-            cause.addSuppressed(e);
-        }
+        FileChannels.closeAllAfter(opened(channel, journal), cause);
+    }
+
+    /** The ones of {@code resources} that are open (not null). */
+    private static List<Closeable> opened(Closeable... resources) {
+        return Arrays.stream(resources).filter(Objects::nonNull).toList();
     }
 
     private static ParallelWritePlan planFromRequests(Path name, byte[][] requests, int fileCount, int fsBlockSize,
@@ -295,10 +293,7 @@ public final class SionParallelWriter implements Closeable {
             }
         }
         try {
-            channel.close();
-            if (journal != null) {
-                journal.close();
-            }
+            FileChannels.closeAll(opened(channel, journal));
         } catch (IOException e) {
             failure = failure == null ? e : failure;
         }
