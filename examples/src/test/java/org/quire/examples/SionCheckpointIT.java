@@ -138,7 +138,8 @@ class SionCheckpointIT {
             assertEquals(ranks, sion.taskCount());
             for (int rank = 0; rank < ranks; rank++) {
                 byte[] stream = sion.readFully(rank);
-                String context = "-Dquire.crash.seed=" + CRASH_SEED + ", rank " + rank + ", last flush " + lastFlushed[rank] + "\n" + recover;
+                String context = "-Dquire.crash.seed=" + CRASH_SEED + ", rank " + rank + ", last flush "
+                        + lastFlushed[rank] + "\n" + recover;
                 assertEquals(-1, CheckpointStream.firstMismatch(rank, stream), "a prefix of what rank wrote; " + context);
                 assertTrue(stream.length >= lastFlushed[rank], "lost flushed bytes: recovered " + stream.length + "; "
                         + context);

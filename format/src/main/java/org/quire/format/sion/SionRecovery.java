@@ -1,5 +1,6 @@
 package org.quire.format.sion;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -8,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
@@ -38,80 +40,79 @@ public final class SionRecovery {
 
     /** Recovers the file or set named {@code name} (file 0 of a set). */
     public static SionRecoveryReport recover(Path name) throws IOException {
-        List<FileChannel> channels = new ArrayList<>();
-        List<SionJournalReader> journals = new ArrayList<>();
+        List<Closeable> opened = new ArrayList<>();
         try {
-            List<Meta1> meta1s = new ArrayList<>();
-            FileChannel first = openForRecovery(name, channels);
-            Meta1 firstMeta1 = SionMetadataReader.readMeta1OfUnclosedFile(name, first, null, 0);
-            if (firstMeta1.startOfMeta2() != 0) {
-                throw new SionRecoveryRefusedException(name, SionRecoveryRefusedException.Reason.ALREADY_CLOSED,
-                        "the file is already closed (start_of_varheader = " + firstMeta1.startOfMeta2()
-                                + "): there is nothing to recover, open it as it is");
-            }
-            Meta1FixedPart firstFixed = firstMeta1.fixedPart();
-            meta1s.add(firstMeta1);
-            for (int fileNumber = 1; fileNumber < firstFixed.fileCount(); fileNumber++) {
-                Path member = SionFileNames.physicalFile(name, fileNumber);
-                meta1s.add(SionMetadataReader.readMeta1OfUnclosedFile(member, openForRecovery(member, channels),
-                        firstFixed, fileNumber));
-            }
-
-            List<ByteBuffer> heads = new ArrayList<>();
-            List<ChunkGeometry> geometries = new ArrayList<>();
-            for (int fileNumber = 0; fileNumber < meta1s.size(); fileNumber++) {
-                Path file = SionFileNames.physicalFile(name, fileNumber);
-                Meta1 meta1 = meta1s.get(fileNumber);
-                SionJournalReader journal = SionJournalReader.open(file);
-                journals.add(journal);
-                heads.add(meta1Head(file, channels.get(fileNumber), meta1));
-                journal.checkBelongsTo(file, meta1, SionJournalLayout.meta1HeadChecksum(heads.get(fileNumber)),
-                        fileNumber, journals.get(0).header().journalId());
-                geometries.add(new SionMetadataValidator(file, channels.get(fileNumber).size())
-                        .checkUnclosedChunkLayout(meta1));
-            }
-            KeyValueMode keyValueMode = new SionMetadataValidator(name, channels.get(0).size()).keyValueMode(firstFixed);
-            ParallelWritePlan plan = planOf(name, meta1s, heads, keyValueMode, journals.get(0).header().journalId());
-
-            List<RecoveredTask> recovered = new ArrayList<>();
-            List<long[]> fillsByRank = new ArrayList<>();
-            for (int fileNumber = 0; fileNumber < meta1s.size(); fileNumber++) {
-                Meta1 meta1 = meta1s.get(fileNumber);
-                long fileSize = channels.get(fileNumber).size();
-                for (int localTask = 0; localTask < meta1.fixedPart().taskCount(); localTask++) {
-                    SionJournalReader.TaskFills fills = journals.get(fileNumber)
-                            .readTask(localTask, geometries.get(fileNumber), fileSize);
-                    fillsByRank.add(fills.bytesPerChunk());
-                    recovered.add(new RecoveredTask(recovered.size(), meta1.globalRank(localTask), fileNumber,
-                            fills.bytesPerChunk(), fills.records(), fills.damagedRecordOffset()));
-                }
-            }
-            checkMeta2Fits(name, meta1s, recovered);
-
-            List<ClosingWrites> writes = plan.closingWrites(fillsByRank.toArray(long[][]::new));
-            for (int fileNumber = writes.size() - 1; fileNumber >= 0; fileNumber--) {
-                FileChannel channel = channels.get(fileNumber);
+            List<FileUnderRecovery> files = openFiles(name, opened);
+            ParallelWritePlan plan = planOf(files);
+            List<RecoveredTask> recovered = replayJournals(files);
+            checkMeta2Fits(files, recovered);
+            List<ClosingWrites> writes = plan.closingWrites(recovered.stream().map(RecoveredTask::bytesPerChunk)
+                    .toArray(long[][]::new));
+            for (int fileNumber = files.size() - 1; fileNumber >= 0; fileNumber--) {
+                FileChannel channel = files.get(fileNumber).channel();
                 ClosingWrites closing = writes.get(fileNumber);
                 channel.truncate(closing.endOfFile());
                 closing.writeTo(channel, true);
             }
-            FileChannels.closeAll(channels);
-            channels.clear();
+            FileChannels.closeAll(opened);
+            opened.clear();
             SionFile.open(name).close(); // validates every file of the set before the journals go
-            FileChannels.closeAll(journals);
-            journals.clear();
-            for (int fileNumber = 0; fileNumber < meta1s.size(); fileNumber++) {
-                Files.delete(SionFileNames.journal(SionFileNames.physicalFile(name, fileNumber)));
+            for (FileUnderRecovery file : files) {
+                Files.delete(SionFileNames.journal(file.path()));
             }
             return new SionRecoveryReport(name, recovered);
         } catch (IOException | RuntimeException e) {
-            FileChannels.closeAllAfter(channels, e);
-            FileChannels.closeAllAfter(journals, e);
+            FileChannels.closeAllAfter(opened, e);
             throw e;
         }
     }
 
-    private static FileChannel openForRecovery(Path file, List<FileChannel> opened) throws IOException {
+    /**
+     * One physical file of the set with its journal, both checked.
+     *
+     * @param head     META1 as the writer put it down at open: everything before the tail
+     * @param geometry where its chunks lie
+     */
+    private record FileUnderRecovery(Path path, FileChannel channel, Meta1 meta1, ByteBuffer head,
+                                     ChunkGeometry geometry, SionJournalReader journal) {
+    }
+
+    /**
+     * Opens every physical file and its journal (adding them to {@code opened}) and refuses unless
+     * file 0 is unclosed and every journal belongs to its file and to the same open of the set.
+     */
+    private static List<FileUnderRecovery> openFiles(Path name, List<Closeable> opened) throws IOException {
+        List<FileUnderRecovery> files = new ArrayList<>();
+        Meta1FixedPart firstFixed = null;
+        int fileCount = 1;
+        for (int fileNumber = 0; fileNumber < fileCount; fileNumber++) {
+            Path path = SionFileNames.physicalFile(name, fileNumber);
+            FileChannel channel = openForRecovery(path, opened);
+            Meta1 meta1 = SionMetadataReader.readMeta1OfUnclosedFile(path, channel, firstFixed, fileNumber);
+            if (fileNumber == 0) {
+                if (meta1.startOfMeta2() != 0) {
+                    throw new SionRecoveryRefusedException(name, SionRecoveryRefusedException.Reason.ALREADY_CLOSED,
+                            "the file is already closed (start_of_varheader = " + meta1.startOfMeta2()
+                                    + "): there is nothing to recover, open it as it is");
+                }
+                firstFixed = meta1.fixedPart();
+                fileCount = firstFixed.fileCount();
+            }
+            SionJournalReader journal = SionJournalReader.open(path);
+            opened.add(journal);
+            ByteBuffer head = PositionalIo.readExactly(channel, path, 0,
+                    (int) Meta1Layout.maxChunksOffset(meta1.fixedPart().taskCount()),
+                    meta1.fixedPart().endianness().metadataOrder(), "META1", "head");
+            SionJournalReader journalOfFileZero = fileNumber == 0 ? journal : files.get(0).journal();
+            journal.checkBelongsTo(path, meta1, SionJournalLayout.meta1HeadChecksum(head), fileNumber,
+                    journalOfFileZero.header().journalId());
+            ChunkGeometry geometry = new SionMetadataValidator(path, channel.size()).checkUnclosedChunkLayout(meta1);
+            files.add(new FileUnderRecovery(path, channel, meta1, head, geometry, journal));
+        }
+        return files;
+    }
+
+    private static FileChannel openForRecovery(Path file, List<Closeable> opened) throws IOException {
         try {
             FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
             opened.add(channel);
@@ -121,39 +122,27 @@ public final class SionRecovery {
         }
     }
 
-    /** META1 as the writer put it down at open: everything before the tail. */
-    private static ByteBuffer meta1Head(Path file, FileChannel channel, Meta1 meta1) throws IOException {
-        long headSize = Meta1Layout.maxChunksOffset(meta1.fixedPart().taskCount());
-        return PositionalIo.readExactly(channel, file, 0, (int) headSize, meta1.fixedPart().endianness().metadataOrder(),
-                "META1", "head");
-    }
-
     /**
      * The plan a parallel writer made for these files, checked byte for byte against every
      * file's META1 head: what it then encodes at close is exactly what that writer would have.
      */
-    private static ParallelWritePlan planOf(Path name, List<Meta1> meta1s, List<ByteBuffer> heads,
-                                            KeyValueMode keyValueMode, long journalId) throws IOException {
-        Meta1FixedPart fixed = meta1s.get(0).fixedPart();
-        List<Long> capacities = new ArrayList<>();
-        for (Meta1 meta1 : meta1s) {
-            for (long capacity : meta1.chunkCapacities()) {
-                capacities.add(capacity);
-            }
-        }
-        EndiannessWord endianness = fixed.endianness();
-        SionWriteOptions options = SionWriteOptions.defaults()
-                .withKeyValueMode(keyValueMode)
-                .withUserDataOrder(endianness.userDataOrder()).withMetadataOrder(endianness.metadataOrder());
-        ParallelWritePlan plan = ParallelWritePlan.of(fixed.prefix(), capacities.stream().mapToLong(Long::longValue)
-                .toArray(), fixed.fileCount(), fixed.fsBlockSize(), options, journalId);
-        for (int fileNumber = 0; fileNumber < meta1s.size(); fileNumber++) {
-            Path file = SionFileNames.physicalFile(name, fileNumber);
-            ByteBuffer stored = heads.get(fileNumber);
+    private static ParallelWritePlan planOf(List<FileUnderRecovery> files) throws IOException {
+        FileUnderRecovery first = files.get(0);
+        Meta1FixedPart fixed = first.meta1().fixedPart();
+        long[] capacities = files.stream().flatMapToLong(file -> Arrays.stream(file.meta1().chunkCapacities()))
+                .toArray();
+        KeyValueMode keyValueMode = new SionMetadataValidator(first.path(), first.channel().size()).keyValueMode(fixed);
+        SionWriteOptions options = SionWriteOptions.defaults().withKeyValueMode(keyValueMode)
+                .withUserDataOrder(fixed.endianness().userDataOrder())
+                .withMetadataOrder(fixed.endianness().metadataOrder());
+        ParallelWritePlan plan = ParallelWritePlan.of(fixed.prefix(), capacities, fixed.fileCount(), fixed.fsBlockSize(),
+                options, first.journal().header().journalId());
+        for (int fileNumber = 0; fileNumber < files.size(); fileNumber++) {
+            ByteBuffer stored = files.get(fileNumber).head();
             byte[] planned = plan.assignmentFor(plan.metadataOwner(fileNumber)).meta1Head();
             int differs = stored.mismatch(ByteBuffer.wrap(planned));
             if (differs >= 0) {
-                throw new CorruptFileException(file, differs, "META1", "head byte " + differs,
+                throw new CorruptFileException(files.get(fileNumber).path(), differs, "META1", "head byte " + differs,
                         String.format("%02x (as Quire's parallel writer lays out these capacities)", planned[differs]),
                         String.format("%02x", stored.get(differs)));
             }
@@ -161,16 +150,31 @@ public final class SionRecovery {
         return plan;
     }
 
+    /** Every task's fill levels from its journal, in global order (files in order, tasks in file order). */
+    private static List<RecoveredTask> replayJournals(List<FileUnderRecovery> files) throws IOException {
+        List<RecoveredTask> recovered = new ArrayList<>();
+        for (int fileNumber = 0; fileNumber < files.size(); fileNumber++) {
+            FileUnderRecovery file = files.get(fileNumber);
+            long fileSize = file.channel().size();
+            for (int localTask = 0; localTask < file.meta1().fixedPart().taskCount(); localTask++) {
+                SionJournalReader.TaskFills fills = file.journal().readTask(localTask, file.geometry(), fileSize);
+                recovered.add(new RecoveredTask(recovered.size(), file.meta1().globalRank(localTask), fileNumber,
+                        fills.bytesPerChunk(), fills.records(), fills.damagedRecordOffset()));
+            }
+        }
+        return recovered;
+    }
+
     /** META2 is encoded in one buffer; with maxchunks from a journal it must fit one. */
-    private static void checkMeta2Fits(Path name, List<Meta1> meta1s, List<RecoveredTask> recovered)
+    private static void checkMeta2Fits(List<FileUnderRecovery> files, List<RecoveredTask> recovered)
             throws UnsupportedFormatException {
-        for (int fileNumber = 0; fileNumber < meta1s.size(); fileNumber++) {
+        for (int fileNumber = 0; fileNumber < files.size(); fileNumber++) {
             int file = fileNumber;
             long maxChunks = recovered.stream().filter(task -> task.fileNumber() == file)
                     .mapToLong(RecoveredTask::chunkCount).max().orElse(1);
-            long size = Meta2Layout.size(meta1s.get(fileNumber).fixedPart().taskCount(), maxChunks);
+            long size = Meta2Layout.size(files.get(fileNumber).meta1().fixedPart().taskCount(), maxChunks);
             if (size > Integer.MAX_VALUE - 8) {
-                throw new UnsupportedFormatException(SionFileNames.physicalFile(name, fileNumber), "META2 of "
+                throw new UnsupportedFormatException(files.get(fileNumber).path(), "META2 of "
                         + maxChunks + " chunks would take " + size + " bytes, more than one buffer holds (2 GiB)");
             }
         }
