@@ -37,9 +37,13 @@ import java.nio.file.Path;
  *       ({@code openMapped}), on any number of ranks.</li>
  * </ul>
  * Readers check that every task holds exactly the first RECORDS records of the stream of the rank
- * that wrote it; rank 0 prints the verdict and the job exits 1 on any mismatch.
+ * that wrote it, or with RECORDS = {@code prefix} (a file closed by {@code quire sion recover}),
+ * any prefix of it; rank 0 prints the verdict and the job exits 1 on any mismatch.
  */
 public final class SionCheckpoint {
+
+    /** Expected record count meaning "any prefix of the stream". */
+    private static final int ANY_PREFIX = -1;
 
     private SionCheckpoint() {
     }
@@ -57,12 +61,17 @@ public final class SionCheckpoint {
                 case "write" -> write(job.world(), name, Integer.parseInt(arguments[2]), Integer.parseInt(arguments[3]),
                         arguments.length > 4 ? Integer.parseInt(arguments[4]) : 0,
                         arguments.length > 5 ? Long.parseLong(arguments[5]) : 0);
-                case "read-own" -> read(job.world(), name, Integer.parseInt(arguments[2]), false);
-                case "read-mapped" -> read(job.world(), name, Integer.parseInt(arguments[2]), true);
+                case "read-own" -> read(job.world(), name, expectedRecords(arguments[2]), false);
+                case "read-mapped" -> read(job.world(), name, expectedRecords(arguments[2]), true);
                 default -> throw new IllegalArgumentException("unknown mode " + arguments[0]);
             };
         }
         System.exit(status);
+    }
+
+    /** Records every task must hold, or {@link #ANY_PREFIX}. */
+    private static int expectedRecords(String argument) {
+        return argument.equals("prefix") ? ANY_PREFIX : Integer.parseInt(argument);
     }
 
     private static int write(Communicator world, Path name, int files, int records, int flushEvery, long pauseMillis)
@@ -98,7 +107,7 @@ public final class SionCheckpoint {
             for (SionTask task : reader.tasks()) {
                 int writer = Math.toIntExact(task.globalRank());
                 byte[] stream = reader.readFully(task);
-                long expected = CheckpointStream.length(writer, records);
+                long expected = records == ANY_PREFIX ? stream.length : CheckpointStream.length(writer, records);
                 long mismatch = CheckpointStream.firstMismatch(writer, stream);
                 if (stream.length != expected || mismatch >= 0) {
                     problems.append("task ").append(task.index()).append(": ").append(stream.length)
@@ -125,7 +134,7 @@ public final class SionCheckpoint {
             String how = mapped ? "mapped" : "own task";
             if (allProblems.length() == 0) {
                 System.out.println("verified " + allTasks + " tasks, " + allBytes + " bytes on " + world.size()
-                        + " ranks (" + how + "): every byte as written");
+                        + " ranks (" + how + "): every byte as written" + (records == ANY_PREFIX ? " (prefixes)" : ""));
             } else {
                 System.out.println("MISMATCH reading " + name + " on " + world.size() + " ranks (" + how + "): "
                         + allProblems);

@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * written by N ranks and read back by as many ranks and on other rank counts, and the same job
  * killed with SIGKILL at random points after some {@code flush()}es, then closed by
  * {@code quire sion recover}: every task must hold a prefix of what its rank wrote, at least as
- * long as the last flush the rank reported.
+ * long as the last flush the rank reported, and a job on one rank more reads the recovered file
+ * back mapped.
  */
 class SionCheckpointIT {
 
@@ -147,6 +148,12 @@ class SionCheckpointIT {
             }
         }
         assertTrue(Arrays.stream(lastFlushed).sum() > 0, "the kill came after flushes: " + Arrays.toString(lastFlushed));
+
+        // Restart: a job on another rank count reads the recovered file, mapped.
+        QuireCommand.Result restart = checkpoint(ranks + 1, "read-mapped", name.toString(), "prefix");
+        assertEquals(0, restart.exitCode(), restart.toString());
+        assertTrue(restart.stdout().contains("[0] verified " + ranks + " tasks, " + Arrays.stream(reported).sum()
+                + " bytes on " + (ranks + 1) + " ranks (mapped): every byte as written (prefixes)"), restart.toString());
     }
 
     /** Waits until every rank printed its pid and at least {@code flushes} flush lines. */

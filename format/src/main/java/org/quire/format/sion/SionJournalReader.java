@@ -88,7 +88,7 @@ final class SionJournalReader implements Closeable {
     /**
      * Refuses unless this journal was written for physical file {@code fileNumber} whose META1 is
      * {@code meta1} with head checksum {@code meta1HeadChecksum}, in the open whose journal id is
-     * {@code journalIdOfSet} (that of file 0's journal).
+     * {@code journalIdOfSet} (that of the set's first journal).
      */
     void checkBelongsTo(Path sionFile, Meta1 meta1, int meta1HeadChecksum, int fileNumber, long journalIdOfSet)
             throws SionRecoveryRefusedException {
@@ -104,7 +104,7 @@ final class SionJournalReader implements Closeable {
                     + hex(meta1HeadChecksum);
         } else if (header.journalId() != journalIdOfSet) {
             mismatch = "its journal id " + Long.toHexString(header.journalId()) + " differs from "
-                    + Long.toHexString(journalIdOfSet) + " in the journal of file 0 (another open of the set)";
+                    + Long.toHexString(journalIdOfSet) + " in the set's other journals (another open of the set)";
         }
         if (mismatch != null) {
             throw new SionRecoveryRefusedException(sionFile, SionRecoveryRefusedException.Reason.JOURNAL_OF_ANOTHER_FILE,
@@ -146,13 +146,14 @@ final class SionJournalReader implements Closeable {
                     || record.sequence() != sequence || record.localTask() != localTask) {
                 return new TaskFills(Arrays.copyOf(fills, (int) chunk + 1), sequence - 1, OptionalLong.of(offset));
             }
-            if (record.chunk() != chunk && record.chunk() != chunk + 1) {
+            boolean nextChunk = record.chunk() == chunk + 1 && sequence > 1; // a task's first record is for chunk 0
+            if (record.chunk() != chunk && !nextChunk) {
                 throw new CorruptFileException(path, offset + SionJournalLayout.RECORD_CHUNK_OFFSET, RECORD,
                         "chunk index of record " + sequence + " of task " + localTask,
-                        chunk + " or " + (chunk + 1) + " (records follow the task's chunks in order)",
+                        (sequence == 1 ? "0" : chunk + " or " + (chunk + 1)) + " (records follow the task's chunks in order)",
                         Long.toString(record.chunk()));
             }
-            if (record.chunk() == chunk + 1) {
+            if (nextChunk) {
                 if (chunk + 1 >= Integer.MAX_VALUE - 8) {
                     throw new UnsupportedFormatException(path, "task " + localTask + " records more than "
                             + (Integer.MAX_VALUE - 8) + " chunks, more than META1's int32 maxchunks holds");

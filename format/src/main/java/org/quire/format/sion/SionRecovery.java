@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
 import org.quire.format.UnsupportedFormatException;
@@ -26,8 +27,9 @@ import org.quire.format.UnsupportedFormatException;
  * <p>Order of writes, each forced to stable storage: members 1..nfiles-1 before file 0, and in
  * each file META2 before META1's tail (the word that marks the file closed). The file is cut
  * behind META2 as a close leaves it; data a task wrote after its last record is not recovered.
- * The journals are deleted once the set opens with {@link SionFile}. Running recovery again after
- * it was interrupted is safe as long as file 0 was not yet closed.
+ * Files of the set that are already closed (the job died during its close, or an earlier
+ * recovery died before finishing) are kept as they are, so recovery can always be run again.
+ * The journals are deleted once the set opens with {@link SionFile}.
  *
  * <pre>{@code
  * SionRecoveryReport report = SionRecovery.recover(Path.of("ckpt.sion"));
@@ -43,12 +45,21 @@ public final class SionRecovery {
         List<Closeable> opened = new ArrayList<>();
         try {
             List<FileUnderRecovery> files = openFiles(name, opened);
+            if (files.stream().allMatch(FileUnderRecovery::isClosed)) {
+                throw new SionRecoveryRefusedException(name, SionRecoveryRefusedException.Reason.ALREADY_CLOSED,
+                        (files.size() == 1 ? "the file is" : "every file of the set is") + " already closed"
+                                + " (start_of_varheader = " + files.get(0).meta1().startOfMeta2()
+                                + (files.size() == 1 ? "" : " in file 0") + "): there is nothing to recover, open it as it is");
+            }
             ParallelWritePlan plan = planOf(files);
             List<RecoveredTask> recovered = replayJournals(files);
             checkMeta2Fits(files, recovered);
             List<ClosingWrites> writes = plan.closingWrites(recovered.stream().map(RecoveredTask::bytesPerChunk)
                     .toArray(long[][]::new));
             for (int fileNumber = files.size() - 1; fileNumber >= 0; fileNumber--) {
+                if (files.get(fileNumber).isClosed()) {
+                    continue;
+                }
                 FileChannel channel = files.get(fileNumber).channel();
                 ClosingWrites closing = writes.get(fileNumber);
                 channel.truncate(closing.endOfFile());
@@ -58,7 +69,7 @@ public final class SionRecovery {
             opened.clear();
             SionFile.open(name).close(); // validates every file of the set before the journals go
             for (FileUnderRecovery file : files) {
-                Files.delete(SionFileNames.journal(file.path()));
+                Files.deleteIfExists(SionFileNames.journal(file.path()));
             }
             return new SionRecoveryReport(name, recovered);
         } catch (IOException | RuntimeException e) {
@@ -68,46 +79,54 @@ public final class SionRecovery {
     }
 
     /**
-     * One physical file of the set with its journal, both checked.
+     * One physical file of the set: unclosed, with its checked journal, or already closed (by a
+     * close or a recovery that died before finishing the set), with its validated metadata.
      *
      * @param head     META1 as the writer put it down at open: everything before the tail
      * @param geometry where its chunks lie
+     * @param journal  its journal; null if the file is closed
+     * @param closed   its metadata if it is closed; null otherwise
      */
     private record FileUnderRecovery(Path path, FileChannel channel, Meta1 meta1, ByteBuffer head,
-                                     ChunkGeometry geometry, SionJournalReader journal) {
+                                     ChunkGeometry geometry, SionJournalReader journal, PhysicalFileMetadata closed) {
+
+        boolean isClosed() {
+            return closed != null;
+        }
     }
 
     /**
-     * Opens every physical file and its journal (adding them to {@code opened}) and refuses unless
-     * file 0 is unclosed and every journal belongs to its file and to the same open of the set.
+     * Opens every physical file and the journal of every unclosed one (adding them to
+     * {@code opened}); refuses unless each journal belongs to its file and all to the same open.
      */
     private static List<FileUnderRecovery> openFiles(Path name, List<Closeable> opened) throws IOException {
         List<FileUnderRecovery> files = new ArrayList<>();
         Meta1FixedPart firstFixed = null;
+        SionJournalReader firstJournal = null;
         int fileCount = 1;
         for (int fileNumber = 0; fileNumber < fileCount; fileNumber++) {
             Path path = SionFileNames.physicalFile(name, fileNumber);
             FileChannel channel = openForRecovery(path, opened);
             Meta1 meta1 = SionMetadataReader.readMeta1OfUnclosedFile(path, channel, firstFixed, fileNumber);
             if (fileNumber == 0) {
-                if (meta1.startOfMeta2() != 0) {
-                    throw new SionRecoveryRefusedException(name, SionRecoveryRefusedException.Reason.ALREADY_CLOSED,
-                            "the file is already closed (start_of_varheader = " + meta1.startOfMeta2()
-                                    + "): there is nothing to recover, open it as it is");
-                }
                 firstFixed = meta1.fixedPart();
                 fileCount = firstFixed.fileCount();
             }
-            SionJournalReader journal = SionJournalReader.open(path);
-            opened.add(journal);
             ByteBuffer head = PositionalIo.readExactly(channel, path, 0,
                     (int) Meta1Layout.maxChunksOffset(meta1.fixedPart().taskCount()),
                     meta1.fixedPart().endianness().metadataOrder(), "META1", "head");
-            SionJournalReader journalOfFileZero = fileNumber == 0 ? journal : files.get(0).journal();
+            if (meta1.startOfMeta2() != 0) {
+                PhysicalFileMetadata closed = SionMetadataReader.read(path, channel);
+                files.add(new FileUnderRecovery(path, channel, meta1, head, closed.geometry(), null, closed));
+                continue;
+            }
+            SionJournalReader journal = SionJournalReader.open(path);
+            opened.add(journal);
+            firstJournal = firstJournal == null ? journal : firstJournal;
             journal.checkBelongsTo(path, meta1, SionJournalLayout.meta1HeadChecksum(head), fileNumber,
-                    journalOfFileZero.header().journalId());
+                    firstJournal.header().journalId());
             ChunkGeometry geometry = new SionMetadataValidator(path, channel.size()).checkUnclosedChunkLayout(meta1);
-            files.add(new FileUnderRecovery(path, channel, meta1, head, geometry, journal));
+            files.add(new FileUnderRecovery(path, channel, meta1, head, geometry, journal, null));
         }
         return files;
     }
@@ -127,6 +146,8 @@ public final class SionRecovery {
      * file's META1 head: what it then encodes at close is exactly what that writer would have.
      */
     private static ParallelWritePlan planOf(List<FileUnderRecovery> files) throws IOException {
+        long journalId = files.stream().filter(file -> !file.isClosed()).findFirst().orElseThrow().journal().header()
+                .journalId();
         FileUnderRecovery first = files.get(0);
         Meta1FixedPart fixed = first.meta1().fixedPart();
         long[] capacities = files.stream().flatMapToLong(file -> Arrays.stream(file.meta1().chunkCapacities()))
@@ -136,7 +157,7 @@ public final class SionRecovery {
                 .withUserDataOrder(fixed.endianness().userDataOrder())
                 .withMetadataOrder(fixed.endianness().metadataOrder());
         ParallelWritePlan plan = ParallelWritePlan.of(fixed.prefix(), capacities, fixed.fileCount(), fixed.fsBlockSize(),
-                options, first.journal().header().journalId());
+                options, journalId);
         for (int fileNumber = 0; fileNumber < files.size(); fileNumber++) {
             ByteBuffer stored = files.get(fileNumber).head();
             byte[] planned = plan.assignmentFor(plan.metadataOwner(fileNumber)).meta1Head();
@@ -150,15 +171,24 @@ public final class SionRecovery {
         return plan;
     }
 
-    /** Every task's fill levels from its journal, in global order (files in order, tasks in file order). */
+    /**
+     * Every task's fill levels, in global order (files in order, tasks in file order): from its
+     * journal, or from META2 for the tasks of a file that is already closed.
+     */
     private static List<RecoveredTask> replayJournals(List<FileUnderRecovery> files) throws IOException {
         List<RecoveredTask> recovered = new ArrayList<>();
         for (int fileNumber = 0; fileNumber < files.size(); fileNumber++) {
             FileUnderRecovery file = files.get(fileNumber);
             long fileSize = file.channel().size();
             for (int localTask = 0; localTask < file.meta1().fixedPart().taskCount(); localTask++) {
+                long globalRank = file.meta1().globalRank(localTask);
+                if (file.isClosed()) {
+                    recovered.add(new RecoveredTask(recovered.size(), globalRank, fileNumber, true,
+                            file.closed().meta2().usedBytesPerChunk(localTask), 0, OptionalLong.empty()));
+                    continue;
+                }
                 SionJournalReader.TaskFills fills = file.journal().readTask(localTask, file.geometry(), fileSize);
-                recovered.add(new RecoveredTask(recovered.size(), file.meta1().globalRank(localTask), fileNumber,
+                recovered.add(new RecoveredTask(recovered.size(), globalRank, fileNumber, false,
                         fills.bytesPerChunk(), fills.records(), fills.damagedRecordOffset()));
             }
         }

@@ -259,6 +259,38 @@ class SionRecoveryTest {
     }
 
     @Test
+    void jobThatDiedAfterClosingFileZeroButNotItsMemberIsCompleted() throws Exception {
+        Path name = directory.resolve("half.sion");
+        Path crash = directory.resolve("crash");
+        Path recoveredCopy = directory.resolve("recovered");
+        int[] flushed = {4, 6, 7};
+        writeWithCrashSnapshot(name, 2, flushed, flushed, new int[] {9, 9, 9}, crash, SionWriteOptions.defaults());
+        Path crashed = crash.resolve("half.sion");
+        Path member = SionFileNames.physicalFile(crashed, 1);
+        byte[] unclosedMember = Files.readAllBytes(member);
+        byte[] memberJournal = Files.readAllBytes(SionFileNames.journal(member));
+        SionRecovery.recover(crashed);
+        Files.createDirectories(recoveredCopy);
+        Files.copy(member, recoveredCopy.resolve("member"));
+        Files.copy(crashed, recoveredCopy.resolve("zero"));
+
+        // File 0 closed (its journal gone), file 1 still as the crash left it.
+        Files.write(member, unclosedMember);
+        Files.write(SionFileNames.journal(member), memberJournal);
+        SionRecoveryReport report = SionRecovery.recover(crashed);
+        assertEquals(-1, Files.mismatch(recoveredCopy.resolve("member"), member));
+        assertEquals(-1, Files.mismatch(recoveredCopy.resolve("zero"), crashed), "a closed file is kept as it was");
+        assertTrue(report.tasks().get(0).fileWasClosed());
+        assertFalse(report.tasks().get(2).fileWasClosed());
+        assertEquals(streamLength(0, 4), report.tasks().get(0).totalBytes());
+        assertEquals(streamLength(2, 7), report.tasks().get(2).totalBytes());
+
+        SionRecoveryRefusedException refused = assertThrows(SionRecoveryRefusedException.class,
+                () -> SionRecovery.recover(crashed));
+        assertTrue(refused.getMessage().contains("every file of the set is already closed"), refused.getMessage());
+    }
+
+    @Test
     void aTaskWithNoRecordGetsOneChunkOfZeroBytes() throws Exception {
         Path name = directory.resolve("idle.sion");
         Path crash = directory.resolve("crash");

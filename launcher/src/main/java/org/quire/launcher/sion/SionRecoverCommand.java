@@ -44,17 +44,24 @@ public final class SionRecoverCommand implements Callable<Integer> {
             return 1;
         }
         for (RecoveredTask task : report.tasks()) {
-            out.printf("task %d (globalrank %d, file %d): %d bytes in %d %s from %d journal %s%s%n", task.index(),
-                    task.globalRank(), task.fileNumber(), task.totalBytes(), task.chunkCount(),
-                    task.chunkCount() == 1 ? "chunk" : "chunks", task.journalRecords(),
-                    task.journalRecords() == 1 ? "record" : "records",
-                    task.damagedRecordOffset().isPresent()
-                            ? "; a torn record at journal offset " + task.damagedRecordOffset().getAsLong() + " was ignored"
-                            : "");
+            out.printf("task %d (globalrank %d, file %d): %d bytes in %d %s %s%n", task.index(), task.globalRank(),
+                    task.fileNumber(), task.totalBytes(), task.chunkCount(), task.chunkCount() == 1 ? "chunk" : "chunks",
+                    source(task));
         }
         out.printf("recovered %s: %d bytes of %d tasks; the file is closed and the journals are removed%n",
                 report.name(), report.totalBytes(), report.tasks().size());
         out.flush();
         return 0;
+    }
+
+    private static String source(RecoveredTask task) {
+        if (task.fileWasClosed()) {
+            return "(its file was already closed and is kept as it was)";
+        }
+        String source = "from " + task.journalRecords() + " journal " + (task.journalRecords() == 1 ? "record" : "records");
+        if (task.damagedRecordOffset().isPresent()) {
+            source += "; a torn record at journal offset " + task.damagedRecordOffset().getAsLong() + " was ignored";
+        }
+        return source;
     }
 }

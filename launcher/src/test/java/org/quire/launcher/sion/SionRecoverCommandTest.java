@@ -109,7 +109,7 @@ class SionRecoverCommandTest {
         assertEquals(1, refused.exitCode());
         assertEquals("", refused.out());
         assertEquals(1, refused.err().lines().count(), refused.err());
-        assertTrue(refused.err().startsWith("quire sion recover: " + name + ": the file is already closed"),
+        assertTrue(refused.err().startsWith("quire sion recover: " + name + ": every file of the set is already closed"),
                 refused.err());
         assertArrayEquals(before, Files.readAllBytes(name));
     }
