@@ -23,6 +23,8 @@ final class SionJournalReader implements Closeable {
 
     private static final String HEADER = "journal header";
     private static final String RECORD = "journal record";
+    /** META2 is encoded in one buffer; a journal may not describe more chunks than that holds. */
+    private static final long LARGEST_META2 = Integer.MAX_VALUE - 8;
 
     private final Path path;
     private final FileChannel channel;
@@ -119,7 +121,8 @@ final class SionJournalReader implements Closeable {
     /**
      * Replays the records of {@code localTask} from sequence 1 to the first unused or damaged
      * slot, keeping the last fill level of each chunk. Records that pass their checksum but
-     * contradict the file (chunk order, capacity, end of file) make the journal corrupt.
+     * contradict the file (chunk order, capacity, end of file) make the journal corrupt. The fill
+     * levels grow only with valid records, and never beyond what a META2 buffer can hold.
      *
      * @param geometry      the physical file's chunk layout
      * @param sionFileSize  its size; every recorded byte must lie before it
@@ -154,9 +157,14 @@ final class SionJournalReader implements Closeable {
                         Long.toString(record.chunk()));
             }
             if (nextChunk) {
-                if (chunk + 1 >= Integer.MAX_VALUE - 8) {
-                    throw new UnsupportedFormatException(path, "task " + localTask + " records more than "
-                            + (Integer.MAX_VALUE - 8) + " chunks, more than META1's int32 maxchunks holds");
+                if (record.bytes() == 0) {
+                    throw new CorruptFileException(path, offset + SionJournalLayout.RECORD_BYTES_OFFSET, RECORD,
+                            "bytes in chunk " + record.chunk() + " of task " + localTask + " (record " + sequence + ")",
+                            "at least 1 (a task moves to its next chunk only to write to it)", "0");
+                }
+                if (Meta2Layout.size(taskCount, chunk + 2) > LARGEST_META2) {
+                    throw new UnsupportedFormatException(path, "task " + localTask + " records more than " + (chunk + 1)
+                            + " chunks: META2 of " + taskCount + " tasks would not fit one buffer (2 GiB)");
                 }
                 chunk++;
                 if (chunk == fills.length) {

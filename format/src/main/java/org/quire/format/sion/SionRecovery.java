@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.OptionalLong;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
-import org.quire.format.UnsupportedFormatException;
 
 /**
  * Closes a SION file or set whose {@link SionParallelWriter} died before its collective close,
@@ -53,7 +52,6 @@ public final class SionRecovery {
             }
             ParallelWritePlan plan = planOf(files);
             List<RecoveredTask> recovered = replayJournals(files);
-            checkMeta2Fits(files, recovered);
             List<ClosingWrites> writes = plan.closingWrites(recovered.stream().map(RecoveredTask::bytesPerChunk)
                     .toArray(long[][]::new));
             for (int fileNumber = files.size() - 1; fileNumber >= 0; fileNumber--) {
@@ -193,20 +191,5 @@ public final class SionRecovery {
             }
         }
         return recovered;
-    }
-
-    /** META2 is encoded in one buffer; with maxchunks from a journal it must fit one. */
-    private static void checkMeta2Fits(List<FileUnderRecovery> files, List<RecoveredTask> recovered)
-            throws UnsupportedFormatException {
-        for (int fileNumber = 0; fileNumber < files.size(); fileNumber++) {
-            int file = fileNumber;
-            long maxChunks = recovered.stream().filter(task -> task.fileNumber() == file)
-                    .mapToLong(RecoveredTask::chunkCount).max().orElse(1);
-            long size = Meta2Layout.size(files.get(fileNumber).meta1().fixedPart().taskCount(), maxChunks);
-            if (size > Integer.MAX_VALUE - 8) {
-                throw new UnsupportedFormatException(files.get(fileNumber).path(), "META2 of "
-                        + maxChunks + " chunks would take " + size + " bytes, more than one buffer holds (2 GiB)");
-            }
-        }
     }
 }

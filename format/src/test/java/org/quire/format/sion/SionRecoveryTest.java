@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -461,6 +462,25 @@ class SionRecoveryTest {
         assertEquals("journal record", contradicting.structure());
         assertEquals("1000000", contradicting.found());
         assertTrue(contradicting.expected().contains("capacity 192"), contradicting.expected());
+
+        // Checksum-valid records out of chunk order: a first record not for chunk 0, a skipped chunk,
+        // a move to the next chunk without data.
+        SionJournalRecord firstOfRank0 = SionJournalLayout.decodeRecord(
+                ByteBuffer.wrap(good, (int) SionJournalLayout.recordOffset(2, 0, 1), SionJournalLayout.RECORD_SIZE)
+                        .slice());
+        assertEquals(0, firstOfRank0.chunk(), "rank 0's first record is for chunk 0");
+        for (SionJournalRecord outOfOrder : List.of(new SionJournalRecord(1, 0, 1, 10),
+                new SionJournalRecord(2, 0, 2, 10), new SionJournalRecord(2, 0, 1, 0))) {
+            byte[] bad = good.clone();
+            long at = SionJournalLayout.recordOffset(2, 0, outOfOrder.sequence());
+            SionJournalLayout.encodeRecord(journalId, outOfOrder).get(0, bad, (int) at, SionJournalLayout.RECORD_SIZE);
+            Files.write(journal, bad);
+            CorruptFileException order = assertThrows(CorruptFileException.class, () -> SionRecovery.recover(sion),
+                    outOfOrder.toString());
+            assertEquals(journal, order.file());
+            assertTrue(order.offset() == at + SionJournalLayout.RECORD_CHUNK_OFFSET
+                    || order.offset() == at + SionJournalLayout.RECORD_BYTES_OFFSET, order.getMessage());
+        }
 
         // A checksum-valid record far beyond a task's run of records (a sparse journal of about 1 TiB) is never read.
         Files.write(journal, good);
