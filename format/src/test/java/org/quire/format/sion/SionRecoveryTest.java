@@ -340,6 +340,44 @@ class SionRecoveryTest {
     }
 
     @Test
+    void everyTornOrBitFlippedLastRecordFallsBackToTheRecordBefore() throws Exception {
+        Path name = directory.resolve("flips.sion");
+        Path crash = directory.resolve("crash");
+        int[] flushed = {3, 3};
+        writeWithCrashSnapshot(name, 1, flushed, flushed, flushed, crash, SionWriteOptions.defaults());
+        Path sion = crash.resolve("flips.sion");
+        Path journal = SionFileNames.journal(sion);
+        byte[] crashedFile = Files.readAllBytes(sion);
+        byte[] goodJournal = Files.readAllBytes(journal);
+        int lastOfRank0 = (int) SionJournalLayout.recordOffset(2, 0, 2); // rank 0: (chunk 0, 53), then (chunk 1, 106)
+
+        for (int damage = 0; damage < SionJournalLayout.RECORD_SIZE + 8 * SionJournalLayout.RECORD_SIZE; damage++) {
+            byte[] damaged = goodJournal.clone();
+            String what;
+            if (damage < SionJournalLayout.RECORD_SIZE) {
+                what = "torn after " + damage + " bytes";  // the slot was zero before the write
+                Arrays.fill(damaged, lastOfRank0 + damage, lastOfRank0 + SionJournalLayout.RECORD_SIZE, (byte) 0);
+            } else {
+                int bit = damage - SionJournalLayout.RECORD_SIZE;
+                what = "bit " + bit + " flipped";
+                damaged[lastOfRank0 + bit / 8] ^= (byte) (1 << (bit % 8));
+            }
+            Files.write(sion, crashedFile);
+            Files.write(journal, damaged);
+            RecoveredTask rank0 = SionRecovery.recover(sion).tasks().get(0);
+            assertArrayEquals(new long[] {53}, rank0.bytesPerChunk(), what);
+            boolean slotLeftZero = Arrays.equals(damaged, lastOfRank0, lastOfRank0 + SionJournalLayout.RECORD_SIZE,
+                    new byte[SionJournalLayout.RECORD_SIZE], 0, SionJournalLayout.RECORD_SIZE);
+            // A tear that left only zeros looks like an unused slot; anything else is a damaged record.
+            assertEquals(slotLeftZero ? OptionalLong.empty() : OptionalLong.of(lastOfRank0), rank0.damagedRecordOffset(),
+                    what);
+        }
+        Files.write(sion, crashedFile);
+        Files.write(journal, goodJournal);
+        assertArrayEquals(new long[] {53, 106}, SionRecovery.recover(sion).tasks().get(0).bytesPerChunk());
+    }
+
+    @Test
     void refusesAFileItsWriterClosed() throws Exception {
         Path name = directory.resolve("closed.sion");
         writeWithCrashSnapshot(name, 1, filled(2, 0), filled(2, 3), filled(2, 3), null, SionWriteOptions.defaults());
