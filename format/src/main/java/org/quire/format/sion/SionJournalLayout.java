@@ -20,7 +20,7 @@ import java.util.zip.CRC32C;
  *  16      4     int32 nfiles of the set
  *  20      4     int32 ntasks (n) of the physical file
  *  24      8     int64 journal id: random, the same in every journal of one open of the set
- *  32      4     uint32 CRC32C of the physical file's META1 head (offset 0 .. 1076+16n)
+ *  32      4     uint32 CRC32C of the physical file's META1 head (its first 1076+16n bytes)
  *  36      4     uint32 CRC32C of header bytes 0..35
  *  40            end of header
  *
