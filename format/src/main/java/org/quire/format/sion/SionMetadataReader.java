@@ -90,6 +90,36 @@ final class SionMetadataReader {
         return new PhysicalFileMetadata(path, fileSize, meta1, keyValueMode, geometry, meta2, mappingSize, mapping);
     }
 
+    /**
+     * Reads META1 of a physical file whose writer may never have closed it, for recovery: the
+     * fixed part (checked against file 0's {@code firstOfSet} for a member of a set, null
+     * otherwise) and the arrays are validated as for any file; maxchunks and start_of_varheader
+     * are returned as stored, or as 0 when the file ends before META1's tail.
+     */
+    static Meta1 readMeta1OfUnclosedFile(Path path, FileChannel channel, Meta1FixedPart firstOfSet, int fileNumber)
+            throws IOException {
+        long fileSize = channel.size();
+        SionMetadataValidator validator = new SionMetadataValidator(path, fileSize);
+        validator.requireBytes(0, Meta1Layout.FIXED_PART_SIZE, "META1", "fixed part");
+        ByteBuffer fixedBytes = PositionalIo.readExactly(channel, path, 0, Meta1Layout.FIXED_PART_SIZE,
+                ByteOrder.LITTLE_ENDIAN, "META1", "fixed part");
+        validator.checkMagic(Meta1Layout.magic(fixedBytes));
+        EndiannessWord endianness = validator.checkEndiannessWord(Meta1Layout.endiannessWord(fixedBytes));
+        Meta1FixedPart fixed = Meta1Layout.decodeFixedPart(fixedBytes, endianness);
+        validator.checkFixedPartOfUnclosedFile(fixed);
+        if (firstOfSet != null) {
+            validator.checkSetMember(fixed, firstOfSet, fileNumber);
+        }
+        int taskCount = fixed.taskCount();
+        long variablePartSize = Meta1Layout.variablePartSize(taskCount);
+        validator.checkReadableInOnePiece(variablePartSize, "META1 arrays of ntasks " + taskCount);
+        long storedSize = Math.min(variablePartSize, fileSize - Meta1Layout.FIXED_PART_SIZE);
+        ByteBuffer variableBytes = ByteBuffer.allocate((int) variablePartSize).order(endianness.metadataOrder());
+        variableBytes.put(PositionalIo.readExactly(channel, path, Meta1Layout.FIXED_PART_SIZE, (int) storedSize,
+                endianness.metadataOrder(), "META1", "globalrank/chunksize arrays"));
+        return Meta1Layout.decodeVariablePart(fixed, variableBytes);
+    }
+
     /** File format 3 and older stored requested sizes; the reader aligns them (reference section 2.7). */
     private static long[] readableCapacities(Meta1 meta1) {
         Meta1FixedPart fixed = meta1.fixedPart();

@@ -9,6 +9,6 @@ import picocli.CommandLine.Command;
         versionProvider = QuireVersion.class,
         description = "Inspect, convert, verify and recover SIONlib containers.",
         subcommands = {SionDumpCommand.class, SionCatCommand.class, SionSplitCommand.class, SionDefragCommand.class,
-            SionVerifyCommand.class})
+            SionVerifyCommand.class, SionRecoverCommand.class})
 public final class SionCommand {
 }

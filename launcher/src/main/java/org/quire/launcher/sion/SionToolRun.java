@@ -39,13 +39,13 @@ final class SionToolRun {
         try {
             return work.run();
         } catch (SionNotClosedException e) {
-            System.err.println(prefix(spec) + e.file() + ": not closed: " + e.structure() + " " + e.field()
+            error(spec, e.file() + ": not closed: " + e.structure() + " " + e.field()
                     + " at offset " + e.offset() + " is 0, its writer never wrote META2; 'quire sion recover'"
                     + " may recover its data");
         } catch (StandardOutputClosed e) {
             return BROKEN_PIPE;
         } catch (IOException e) {
-            System.err.println(prefix(spec) + describe(e));
+            error(spec, describe(e));
         }
         return FAILED;
     }
@@ -59,8 +59,10 @@ final class SionToolRun {
         return file;
     }
 
-    private static String prefix(CommandSpec spec) {
-        return spec.qualifiedName() + ": ";
+    /** One line on the command line's error stream (System.err unless a caller redirected it). */
+    private static void error(CommandSpec spec, String message) {
+        spec.commandLine().getErr().println(spec.qualifiedName() + ": " + message);
+        spec.commandLine().getErr().flush();
     }
 
     /** File system exceptions carry only the path as message; say what happened to it. */

@@ -3,8 +3,9 @@
  * {@code org.quire.format.sion}. One class per subcommand: {@link org.quire.launcher.sion.SionDumpCommand}
  * (metadata and task table, as text or JSON), {@link org.quire.launcher.sion.SionCatCommand} (one task's
  * stream), {@link org.quire.launcher.sion.SionSplitCommand} (one file per task),
- * {@link org.quire.launcher.sion.SionDefragCommand} (one chunk per task) and
- * {@link org.quire.launcher.sion.SionVerifyCommand} (every structure, optionally every byte).
+ * {@link org.quire.launcher.sion.SionDefragCommand} (one chunk per task),
+ * {@link org.quire.launcher.sion.SionVerifyCommand} (every structure, optionally every byte) and
+ * {@link org.quire.launcher.sion.SionRecoverCommand} (closes a crashed job's file from its recovery journal).
  *
  * <p>Shared: {@link org.quire.launcher.sion.SionToolRun} (exit statuses 0 / 1 rejected or failed /
  * 2 usage, one-line errors), {@link org.quire.launcher.sion.TaskStreamCopy} (bounded-memory stream copy),
