@@ -86,4 +86,15 @@ final class ChunkGrid {
         }
         return index;
     }
+
+    /** The chunk coordinates of the chunk numbered {@code linear}: the inverse of {@link #linearIndex}. */
+    long[] scaledCoordinates(long linear) {
+        long[] scaled = new long[order.length];
+        long rest = linear;
+        for (int i = 0; i < order.length; i++) {
+            scaled[order[i]] = rest / strides[i];
+            rest %= strides[i];
+        }
+        return scaled;
+    }
 }

@@ -65,19 +65,20 @@ public final class Dataset extends Hdf5Object {
         boolean filtered = !spec.filters().isEmpty();
         ChunkRecordFormat format = filtered ? ChunkRecordFormat.filtered(chunkBytes)
                 : ChunkRecordFormat.unfiltered();
+        ChunkGrid grid = new ChunkGrid(spec.chunkShape(), spec.maxShape());
         ChunkIndex index;
         if (spec.unlimitedDimensions() == 1) {
-            index = ExtensibleArrayChunkIndex.create(blocks, format, chunkBytes);
+            index = ExtensibleArrayChunkIndex.create(blocks, grid, format, chunkBytes);
         } else if (Arrays.equals(spec.shape(), spec.maxShape())
                 && Arrays.equals(spec.shape(), spec.chunkShape())) {
-            index = new SingleChunkIndex(filtered, ChunkRecord.UNWRITTEN);
+            index = new SingleChunkIndex(grid.rank(), filtered, ChunkRecord.UNWRITTEN);
         } else {
-            long entries = new ChunkGrid(spec.chunkShape(), spec.maxShape()).maxChunkCount();
+            long entries = grid.maxChunkCount();
             if (entries > FixedArrayChunkIndex.MAX_ENTRIES) {
                 throw new IllegalArgumentException(entries + " chunks exceed the "
                         + FixedArrayChunkIndex.MAX_ENTRIES + " a fixed array index holds here");
             }
-            index = FixedArrayChunkIndex.create(blocks, format, entries, chunkBytes);
+            index = FixedArrayChunkIndex.create(blocks, grid, format, chunkBytes);
         }
         List<HeaderMessage> messages = new ArrayList<>();
         messages.add(HeaderMessage.of(DataspaceMessage.TYPE, 0,
@@ -181,19 +182,19 @@ public final class Dataset extends Hdf5Object {
                                         Datatype type, DataLayoutMessage layout, boolean filtered)
             throws IOException {
         long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * type.size();
+        ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions());
         ChunkIndexParameters parameters = layout.index();
         if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
-            return new SingleChunkIndex(filtered, new ChunkRecord(layout.indexAddress(),
-                    filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
+            return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(
+                    layout.indexAddress(), filtered ? single.filteredSize() : chunkBytes,
+                    single.filterMask()));
         }
         if (parameters instanceof ChunkIndexParameters.FixedArray) {
-            long entries = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions())
-                    .maxChunkCount();
-            return FixedArrayChunkIndex.open(blocks, layout.indexAddress(), entries, chunkBytes,
+            return FixedArrayChunkIndex.open(blocks, grid, layout.indexAddress(), chunkBytes,
                     filtered);
         }
         if (parameters instanceof ChunkIndexParameters.ExtensibleArray array) {
-            return ExtensibleArrayChunkIndex.open(blocks, layout.indexAddress(), array,
+            return ExtensibleArrayChunkIndex.open(blocks, grid, layout.indexAddress(), array,
                     chunkBytes, filtered);
         }
         throw new UnsupportedFormatException(blocks.path(), "dataset " + path + " uses chunk index "
@@ -467,8 +468,13 @@ public final class Dataset extends Hdf5Object {
         return chunk;
     }
 
+    /** Visits every chunk with storage (see {@link ChunkIndex#forEachStoredChunk}). */
+    void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
+        index.forEachStoredChunk(visitor);
+    }
+
     /** Reads, unfilters and checks the chunk {@code record} points at. */
-    private byte[] readChunk(ChunkRecord record) throws IOException {
+    byte[] readChunk(ChunkRecord record) throws IOException {
         BlockFile blocks = file.blocks();
         if (record.storedSize() < 0 || record.storedSize() > Integer.MAX_VALUE) {
             throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",

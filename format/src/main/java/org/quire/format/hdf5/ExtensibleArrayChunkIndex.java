@@ -30,6 +30,7 @@ import org.quire.format.hdf5.layout.ExtensibleArraySuperBlock;
 final class ExtensibleArrayChunkIndex implements ChunkIndex {
 
     private final BlockFile file;
+    private final ChunkGrid grid;
     private final long headerAddress;
     private final ExtensibleArrayGeometry geometry;
     private final ChunkRecordFormat format;
@@ -73,10 +74,11 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
         }
     }
 
-    private ExtensibleArrayChunkIndex(BlockFile file, long headerAddress,
+    private ExtensibleArrayChunkIndex(BlockFile file, ChunkGrid grid, long headerAddress,
                                       ExtensibleArrayGeometry geometry, ChunkRecordFormat format,
                                       long unfilteredChunkSize) {
         this.file = file;
+        this.grid = grid;
         this.headerAddress = headerAddress;
         this.geometry = geometry;
         this.format = format;
@@ -84,13 +86,13 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
     }
 
     /** Allocates a new, empty index with libhdf5's default parameters. */
-    static ExtensibleArrayChunkIndex create(BlockFile file, ChunkRecordFormat format,
-                                            long unfilteredChunkSize) {
+    static ExtensibleArrayChunkIndex create(BlockFile file, ChunkGrid grid,
+                                            ChunkRecordFormat format, long unfilteredChunkSize) {
         ExtensibleArrayGeometry geometry =
                 new ExtensibleArrayGeometry(ChunkIndexParameters.ExtensibleArray.DEFAULT);
         long headerAddress = file.allocate(ExtensibleArrayHeader.SIZE);
-        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(file, headerAddress,
-                geometry, format, unfilteredChunkSize);
+        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(file, grid,
+                headerAddress, geometry, format, unfilteredChunkSize);
         index.indexBlockAddress = file.allocate(ExtensibleArrayIndexBlock.size(geometry, format));
         index.indexBlock = ExtensibleArrayIndexBlock.empty(geometry);
         index.statistics = new ExtensibleArrayHeader.Statistics(0, 0, 0, 0, 0,
@@ -100,7 +102,7 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
         return index;
     }
 
-    static ExtensibleArrayChunkIndex open(BlockFile file, long address,
+    static ExtensibleArrayChunkIndex open(BlockFile file, ChunkGrid grid, long address,
                                           ChunkIndexParameters.ExtensibleArray expected,
                                           long unfilteredChunkSize, boolean filtered)
             throws IOException {
@@ -117,8 +119,8 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
                     Integer.toString(header.format().clientId()));
         }
         ExtensibleArrayGeometry geometry = new ExtensibleArrayGeometry(header.parameters());
-        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(file, address, geometry,
-                header.format(), unfilteredChunkSize);
+        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(file, grid, address,
+                geometry, header.format(), unfilteredChunkSize);
         index.statistics = header.statistics();
         index.indexBlockAddress = header.indexBlockAddress();
         if (Addresses.isDefined(index.indexBlockAddress)) {
@@ -235,6 +237,53 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
             file.write(headerAddress, new ExtensibleArrayHeader(format, geometry.parameters(),
                     statistics, indexBlockAddress).encode());
             headerDirty = false;
+        }
+    }
+
+    @Override
+    public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
+        if (indexBlock == null) {
+            return;
+        }
+        visit(indexBlock.elements(), 0, visitor);
+        long indexBlockElements = geometry.parameters().indexBlockElements();
+        for (int s = 0; s < geometry.superBlockCount(); s++) {
+            boolean direct = s < geometry.firstIndexedSuperBlock();
+            SuperBlockState owner = direct ? null : superBlock(s, false);
+            if (!direct && owner == null) {
+                continue;
+            }
+            for (long d = 0; d < geometry.dataBlocks(s); d++) {
+                DataBlockState block = dataBlock(s, d, false);
+                if (block == null) {
+                    continue;
+                }
+                long first = indexBlockElements + geometry.startElement(s)
+                        + d * geometry.dataBlockElements(s);
+                if (block.elements != null) {
+                    visit(block.elements, first, visitor);
+                    continue;
+                }
+                for (long page = 0; page < geometry.pagesPerDataBlock(s); page++) {
+                    ChunkRecord[] records = block.pages.get(page);
+                    if (records == null && owner.block.pageWritten(geometry, d, page)) {
+                        records = block.layout.readPage(file, block.address, page,
+                                unfilteredChunkSize);
+                    }
+                    if (records != null) {
+                        visit(records, first + page * geometry.pageElements(), visitor);
+                    }
+                }
+            }
+        }
+    }
+
+    private void visit(ChunkRecord[] records, long firstIndex, StoredChunkVisitor visitor)
+            throws IOException {
+        for (int i = 0; i < records.length; i++) {
+            if (records[i].isWritten()) {
+                visitor.visit(grid.scaledCoordinates(firstIndex + i), records[i]);
+            }
         }
     }
 

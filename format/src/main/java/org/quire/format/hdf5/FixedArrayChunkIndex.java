@@ -27,6 +27,7 @@ final class FixedArrayChunkIndex implements ChunkIndex {
     static final long MAX_ENTRIES = Integer.MAX_VALUE;
 
     private final BlockFile file;
+    private final ChunkGrid grid;
     private final long headerAddress;
     private final FixedArrayHeader header;
     private final FixedArrayDataBlock dataBlock;
@@ -41,24 +42,26 @@ final class FixedArrayChunkIndex implements ChunkIndex {
     private boolean dataBlockDirty;
     private boolean headerDirty;
 
-    private FixedArrayChunkIndex(BlockFile file, long headerAddress, FixedArrayHeader header,
-                                 long unfilteredChunkSize) {
+    private FixedArrayChunkIndex(BlockFile file, ChunkGrid grid, long headerAddress,
+                                 FixedArrayHeader header, long unfilteredChunkSize) {
         this.file = file;
+        this.grid = grid;
         this.headerAddress = headerAddress;
         this.header = header;
         this.dataBlock = new FixedArrayDataBlock(header);
         this.unfilteredChunkSize = unfilteredChunkSize;
     }
 
-    /** Allocates a new, empty index for {@code entryCount} chunks. */
-    static FixedArrayChunkIndex create(BlockFile file, ChunkRecordFormat format, long entryCount,
+    /** Allocates a new, empty index for every chunk of {@code grid}. */
+    static FixedArrayChunkIndex create(BlockFile file, ChunkGrid grid, ChunkRecordFormat format,
                                        long unfilteredChunkSize) {
+        long entryCount = grid.maxChunkCount();
         int pageBits = ChunkIndexParameters.FixedArray.DEFAULT.pageBits();
         long headerAddress = file.allocate(FixedArrayHeader.SIZE);
         FixedArrayDataBlock sizing = new FixedArrayDataBlock(
                 new FixedArrayHeader(format, pageBits, entryCount, 0));
         long dataBlockAddress = file.allocate(sizing.totalSize());
-        FixedArrayChunkIndex index = new FixedArrayChunkIndex(file, headerAddress,
+        FixedArrayChunkIndex index = new FixedArrayChunkIndex(file, grid, headerAddress,
                 new FixedArrayHeader(format, pageBits, entryCount, dataBlockAddress),
                 unfilteredChunkSize);
         if (index.dataBlock.isPaged()) {
@@ -72,10 +75,11 @@ final class FixedArrayChunkIndex implements ChunkIndex {
         return index;
     }
 
-    /** Opens the index at {@code address} of a dataset that has {@code expectedEntries} chunks. */
-    static FixedArrayChunkIndex open(BlockFile file, long address, long expectedEntries,
+    /** Opens the index at {@code address} of a dataset whose chunks are {@code grid}. */
+    static FixedArrayChunkIndex open(BlockFile file, ChunkGrid grid, long address,
                                      long unfilteredChunkSize, boolean filtered)
             throws IOException {
+        long expectedEntries = grid.maxChunkCount();
         FixedArrayHeader header = FixedArrayHeader.read(file, address);
         String structure = FixedArrayHeader.IDENTITY.structure();
         if (header.entryCount() != expectedEntries) {
@@ -92,7 +96,7 @@ final class FixedArrayChunkIndex implements ChunkIndex {
                     filtered ? "1 (filtered chunks)" : "0 (unfiltered chunks)",
                     Integer.toString(header.format().clientId()));
         }
-        return new FixedArrayChunkIndex(file, address, header, unfilteredChunkSize);
+        return new FixedArrayChunkIndex(file, grid, address, header, unfilteredChunkSize);
     }
 
     @Override
@@ -158,6 +162,43 @@ final class FixedArrayChunkIndex implements ChunkIndex {
         if (headerDirty) {
             file.write(headerAddress, header.encode());
             headerDirty = false;
+        }
+    }
+
+    @Override
+    public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
+        if (!dataBlock.isPaged()) {
+            visit(loadEntries(), 0, visitor);
+            return;
+        }
+        // Pages written before (bitmap) and pages changed since (in memory), in order.
+        TreeSet<Integer> written = new TreeSet<>(pages.keySet());
+        byte[] bitmap = loadBitmap();
+        for (int b = 0; b < bitmap.length; b++) {
+            if (bitmap[b] == 0) {
+                continue; // eight pages never written
+            }
+            for (int page = b * 8; page < Math.min(b * 8 + 8, dataBlock.pageCount()); page++) {
+                if (PageBitmap.get(bitmap, page)) {
+                    written.add(page);
+                }
+            }
+        }
+        for (int page : written) {
+            ChunkRecord[] records = pages.get(page);
+            if (records == null) {
+                records = dataBlock.readPage(file, page, unfilteredChunkSize);
+            }
+            visit(records, page * dataBlock.pageEntries(), visitor);
+        }
+    }
+
+    private void visit(ChunkRecord[] records, long firstIndex, StoredChunkVisitor visitor)
+            throws IOException {
+        for (int i = 0; i < records.length; i++) {
+            if (records[i].isWritten()) {
+                visitor.visit(grid.scaledCoordinates(firstIndex + i), records[i]);
+            }
         }
     }
 

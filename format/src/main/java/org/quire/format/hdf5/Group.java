@@ -132,6 +132,11 @@ public final class Group extends Hdf5Object {
         return child;
     }
 
+    /** The link message named {@code name}, or null. */
+    LinkMessage link(String name) {
+        return links.get(name);
+    }
+
     private void link(String name, Hdf5Object child, long address) {
         LinkMessage link = LinkMessage.hard(name, address);
         header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.encode()));
