@@ -1,7 +1,9 @@
 package org.quire.format.hdf5;
 
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What {@link Hdf5Verifier} checked in a valid file.
@@ -11,7 +13,7 @@ import java.util.Map;
  * @param attributes       attributes decoded, of groups and datasets
  * @param linksNotFollowed soft and external links (their targets are not checked)
  * @param metadataBlocks   checksummed blocks verified, by structure name ("superblock",
- *                         "object header", "fixed array data block page", ...)
+ *                         "object header", "fixed array data block page", ...), in name order
  * @param chunks           stored chunks read back through their filter pipeline
  * @param chunkBytes       stored (filtered) bytes of those chunks
  */
@@ -20,7 +22,7 @@ public record VerificationReport(Path file, long groups, long datasets, long att
                                  long chunks, long chunkBytes) {
 
     public VerificationReport {
-        metadataBlocks = Map.copyOf(metadataBlocks);
+        metadataBlocks = Collections.unmodifiableMap(new TreeMap<>(metadataBlocks));
     }
 
     /** All checksummed blocks verified. */
