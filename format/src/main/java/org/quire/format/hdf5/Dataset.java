@@ -45,10 +45,10 @@ public final class Dataset extends Hdf5Object {
     private int dataspaceHandle;
     private int layoutHandle;
 
-    private Dataset(Hdf5File file, String path, WritableObjectHeader header, long[] shape,
-                    long[] maxShape, long[] chunkShape, Datatype type, byte[] fillValue,
-                    List<Filter> filters, ChunkIndex index) {
-        super(file, path, header);
+    private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
+                    long[] shape, long[] maxShape, long[] chunkShape, Datatype type,
+                    byte[] fillValue, List<Filter> filters, ChunkIndex index) {
+        super(file, path, address, header);
         this.shape = shape;
         this.maxShape = maxShape;
         this.grid = new ChunkGrid(chunkShape, maxShape);
@@ -101,8 +101,9 @@ public final class Dataset extends Hdf5Object {
         WritableObjectHeader header = new WritableObjectHeader(blocks, messages,
                 SPARE_HEADER_BYTES);
         file.track(header);
-        Dataset dataset = new Dataset(file, path, header, spec.shape(), spec.maxShape(),
-                spec.chunkShape(), spec.type(), spec.fillValue(), spec.filters(), index);
+        Dataset dataset = new Dataset(file, path, header.address(), header, spec.shape(),
+                spec.maxShape(), spec.chunkShape(), spec.type(), spec.fillValue(),
+                spec.filters(), index);
         dataset.dataspaceHandle = 0;
         dataset.layoutHandle = messages.size() - 1;
         file.track(dataset);
@@ -150,8 +151,8 @@ public final class Dataset extends Hdf5Object {
                     Integer.toString(type.size()), Integer.toString(fillValue.length));
         }
         ChunkIndex index = openIndex(file.blocks(), path, space, type, layout, !filters.isEmpty());
-        Dataset dataset = new Dataset(file, path, null, space.dimensions(), space.maxDimensions(),
-                layout.chunkDimensions(), type, fillValue, filters, index);
+        Dataset dataset = new Dataset(file, path, address, null, space.dimensions(),
+                space.maxDimensions(), layout.chunkDimensions(), type, fillValue, filters, index);
         dataset.readAttributes(messages);
         return dataset;
     }

@@ -189,7 +189,7 @@ public final class Hdf5File implements AutoCloseable {
         }
         for (HeaderMessage message : messages) {
             if (message.type() == LinkInfoMessage.TYPE) {
-                return Group.read(this, path, messages);
+                return Group.read(this, path, address, messages);
             }
         }
         throw new UnsupportedFormatException(blocks.path(), "object " + path + " at offset "

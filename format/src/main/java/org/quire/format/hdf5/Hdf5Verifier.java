@@ -19,10 +19,11 @@ import org.quire.format.hdf5.layout.SuperblockV3;
 /**
  * Checks every structure of an HDF5 file Quire can read: the superblock (checksum, "open for
  * writing" flags, end-of-file address), every object header and continuation block reachable
- * from the root group by hard links, every message and attribute in them, every chunk index
- * block and page that was ever written (fixed array, extensible array, single chunk), and every
- * stored chunk: inside the file, through the filter pipeline (inflated, Fletcher-32 checked) to
- * its full unfiltered size.
+ * from the root group by hard links, every message in them that Quire interprets (the others
+ * are covered by their block's checksum) and every attribute, every chunk index block and page
+ * that was ever written (fixed array, extensible array, single chunk), and every stored chunk:
+ * inside the file, through the filter pipeline (inflated, Fletcher-32 checked) to its full
+ * unfiltered size.
  *
  * <p>The first problem found is thrown, with what its exception names (file, offset, structure,
  * field, expected, found); a valid file yields a {@link VerificationReport}. The cost follows
@@ -41,13 +42,13 @@ public final class Hdf5Verifier {
      *                                     not read, so it cannot be checked
      */
     public static VerificationReport verify(Path path) throws IOException {
-        long endOfFile;
+        SuperblockV3 superblock;
         try (BlockFile superblockOnly = new BlockFile(path,
                 FileChannel.open(path, StandardOpenOption.READ))) {
-            endOfFile = SuperblockV3.read(superblockOnly).endOfFileAddress();
+            superblock = SuperblockV3.read(superblockOnly);
         }
         try (Hdf5File file = Hdf5File.open(path)) {
-            return new Walk(file, endOfFile).run();
+            return new Walk(file, superblock).run();
         }
     }
 
@@ -63,9 +64,10 @@ public final class Hdf5Verifier {
         private long chunks;
         private long chunkBytes;
 
-        Walk(Hdf5File file, long endOfFile) {
+        Walk(Hdf5File file, SuperblockV3 superblock) {
             this.file = file;
-            this.endOfFile = endOfFile;
+            this.endOfFile = superblock.endOfFileAddress();
+            visitedHeaders.add(superblock.rootGroupAddress());
         }
 
         VerificationReport run() throws IOException {

@@ -126,6 +126,34 @@ class Hdf5VerifierTest {
         assertEquals(2, report.datasets());
     }
 
+    @Test
+    void everyObjectIsCheckedOnceThroughCyclesAndSecondLinks() throws IOException {
+        ExternalTools.requireH5py();
+        Path path = dir.resolve("links.h5");
+        ExternalTools.Result written = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(), "-c",
+                "import h5py, numpy\n"
+                        + "with h5py.File('" + path + "', 'w', libver='latest') as f:\n"
+                        + "    g = f.create_group('g')\n"
+                        + "    g.create_dataset('d', data=numpy.arange(10), chunks=(4,))\n"
+                        + "    g['up'] = f\n"                      // a hard link back to the root
+                        + "    f['alias'] = g['d']\n"              // a second hard link to d
+                        + "    f['soft'] = h5py.SoftLink('/g/d')\n"), 60);
+        assertEquals(0, written.exitCode(), written.output());
+        VerificationReport report = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> Hdf5Verifier.verify(path));
+        assertEquals(2, report.groups());
+        assertEquals(1, report.datasets());
+        assertEquals(1, report.linksNotFollowed());
+        assertEquals(3, report.chunks());
+        assertEquals(3L, report.metadataBlocks().get("object header"));
+        try (Hdf5File file = Hdf5File.open(path)) {
+            Group g = file.root().group("g");
+            assertEquals(file.root().address(), g.get("up").address());
+            assertEquals(g.get("d").address(), file.root().get("alias").address());
+            assertTrue(g.address() != file.root().address());
+        }
+    }
+
     private static Path copyWith(String name, byte[] content) throws IOException {
         Path copy = dir.resolve(name);
         Files.write(copy, content);

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.Hdf5File;
+import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -16,6 +17,8 @@ import picocli.CommandLine.Parameters;
  * hyperslab SPEC selects ({@link Slice}), printed by {@link HyperslabPrinter}.
  */
 @Command(name = "dump",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
         description = "Prints the values of DATASET, or of a hyperslab of it, one line per row of the last"
                 + " dimension, each line starting with the index of its first element: [i, j]: v, v, v."
                 + " Integers and floats are exact (floats as the shortest text that reads back as the same"

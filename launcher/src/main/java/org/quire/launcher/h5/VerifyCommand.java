@@ -9,11 +9,14 @@ import java.util.concurrent.Callable;
 
 import org.quire.format.hdf5.Hdf5Verifier;
 import org.quire.format.hdf5.VerificationReport;
+import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code quire h5 verify FILE}: {@link Hdf5Verifier} from the command line. */
 @Command(name = "verify",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
         description = "Checks every structure of FILE: the superblock, every object header and continuation"
                 + " block, every message and attribute, every chunk index block and page ever written, and"
                 + " every stored chunk (inside the file, inflated, Fletcher-32 checked). Prints what was"
