@@ -57,7 +57,7 @@ public final class DumpCommand implements Callable<Integer> {
             return ExitStatus.OK;
         } catch (IOException | UsageException e) {
             out.flush();
-            return ExitStatus.report("dump", e);
+            return ExitStatus.report("dump", file, e);
         } finally {
             out.flush();
         }

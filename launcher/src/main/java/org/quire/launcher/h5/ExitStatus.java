@@ -1,7 +1,10 @@
 package org.quire.launcher.h5;
 
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 
+import org.quire.format.FormatException;
 import org.quire.format.hdf5.FileOpenForWritingException;
 
 /**
@@ -19,12 +22,15 @@ final class ExitStatus {
     private ExitStatus() {
     }
 
-    /** Prints {@code failure} as one line and returns the status it ends the command with. */
-    static int report(String command, Exception failure) {
+    /**
+     * Prints {@code failure}, met while working on {@code file}, as one line and returns the
+     * status it ends the command with.
+     */
+    static int report(String command, Path file, Exception failure) {
         String message;
-        int status;
-        if (failure instanceof NoSuchFileException missing) {
-            message = "no such file: " + missing.getFile();
+        int status = BAD_FILE;
+        if (failure instanceof NoSuchFileException) {
+            message = "no such file: " + file;
             status = USAGE;
         } else if (failure instanceof UsageException) {
             message = failure.getMessage();
@@ -32,10 +38,14 @@ final class ExitStatus {
         } else if (failure instanceof FileOpenForWritingException) {
             message = failure.getMessage() + "; its writer is still running or died before"
                     + " closing it";
-            status = BAD_FILE;
+        } else if (failure instanceof FormatException) {
+            message = failure.getMessage(); // names the file already
+        } else if (failure instanceof FileSystemException system) {
+            message = "cannot open " + file + ": " + (system.getReason() != null
+                    ? system.getReason() : system.getClass().getSimpleName());
         } else {
-            message = failure.getMessage() != null ? failure.getMessage() : failure.toString();
-            status = BAD_FILE;
+            message = file + ": " + (failure.getMessage() != null ? failure.getMessage()
+                    : failure.getClass().getSimpleName());
         }
         System.err.println("quire h5 " + command + ": " + message.replace('\n', ' '));
         return status;

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.Attribute;
+import org.quire.format.hdf5.ChunkIndexType;
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
@@ -86,7 +87,7 @@ public final class ListCommand implements Callable<Integer> {
             return ExitStatus.OK;
         } catch (IOException | UsageException e) {
             out.flush();
-            return ExitStatus.report("ls", e);
+            return ExitStatus.report("ls", file, e);
         } finally {
             out.flush();
         }
@@ -135,8 +136,7 @@ public final class ListCommand implements Callable<Integer> {
         property(out, "max shape", sizes(dataset.maxShape()));
         property(out, "type", TypeDescription.of(dataset.type()));
         property(out, "chunk shape", sizes(dataset.chunkShape()));
-        property(out, "chunk index", dataset.chunkIndexType().name().toLowerCase()
-                .replace('_', ' ').replace("version 2 btree", "v2 B-tree"));
+        property(out, "chunk index", indexName(dataset.chunkIndexType()));
         StringJoiner filters = new StringJoiner(", ");
         for (Filter filter : dataset.filters()) {
             filters.add(filterName(filter));
@@ -160,6 +160,16 @@ public final class ListCommand implements Callable<Integer> {
             text.add(size == DatasetSpec.UNLIMITED ? "inf" : Long.toString(size));
         }
         return text.toString();
+    }
+
+    static String indexName(ChunkIndexType type) {
+        return switch (type) {
+            case SINGLE_CHUNK -> "single chunk";
+            case IMPLICIT -> "implicit";
+            case FIXED_ARRAY -> "fixed array";
+            case EXTENSIBLE_ARRAY -> "extensible array";
+            case VERSION_2_BTREE -> "v2 B-tree";
+        };
     }
 
     static String filterName(Filter filter) {

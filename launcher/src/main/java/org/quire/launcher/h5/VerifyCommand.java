@@ -37,7 +37,7 @@ public final class VerifyCommand implements Callable<Integer> {
         try {
             report = Hdf5Verifier.verify(file);
         } catch (IOException e) {
-            return ExitStatus.report("verify", e);
+            return ExitStatus.report("verify", file, e);
         }
         PrintWriter out = StandardOutput.open();
         out.println(file + ": valid");

@@ -171,6 +171,13 @@ class H5VerifyIT {
                 result.stderr().lines().toList());
     }
 
+    @Test
+    void aDirectoryIsStatus1InOneLine() throws Exception {
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", dir.toString());
+        assertEquals(1, result.exitCode(), result.toString());
+        assertEquals(List.of("quire h5 verify: " + dir + ": Is a directory"), result.stderr().lines().toList());
+    }
+
     // ---- where blocks of the fixture file are, found with the format's own layout classes
 
     /** Where the fixed array header with {@code entries} entries is. */
