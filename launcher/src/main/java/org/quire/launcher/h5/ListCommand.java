@@ -99,20 +99,18 @@ public final class ListCommand implements Callable<Integer> {
      * listed.
      */
     private void list(Hdf5Object object, PrintWriter out) throws IOException {
-        String kind = object instanceof Dataset ? "dataset " : "group ";
         String first = listed.putIfAbsent(object.address(), object.path());
+        out.println((object instanceof Dataset ? "dataset " : "group ") + object.path()
+                + (first != null ? " (same object as " + first + ")" : ""));
         if (first != null) {
-            out.println(kind + object.path() + " (same object as " + first + ")");
             return;
         }
         if (object instanceof Dataset dataset) {
-            out.println("dataset " + dataset.path());
             describe(dataset, out);
             attributes(dataset, out);
             return;
         }
         Group group = (Group) object;
-        out.println("group " + group.path());
         attributes(group, out);
         List<String> names = new ArrayList<>(group.memberNames());
         names.sort(null);
