@@ -154,6 +154,44 @@ class Hdf5VerifierTest {
         }
     }
 
+    /**
+     * The verifier finds exactly the chunks libhdf5 counts ({@code get_num_chunks}) in every
+     * dataset of the interop corpus, the huge sparse datasets and the files h5py writes.
+     */
+    @Test
+    void theChunksFoundAreTheOnesLibhdf5Counts() throws IOException {
+        ExternalTools.requireH5py();
+        Path corpus = dir.resolve("corpus.h5");
+        InteropCorpus.write(corpus, InteropCorpus.groups(), InteropCorpus.cases(),
+                InteropCorpus.attributes());
+        Path sparse = dir.resolve("sparse-count.h5");
+        InteropCorpus.write(sparse, List.of(), InteropCorpus.sparseCases(), List.of());
+        Path fixtures = Files.createDirectories(dir.resolve("h5py-fixtures"));
+        Path script = ExternalTools.resource("make_h5py_fixtures.py", fixtures);
+        ExternalTools.Result made = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                script.toString(), fixtures.toString()), 300);
+        assertEquals(0, made.exitCode(), made.output());
+        String count = String.join("\n",
+                "import h5py, sys",
+                "totals = [0, 0]",
+                "def visit(name, obj):",
+                "    if isinstance(obj, h5py.Dataset):",
+                "        totals[0] += 1",
+                "        totals[1] += obj.id.get_num_chunks()",
+                "with h5py.File(sys.argv[1], 'r') as f:",
+                "    f.visititems(visit)",
+                "print(totals[0], totals[1])");
+        for (Path file : List.of(corpus, sparse, fixtures.resolve("h5py.h5"))) {
+            ExternalTools.Result counted = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                    "-c", count, file.toString()), 120);
+            assertEquals(0, counted.exitCode(), counted.output());
+            VerificationReport report = Hdf5Verifier.verify(file);
+            assertTrue(report.chunks() > 0, file.toString());
+            assertEquals(counted.stdout().strip(), report.datasets() + " " + report.chunks(),
+                    file.getFileName() + ": datasets and chunks, libhdf5 vs Quire");
+        }
+    }
+
     private static Path copyWith(String name, byte[] content) throws IOException {
         Path copy = dir.resolve(name);
         Files.write(copy, content);
