@@ -18,11 +18,16 @@ The index type is what h5debug reports for the dataset's object header ("Index T
 script fails if libhdf5 did not choose the index each dataset is meant to exercise:
   - fixed array: no unlimited dimension; over 1,024 chunks the data block is paged (pages of
     1,024 entries) and pages nobody wrote stay uninitialised;
+  - implicit: no unlimited dimension, no filter, space allocated early (every chunk of the
+    maximum shape at creation, filled with the fill value);
   - extensible array: one unlimited dimension; with libhdf5's defaults (4 elements in the index
     block, data blocks of 16 * 2^floor((s+1)/2) elements in super block s, pages of 1,024) chunk
     numbers past 4 + 16 + 32 = 52 go through super blocks and past 131,060 into paged data
     blocks;
-  - single chunk: shape = max shape = chunk shape.
+  - single chunk: shape = max shape = chunk shape;
+  - version-2 B-tree: more than one unlimited dimension; with libhdf5's 2,048-byte nodes a
+    leaf holds 63 records of a 3-D unfiltered dataset, so the 8,000 chunks of btree/deep need
+    internal nodes below the root (depth 2, which the Java test checks).
 """
 import os
 import subprocess
@@ -88,7 +93,7 @@ with h5py.File(path, "w", libver="latest") as f:
     # libhdf5 stores the links of a group with more than 8 members densely (fractal heap and
     # v2 B-tree), which Quire does not read yet: no group here has more than 8 members.
     kinds = ["i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8"]
-    groups = ["fixed", "extensible", "single", "types", "nested/a/b"] + \
+    groups = ["fixed", "extensible", "single", "types", "nested/a/b", "btree"] + \
         ["ints/" + k for k in kinds] + ["floats/f4", "floats/f8"]
     for g in groups:
         f.require_group(g)
@@ -125,6 +130,21 @@ with h5py.File(path, "w", libver="latest") as f:
                          fillvalue=9, compression="gzip")
     d[1024:1300] = full[1024:1300]
     dataset(f, "fixed/paged_filtered", "Fixed Array", full, filters="deflate")
+
+    # Implicit index: early allocation, no filters; a maximum shape larger than the shape.
+    early = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    early.set_alloc_time(h5py.h5d.ALLOC_TIME_EARLY)
+    full = np.full((10, 13), -4, dtype="<i4")
+    full[2:5, 3:9] = np.arange(18).reshape(3, 6) + 70
+    d = f.create_dataset("fixed/implicit_2d", shape=(10, 13), maxshape=(12, 20), chunks=(3, 4),
+                         dtype="<i4", fillvalue=-4, dcpl=early)
+    d[2:5, 3:9] = full[2:5, 3:9]
+    dataset(f, "fixed/implicit_2d", "Implicit", full)
+    full = np.arange(40, dtype=">f8").reshape(5, 8) / 4
+    early = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    early.set_alloc_time(h5py.h5d.ALLOC_TIME_EARLY)
+    f.create_dataset("fixed/implicit_full", data=full, chunks=(2, 3), dcpl=early)
+    dataset(f, "fixed/implicit_full", "Implicit", full)
 
     # Extensible array through the index block and the first super blocks (not paged).
     full = np.arange(1200, dtype="<f8") * 0.25
@@ -198,6 +218,37 @@ with h5py.File(path, "w", libver="latest") as f:
     full["tag"] = [b"t%d" % i for i in range(9)]
     f.create_dataset("types/compound", data=full, chunks=(4,))
     dataset(f, "types/compound", "Fixed Array", full)
+
+    # Version-2 B-tree, 2-D, grown in both dimensions, chunks not dividing the shape, some
+    # chunks never written (fill value).
+    full = np.full((30, 40), 3, dtype="<i4")
+    d = f.create_dataset("btree/sparse_2d", shape=(0, 0), maxshape=(None, None), chunks=(4, 6),
+                         dtype="<i4", fillvalue=3)
+    d.resize((10, 13))
+    full[:10, :13] = np.arange(130).reshape(10, 13)
+    d[:10, :13] = full[:10, :13]
+    d.resize((30, 40))
+    full[21:27, 30:37] = np.arange(42).reshape(6, 7) * -5
+    d[21:27, 30:37] = full[21:27, 30:37]
+    dataset(f, "btree/sparse_2d", "v2 B-tree", full)
+
+    # Version-2 B-tree, 3-D with two unlimited dimensions, filtered, 360 chunks (internal
+    # node at depth 1); the first rows are rewritten, which changes their compressed sizes.
+    full = (np.arange(24 * 30 * 5, dtype=">f8").reshape(24, 30, 5) * 0.5) - 7
+    d = f.create_dataset("btree/filtered_3d", shape=(24, 30, 5), maxshape=(None, None, 5),
+                         chunks=(2, 3, 2), dtype=">f8", shuffle=True, compression="gzip")
+    d[:] = np.zeros((24, 30, 5))
+    d[:] = full
+    dataset(f, "btree/filtered_3d", "v2 B-tree", full, filters="shuffle,deflate")
+
+    # Version-2 B-tree deep enough for internal nodes below the root: 8,000 one-element chunks.
+    full = (np.arange(8000) % 251 - 125).astype("i1").reshape(20, 20, 20)
+    d = f.create_dataset("btree/deep", shape=(20, 20, 0), maxshape=(None, None, None),
+                         chunks=(1, 1, 1), dtype="i1")
+    d.resize((20, 20, 20))
+    d[10:] = full[10:]
+    d[:10] = full[:10]
+    dataset(f, "btree/deep", "v2 B-tree", full)
 
     # Attributes on the root, a group and a dataset.
     attribute(f, "title", np.bytes_(b"written by h5py"), "S15")

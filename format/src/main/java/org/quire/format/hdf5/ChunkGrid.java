@@ -1,17 +1,22 @@
 package org.quire.format.hdf5;
 
+import java.io.IOException;
+
+import org.quire.format.hdf5.layout.ChunkRecord;
+
 /**
  * The chunk geometry of a dataset: chunk shape, maximum shape, and the linear chunk numbering
- * libhdf5 uses for its array indexes (H5Dfarray.c, H5Dearray.c): row-major over the number of
- * chunks each dimension can ever hold, except that an unlimited dimension is moved to the front
- * and varies slowest.
+ * libhdf5 uses for its array indexes (H5Dfarray.c, H5Dearray.c, H5Dnone.c): row-major over the
+ * number of chunks each dimension can ever hold, except that an unlimited dimension is moved to
+ * the front and varies slowest. With more than one unlimited dimension there is no such
+ * numbering (libhdf5 then keys chunks by their coordinates in a version-2 B-tree).
  */
 final class ChunkGrid {
 
     private final long[] chunk;
     private final long[] maxChunks;
-    private final int unlimitedDimension;
-    /** Row-major strides over the dimensions in index order (unlimited first). */
+    private final int unlimitedDimensions;
+    /** Row-major strides over the dimensions in index order (unlimited first); null if none. */
     private final long[] strides;
     private final int[] order;
 
@@ -23,15 +28,17 @@ final class ChunkGrid {
         this.chunk = chunkShape.clone();
         this.maxChunks = new long[rank];
         int unlimited = -1;
+        int unlimitedCount = 0;
         for (int d = 0; d < rank; d++) {
             if (maxShape[d] == DatasetSpec.UNLIMITED) {
                 unlimited = d;
+                unlimitedCount++;
                 maxChunks[d] = Long.MAX_VALUE;
             } else {
                 maxChunks[d] = Shapes.ceilDiv(maxShape[d], chunkShape[d]);
             }
         }
-        this.unlimitedDimension = unlimited;
+        this.unlimitedDimensions = unlimitedCount;
         this.order = new int[rank];
         int next = 0;
         if (unlimited >= 0) {
@@ -41,6 +48,10 @@ final class ChunkGrid {
             if (d != unlimited) {
                 order[next++] = d;
             }
+        }
+        if (unlimitedCount > 1) {
+            this.strides = null;
+            return;
         }
         this.strides = new long[rank];
         long stride = 1;
@@ -64,9 +75,9 @@ final class ChunkGrid {
         return chunk.clone();
     }
 
-    /** The dimension that may grow without bound, or -1. */
-    int unlimitedDimension() {
-        return unlimitedDimension;
+    /** Number of dimensions that may grow without bound. */
+    int unlimitedDimensions() {
+        return unlimitedDimensions;
     }
 
     /** Number of chunks of a dataset at its maximum shape; only when no dimension is unlimited. */
@@ -78,8 +89,13 @@ final class ChunkGrid {
         return count;
     }
 
-    /** The linear index of the chunk at chunk coordinates {@code scaled}. */
+    /**
+     * The linear index of the chunk at chunk coordinates {@code scaled}.
+     *
+     * @throws IllegalStateException more than one dimension is unlimited
+     */
     long linearIndex(long[] scaled) {
+        requireLinearNumbering();
         long index = 0;
         for (int i = 0; i < order.length; i++) {
             index += scaled[order[i]] * strides[i];
@@ -87,8 +103,14 @@ final class ChunkGrid {
         return index;
     }
 
-    /** The chunk coordinates of the chunk numbered {@code linear}: the inverse of {@link #linearIndex}. */
+    /**
+     * The chunk coordinates of the chunk numbered {@code linear}: the inverse of
+     * {@link #linearIndex}.
+     *
+     * @throws IllegalStateException more than one dimension is unlimited
+     */
     long[] scaledCoordinates(long linear) {
+        requireLinearNumbering();
         long[] scaled = new long[order.length];
         long rest = linear;
         for (int i = 0; i < order.length; i++) {
@@ -96,5 +118,26 @@ final class ChunkGrid {
             rest %= strides[i];
         }
         return scaled;
+    }
+
+    /**
+     * Visits the written ones among {@code records}, the records of the chunks numbered
+     * {@code firstIndex} onward, with their chunk coordinates: how the array indexes, which
+     * store records in linear order, report their stored chunks.
+     */
+    void forEachWritten(ChunkRecord[] records, long firstIndex, StoredChunkVisitor visitor)
+            throws IOException {
+        for (int i = 0; i < records.length; i++) {
+            if (records[i].isWritten()) {
+                visitor.visit(scaledCoordinates(firstIndex + i), records[i]);
+            }
+        }
+    }
+
+    private void requireLinearNumbering() {
+        if (strides == null) {
+            throw new IllegalStateException("chunks of a dataset with " + unlimitedDimensions
+                    + " unlimited dimensions have no linear index");
+        }
     }
 }

@@ -6,7 +6,10 @@ import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 
 /**
- * Maps a chunk's linear index (see {@link ChunkGrid#linearIndex}) to where the chunk is stored.
+ * Maps a chunk's scaled coordinates (its element offset divided by the chunk size, per
+ * dimension) to where the chunk is stored. Array indexes number chunks linearly
+ * ({@link ChunkGrid#linearIndex}); the version-2 B-tree, used when several dimensions are
+ * unlimited and no such numbering exists, keys its records by the coordinates themselves.
  * Implementations read their on-disk structures lazily and verify each one; on a writable file
  * they keep changes in memory until {@link #flush()}, which writes child structures before the
  * structures pointing at them.
@@ -18,10 +21,11 @@ interface ChunkIndex {
 
     long address();
 
-    /** Where chunk {@code index} is, or {@link ChunkRecord#UNWRITTEN}. */
-    ChunkRecord get(long index) throws IOException;
+    /** Where the chunk at {@code scaled} is, or {@link ChunkRecord#UNWRITTEN}. */
+    ChunkRecord get(long[] scaled) throws IOException;
 
-    void put(long index, ChunkRecord record) throws IOException;
+    /** Records where the chunk at {@code scaled} now is, replacing any earlier record. */
+    void put(long[] scaled, ChunkRecord record) throws IOException;
 
     void flush() throws IOException;
 

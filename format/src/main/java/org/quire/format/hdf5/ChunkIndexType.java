@@ -4,13 +4,13 @@ package org.quire.format.hdf5;
 public enum ChunkIndexType {
     /** The dataset is one chunk; its address is in the layout message. */
     SINGLE_CHUNK,
-    /** Chunks at computed addresses (no filters, early allocation); not read or written yet. */
+    /** Chunks at computed addresses (no filters, early allocation); read, not written. */
     IMPLICIT,
     /** An array with one entry per chunk the maximum shape can hold (no unlimited dimension). */
     FIXED_ARRAY,
     /** A growable array (exactly one unlimited dimension). */
     EXTENSIBLE_ARRAY,
-    /** A version-2 B-tree (several unlimited dimensions); not read or written yet. */
+    /** A version-2 B-tree keyed by chunk coordinates (several unlimited dimensions). */
     VERSION_2_BTREE;
 
     /** The type with code {@code code} (1..5) of the layout message. */

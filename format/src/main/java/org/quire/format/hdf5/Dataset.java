@@ -67,8 +67,10 @@ public final class Dataset extends Hdf5Object {
                 : ChunkRecordFormat.unfiltered();
         ChunkGrid grid = new ChunkGrid(spec.chunkShape(), spec.maxShape());
         ChunkIndex index;
-        if (spec.unlimitedDimensions() == 1) {
-            index = ExtensibleArrayChunkIndex.create(blocks, grid, format, chunkBytes);
+        if (grid.unlimitedDimensions() > 1) {
+            index = BTreeV2ChunkIndex.create(blocks, format, grid.rank(), chunkBytes);
+        } else if (grid.unlimitedDimensions() == 1) {
+            index = ExtensibleArrayChunkIndex.create(blocks, format, grid, chunkBytes);
         } else if (Arrays.equals(spec.shape(), spec.maxShape())
                 && Arrays.equals(spec.shape(), spec.chunkShape())) {
             index = new SingleChunkIndex(grid.rank(), filtered, ChunkRecord.UNWRITTEN);
@@ -78,7 +80,7 @@ public final class Dataset extends Hdf5Object {
                 throw new IllegalArgumentException(entries + " chunks exceed the "
                         + FixedArrayChunkIndex.MAX_ENTRIES + " a fixed array index holds here");
             }
-            index = FixedArrayChunkIndex.create(blocks, grid, format, chunkBytes);
+            index = FixedArrayChunkIndex.create(blocks, format, grid, chunkBytes);
         }
         List<HeaderMessage> messages = new ArrayList<>();
         messages.add(HeaderMessage.of(DataspaceMessage.TYPE, 0,
@@ -191,15 +193,19 @@ public final class Dataset extends Hdf5Object {
                     single.filterMask()));
         }
         if (parameters instanceof ChunkIndexParameters.FixedArray) {
-            return FixedArrayChunkIndex.open(blocks, grid, layout.indexAddress(), chunkBytes,
+            return FixedArrayChunkIndex.open(blocks, layout.indexAddress(), grid, chunkBytes,
                     filtered);
         }
         if (parameters instanceof ChunkIndexParameters.ExtensibleArray array) {
-            return ExtensibleArrayChunkIndex.open(blocks, grid, layout.indexAddress(), array,
+            return ExtensibleArrayChunkIndex.open(blocks, layout.indexAddress(), grid, array,
                     chunkBytes, filtered);
         }
-        throw new UnsupportedFormatException(blocks.path(), "dataset " + path + " uses chunk index "
-                + ChunkIndexType.ofCode(parameters.code()) + ", not read yet");
+        if (parameters instanceof ChunkIndexParameters.Implicit) {
+            return ImplicitChunkIndex.open(blocks, layout.indexAddress(), grid,
+                    space.dimensions(), chunkBytes, filtered);
+        }
+        return BTreeV2ChunkIndex.open(blocks, layout.indexAddress(),
+                (ChunkIndexParameters.BTreeV2) parameters, grid.rank(), chunkBytes, filtered);
     }
 
     private static List<Filter> filters(Path name, long address, FilterPipelineMessage pipeline)
@@ -249,6 +255,10 @@ public final class Dataset extends Hdf5Object {
         return ChunkIndexType.ofCode(index.parameters().code());
     }
 
+    ChunkIndex chunkIndex() {
+        return index;
+    }
+
     /**
      * Grows the dataset to {@code newShape}; new elements read as the fill value.
      *
@@ -282,8 +292,7 @@ public final class Dataset extends Hdf5Object {
         byte[] source = new byte[data.remaining()];
         data.duplicate().get(source);
         forEachChunk(start, count, (scaled, chunkOrigin, overlap, within, inSelection) -> {
-            long linear = grid.linearIndex(scaled);
-            ChunkRecord old = index.get(linear);
+            ChunkRecord old = index.get(scaled);
             long[] chunkShape = grid.chunkShape();
             byte[] chunk;
             if (Arrays.equals(overlap, chunkShape)) {
@@ -293,7 +302,7 @@ public final class Dataset extends Hdf5Object {
             }
             BoxCopy.copy(source, count, inSelection, chunk, chunkShape, within, overlap,
                     type.size());
-            writeChunk(linear, old, chunk);
+            writeChunk(scaled, old, chunk);
         });
     }
 
@@ -331,7 +340,7 @@ public final class Dataset extends Hdf5Object {
         long elements = checkSelection(start, count);
         byte[] target = new byte[(int) (elements * type.size())];
         forEachChunk(start, count, (scaled, chunkOrigin, overlap, within, inSelection) -> {
-            ChunkRecord record = index.get(grid.linearIndex(scaled));
+            ChunkRecord record = index.get(scaled);
             if (record.isWritten()) {
                 BoxCopy.copy(readChunk(record), grid.chunkShape(), within, target, count,
                         inSelection, overlap, type.size());
@@ -503,7 +512,7 @@ public final class Dataset extends Hdf5Object {
     }
 
     /** Filters and stores a chunk, in place when its stored size is unchanged. */
-    private void writeChunk(long linear, ChunkRecord old, byte[] chunk) throws IOException {
+    private void writeChunk(long[] scaled, ChunkRecord old, byte[] chunk) throws IOException {
         byte[] stored = chunk;
         for (Filter filter : filters) {
             stored = filter.encode(stored, type.size());
@@ -511,6 +520,6 @@ public final class Dataset extends Hdf5Object {
         long address = old.isWritten() && old.storedSize() == stored.length ? old.address()
                 : file.blocks().allocate(stored.length);
         file.blocks().write(address, stored);
-        index.put(linear, new ChunkRecord(address, stored.length, 0));
+        index.put(scaled, new ChunkRecord(address, stored.length, 0));
     }
 }

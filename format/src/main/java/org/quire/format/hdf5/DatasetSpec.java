@@ -11,8 +11,7 @@ import java.util.Objects;
  *
  * <p>The chunk index follows from the shapes, as libhdf5 chooses it: a single chunk when shape,
  * maximum shape and chunk shape are equal; a fixed array when no dimension is unlimited; an
- * extensible array when exactly one is. More than one unlimited dimension (libhdf5's version-2
- * B-tree) is not written yet.
+ * extensible array when exactly one is; a version-2 B-tree when more than one is.
  */
 public final class DatasetSpec {
 
@@ -117,10 +116,6 @@ public final class DatasetSpec {
                 throw new IllegalArgumentException("a dimension with maximum size 0 can hold no "
                         + "chunk; give it a larger or unlimited maximum");
             }
-        }
-        if (unlimitedDimensions() > 1) {
-            throw new IllegalArgumentException("more than one unlimited dimension needs the "
-                    + "version-2 B-tree chunk index, which Quire does not write yet");
         }
         long chunkBytes;
         try {

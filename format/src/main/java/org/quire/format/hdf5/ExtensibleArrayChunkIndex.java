@@ -86,8 +86,8 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
     }
 
     /** Allocates a new, empty index with libhdf5's default parameters. */
-    static ExtensibleArrayChunkIndex create(BlockFile file, ChunkGrid grid,
-                                            ChunkRecordFormat format, long unfilteredChunkSize) {
+    static ExtensibleArrayChunkIndex create(BlockFile file, ChunkRecordFormat format,
+                                            ChunkGrid grid, long unfilteredChunkSize) {
         ExtensibleArrayGeometry geometry =
                 new ExtensibleArrayGeometry(ChunkIndexParameters.ExtensibleArray.DEFAULT);
         long headerAddress = file.allocate(ExtensibleArrayHeader.SIZE);
@@ -102,7 +102,7 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
         return index;
     }
 
-    static ExtensibleArrayChunkIndex open(BlockFile file, ChunkGrid grid, long address,
+    static ExtensibleArrayChunkIndex open(BlockFile file, long address, ChunkGrid grid,
                                           ChunkIndexParameters.ExtensibleArray expected,
                                           long unfilteredChunkSize, boolean filtered)
             throws IOException {
@@ -141,7 +141,11 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
     }
 
     @Override
-    public ChunkRecord get(long index) throws IOException {
+    public ChunkRecord get(long[] scaled) throws IOException {
+        return get(grid.linearIndex(scaled));
+    }
+
+    private ChunkRecord get(long index) throws IOException {
         if (indexBlock == null || index >= geometry.capacity()) {
             return ChunkRecord.UNWRITTEN;
         }
@@ -169,7 +173,8 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
     }
 
     @Override
-    public void put(long index, ChunkRecord record) throws IOException {
+    public void put(long[] scaled, ChunkRecord record) throws IOException {
+        long index = grid.linearIndex(scaled);
         if (index >= geometry.capacity()) {
             throw new IllegalArgumentException("chunk " + index + " is beyond the extensible "
                     + "array's capacity of " + geometry.capacity());
@@ -245,7 +250,7 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
         if (indexBlock == null) {
             return;
         }
-        visit(indexBlock.elements(), 0, visitor);
+        grid.forEachWritten(indexBlock.elements(), 0, visitor);
         long indexBlockElements = geometry.parameters().indexBlockElements();
         for (int s = 0; s < geometry.superBlockCount(); s++) {
             boolean direct = s < geometry.firstIndexedSuperBlock();
@@ -261,7 +266,7 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
                 long first = indexBlockElements + geometry.startElement(s)
                         + d * geometry.dataBlockElements(s);
                 if (block.elements != null) {
-                    visit(block.elements, first, visitor);
+                    grid.forEachWritten(block.elements, first, visitor);
                     continue;
                 }
                 for (long page = 0; page < geometry.pagesPerDataBlock(s); page++) {
@@ -271,18 +276,10 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
                                 unfilteredChunkSize);
                     }
                     if (records != null) {
-                        visit(records, first + page * geometry.pageElements(), visitor);
+                        grid.forEachWritten(records, first + page * geometry.pageElements(),
+                                visitor);
                     }
                 }
-            }
-        }
-    }
-
-    private void visit(ChunkRecord[] records, long firstIndex, StoredChunkVisitor visitor)
-            throws IOException {
-        for (int i = 0; i < records.length; i++) {
-            if (records[i].isWritten()) {
-                visitor.visit(grid.scaledCoordinates(firstIndex + i), records[i]);
             }
         }
     }

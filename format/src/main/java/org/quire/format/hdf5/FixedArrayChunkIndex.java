@@ -52,8 +52,8 @@ final class FixedArrayChunkIndex implements ChunkIndex {
         this.unfilteredChunkSize = unfilteredChunkSize;
     }
 
-    /** Allocates a new, empty index for every chunk of {@code grid}. */
-    static FixedArrayChunkIndex create(BlockFile file, ChunkGrid grid, ChunkRecordFormat format,
+    /** Allocates a new, empty index for every chunk of {@code grid}'s maximum shape. */
+    static FixedArrayChunkIndex create(BlockFile file, ChunkRecordFormat format, ChunkGrid grid,
                                        long unfilteredChunkSize) {
         long entryCount = grid.maxChunkCount();
         int pageBits = ChunkIndexParameters.FixedArray.DEFAULT.pageBits();
@@ -75,8 +75,8 @@ final class FixedArrayChunkIndex implements ChunkIndex {
         return index;
     }
 
-    /** Opens the index at {@code address} of a dataset whose chunks are {@code grid}. */
-    static FixedArrayChunkIndex open(BlockFile file, ChunkGrid grid, long address,
+    /** Opens the index at {@code address} of a dataset whose chunks {@code grid} numbers. */
+    static FixedArrayChunkIndex open(BlockFile file, long address, ChunkGrid grid,
                                      long unfilteredChunkSize, boolean filtered)
             throws IOException {
         long expectedEntries = grid.maxChunkCount();
@@ -110,7 +110,11 @@ final class FixedArrayChunkIndex implements ChunkIndex {
     }
 
     @Override
-    public ChunkRecord get(long index) throws IOException {
+    public ChunkRecord get(long[] scaled) throws IOException {
+        return get(grid.linearIndex(scaled));
+    }
+
+    private ChunkRecord get(long index) throws IOException {
         if (!dataBlock.isPaged()) {
             return loadEntries()[(int) index];
         }
@@ -127,7 +131,8 @@ final class FixedArrayChunkIndex implements ChunkIndex {
     }
 
     @Override
-    public void put(long index, ChunkRecord record) throws IOException {
+    public void put(long[] scaled, ChunkRecord record) throws IOException {
+        long index = grid.linearIndex(scaled);
         if (!dataBlock.isPaged()) {
             loadEntries()[(int) index] = record;
             dataBlockDirty = true;
@@ -168,7 +173,7 @@ final class FixedArrayChunkIndex implements ChunkIndex {
     @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
         if (!dataBlock.isPaged()) {
-            visit(loadEntries(), 0, visitor);
+            grid.forEachWritten(loadEntries(), 0, visitor);
             return;
         }
         // Pages written before (bitmap) and pages changed since (in memory), in order.
@@ -189,16 +194,7 @@ final class FixedArrayChunkIndex implements ChunkIndex {
             if (records == null) {
                 records = dataBlock.readPage(file, page, unfilteredChunkSize);
             }
-            visit(records, page * dataBlock.pageEntries(), visitor);
-        }
-    }
-
-    private void visit(ChunkRecord[] records, long firstIndex, StoredChunkVisitor visitor)
-            throws IOException {
-        for (int i = 0; i < records.length; i++) {
-            if (records[i].isWritten()) {
-                visitor.visit(grid.scaledCoordinates(firstIndex + i), records[i]);
-            }
+            grid.forEachWritten(records, page * dataBlock.pageEntries(), visitor);
         }
     }
 

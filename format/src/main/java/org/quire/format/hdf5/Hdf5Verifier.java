@@ -21,9 +21,10 @@ import org.quire.format.hdf5.layout.SuperblockV3;
  * writing" flags, end-of-file address), every object header and continuation block reachable
  * from the root group by hard links, every message in them that Quire interprets (the others
  * are covered by their block's checksum) and every attribute, every chunk index block and page
- * that was ever written (fixed array, extensible array, single chunk), and every stored chunk:
- * inside the file, through the filter pipeline (inflated, Fletcher-32 checked) to its full
- * unfiltered size.
+ * that was ever written (fixed array, extensible array; every node of a version-2 B-tree once,
+ * with its record order and counts), and every stored chunk, implicitly indexed and single
+ * chunks included: inside the file, through the filter pipeline (inflated, Fletcher-32
+ * checked) to its full unfiltered size.
  *
  * <p>The first problem found is thrown, with what its exception names (file, offset, structure,
  * field, expected, found); a valid file yields a {@link VerificationReport}. The cost follows

@@ -33,12 +33,12 @@ final class SingleChunkIndex implements ChunkIndex {
     }
 
     @Override
-    public ChunkRecord get(long index) {
+    public ChunkRecord get(long[] scaled) {
         return record;
     }
 
     @Override
-    public void put(long index, ChunkRecord record) {
+    public void put(long[] scaled, ChunkRecord record) {
         this.record = record;
     }
 

@@ -4,12 +4,12 @@ import java.io.IOException;
 
 import org.quire.format.hdf5.layout.ChunkRecord;
 
-/** Receives the chunks {@link ChunkIndex#forEachStoredChunk} finds. */
+/** Receives each chunk {@link ChunkIndex#forEachStoredChunk} finds storage for. */
 @FunctionalInterface
 interface StoredChunkVisitor {
 
     /**
-     * @param chunkCoordinates the chunk's position in units of chunks, per dimension
+     * @param chunkCoordinates the chunk's scaled coordinates (in units of chunks, per dimension)
      * @param record           where the chunk is stored (always a written chunk)
      */
     void visit(long[] chunkCoordinates, ChunkRecord record) throws IOException;

@@ -20,7 +20,7 @@ class ChunkGridTest {
     void movesTheUnlimitedDimensionToTheFront() {
         ChunkGrid grid = new ChunkGrid(new long[] {1, 4, 2},
                 new long[] {4, DatasetSpec.UNLIMITED, 3});
-        assertEquals(1, grid.unlimitedDimension());
+        assertEquals(1, grid.unlimitedDimensions());
         // order (1, 0, 2) with 4 and 2 chunks in the fixed dimensions
         assertEquals(0, grid.linearIndex(new long[] {0, 0, 0}));
         assertEquals(1, grid.linearIndex(new long[] {0, 0, 1}));
@@ -32,5 +32,13 @@ class ChunkGridTest {
     void refusesChunkCountsThatOverflow() {
         assertThrows(ArithmeticException.class, () -> new ChunkGrid(new long[] {1, 1, 1},
                 new long[] {1L << 30, 1L << 30, 1L << 30}).maxChunkCount());
+    }
+
+    @Test
+    void hasNoLinearNumberingWithSeveralUnlimitedDimensions() {
+        ChunkGrid grid = new ChunkGrid(new long[] {2, 3},
+                new long[] {DatasetSpec.UNLIMITED, DatasetSpec.UNLIMITED});
+        assertEquals(2, grid.unlimitedDimensions());
+        assertThrows(IllegalStateException.class, () -> grid.linearIndex(new long[] {0, 1}));
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
+import org.quire.format.hdf5.layout.BTreeV2Geometry;
+import org.quire.format.hdf5.layout.BTreeV2Header;
+import org.quire.format.hdf5.layout.BTreeV2InternalNode;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ContinuationMessage;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
@@ -56,6 +60,9 @@ class DamagedFilesTest {
         SIGNED_BLOCKS.put("EAIB", "extensible array index block");
         SIGNED_BLOCKS.put("EASB", "extensible array super block");
         SIGNED_BLOCKS.put("EADB", "extensible array data block");
+        SIGNED_BLOCKS.put("BTHD", "version 2 B-tree header");
+        SIGNED_BLOCKS.put("BTIN", "version 2 B-tree internal node");
+        SIGNED_BLOCKS.put("BTLF", "version 2 B-tree leaf node");
     }
 
     @BeforeAll
@@ -63,13 +70,15 @@ class DamagedFilesTest {
         intact = dir.resolve("intact.h5");
         List<InteropCorpus.Case> cases = new ArrayList<>();
         for (InteropCorpus.Case c : InteropCorpus.cases()) {
+            // The deep B-trees add a hundred nodes, each a full read of the file below.
             if (c.path().startsWith("/fixed/") || c.path().startsWith("/extensible/")
-                    || c.path().startsWith("/filters/")) {
+                    || c.path().startsWith("/filters/")
+                    || c.path().startsWith("/btree/") && !c.path().contains("/deep")) {
                 cases.add(c);
             }
         }
-        InteropCorpus.write(intact, List.of("/fixed", "/extensible", "/filters", "/nested",
-                "/nested/a"), cases, InteropCorpus.attributes().stream()
+        InteropCorpus.write(intact, List.of("/fixed", "/extensible", "/filters", "/btree",
+                "/nested", "/nested/a"), cases, InteropCorpus.attributes().stream()
                 .filter(a -> a.objectPath().equals("/nested/a")).toList());
     }
 
@@ -144,7 +153,7 @@ class DamagedFilesTest {
         byte[] bytes = Files.readAllBytes(intact);
         int step = Math.max(1, bytes.length / 200);
         for (int length = 0; length < bytes.length; length += step) {
-            Path file = copyWith("truncated.h5", java.util.Arrays.copyOf(bytes, length));
+            Path file = copyWith("truncated.h5", Arrays.copyOf(bytes, length));
             int cut = length;
             Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
                 FormatException e = assertThrows(FormatException.class,
@@ -307,6 +316,161 @@ class DamagedFilesTest {
                     () -> d.read(new long[] {0}, new long[] {4}));
             assertEquals("chunk", e.structure());
             assertEquals("address", e.field());
+        }
+    }
+
+    // ---- hostile version-2 B-trees, checksums intact
+
+    /**
+     * A file with one dataset "d" whose B-tree has depth 1: 13 x 13 one-element chunks, more
+     * than the 84 records a leaf holds.
+     */
+    private static Path btreeFile(String name) throws IOException {
+        Path file = dir.resolve(name);
+        Files.deleteIfExists(file);
+        try (Hdf5File hdf5 = Hdf5File.create(file)) {
+            Dataset d = hdf5.root().createDataset("d", DatasetSpec.builder(Datatype.INT32, 13, 13)
+                    .maxShape(InteropCorpus.U, InteropCorpus.U).chunkShape(1, 1).build());
+            int[] values = new int[169];
+            Arrays.setAll(values, i -> i * 3);
+            d.write(new long[] {0, 0}, new long[] {13, 13}, values);
+        }
+        return file;
+    }
+
+    /** A change to the child pointers of a B-tree's root node at {@code rootAddress}. */
+    @FunctionalInterface
+    private interface RootChange {
+        void apply(long rootAddress, List<BTreeV2InternalNode.ChildPointer> children);
+    }
+
+    /** Rewrites the root node of the only B-tree in {@code file}, checksum included. */
+    private static void changeRoot(Path file, RootChange change) throws IOException {
+        long headerAddress = indexOf(Files.readAllBytes(file), "BTHD");
+        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
+                StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+            BTreeV2Header header = BTreeV2Header.read(blocks, headerAddress, 2);
+            assertEquals(1, header.depth());
+            BTreeV2Geometry geometry = header.geometry();
+            BTreeV2InternalNode root = BTreeV2InternalNode.read(blocks, header.rootAddress(),
+                    header.format(), geometry, 1, header.rootRecords(), 4);
+            List<BTreeV2InternalNode.ChildPointer> children = new ArrayList<>(root.children());
+            change.apply(header.rootAddress(), children);
+            blocks.write(header.rootAddress(), new BTreeV2InternalNode(root.records(), children)
+                    .encode(header.format(), geometry, 1));
+        }
+    }
+
+    private static int indexOf(byte[] bytes, String signature) {
+        for (int at = 0; at + 4 <= bytes.length; at++) {
+            if (new String(bytes, at, 4, StandardCharsets.ISO_8859_1).equals(signature)) {
+                return at;
+            }
+        }
+        throw new AssertionError(signature + " not found");
+    }
+
+    private static void readDataset(Path file) throws IOException {
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            hdf5.root().dataset("d").read(new long[] {0, 0}, new long[] {13, 13});
+        }
+    }
+
+    @Test
+    void aBTreeChildPointingAtItsParentIsACycleNotAHang() throws IOException {
+        Path file = btreeFile("btree-cycle.h5");
+        long[] rootAddress = {0};
+        changeRoot(file, (root, children) -> {
+            rootAddress[0] = root;
+            BTreeV2InternalNode.ChildPointer first = children.get(0);
+            children.set(0, new BTreeV2InternalNode.ChildPointer(root, first.records(),
+                    first.totalRecords()));
+        });
+        Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> readDataset(file));
+            assertEquals("child node address", e.field());
+            assertEquals(rootAddress[0], e.offset());
+            assertTrue(e.found().contains("cycle"), e.getMessage());
+        });
+    }
+
+    @Test
+    void aBTreeChildBeyondTheEndOfTheFileIsCorrupt() throws IOException {
+        Path file = btreeFile("btree-beyond.h5");
+        changeRoot(file, (root, children) -> {
+            BTreeV2InternalNode.ChildPointer last = children.get(children.size() - 1);
+            children.set(children.size() - 1, new BTreeV2InternalNode.ChildPointer(1L << 40,
+                    last.records(), last.totalRecords()));
+        });
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> readDataset(file));
+        assertEquals("version 2 B-tree leaf node", e.structure());
+        assertEquals(1L << 40, e.offset());
+    }
+
+    @Test
+    void aBTreeChildClaimingMoreRecordsThanANodeHoldsFailsBeforeReadingIt() throws IOException {
+        Path file = btreeFile("btree-count.h5");
+        changeRoot(file, (root, children) -> {
+            BTreeV2InternalNode.ChildPointer first = children.get(0);
+            children.set(0, new BTreeV2InternalNode.ChildPointer(first.address(), 255, 255));
+        });
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> readDataset(file));
+        assertEquals("version 2 B-tree internal node", e.structure());
+        assertEquals("records in child", e.field());
+        assertEquals("255", e.found());
+    }
+
+    @Test
+    void twoBTreePointersToOneNodeFailVerification() throws IOException {
+        Path file = btreeFile("btree-shared.h5");
+        changeRoot(file, (root, children) -> children.set(1, children.get(0)));
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            BTreeV2ChunkIndex index = (BTreeV2ChunkIndex) hdf5.root().dataset("d").chunkIndex();
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> index.forEachStoredChunk((scaled, record) -> { }));
+            assertEquals("child node address", e.field());
+            assertTrue(e.found().contains("second time"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aBTreeHeaderWithAnImpossibleDepthFailsBeforeReadingNodes() throws IOException {
+        Path file = btreeFile("btree-depth.h5");
+        long headerAddress = indexOf(Files.readAllBytes(file), "BTHD");
+        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
+                StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+            BTreeV2Header h = BTreeV2Header.read(blocks, headerAddress, 2);
+            blocks.write(headerAddress, new BTreeV2Header(h.format(), h.nodeSize(), 40,
+                    h.splitPercent(), h.mergePercent(), h.rootAddress(), h.rootRecords(),
+                    h.totalRecords()).encode());
+        }
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> hdf5.root().get("d"));
+            assertEquals("version 2 B-tree header", e.structure());
+            assertEquals("depth", e.field());
+            assertEquals("40", e.found());
+        }
+    }
+
+    @Test
+    void implicitlyIndexedChunksBeyondTheEndOfTheFileAreCorrupt() throws IOException {
+        Path file = forge("implicit.h5", "d", List.of(
+                HeaderMessage.of(DataspaceMessage.TYPE, 0,
+                        new DataspaceMessage(new long[] {800, 800}, new long[] {800, 800})
+                                .encode()),
+                HeaderMessage.of(DatatypeMessage.TYPE, 1, DatatypeMessage.encode(Datatype.INT32)),
+                HeaderMessage.of(DataLayoutMessage.TYPE, 0, new DataLayoutMessage(
+                        new long[] {2, 2}, 4, new org.quire.format.hdf5.layout.ChunkIndexParameters
+                        .Implicit(), SuperblockV3.SIZE).encode())));
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> hdf5.root().get("d"));
+            assertEquals("implicitly indexed chunks", e.structure());
+            assertTrue(e.expected().startsWith("160000 chunks of 16 bytes"), e.getMessage());
         }
     }
 

@@ -121,8 +121,6 @@ class DatasetApiTest {
                 () -> DatasetSpec.builder(Datatype.INT32, 4, 4).chunkShape(2).build());
         assertThrows(IllegalArgumentException.class,
                 () -> DatasetSpec.builder(Datatype.INT32, 4).maxShape(3).build());
-        assertThrows(IllegalArgumentException.class, () -> DatasetSpec.builder(Datatype.INT32, 4, 4)
-                .maxShape(DatasetSpec.UNLIMITED, DatasetSpec.UNLIMITED).chunkShape(2, 2).build());
         assertThrows(IllegalArgumentException.class,
                 () -> DatasetSpec.builder(Datatype.INT32, 4).chunkShape(0).build());
         assertThrows(IllegalArgumentException.class, () -> DatasetSpec.builder(Datatype.INT8,

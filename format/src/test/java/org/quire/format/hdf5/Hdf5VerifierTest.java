@@ -122,8 +122,9 @@ class Hdf5VerifierTest {
                 () -> Hdf5Verifier.verify(path));
         // huge_fixed: chunks of 1000 x 1000; rows 0..2 and 999,998..999,999 of 1000 columns.
         // huge_extensible: chunks of 1000; elements 0..1499 and 999,999,000..999,999,999.
-        assertEquals(1 + 1 + 2 + 1, report.chunks());
-        assertEquals(2, report.datasets());
+        // huge_btree: chunks of 1000 x 1000; (0..1, 0..1499), (999,999,999, 999,998,500..+1499).
+        assertEquals(1 + 1 + 2 + 1 + 2 + 2, report.chunks());
+        assertEquals(3, report.datasets());
     }
 
     @Test

@@ -75,7 +75,7 @@ final class InteropCorpus {
 
     static List<String> groups() {
         List<String> groups = new ArrayList<>(List.of("/fixed", "/extensible", "/single",
-                "/types", "/filters", "/nested", "/nested/a", "/nested/a/b", "/many"));
+                "/types", "/filters", "/nested", "/nested/a", "/nested/a/b", "/many", "/btree"));
         return groups;
     }
 
@@ -126,6 +126,8 @@ final class InteropCorpus {
         cases.add(new Case("/extensible/empty_rows", DatasetSpec.builder(Datatype.FLOAT32, 0, 4)
                 .maxShape(U, 4).chunkShape(16, 4).build(), new long[] {0, 4}, List.of(),
                 Box.whole(0, 4), ChunkIndexType.EXTENSIBLE_ARRAY));
+
+        cases.addAll(btreeCases());
 
         // Single chunk, plain and filtered.
         cases.add(whole("/single/int32", DatasetSpec.builder(Datatype.INT32, 4, 5).build(),
@@ -194,6 +196,52 @@ final class InteropCorpus {
         return cases;
     }
 
+    /**
+     * Version-2 B-tree index: two or three unlimited dimensions, grown by the writes, chunks
+     * that do not divide the shape, unwritten chunks. The "deep" datasets have enough chunks
+     * (3,600 and 4,096 of one element) for libhdf5's 2,048-byte nodes to need a tree of depth
+     * 2; "deflate_2d" (169 chunks) has depth 1 and rewrites every chunk of its first chunk row
+     * with a new compressed size.
+     */
+    static List<Case> btreeCases() {
+        return List.of(
+                new Case("/btree/int32_2d", DatasetSpec.builder(Datatype.INT32, 0, 0)
+                        .maxShape(U, U).chunkShape(3, 4).fillValue(-9).build(),
+                        new long[] {20, 30},
+                        List.of(Box.of(new long[] {0, 0}, new long[] {5, 7}),
+                                Box.of(new long[] {7, 10}, new long[] {6, 10})),
+                        Box.whole(20, 30), ChunkIndexType.VERSION_2_BTREE),
+                new Case("/btree/float64_3d", DatasetSpec.builder(Datatype.FLOAT64, 0, 0, 0)
+                        .maxShape(U, U, U).chunkShape(2, 3, 4).fillValue(2.5).build(),
+                        new long[] {9, 10, 11},
+                        List.of(Box.of(new long[] {0, 0, 0}, new long[] {9, 4, 11}),
+                                Box.of(new long[] {3, 6, 2}, new long[] {4, 4, 5})),
+                        Box.whole(9, 10, 11), ChunkIndexType.VERSION_2_BTREE),
+                new Case("/btree/uint16_two_of_three", DatasetSpec.builder(
+                        Datatype.UINT16.withByteOrder(BE), 3, 0, 0).maxShape(5, U, U)
+                        .chunkShape(2, 5, 3).build(), new long[] {5, 12, 10},
+                        List.of(Box.of(new long[] {0, 0, 0}, new long[] {3, 12, 10}),
+                                Box.of(new long[] {3, 0, 0}, new long[] {2, 4, 10})),
+                        Box.whole(5, 12, 10), ChunkIndexType.VERSION_2_BTREE),
+                new Case("/btree/deflate_2d", DatasetSpec.builder(Datatype.INT64, 0, 0)
+                        .maxShape(U, U).chunkShape(4, 4).filter(Filter.shuffle())
+                        .filter(Filter.deflate(6)).build(), new long[] {50, 50},
+                        List.of(Box.of(new long[] {0, 0}, new long[] {2, 50}),
+                                Box.of(new long[] {2, 0}, new long[] {48, 50})),
+                        Box.whole(50, 50), ChunkIndexType.VERSION_2_BTREE),
+                new Case("/btree/deep_int8", DatasetSpec.builder(Datatype.INT8, 0, 0)
+                        .maxShape(U, U).chunkShape(1, 1).build(), new long[] {60, 60},
+                        List.of(Box.of(new long[] {30, 0}, new long[] {30, 60}),
+                                Box.of(new long[] {0, 0}, new long[] {30, 60})),
+                        Box.whole(60, 60), ChunkIndexType.VERSION_2_BTREE),
+                new Case("/btree/deep_filtered_3d", DatasetSpec.builder(Datatype.INT16, 0, 0, 0)
+                        .maxShape(U, U, U).chunkShape(1, 1, 1).fillValue(5)
+                        .filter(Filter.fletcher32()).build(), new long[] {16, 16, 16},
+                        List.of(Box.of(new long[] {0, 0, 0}, new long[] {16, 16, 8}),
+                                Box.of(new long[] {0, 0, 8}, new long[] {10, 16, 8})),
+                        Box.whole(16, 16, 16), ChunkIndexType.VERSION_2_BTREE));
+    }
+
     /** Datasets too large to dump or read whole: only {@code check} is compared. */
     static List<Case> sparseCases() {
         return List.of(
@@ -211,7 +259,16 @@ final class InteropCorpus {
                         List.of(Box.of(new long[] {0}, new long[] {1500}),
                                 Box.of(new long[] {999_999_000L}, new long[] {1000})),
                         Box.of(new long[] {999_998_000L}, new long[] {2000}),
-                        ChunkIndexType.EXTENSIBLE_ARRAY));
+                        ChunkIndexType.EXTENSIBLE_ARRAY),
+                // 10^6 x 10^6 possible chunks in a B-tree that holds 4 of them.
+                new Case("/huge_btree", DatasetSpec.builder(Datatype.INT32, 0, 0)
+                        .maxShape(U, U).chunkShape(1000, 1000).fillValue(11).build(),
+                        new long[] {1_000_000_000L, 1_000_000_000L},
+                        List.of(Box.of(new long[] {0, 0}, new long[] {2, 1500}),
+                                Box.of(new long[] {999_999_999L, 999_998_500L},
+                                        new long[] {1, 1500})),
+                        Box.of(new long[] {999_999_990L, 999_998_000L}, new long[] {10, 2000}),
+                        ChunkIndexType.VERSION_2_BTREE));
     }
 
     static List<AttributeCase> attributes() {

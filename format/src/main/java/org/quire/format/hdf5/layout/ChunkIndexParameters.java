@@ -39,7 +39,24 @@ public sealed interface ChunkIndexParameters {
         }
     }
 
-    /** Index type 2 (implicit) or 5 (version-2 B-tree): recognised, not read by Quire yet. */
-    record Other(int code) implements ChunkIndexParameters {
+    /** Index type 2: chunks at computed addresses from the index address on; no parameters. */
+    record Implicit() implements ChunkIndexParameters {
+        @Override public int code() {
+            return 2;
+        }
+    }
+
+    /**
+     * Index type 5, with the version-2 B-tree's node size in bytes and the percentages of a full
+     * node at which libhdf5 splits (on insert) and merges (on delete) nodes.
+     */
+    record BTreeV2(long nodeSize, int splitPercent, int mergePercent)
+            implements ChunkIndexParameters {
+        /** libhdf5's defaults (H5Dpkg.h: H5D_BT2_NODE_SIZE, _SPLIT_PERC, _MERGE_PERC). */
+        public static final BTreeV2 DEFAULT = new BTreeV2(2048, 100, 40);
+
+        @Override public int code() {
+            return 5;
+        }
     }
 }

@@ -69,10 +69,10 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
             out.putByte(array.maxBits()).putByte(array.indexBlockElements())
                     .putByte(array.superBlockMinDataPointers())
                     .putByte(array.dataBlockMinElements()).putByte(array.dataBlockPageBits());
-        } else {
-            throw new IllegalArgumentException("Quire does not write chunk index type "
-                    + index.code());
-        }
+        } else if (index instanceof ChunkIndexParameters.BTreeV2 tree) {
+            out.putInt((int) tree.nodeSize()).putByte(tree.splitPercent())
+                    .putByte(tree.mergePercent());
+        } // the implicit index has no indexing information
         return out.putAddress(indexAddress).toByteArray();
     }
 
@@ -126,11 +126,9 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
             case 4 -> new ChunkIndexParameters.ExtensibleArray(in.getUnsignedByte("maximum bits"),
                     in.getUnsignedByte("index elements"), in.getUnsignedByte("minimum pointers"),
                     in.getUnsignedByte("minimum elements"), in.getUnsignedByte("page bits"));
-            case 2 -> new ChunkIndexParameters.Other(code);
-            case 5 -> {
-                in.skip(6);
-                yield new ChunkIndexParameters.Other(code);
-            }
+            case 2 -> new ChunkIndexParameters.Implicit();
+            case 5 -> new ChunkIndexParameters.BTreeV2(in.getInt("node size") & 0xffffffffL,
+                    in.getUnsignedByte("split percent"), in.getUnsignedByte("merge percent"));
             default -> throw in.corrupt(in.absolutePosition() - 1, "chunk indexing type", "1..5",
                     Integer.toString(code));
         };
