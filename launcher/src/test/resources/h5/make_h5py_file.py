@@ -46,6 +46,15 @@ def main(path, expected_path):
             "halfs", data=rng.standard_normal(9).astype("<f4"), chunks=(4,), maxshape=(None,))
         datasets["/words"] = f.create_dataset(
             "words", data=np.array([b"one", b'tw"o', b"three"], dtype="S5"), chunks=(2,))
+        # Two unlimited dimensions: libhdf5 indexes the chunks with a version-2 B-tree.
+        datasets["/sheet"] = f.create_dataset(
+            "sheet", data=np.arange(-15, 15, dtype="<i2").reshape(5, 6), chunks=(2, 4),
+            maxshape=(None, None))
+        # Space allocated early, no filter, no unlimited dimension: the implicit index.
+        early = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+        early.set_alloc_time(h5py.h5d.ALLOC_TIME_EARLY)
+        datasets["/g/early"] = group.create_dataset(
+            "early", data=np.arange(12, dtype="<u2").reshape(4, 3), chunks=(2, 2), dcpl=early)
         datasets["/pairs"] = f.create_dataset(
             "pairs", data=np.array([(1, 0.1), (-2, 1e-300)], dtype=[("n", "<i8"), ("v", ">f8")]),
             chunks=(2,))

@@ -45,6 +45,8 @@ class Hdf5VerifierTest {
     /** Chunks written per dataset of {@link #writeIntactFile()}. */
     private static final long[] FIXED_PAGED_CHUNKS = {0, 1023, 2048, 4999};
     private static final long[] EXTENSIBLE_CHUNKS = {0, 10, 300, 200_000};
+    /** 15 x 15 chunks of one element: several B-tree leaves (84 records each) and their parent. */
+    private static final int BTREE_SIDE = 15;
 
     @BeforeAll
     static void writeIntactFile() throws IOException {
@@ -81,6 +83,14 @@ class Hdf5VerifierTest {
                 DatasetSpec.builder(Datatype.INT16, 3, 2).chunkShape(3, 2).build());
         single.write(new long[] {0, 0}, new long[] {3, 2}, new short[] {1, 2, 3, 4, 5, 6});
         single.setAttribute(Attribute.of("scale", 0.5));
+        Dataset btree = file.root().createDataset("btree",
+                DatasetSpec.builder(Datatype.INT8, 0, 0)
+                        .maxShape(DatasetSpec.UNLIMITED, DatasetSpec.UNLIMITED)
+                        .chunkShape(1, 1).build());
+        btree.extend(BTREE_SIDE, BTREE_SIDE);
+        byte[] cells = new byte[BTREE_SIDE * BTREE_SIDE];
+        Arrays.fill(cells, (byte) 1);
+        btree.write(new long[] {0, 0}, new long[] {BTREE_SIDE, BTREE_SIDE}, cells);
         if (close) {
             file.close();
         } else {
@@ -93,14 +103,14 @@ class Hdf5VerifierTest {
     void aValidFileIsReportedWithWhatWasChecked() throws IOException {
         VerificationReport report = Hdf5Verifier.verify(intact);
         assertEquals(2, report.groups());
-        assertEquals(4, report.datasets());
+        assertEquals(5, report.datasets());
         assertEquals(3, report.attributes());
         assertEquals(0, report.linksNotFollowed());
-        assertEquals(FIXED_PAGED_CHUNKS.length + EXTENSIBLE_CHUNKS.length + 10 + 1,
-                report.chunks());
+        assertEquals(FIXED_PAGED_CHUNKS.length + EXTENSIBLE_CHUNKS.length + 10 + 1
+                + BTREE_SIDE * BTREE_SIDE, report.chunks());
         Map<String, Long> blocks = report.metadataBlocks();
         assertEquals(1L, blocks.get("superblock"));
-        assertEquals(6L, blocks.get("object header"), blocks.toString());
+        assertEquals(7L, blocks.get("object header"), blocks.toString());
         // Pages 0, 2 and 4 of five were written; each is read once, the others never.
         assertEquals(3L, blocks.get("fixed array data block page"), blocks.toString());
         // fixed_paged and fletcher have fixed arrays.
@@ -110,6 +120,11 @@ class Hdf5VerifierTest {
         assertEquals(1L, blocks.get("extensible array index block"));
         assertEquals(1L, blocks.get("extensible array data block page"), blocks.toString());
         assertTrue(blocks.get("extensible array super block") >= 1, blocks.toString());
+        // Every node of the B-tree once (each node has its slot, so one signature per node).
+        assertEquals(1L, blocks.get("version 2 B-tree header"));
+        assertEquals(signatures("BTIN"), blocks.get("version 2 B-tree internal node"));
+        assertEquals(signatures("BTLF"), blocks.get("version 2 B-tree leaf node"));
+        assertTrue(signatures("BTLF") >= 2, blocks.toString());
         assertEquals(report.metadataBlockCount(),
                 blocks.values().stream().mapToLong(Long::longValue).sum());
     }
@@ -220,6 +235,9 @@ class Hdf5VerifierTest {
         kinds.put("EAIB", "extensible array index block");
         kinds.put("EASB", "extensible array super block");
         kinds.put("EADB", "extensible array data block");
+        kinds.put("BTHD", "version 2 B-tree header");
+        kinds.put("BTIN", "version 2 B-tree internal node");
+        kinds.put("BTLF", "version 2 B-tree leaf node");
         Map<String, Integer> found = new LinkedHashMap<>();
         for (int at = 0; at + 4 <= bytes.length; at++) {
             String signature = new String(bytes, at, 4, StandardCharsets.ISO_8859_1);
@@ -300,7 +318,7 @@ class Hdf5VerifierTest {
                     () -> Hdf5Verifier.verify(path));
             assertTrue(e.getMessage().contains("open for writing"), e.getMessage());
         }
-        assertEquals(4, Hdf5Verifier.verify(path).datasets());
+        assertEquals(5, Hdf5Verifier.verify(path).datasets());
     }
 
     // ---- where the unsigned blocks (pages) of the intact file are
@@ -318,6 +336,17 @@ class Hdf5VerifierTest {
         }
         assertTrue(found >= 0, signature + " not found");
         return found;
+    }
+
+    private static long signatures(String signature) {
+        byte[] pattern = signature.getBytes(StandardCharsets.US_ASCII);
+        long count = 0;
+        for (int at = 0; at + 4 <= bytes.length; at++) {
+            if (Arrays.equals(bytes, at, at + 4, pattern, 0, 4)) {
+                count++;
+            }
+        }
+        return count;
     }
 
     private static long fixedArrayPageAddress(int page) throws IOException {

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The contract of {@link ChunkIndex#forEachStoredChunk}, run against every index type Quire
- * writes: exactly the chunks written are visited, with their chunk coordinates, both before
+ * writes (the implicit index, read only, is covered by {@code H5pyFilesInQuireTest}): exactly the chunks written are visited, with their chunk coordinates, both before
  * {@code flush} (changes in memory) and after reopening, and a file's index blocks are each
  * read once.
  */
@@ -61,8 +61,28 @@ class StoredChunksTest {
                         Datatype.INT64, 4, 0).maxShape(4, u).chunkShape(2, 1)
                         .filter(Filter.fletcher32()).build(), new long[] {4, 70_000},
                         List.of(new long[] {1, 0}, new long[] {0, 5}, new long[] {1, 69_999}),
-                        ChunkIndexType.EXTENSIBLE_ARRAY)
+                        ChunkIndexType.EXTENSIBLE_ARRAY),
+                // 300 chunks: several leaves under an internal node (a leaf holds 84 records).
+                new Layout("v2 B-tree, two levels", DatasetSpec.builder(Datatype.INT16, 0, 0)
+                        .maxShape(u, u).chunkShape(2, 3).build(), new long[] {60, 60},
+                        checkerboard(30, 20), ChunkIndexType.VERSION_2_BTREE),
+                new Layout("v2 B-tree, 3-D, filtered", DatasetSpec.builder(Datatype.INT32, 0, 5, 0)
+                        .maxShape(u, 5, u).chunkShape(2, 5, 2).filter(Filter.deflate(1)).build(),
+                        new long[] {10, 5, 1000}, List.of(new long[] {0, 0, 0},
+                        new long[] {4, 0, 499}, new long[] {2, 0, 7}),
+                        ChunkIndexType.VERSION_2_BTREE)
         ).map(Arguments::of);
+    }
+
+    /** The chunks (i, j) of a {@code rows} by {@code columns} grid with i + j even. */
+    private static List<long[]> checkerboard(int rows, int columns) {
+        List<long[]> chunks = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            for (int j = i % 2; j < columns; j += 2) {
+                chunks.add(new long[] {i, j});
+            }
+        }
+        return chunks;
     }
 
     @ParameterizedTest(name = "{0}")

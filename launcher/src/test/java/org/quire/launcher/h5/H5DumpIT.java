@@ -138,7 +138,7 @@ class H5DumpIT {
     @Test
     void aFileH5pyWrotePrintsAsPythonPrintsItsValues() throws Exception {
         H5pyFixture h5py = H5pyFixture.write(dir);
-        assertEquals(5, h5py.expectedDumps().size());
+        assertEquals(7, h5py.expectedDumps().size());
         for (Map.Entry<String, List<String>> dataset : h5py.expectedDumps().entrySet()) {
             QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "dump", h5py.file().toString(),
                     dataset.getKey());

@@ -131,7 +131,7 @@ class H5ListIT {
         assertEquals(0, result.exitCode(), result.toString());
         List<String> lines = result.stdoutLines();
         assertEquals(h5dumpObjects, lines.stream().filter(l -> !l.startsWith(" ")).sorted().toList());
-        assertEquals(7, h5dumpObjects.size(), h5dumpObjects.toString());
+        assertEquals(9, h5dumpObjects.size(), h5dumpObjects.toString());
         assertTrue(lines.contains("    @origin: string[4] nullpad ascii = \"h5py\""), result.toString());
         assertEquals(List.of(
                 "dataset /g/normal",
@@ -151,6 +151,12 @@ class H5ListIT {
         assertEquals("    chunk index: extensible array", lines.get(halfs + 5));
         int pairs = lines.indexOf("dataset /pairs");
         assertEquals("    chunk index: single chunk", lines.get(pairs + 5));
+        int sheet = lines.indexOf("dataset /sheet");
+        assertEquals(List.of("dataset /sheet", "    shape:       [5, 6]", "    max shape:   [inf, inf]",
+                "    type:        int16 LE", "    chunk shape: [2, 4]", "    chunk index: v2 B-tree"),
+                lines.subList(sheet, sheet + 6));
+        int early = lines.indexOf("dataset /g/early");
+        assertEquals("    chunk index: implicit", lines.get(early + 5));
     }
 
     @Test

@@ -66,11 +66,23 @@ class H5VerifyIT {
     }
 
     @Test
-    void aFileH5pyWroteIsValid() throws Exception {
+    void aFileH5pyWroteIsValidAndAFlippedBitInItsBTreeLeafIsFound() throws Exception {
         H5pyFixture h5py = H5pyFixture.write(dir);
         QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", h5py.file().toString());
         assertEquals(0, result.exitCode(), result.toString());
-        assertEquals("  objects:         2 groups, 5 datasets, 2 attributes", result.stdoutLines().get(1));
+        assertEquals("  objects:         2 groups, 7 datasets, 2 attributes", result.stdoutLines().get(1));
+        // 18 chunks of the other datasets, 6 of /sheet in one B-tree leaf, 2 x 2 of /g/early.
+        assertTrue(result.stdoutLines().get(2).endsWith("version 2 B-tree header 1, version 2 B-tree leaf node 1)"),
+                result.toString());
+        assertTrue(result.stdoutLines().get(3).startsWith("  chunks:          28 stored chunks, "),
+                result.toString());
+
+        byte[] h5pyBytes = Files.readAllBytes(h5py.file());
+        int leaf = indexOf(h5pyBytes, "BTLF");
+        h5pyBytes[leaf + 12] ^= 0x08;
+        String error = verifyFails("h5py-leaf.h5", h5pyBytes);
+        assertTrue(error.matches("corrupt version 2 B-tree leaf node at offset \\d+: checksum expected " + HEX
+                + ", found " + HEX), error);
     }
 
     private static String verifyFails(String name, byte[] content) throws Exception {
@@ -91,10 +103,10 @@ class H5VerifyIT {
         return damaged;
     }
 
-    private static int indexOf(String signature) {
+    private static int indexOf(byte[] content, String signature) {
         byte[] pattern = signature.getBytes(StandardCharsets.US_ASCII);
-        for (int at = 0; at + 4 <= bytes.length; at++) {
-            if (Arrays.equals(bytes, at, at + 4, pattern, 0, 4)) {
+        for (int at = 0; at + 4 <= content.length; at++) {
+            if (Arrays.equals(content, at, at + 4, pattern, 0, 4)) {
                 return at;
             }
         }
@@ -110,7 +122,7 @@ class H5VerifyIT {
 
     @Test
     void aFlippedBitInAnObjectHeader() throws Exception {
-        int header = indexOf("OHDR");
+        int header = indexOf(bytes, "OHDR");
         String error = verifyFails("object-header.h5", flipped(header + 12));
         assertTrue(error.matches("corrupt object header at offset \\d+: checksum expected " + HEX + ", found "
                 + HEX), error);
@@ -127,7 +139,7 @@ class H5VerifyIT {
 
     @Test
     void aFlippedBitInAnExtensibleArrayDataBlock() throws Exception {
-        String error = verifyFails("extensible-block.h5", flipped(indexOf("EADB") + 12));
+        String error = verifyFails("extensible-block.h5", flipped(indexOf(bytes, "EADB") + 12));
         assertTrue(error.matches("corrupt extensible array data block at offset \\d+: checksum expected " + HEX
                 + ", found " + HEX), error);
     }
