@@ -45,10 +45,10 @@ public final class Dataset extends Hdf5Object {
     private int dataspaceHandle;
     private int layoutHandle;
 
-    private Dataset(Hdf5File file, String path, WritableObjectHeader header, long[] shape,
-                    long[] maxShape, long[] chunkShape, Datatype type, byte[] fillValue,
-                    List<Filter> filters, ChunkIndex index) {
-        super(file, path, header);
+    private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
+                    long[] shape, long[] maxShape, long[] chunkShape, Datatype type,
+                    byte[] fillValue, List<Filter> filters, ChunkIndex index) {
+        super(file, path, address, header);
         this.shape = shape;
         this.maxShape = maxShape;
         this.grid = new ChunkGrid(chunkShape, maxShape);
@@ -73,7 +73,7 @@ public final class Dataset extends Hdf5Object {
             index = ExtensibleArrayChunkIndex.create(blocks, format, grid, chunkBytes);
         } else if (Arrays.equals(spec.shape(), spec.maxShape())
                 && Arrays.equals(spec.shape(), spec.chunkShape())) {
-            index = new SingleChunkIndex(filtered, ChunkRecord.UNWRITTEN);
+            index = new SingleChunkIndex(grid.rank(), filtered, ChunkRecord.UNWRITTEN);
         } else {
             long entries = grid.maxChunkCount();
             if (entries > FixedArrayChunkIndex.MAX_ENTRIES) {
@@ -103,8 +103,9 @@ public final class Dataset extends Hdf5Object {
         WritableObjectHeader header = new WritableObjectHeader(blocks, messages,
                 SPARE_HEADER_BYTES);
         file.track(header);
-        Dataset dataset = new Dataset(file, path, header, spec.shape(), spec.maxShape(),
-                spec.chunkShape(), spec.type(), spec.fillValue(), spec.filters(), index);
+        Dataset dataset = new Dataset(file, path, header.address(), header, spec.shape(),
+                spec.maxShape(), spec.chunkShape(), spec.type(), spec.fillValue(),
+                spec.filters(), index);
         dataset.dataspaceHandle = 0;
         dataset.layoutHandle = messages.size() - 1;
         file.track(dataset);
@@ -152,8 +153,8 @@ public final class Dataset extends Hdf5Object {
                     Integer.toString(type.size()), Integer.toString(fillValue.length));
         }
         ChunkIndex index = openIndex(file.blocks(), path, space, type, layout, !filters.isEmpty());
-        Dataset dataset = new Dataset(file, path, null, space.dimensions(), space.maxDimensions(),
-                layout.chunkDimensions(), type, fillValue, filters, index);
+        Dataset dataset = new Dataset(file, path, address, null, space.dimensions(),
+                space.maxDimensions(), layout.chunkDimensions(), type, fillValue, filters, index);
         dataset.readAttributes(messages);
         return dataset;
     }
@@ -184,12 +185,13 @@ public final class Dataset extends Hdf5Object {
                                         Datatype type, DataLayoutMessage layout, boolean filtered)
             throws IOException {
         long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * type.size();
+        ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions());
         ChunkIndexParameters parameters = layout.index();
         if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
-            return new SingleChunkIndex(filtered, new ChunkRecord(layout.indexAddress(),
-                    filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
+            return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(
+                    layout.indexAddress(), filtered ? single.filteredSize() : chunkBytes,
+                    single.filterMask()));
         }
-        ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions());
         if (parameters instanceof ChunkIndexParameters.FixedArray) {
             return FixedArrayChunkIndex.open(blocks, layout.indexAddress(), grid, chunkBytes,
                     filtered);
@@ -476,8 +478,13 @@ public final class Dataset extends Hdf5Object {
         return chunk;
     }
 
+    /** Visits every chunk with storage (see {@link ChunkIndex#forEachStoredChunk}). */
+    void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
+        index.forEachStoredChunk(visitor);
+    }
+
     /** Reads, unfilters and checks the chunk {@code record} points at. */
-    private byte[] readChunk(ChunkRecord record) throws IOException {
+    byte[] readChunk(ChunkRecord record) throws IOException {
         BlockFile blocks = file.blocks();
         if (record.storedSize() < 0 || record.storedSize() > Integer.MAX_VALUE) {
             throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",

@@ -27,8 +27,8 @@ public final class Group extends Hdf5Object {
     private final Map<String, LinkMessage> links = new LinkedHashMap<>();
     private final Map<String, Hdf5Object> children = new HashMap<>();
 
-    private Group(Hdf5File file, String path, WritableObjectHeader header) {
-        super(file, path, header);
+    private Group(Hdf5File file, String path, long address, WritableObjectHeader header) {
+        super(file, path, address, header);
     }
 
     /** A new, empty group whose header is allocated in {@code file}. */
@@ -38,13 +38,13 @@ public final class Group extends Hdf5Object {
                 HeaderMessage.of(GroupInfoMessage.TYPE, 0, GroupInfoMessage.encodeDefault())),
                 SPARE_HEADER_BYTES);
         file.track(header);
-        return new Group(file, path, header);
+        return new Group(file, path, header.address(), header);
     }
 
-    /** The group whose header {@code messages} were read. */
-    static Group read(Hdf5File file, String path, List<HeaderMessage> messages)
+    /** The group whose header {@code messages} were read at {@code address}. */
+    static Group read(Hdf5File file, String path, long address, List<HeaderMessage> messages)
             throws IOException {
-        Group group = new Group(file, path, null);
+        Group group = new Group(file, path, address, null);
         for (HeaderMessage message : messages) {
             if (message.type() == LinkInfoMessage.TYPE && LinkInfoMessage.decode(
                     message.reader(file.blocks().path(), "link info message")).isDense()) {
@@ -130,6 +130,11 @@ public final class Group extends Hdf5Object {
         child = file.readObject(childPath(path(), name), link.address());
         children.put(name, child);
         return child;
+    }
+
+    /** The link message named {@code name}, or null. */
+    LinkMessage link(String name) {
+        return links.get(name);
     }
 
     private void link(String name, Hdf5Object child, long address) {
