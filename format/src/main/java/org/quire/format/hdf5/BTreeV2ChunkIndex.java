@@ -37,7 +37,6 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     private final ChunkIndexParameters.BTreeV2 parameters;
     private final BTreeV2ChunkRecord.Format format;
     private final BTreeV2Geometry geometry;
-    private final long unfilteredChunkSize;
     /** The header's pointer to the root; its address is undefined while the tree is empty. */
     private final Child root;
     private int depth;
@@ -78,13 +77,12 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     private BTreeV2ChunkIndex(BlockFile file, long headerAddress,
                               ChunkIndexParameters.BTreeV2 parameters,
                               BTreeV2ChunkRecord.Format format, BTreeV2Geometry geometry,
-                              long unfilteredChunkSize, Child root, int depth) {
+                              Child root, int depth) {
         this.file = file;
         this.headerAddress = headerAddress;
         this.parameters = parameters;
         this.format = format;
         this.geometry = geometry;
-        this.unfilteredChunkSize = unfilteredChunkSize;
         this.root = root;
         this.depth = depth;
     }
@@ -93,10 +91,11 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     static BTreeV2ChunkIndex create(BlockFile file, ChunkRecordFormat chunkFormat, int rank,
                                     long unfilteredChunkSize) {
         ChunkIndexParameters.BTreeV2 parameters = ChunkIndexParameters.BTreeV2.DEFAULT;
-        BTreeV2ChunkRecord.Format format = new BTreeV2ChunkRecord.Format(chunkFormat, rank);
+        BTreeV2ChunkRecord.Format format = new BTreeV2ChunkRecord.Format(chunkFormat, rank,
+                unfilteredChunkSize);
         BTreeV2ChunkIndex index = new BTreeV2ChunkIndex(file,
                 file.allocate(BTreeV2Header.SIZE), parameters, format,
-                new BTreeV2Geometry(parameters.nodeSize(), format.size()), unfilteredChunkSize,
+                new BTreeV2Geometry(parameters.nodeSize(), format.size()),
                 new Child(Addresses.UNDEFINED, 0, 0), 0);
         index.headerDirty = true;
         return index;
@@ -109,7 +108,9 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     static BTreeV2ChunkIndex open(BlockFile file, long address,
                                   ChunkIndexParameters.BTreeV2 expected, int rank,
                                   long unfilteredChunkSize, boolean filtered) throws IOException {
-        BTreeV2Header header = BTreeV2Header.read(file, address, rank);
+        BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file, address, rank,
+                unfilteredChunkSize);
+        BTreeV2ChunkRecord.Format format = (BTreeV2ChunkRecord.Format) header.format();
         String structure = BTreeV2Header.IDENTITY.structure();
         ChunkIndexParameters.BTreeV2 parameters = new ChunkIndexParameters.BTreeV2(
                 header.nodeSize(), header.splitPercent(), header.mergePercent());
@@ -118,13 +119,13 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
                     "creation parameters", expected + " (from the data layout message)",
                     parameters.toString());
         }
-        if (header.format().chunk().filtered() != filtered) {
+        if (format.chunk().filtered() != filtered) {
             throw new CorruptFileException(file.path(), address, structure, "type",
                     filtered ? "11 (filtered chunks)" : "10 (unfiltered chunks)",
-                    Integer.toString(header.format().type()));
+                    Integer.toString(format.type()));
         }
-        return new BTreeV2ChunkIndex(file, address, parameters, header.format(),
-                header.geometry(), unfilteredChunkSize, new Child(header.rootAddress(),
+        return new BTreeV2ChunkIndex(file, address, parameters, format,
+                header.geometry(), new Child(header.rootAddress(),
                         header.rootRecords(), header.totalRecords()), header.depth());
     }
 
@@ -290,12 +291,12 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
             return at.node;
         }
         if (d == 0) {
-            BTreeV2LeafNode leaf = BTreeV2LeafNode.read(file, at.address, format, geometry,
-                    at.records, unfilteredChunkSize);
+            BTreeV2LeafNode<BTreeV2ChunkRecord> leaf = BTreeV2LeafNode.read(file, at.address,
+                    format, geometry, at.records);
             at.node = new Node(at.address, new ArrayList<>(leaf.records()), List.of());
         } else {
-            BTreeV2InternalNode internal = BTreeV2InternalNode.read(file, at.address, format,
-                    geometry, d, at.records, unfilteredChunkSize);
+            BTreeV2InternalNode<BTreeV2ChunkRecord> internal = BTreeV2InternalNode.read(file,
+                    at.address, format, geometry, d, at.records);
             List<Child> children = new ArrayList<>();
             for (BTreeV2InternalNode.ChildPointer pointer : internal.children()) {
                 children.add(new Child(pointer.address(), pointer.records(),
@@ -362,7 +363,7 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
             flush(root.node, depth);
         }
         if (headerDirty) {
-            file.write(headerAddress, new BTreeV2Header(format, geometry.nodeSize(), depth,
+            file.write(headerAddress, new BTreeV2Header<>(format, geometry.nodeSize(), depth,
                     parameters.splitPercent(), parameters.mergePercent(), root.address,
                     root.records, root.totalRecords).encode());
             headerDirty = false;
@@ -382,8 +383,8 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
                         child.totalRecords));
             }
             file.write(node.address, d == 0
-                    ? new BTreeV2LeafNode(node.records).encode(format, geometry)
-                    : new BTreeV2InternalNode(node.records, pointers).encode(format, geometry, d));
+                    ? new BTreeV2LeafNode<>(node.records).encode(format, geometry)
+                    : new BTreeV2InternalNode<>(node.records, pointers).encode(format, geometry, d));
             node.dirty = false;
         }
     }
