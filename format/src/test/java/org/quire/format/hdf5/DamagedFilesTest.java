@@ -93,7 +93,9 @@ class DamagedFilesTest {
     private static void readGroup(Group group) throws IOException {
         for (String name : group.memberNames()) {
             Hdf5Object member = group.get(name);
-            member.attributeNames().forEach(member::attribute);
+            for (String attribute : member.attributeNames()) {
+                member.attribute(attribute);
+            }
             if (member instanceof Group child) {
                 readGroup(child);
             } else {

@@ -22,6 +22,17 @@ public interface BTreeV2RecordFormat<R> {
 
     R decode(LittleEndianReader in) throws CorruptFileException;
 
+    /** A resolver that accepts only {@code format}'s type and record size. */
+    static <R> Resolver<R> exactly(BTreeV2RecordFormat<R> format) {
+        return (in, at, type, recordSize) -> {
+            if (type != format.type() || recordSize != format.size()) {
+                throw in.corrupt(at, "tree type and record size", format.type() + " ("
+                        + format.size() + " bytes)", type + " (" + recordSize + " bytes)");
+            }
+            return format;
+        };
+    }
+
     /**
      * What a header's type and record size give: the format of the tree a caller expects, or a
      * corrupt-file failure; {@code at} is the offset of the type field.

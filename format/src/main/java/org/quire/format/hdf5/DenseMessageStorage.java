@@ -1,0 +1,142 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+import org.quire.format.hdf5.layout.Addresses;
+import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
+import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.JenkinsLookup3;
+import org.quire.format.hdf5.layout.LittleEndianReader;
+
+/**
+ * Links of a group or attributes of an object stored densely (libhdf5's H5G_dense / H5A_dense):
+ * each message in a fractal heap, indexed by a version-2 B-tree of name hashes (Jenkins lookup3
+ * of the name's bytes, ties ordered by name) and, when the object indexes creation order, by a
+ * second B-tree of creation order.
+ *
+ * @param <R> the index record
+ * @param <M> the message: a link or an attribute
+ */
+final class DenseMessageStorage<R, M> {
+
+    /** What differs between dense links and dense attributes. */
+    interface Kind<R, M> {
+        /** "link" or "attribute", for messages. */
+        String what();
+
+        BTreeV2RecordFormat<R> nameIndex();
+
+        BTreeV2RecordFormat<R> creationOrderIndex();
+
+        int heapIdLength();
+
+        byte[] heapId(R record);
+
+        /** The name hash of a name-index record, unsigned. */
+        long nameHash(R record);
+
+        /** The creation order of a creation-order-index record. */
+        long creationOrder(R record);
+
+        /** The message {@code record} points at, whose bytes {@code in} reads. */
+        M decode(R record, LittleEndianReader in) throws IOException;
+
+        String name(M message);
+    }
+
+    private final BlockFile file;
+    private final Kind<R, M> kind;
+    private final FractalHeap heap;
+    private final BTreeV2Reader<R> names;
+    /** Null when creation order is not indexed. */
+    private final BTreeV2Reader<R> creationOrder;
+
+    private DenseMessageStorage(BlockFile file, Kind<R, M> kind, FractalHeap heap,
+                                BTreeV2Reader<R> names, BTreeV2Reader<R> creationOrder) {
+        this.file = file;
+        this.kind = kind;
+        this.heap = heap;
+        this.names = names;
+        this.creationOrder = creationOrder;
+    }
+
+    /** Opens the heap and indexes an info message points at, reading and checking headers. */
+    static <R, M> DenseMessageStorage<R, M> open(BlockFile file, Kind<R, M> kind, long heapAddress,
+                                                 long nameIndexAddress,
+                                                 long creationOrderIndexAddress)
+            throws IOException {
+        FractalHeap heap = FractalHeap.open(file, heapAddress);
+        heap.requireHeapIdLength(kind.heapIdLength());
+        BTreeV2Reader<R> names = BTreeV2Reader.open(file, nameIndexAddress,
+                BTreeV2RecordFormat.exactly(kind.nameIndex()));
+        BTreeV2Reader<R> creationOrder = Addresses.isDefined(creationOrderIndexAddress)
+                ? BTreeV2Reader.open(file, creationOrderIndexAddress,
+                        BTreeV2RecordFormat.exactly(kind.creationOrderIndex()))
+                : null;
+        return new DenseMessageStorage<>(file, kind, heap, names, creationOrder);
+    }
+
+    FractalHeap heap() {
+        return heap;
+    }
+
+    BTreeV2Reader<R> nameIndex() {
+        return names;
+    }
+
+    /** The creation order index, or null when there is none. */
+    BTreeV2Reader<R> creationOrderIndex() {
+        return creationOrder;
+    }
+
+    /**
+     * Every message: in creation order when it is indexed, otherwise ordered by the bytes of
+     * their UTF-8 names (libhdf5's and h5py's name order).
+     */
+    List<M> all() throws IOException {
+        List<M> messages = new ArrayList<>();
+        if (creationOrder != null) {
+            creationOrder.forEach(Comparator.comparingLong(kind::creationOrder),
+                    record -> messages.add(message(record)));
+            return messages;
+        }
+        names.forEach((a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b)),
+                record -> messages.add(message(record)));
+        messages.sort((a, b) -> Arrays.compareUnsigned(utf8(kind.name(a)), utf8(kind.name(b))));
+        return messages;
+    }
+
+    /** The message named {@code name}, found through the name index, or null. */
+    M find(String name) throws IOException {
+        byte[] key = utf8(name);
+        long hash = JenkinsLookup3.hashLittle(key, 0, key.length, 0) & 0xffffffffL;
+        Object[] found = {null};
+        R record = names.find(r -> {
+            int order = Long.compare(kind.nameHash(r), hash);
+            if (order != 0) {
+                return order;
+            }
+            M message = message(r);
+            found[0] = message;
+            return Arrays.compareUnsigned(utf8(kind.name(message)), key);
+        });
+        @SuppressWarnings("unchecked")
+        M message = record == null ? null : (M) found[0];
+        return message;
+    }
+
+    private M message(R record) throws IOException {
+        byte[] bytes = heap.read(kind.heapId(record));
+        return kind.decode(record, new LittleEndianReader(file.path(), heap.address(),
+                "dense " + kind.what() + " message in fractal heap", bytes));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

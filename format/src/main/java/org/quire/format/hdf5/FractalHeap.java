@@ -1,0 +1,250 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.layout.Addresses;
+import org.quire.format.hdf5.layout.BTreeV2HugeObjectRecord;
+import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
+import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.FractalHeapDirectBlock;
+import org.quire.format.hdf5.layout.FractalHeapDoublingTable;
+import org.quire.format.hdf5.layout.FractalHeapHeader;
+import org.quire.format.hdf5.layout.FractalHeapId;
+import org.quire.format.hdf5.layout.FractalHeapIndirectBlock;
+import org.quire.format.hdf5.layout.LittleEndianReader;
+
+/**
+ * A fractal heap read from a file: the objects its heap IDs name. Managed objects are found by
+ * walking from the root block down the doubling tables to the direct block holding their
+ * offset; each level has fewer rows than the one above, so the walk ends. Huge objects are
+ * found through the heap's huge-object B-tree, tiny ones are in their IDs. A few recently used
+ * direct blocks are kept, verified, in memory.
+ */
+final class FractalHeap {
+
+    /** Direct blocks kept in memory (at most 64 KiB each as libhdf5 writes them). */
+    private static final int CACHED_DIRECT_BLOCKS = 8;
+
+    private final BlockFile file;
+    private final long address;
+    private final FractalHeapHeader header;
+    private final FractalHeapDoublingTable table;
+    private final Map<Long, FractalHeapDirectBlock> directBlocks =
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Long, FractalHeapDirectBlock> e) {
+                    return size() > CACHED_DIRECT_BLOCKS;
+                }
+            };
+    private BTreeV2Reader<BTreeV2HugeObjectRecord> hugeObjects;
+
+    /** One block of the heap, as {@link #forEachBlock} reports it. */
+    interface BlockVisitor {
+        /** @param direct true for a direct block, false for an indirect one */
+        void visit(long address, boolean direct, long blockOffset, long size) throws IOException;
+    }
+
+    private FractalHeap(BlockFile file, long address, FractalHeapHeader header) {
+        this.file = file;
+        this.address = address;
+        this.header = header;
+        this.table = header.table();
+    }
+
+    static FractalHeap open(BlockFile file, long address) throws IOException {
+        return new FractalHeap(file, address, FractalHeapHeader.read(file, address));
+    }
+
+    long address() {
+        return address;
+    }
+
+    FractalHeapHeader header() {
+        return header;
+    }
+
+    /** The bytes of the object {@code heapId} names. */
+    byte[] read(byte[] heapId) throws IOException {
+        if (heapId.length != header.heapIdLength()) {
+            throw corrupt("heap ID length", header.heapIdLength() + " (the header's)",
+                    Integer.toString(heapId.length));
+        }
+        FractalHeapId id = FractalHeapId.decode(new LittleEndianReader(file.path(), address,
+                "fractal heap ID", heapId), header);
+        if (id instanceof FractalHeapId.Tiny tiny) {
+            return tiny.bytes();
+        }
+        if (id instanceof FractalHeapId.HugeDirect huge) {
+            return readHuge(huge.address(), huge.length());
+        }
+        if (id instanceof FractalHeapId.HugeByKey huge) {
+            return readHuge(huge.key());
+        }
+        FractalHeapId.Managed managed = (FractalHeapId.Managed) id;
+        return readManaged(managed.offset(), managed.length());
+    }
+
+    private byte[] readManaged(long offset, long length) throws IOException {
+        if (length < 1 || length > header.maxManagedObjectSize()) {
+            throw corrupt("managed object length", "1.." + header.maxManagedObjectSize(),
+                    Long.toUnsignedString(length));
+        }
+        FractalHeapDirectBlock block = directBlockHolding(offset);
+        long within = offset - block.blockOffset();
+        int prefix = FractalHeapDirectBlock.prefixSize(header);
+        if (within < prefix || within > block.bytes().length - length) {
+            throw new CorruptFileException(file.path(), block.address(),
+                    FractalHeapDirectBlock.IDENTITY.structure(), "object at heap offset "
+                    + offset, "inside the block's " + block.bytes().length + " bytes after its "
+                    + prefix + "-byte prefix", length + " bytes at " + within);
+        }
+        return Arrays.copyOfRange(block.bytes(), (int) within, (int) (within + length));
+    }
+
+    /** The direct block whose range holds heap offset {@code offset}. */
+    private FractalHeapDirectBlock directBlockHolding(long offset) throws IOException {
+        if (!Addresses.isDefined(header.rootBlockAddress())) {
+            throw corrupt("root block address", "a block for the object at heap offset "
+                    + offset, "none (an empty heap)");
+        }
+        if (header.rootIndirectRows() == 0) {
+            return directBlock(header.rootBlockAddress(), table.startBlockSize(), 0);
+        }
+        long blockAddress = header.rootBlockAddress();
+        long blockOffset = 0;
+        int rows = header.rootIndirectRows();
+        while (true) {
+            FractalHeapIndirectBlock block = FractalHeapIndirectBlock.read(file, blockAddress,
+                    rows, address, header, blockOffset);
+            long within = offset - blockOffset;
+            int row = table.rowOf(within);
+            if (within < 0 || row >= rows) {
+                throw new CorruptFileException(file.path(), blockAddress,
+                        FractalHeapIndirectBlock.IDENTITY.structure(), "rows",
+                        "a row holding heap offset " + offset, rows + " rows from offset "
+                        + blockOffset);
+            }
+            long column = (within - table.rowOffset(row)) / table.rowBlockSize(row);
+            long child = block.children()[(int) (row * table.width() + column)];
+            long childOffset = blockOffset + table.rowOffset(row)
+                    + column * table.rowBlockSize(row);
+            if (!Addresses.isDefined(child)) {
+                throw new CorruptFileException(file.path(), blockAddress,
+                        FractalHeapIndirectBlock.IDENTITY.structure(), "child block address",
+                        "a block for heap offset " + offset, "the undefined address");
+            }
+            if (row < table.maxDirectRows()) {
+                return directBlock(child, table.rowBlockSize(row), childOffset);
+            }
+            blockAddress = child;
+            blockOffset = childOffset;
+            rows = table.indirectRows(row);
+        }
+    }
+
+    private FractalHeapDirectBlock directBlock(long at, long size, long blockOffset)
+            throws IOException {
+        FractalHeapDirectBlock block = directBlocks.get(at);
+        if (block == null || block.blockOffset() != blockOffset) {
+            block = FractalHeapDirectBlock.read(file, at, size, address, header, blockOffset);
+            directBlocks.put(at, block);
+        }
+        return block;
+    }
+
+    private byte[] readHuge(long key) throws IOException {
+        if (hugeObjects == null) {
+            if (!Addresses.isDefined(header.hugeObjectsBTreeAddress())) {
+                throw corrupt("v2 B-tree address of huge objects", "a tree for huge object "
+                        + key, "the undefined address");
+            }
+            hugeObjects = BTreeV2Reader.open(file, header.hugeObjectsBTreeAddress(),
+                    BTreeV2RecordFormat.exactly(BTreeV2HugeObjectRecord.FORMAT));
+        }
+        BTreeV2HugeObjectRecord record = hugeObjects.find(r -> Long.compareUnsigned(r.key(), key));
+        if (record == null) {
+            throw corrupt("huge object ID", "an ID in the huge object B-tree",
+                    Long.toUnsignedString(key));
+        }
+        return readHuge(record.address(), record.length());
+    }
+
+    private byte[] readHuge(long at, long length) throws IOException {
+        if (length < 0 || length > Integer.MAX_VALUE - 64) {
+            throw corrupt("huge object length", "an object that fits in memory",
+                    Long.toUnsignedString(length));
+        }
+        return file.read(at, (int) length, "huge fractal heap object");
+    }
+
+    /**
+     * Visits every allocated block, verifying each (checksums, back pointers, offsets); a block
+     * reached twice is corrupt.
+     */
+    void forEachBlock(BlockVisitor visitor) throws IOException {
+        long root = header.rootBlockAddress();
+        if (!Addresses.isDefined(root)) {
+            return;
+        }
+        if (header.rootIndirectRows() == 0) {
+            directBlock(root, table.startBlockSize(), 0);
+            visitor.visit(root, true, 0, table.startBlockSize());
+            return;
+        }
+        visitIndirect(root, header.rootIndirectRows(), 0, visitor, new HashSet<>());
+    }
+
+    private void visitIndirect(long at, int rows, long blockOffset, BlockVisitor visitor,
+                               Set<Long> seen) throws IOException {
+        checkFirstVisit(at, FractalHeapIndirectBlock.IDENTITY.structure(), seen);
+        FractalHeapIndirectBlock block = FractalHeapIndirectBlock.read(file, at, rows, address,
+                header, blockOffset);
+        visitor.visit(at, false, blockOffset, FractalHeapIndirectBlock.size(header, rows));
+        for (int row = 0; row < rows; row++) {
+            for (int column = 0; column < table.width(); column++) {
+                long child = block.children()[row * table.width() + column];
+                if (!Addresses.isDefined(child)) {
+                    continue;
+                }
+                long childOffset = blockOffset + table.rowOffset(row)
+                        + column * table.rowBlockSize(row);
+                if (row < table.maxDirectRows()) {
+                    checkFirstVisit(child, FractalHeapDirectBlock.IDENTITY.structure(), seen);
+                    FractalHeapDirectBlock.read(file, child, table.rowBlockSize(row), address,
+                            header, childOffset);
+                    visitor.visit(child, true, childOffset, table.rowBlockSize(row));
+                } else {
+                    visitIndirect(child, table.indirectRows(row), childOffset, visitor, seen);
+                }
+            }
+        }
+    }
+
+    private void checkFirstVisit(long at, String structure, Set<Long> seen)
+            throws CorruptFileException {
+        if (!seen.add(at)) {
+            throw new CorruptFileException(file.path(), at, structure, "child block address",
+                    "an address no other entry of the heap at " + address + " uses",
+                    at + ", reached a second time (a cycle or shared block)");
+        }
+    }
+
+    private CorruptFileException corrupt(String field, String expected, String found) {
+        return new CorruptFileException(file.path(), address,
+                FractalHeapHeader.IDENTITY.structure(), field, expected, found);
+    }
+
+    /** Fails unless the heap's IDs are {@code length} bytes, as its users' records need. */
+    void requireHeapIdLength(int length) throws CorruptFileException {
+        if (header.heapIdLength() != length) {
+            throw corrupt("heap ID length", length + " (the index records' heap IDs)",
+                    Integer.toString(header.heapIdLength()));
+        }
+    }
+}
