@@ -52,20 +52,23 @@ public record FractalHeapDirectBlock(long address, long blockOffset, byte[] byte
         byte[] block = file.read(address, (int) size, IDENTITY.structure());
         MetadataValidator.verifyPrefix(file.path(), address, block, IDENTITY);
         LittleEndianReader in = file.reader(address, IDENTITY.structure(), block);
-        in.skip(IDENTITY.prefixLength());
-        long offset = FractalHeapIndirectBlock.checkOwner(in, headerAddress, header,
-                expectedOffset);
         if (header.directBlocksChecksummed()) {
-            int checksumAt = in.position();
+            int checksumAt = prefixSize(header) - MetadataValidator.CHECKSUM_SIZE;
+            in.skip(checksumAt);
             int stored = in.getInt("checksum");
             byte[] zeroed = block.clone();
-            Arrays.fill(zeroed, checksumAt, checksumAt + 4, (byte) 0);
+            Arrays.fill(zeroed, checksumAt, checksumAt + MetadataValidator.CHECKSUM_SIZE,
+                    (byte) 0);
             int computed = JenkinsLookup3.checksum(zeroed, 0, zeroed.length);
             if (stored != computed) {
                 throw new ChecksumMismatchException(file.path(), address + checksumAt,
                         IDENTITY.structure(), stored, computed);
             }
+            in = file.reader(address, IDENTITY.structure(), block);
         }
+        in.skip(IDENTITY.prefixLength());
+        long offset = FractalHeapIndirectBlock.checkOwner(in, headerAddress, header,
+                expectedOffset);
         return new FractalHeapDirectBlock(address, offset, block);
     }
 }
