@@ -5,9 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.Addresses;
+import org.quire.format.hdf5.layout.BTreeV2Header;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
@@ -114,7 +118,7 @@ final class DenseMessageStorage<R, M> {
     /** The message named {@code name}, found through the name index, or null. */
     M find(String name) throws IOException {
         byte[] key = utf8(name);
-        long hash = JenkinsLookup3.hashLittle(key, 0, key.length, 0) & 0xffffffffL;
+        long hash = hash(name);
         Object[] found = {null};
         R record = names.find(r -> {
             int order = Long.compare(kind.nameHash(r), hash);
@@ -128,6 +132,56 @@ final class DenseMessageStorage<R, M> {
         @SuppressWarnings("unchecked")
         M message = record == null ? null : (M) found[0];
         return message;
+    }
+
+    /**
+     * Reads and checks everything, for verification: every heap block; every message the name
+     * index points at, whose name must hash to its record's hash and be unique; and, if there
+     * is one, a creation order index with a message for every name.
+     *
+     * @return the number of messages
+     */
+    long verify() throws IOException {
+        heap.forEachBlock((address, direct, offset, size) -> { });
+        Set<String> seen = new HashSet<>();
+        names.forEach((a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b)), record -> {
+            String name = kind.name(message(record));
+            if (hash(name) != kind.nameHash(record)) {
+                throw corrupt(names, "name hash", "lookup3 of \"" + name + "\": " + hash(name),
+                        Long.toString(kind.nameHash(record)));
+            }
+            if (!seen.add(name)) {
+                throw corrupt(names, kind.what() + " name", "names used once",
+                        "\"" + name + "\" twice");
+            }
+        });
+        if (creationOrder != null) {
+            long[] count = {0};
+            creationOrder.forEach(Comparator.comparingLong(kind::creationOrder), record -> {
+                String name = kind.name(message(record));
+                if (!seen.contains(name)) {
+                    throw corrupt(creationOrder, kind.what() + " name", "a name in the name "
+                            + "index", "\"" + name + "\"");
+                }
+                count[0]++;
+            });
+            if (count[0] != seen.size()) {
+                throw corrupt(creationOrder, "records", seen.size() + " (as in the name index)",
+                        Long.toString(count[0]));
+            }
+        }
+        return seen.size();
+    }
+
+    private CorruptFileException corrupt(BTreeV2Reader<R> index, String field, String expected,
+                                         String found) {
+        return new CorruptFileException(file.path(), index.address(),
+                BTreeV2Header.IDENTITY.structure(), field, expected, found);
+    }
+
+    private static long hash(String name) {
+        byte[] key = utf8(name);
+        return JenkinsLookup3.hashLittle(key, 0, key.length, 0) & 0xffffffffL;
     }
 
     private M message(R record) throws IOException {

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.BTreeV2Header;
 import org.quire.format.hdf5.layout.BTreeV2InternalNode;
+import org.quire.format.hdf5.layout.BTreeV2LeafNode;
 import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.BlockFile;
@@ -232,6 +233,35 @@ class DamagedDenseFilesTest {
         CorruptFileException e = assertThrows(CorruptFileException.class,
                 () -> readEverything(file));
         assertTrue(e.getMessage().contains("block offset"), e.getMessage());
+    }
+
+    @Test
+    void aNameHashThatDoesNotMatchItsNameFailsVerification() throws IOException {
+        long treeAddress;
+        try (Hdf5File file = Hdf5File.open(intact)) {
+            treeAddress = file.root().group("twenty").denseLinks().nameIndex().address();
+        }
+        Path file = dir.resolve("wrong-hash.h5");
+        Files.copy(intact, file);
+        try (BlockFile blocks = new BlockFile(file, java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE))) {
+            BTreeV2Header<BTreeV2LinkRecord> header = BTreeV2Header.read(blocks, treeAddress,
+                    BTreeV2RecordFormat.exactly(BTreeV2LinkRecord.NAME));
+            assertEquals(0, header.depth());
+            List<BTreeV2LinkRecord> records = new ArrayList<>(BTreeV2LeafNode.read(blocks,
+                    header.rootAddress(), header.format(), header.geometry(),
+                    header.rootRecords()).records());
+            BTreeV2LinkRecord last = records.get(records.size() - 1);
+            records.set(records.size() - 1, new BTreeV2LinkRecord(last.key() + 1, last.heapId()));
+            blocks.write(header.rootAddress(), new BTreeV2LeafNode<>(records)
+                    .encode(header.format(), header.geometry()));
+        }
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            Group twenty = hdf5.root().group("twenty");
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> twenty.denseLinks().verify());
+            assertTrue(e.getMessage().contains("name hash"), e.getMessage());
+        }
     }
 
     @Test

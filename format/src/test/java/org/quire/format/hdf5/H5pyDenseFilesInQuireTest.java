@@ -69,7 +69,10 @@ class H5pyDenseFilesInQuireTest {
                 assertEquals(g[2].equals("dense"), group.denseLinks() != null, g[1]);
                 for (String name : expected) {
                     assertTrue(group.contains(name), g[1] + "/" + name);
-                    if (!name.equals("soft")) {
+                    if (name.equals("soft")) {
+                        assertThrows(org.quire.format.UnsupportedFormatException.class,
+                                () -> group.get(name));
+                    } else {
                         assertEquals(Hdf5Object.childPath(g[1], name), group.get(name).path());
                     }
                 }
@@ -98,6 +101,34 @@ class H5pyDenseFilesInQuireTest {
             List<Object> visited = new ArrayList<>();
             dense.nameIndex().forEach((a, b) -> 0, visited::add);
             assertEquals(1000, visited.size());
+        }
+    }
+
+    @Test
+    void everyDenseStorageVerifies() throws IOException {
+        int[] verified = new int[2];
+        try (Hdf5File file = open()) {
+            verifyAll(file.root(), verified);
+        }
+        assertEquals(5, verified[0], "dense link storages");
+        assertEquals(3, verified[1], "dense attribute storages");
+    }
+
+    private static void verifyAll(Hdf5Object object, int[] verified) throws IOException {
+        if (object.denseAttributes() != null) {
+            assertEquals(object.attributeNames().size(), object.denseAttributes().verify());
+            verified[1]++;
+        }
+        if (object instanceof Group group) {
+            if (group.denseLinks() != null) {
+                assertEquals(group.memberNames().size(), group.denseLinks().verify());
+                verified[0]++;
+            }
+            for (String name : group.memberNames()) {
+                if (!name.equals("soft")) {
+                    verifyAll(group.get(name), verified);
+                }
+            }
         }
     }
 
