@@ -132,8 +132,7 @@ final class FractalHeap {
             }
             long column = (within - table.rowOffset(row)) / table.rowBlockSize(row);
             long child = block.children()[(int) (row * table.width() + column)];
-            long childOffset = blockOffset + table.rowOffset(row)
-                    + column * table.rowBlockSize(row);
+            long childOffset = blockOffset + table.blockOffset(row, column);
             if (!Addresses.isDefined(child)) {
                 throw new CorruptFileException(file.path(), blockAddress,
                         FractalHeapIndirectBlock.IDENTITY.structure(), "child block address",
@@ -212,8 +211,7 @@ final class FractalHeap {
                 if (!Addresses.isDefined(child)) {
                     continue;
                 }
-                long childOffset = blockOffset + table.rowOffset(row)
-                        + column * table.rowBlockSize(row);
+                long childOffset = blockOffset + table.blockOffset(row, column);
                 if (row < table.maxDirectRows()) {
                     checkFirstVisit(child, FractalHeapDirectBlock.IDENTITY.structure(), seen);
                     FractalHeapDirectBlock.read(file, child, table.rowBlockSize(row), address,

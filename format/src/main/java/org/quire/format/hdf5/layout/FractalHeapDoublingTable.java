@@ -80,6 +80,11 @@ public final class FractalHeapDoublingTable {
         return row == 0 ? 0 : (startBlockSize * width) << (row - 1);
     }
 
+    /** Offset, from the start of its indirect block's range, of the block at row, column. */
+    public long blockOffset(int row, long column) {
+        return rowOffset(row) + column * rowBlockSize(row);
+    }
+
     /** The row holding offset {@code offset} of an indirect block's range. */
     public int rowOf(long offset) {
         long first = startBlockSize * width;
