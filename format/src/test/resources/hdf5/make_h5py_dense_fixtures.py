@@ -3,7 +3,8 @@ whose datasets are contiguous or compact, with a manifest of what it holds.
 
 Usage: /usr/bin/python3 make_h5py_dense_fixtures.py OUTPUT_DIR
 
-Writes OUTPUT_DIR/dense.h5 (libver="latest"), one OUTPUT_DIR/<n>.bin per dataset with the bytes
+Writes OUTPUT_DIR/dense.h5 (libver="latest"), OUTPUT_DIR/external.h5 (one dataset stored in
+the external file OUTPUT_DIR/external.raw), one OUTPUT_DIR/<n>.bin per dataset with the bytes
 the dataset must read as (fill value where nothing was written), and OUTPUT_DIR/manifest.txt,
 one record per line:
 
@@ -205,6 +206,12 @@ with h5py.File(path, "w", libver="latest") as f:
                     h5py.h5s.create_simple((5,)), dcpl=dcpl)
     record_dataset(c["compact_unwritten"], "compact", np.full(5, 42, dtype=">u4"))
     record_group(c, "dense")
+
+# A contiguous dataset whose elements are in another file (external storage), in a file of its
+# own: Quire must refuse it rather than read fill values.
+with h5py.File(os.path.join(out, "external.h5"), "w", libver="latest") as f:
+    f.create_dataset("outside", shape=(4,), dtype="<i4",
+                     external=[(os.path.join(out, "external.raw"), 0, 16)])[:] = [1, 2, 3, 4]
 
 for name, address, what, expected in storage_checks:
     found = storage(address, what)

@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.UnsupportedFormatException;
 
 /**
  * Files libhdf5 writes (through h5py) with dense link and attribute storage and contiguous and
@@ -70,8 +71,7 @@ class H5pyDenseFilesInQuireTest {
                 for (String name : expected) {
                     assertTrue(group.contains(name), g[1] + "/" + name);
                     if (name.equals("soft")) {
-                        assertThrows(org.quire.format.UnsupportedFormatException.class,
-                                () -> group.get(name));
+                        assertThrows(UnsupportedFormatException.class, () -> group.get(name));
                     } else {
                         assertEquals(Hdf5Object.childPath(g[1], name), group.get(name).path());
                     }
@@ -206,6 +206,15 @@ class H5pyDenseFilesInQuireTest {
             float[] unwritten = contiguous.dataset("unwritten").readFloats(new long[] {10, 1},
                     new long[] {2, 2});
             assertArrayEquals(new float[] {-1.5f, -1.5f, -1.5f, -1.5f}, unwritten);
+        }
+    }
+
+    @Test
+    void refusesADatasetStoredInExternalFiles() throws IOException {
+        try (Hdf5File file = Hdf5File.open(dir.resolve("external.h5"))) {
+            UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
+                    () -> file.root().dataset("outside"));
+            assertTrue(e.getMessage().contains("external files"), e.getMessage());
         }
     }
 

@@ -21,6 +21,11 @@ public sealed interface DataLayout permits DataLayout.Compact, DataLayout.Contig
 
     int CLASS_COMPACT = 0;
     int CLASS_CONTIGUOUS = 1;
+    /**
+     * Header message type of the external data files message (IV.A.2.h): its presence means a
+     * contiguous dataset's elements are in other files, which Quire does not read.
+     */
+    int EXTERNAL_DATA_FILES_MESSAGE_TYPE = 0x0007;
 
     /** The elements themselves, row-major. */
     record Compact(byte[] data) implements DataLayout {
