@@ -32,13 +32,14 @@ final class ContiguousData {
 
     /**
      * The block of {@code size} bytes at {@code address} (undefined: never written), which must
-     * hold exactly the elements of {@code shape} and lie inside the file.
+     * hold exactly the elements of {@code shape} and lie inside the file; the object header at
+     * {@code objectAddress} holds the layout message.
      */
-    static ContiguousData contiguous(BlockFile file, long address, long size, long[] shape,
-                                     int elementSize) throws IOException {
+    static ContiguousData contiguous(BlockFile file, long objectAddress, long address, long size,
+                                     long[] shape, int elementSize) throws IOException {
         long needed = Shapes.elementCount(shape) * elementSize;
         if (size != needed) {
-            throw new CorruptFileException(file.path(), address, "data layout message",
+            throw new CorruptFileException(file.path(), objectAddress, "data layout message",
                     "contiguous storage size", needed + " bytes (shape times element size)",
                     Long.toUnsignedString(size));
         }
@@ -51,12 +52,15 @@ final class ContiguousData {
         return new ContiguousData(file, address, null, shape, elementSize);
     }
 
-    /** Elements held by a compact layout message, which must hold exactly those of {@code shape}. */
-    static ContiguousData compact(BlockFile file, long messageAddress, byte[] data, long[] shape,
+    /**
+     * Elements held by a compact layout message (in the object header at
+     * {@code objectAddress}), which must hold exactly those of {@code shape}.
+     */
+    static ContiguousData compact(BlockFile file, long objectAddress, byte[] data, long[] shape,
                                   int elementSize) throws CorruptFileException {
         long needed = Shapes.elementCount(shape) * elementSize;
         if (data.length != needed) {
-            throw new CorruptFileException(file.path(), messageAddress, "data layout message",
+            throw new CorruptFileException(file.path(), objectAddress, "data layout message",
                     "compact data size", needed + " bytes (shape times element size)",
                     Integer.toString(data.length));
         }

@@ -209,7 +209,7 @@ public final class Dataset extends Hdf5Object {
             return ContiguousData.compact(blocks, address, compact.data(), shape, type.size());
         }
         DataLayout.Contiguous block = (DataLayout.Contiguous) layout;
-        return ContiguousData.contiguous(blocks, block.address(), block.size(), shape,
+        return ContiguousData.contiguous(blocks, address, block.address(), block.size(), shape,
                 type.size());
     }
 
