@@ -14,6 +14,7 @@ import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeV2Header;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.FractalHeapHeader;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
 import org.quire.format.hdf5.layout.LittleEndianReader;
 
@@ -136,8 +137,9 @@ final class DenseMessageStorage<R, M> {
 
     /**
      * Reads and checks everything, for verification: every heap block; every message the name
-     * index points at, whose name must hash to its record's hash and be unique; and, if there
-     * is one, a creation order index with a message for every name.
+     * index points at, whose name must hash to its record's hash and be unique; as many objects
+     * in the heap as messages; and, if there is one, a creation order index with a message for
+     * every name.
      *
      * @return the number of messages
      */
@@ -169,6 +171,12 @@ final class DenseMessageStorage<R, M> {
                 throw corrupt(creationOrder, "records", seen.size() + " (as in the name index)",
                         Long.toString(count[0]));
             }
+        }
+        if (seen.size() != heap.header().objects()) {
+            throw new CorruptFileException(file.path(), heap.address(),
+                    FractalHeapHeader.IDENTITY.structure(), "managed, huge and tiny objects",
+                    seen.size() + " (the " + kind.what() + "s indexed)",
+                    Long.toUnsignedString(heap.header().objects()));
         }
         return seen.size();
     }

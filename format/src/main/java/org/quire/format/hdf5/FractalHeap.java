@@ -24,24 +24,19 @@ import org.quire.format.hdf5.layout.LittleEndianReader;
  * walking from the root block down the doubling tables to the direct block holding their
  * offset; each level has fewer rows than the one above, so the walk ends. Huge objects are
  * found through the heap's huge-object B-tree, tiny ones are in their IDs. A few recently used
- * direct blocks are kept, verified, in memory.
+ * direct and indirect blocks are kept, verified, in memory.
  */
 final class FractalHeap {
 
-    /** Direct blocks kept in memory (at most 64 KiB each as libhdf5 writes them). */
-    private static final int CACHED_DIRECT_BLOCKS = 8;
+    /** Blocks of each kind kept in memory (direct blocks: at most 64 KiB as libhdf5 writes). */
+    private static final int CACHED_BLOCKS = 8;
 
     private final BlockFile file;
     private final long address;
     private final FractalHeapHeader header;
     private final FractalHeapDoublingTable table;
-    private final Map<Long, FractalHeapDirectBlock> directBlocks =
-            new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<Long, FractalHeapDirectBlock> e) {
-                    return size() > CACHED_DIRECT_BLOCKS;
-                }
-            };
+    private final Map<Long, FractalHeapDirectBlock> directBlocks = recentlyUsed();
+    private final Map<Long, FractalHeapIndirectBlock> indirectBlocks = recentlyUsed();
     private BTreeV2Reader<BTreeV2HugeObjectRecord> hugeObjects;
 
     /** One block of the heap, as {@link #forEachBlock} reports it. */
@@ -55,6 +50,16 @@ final class FractalHeap {
         this.address = address;
         this.header = header;
         this.table = header.table();
+    }
+
+    /** A map keeping its {@link #CACHED_BLOCKS} most recently used entries. */
+    private static <V> Map<Long, V> recentlyUsed() {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, V> eldest) {
+                return size() > CACHED_BLOCKS;
+            }
+        };
     }
 
     static FractalHeap open(BlockFile file, long address) throws IOException {
@@ -120,8 +125,7 @@ final class FractalHeap {
         long blockOffset = 0;
         int rows = header.rootIndirectRows();
         while (true) {
-            FractalHeapIndirectBlock block = FractalHeapIndirectBlock.read(file, blockAddress,
-                    rows, address, header, blockOffset);
+            FractalHeapIndirectBlock block = indirectBlock(blockAddress, rows, blockOffset);
             long within = offset - blockOffset;
             int row = table.rowOf(within);
             if (within < 0 || row >= rows) {
@@ -145,6 +149,16 @@ final class FractalHeap {
             blockOffset = childOffset;
             rows = table.indirectRows(row);
         }
+    }
+
+    private FractalHeapIndirectBlock indirectBlock(long at, int rows, long blockOffset)
+            throws IOException {
+        FractalHeapIndirectBlock block = indirectBlocks.get(at);
+        if (block == null || block.blockOffset() != blockOffset || block.rows() != rows) {
+            block = FractalHeapIndirectBlock.read(file, at, rows, address, header, blockOffset);
+            indirectBlocks.put(at, block);
+        }
+        return block;
     }
 
     private FractalHeapDirectBlock directBlock(long at, long size, long blockOffset)

@@ -27,10 +27,12 @@ import org.quire.format.UnsupportedFormatException;
  * </pre>
  *
  * Quire reads heaps without I/O filters (libhdf5 writes none for links and attributes).
+ *
+ * @param objects managed, huge and tiny objects in the heap, as the three counts say
  */
 public record FractalHeapHeader(int heapIdLength, boolean directBlocksChecksummed,
                                 long maxManagedObjectSize, long hugeObjectsBTreeAddress,
-                                long managedObjects, FractalHeapDoublingTable table,
+                                long objects, FractalHeapDoublingTable table,
                                 long rootBlockAddress, int rootIndirectRows) {
 
     public static final BlockIdentity IDENTITY =
@@ -70,9 +72,9 @@ public record FractalHeapHeader(int heapIdLength, boolean directBlocksChecksumme
         in.getLength("direct block allocation iterator offset");
         long managedObjects = in.getLength("managed objects");
         in.getLength("size of huge objects");
-        in.getLength("huge objects");
+        long hugeObjects = in.getLength("huge objects");
         in.getLength("size of tiny objects");
-        in.getLength("tiny objects");
+        long tinyObjects = in.getLength("tiny objects");
         long tableAt = in.absolutePosition();
         int width = in.getUnsignedShort("table width");
         long startSize = in.getLength("starting block size");
@@ -96,6 +98,7 @@ public record FractalHeapHeader(int heapIdLength, boolean directBlocksChecksumme
                     "0.." + table.maxRootRows(), Integer.toString(rootRows));
         }
         return new FractalHeapHeader(idLength, (flags & FLAG_DIRECT_BLOCKS_CHECKSUMMED) != 0,
-                maxManaged, hugeTree, managedObjects, table, root, rootRows);
+                maxManaged, hugeTree, managedObjects + hugeObjects + tinyObjects, table, root,
+                rootRows);
     }
 }
