@@ -3,8 +3,12 @@ package org.quire.launcher;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An external program a test uses as a real component. If it is missing the test fails under CI
@@ -24,8 +28,33 @@ public final class RequiredTool {
                 return candidate;
             }
         }
-        String message = "REQUIRED TOOL MISSING: '" + program + "' is not on PATH; install " + providedBy
-                + " (scripts/install-deps.sh does)";
+        return missing("'" + program + "' is not on PATH; install " + providedBy);
+    }
+
+    /**
+     * Returns {@code program} if running it with {@code probe} succeeds (e.g. {@code /usr/bin/python3 -c
+     * "import h5py"}), or fails/aborts the test like {@link #require}.
+     */
+    public static Path requireWorking(Path program, String providedBy, String... probe) {
+        List<String> command = new ArrayList<>(List.of(program.toString()));
+        command.addAll(List.of(probe));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0) {
+                return program;
+            }
+            process.destroyForcibly();
+        } catch (IOException e) {
+            // not installed: reported below
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return missing("'" + String.join(" ", command) + "' does not run; install " + providedBy);
+    }
+
+    private static Path missing(String what) {
+        String message = "REQUIRED TOOL MISSING: " + what + " (scripts/install-deps.sh does)";
         System.err.println("*** " + message);
         if (System.getenv("CI") != null) {
             throw new AssertionError(message);

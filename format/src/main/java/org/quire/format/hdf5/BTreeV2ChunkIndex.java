@@ -312,6 +312,7 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
      * by exactly one pointer, records ascend strictly across the whole tree, and every pointer's
      * subtree total matches the records below it.
      */
+    @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
         if (root.totalRecords == 0) {
             return;

@@ -1,5 +1,9 @@
 package org.quire.format.hdf5;
 
+import java.io.IOException;
+
+import org.quire.format.hdf5.layout.ChunkRecord;
+
 /**
  * The chunk geometry of a dataset: chunk shape, maximum shape, and the linear chunk numbering
  * libhdf5 uses for its array indexes (H5Dfarray.c, H5Dearray.c, H5Dnone.c): row-major over the
@@ -91,14 +95,49 @@ final class ChunkGrid {
      * @throws IllegalStateException more than one dimension is unlimited
      */
     long linearIndex(long[] scaled) {
-        if (strides == null) {
-            throw new IllegalStateException("chunks of a dataset with " + unlimitedDimensions
-                    + " unlimited dimensions have no linear index");
-        }
+        requireLinearNumbering();
         long index = 0;
         for (int i = 0; i < order.length; i++) {
             index += scaled[order[i]] * strides[i];
         }
         return index;
+    }
+
+    /**
+     * The chunk coordinates of the chunk numbered {@code linear}: the inverse of
+     * {@link #linearIndex}.
+     *
+     * @throws IllegalStateException more than one dimension is unlimited
+     */
+    long[] scaledCoordinates(long linear) {
+        requireLinearNumbering();
+        long[] scaled = new long[order.length];
+        long rest = linear;
+        for (int i = 0; i < order.length; i++) {
+            scaled[order[i]] = rest / strides[i];
+            rest %= strides[i];
+        }
+        return scaled;
+    }
+
+    /**
+     * Visits the written ones among {@code records}, the records of the chunks numbered
+     * {@code firstIndex} onward, with their chunk coordinates: how the array indexes, which
+     * store records in linear order, report their stored chunks.
+     */
+    void forEachWritten(ChunkRecord[] records, long firstIndex, StoredChunkVisitor visitor)
+            throws IOException {
+        for (int i = 0; i < records.length; i++) {
+            if (records[i].isWritten()) {
+                visitor.visit(scaledCoordinates(firstIndex + i), records[i]);
+            }
+        }
+    }
+
+    private void requireLinearNumbering() {
+        if (strides == null) {
+            throw new IllegalStateException("chunks of a dataset with " + unlimitedDimensions
+                    + " unlimited dimensions have no linear index");
+        }
     }
 }

@@ -28,4 +28,11 @@ interface ChunkIndex {
     void put(long[] scaled, ChunkRecord record) throws IOException;
 
     void flush() throws IOException;
+
+    /**
+     * Visits every chunk that has storage, with its chunk coordinates, reading (and verifying)
+     * each index block once and skipping blocks and pages never written, so the cost follows
+     * what was written, not the dataset's size. Changes not yet flushed are included.
+     */
+    void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException;
 }

@@ -51,10 +51,10 @@ public final class Dataset extends Hdf5Object {
     private int dataspaceHandle;
     private int layoutHandle;
 
-    private Dataset(Hdf5File file, String path, WritableObjectHeader header, long[] shape,
-                    long[] maxShape, long[] chunkShape, Datatype type, byte[] fillValue,
-                    List<Filter> filters, ChunkIndex index) {
-        super(file, path, header);
+    private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
+                    long[] shape, long[] maxShape, long[] chunkShape, Datatype type,
+                    byte[] fillValue, List<Filter> filters, ChunkIndex index) {
+        super(file, path, address, header);
         this.shape = shape;
         this.maxShape = maxShape;
         this.grid = new ChunkGrid(chunkShape, maxShape);
@@ -67,9 +67,9 @@ public final class Dataset extends Hdf5Object {
     }
 
     /** A contiguous or compact dataset read from a file. */
-    private Dataset(Hdf5File file, String path, long[] shape, long[] maxShape, Datatype type,
-                    byte[] fillValue, ContiguousData contiguous) {
-        super(file, path, null);
+    private Dataset(Hdf5File file, String path, long address, long[] shape, long[] maxShape,
+                    Datatype type, byte[] fillValue, ContiguousData contiguous) {
+        super(file, path, address, null);
         this.shape = shape;
         this.maxShape = maxShape;
         this.grid = null;
@@ -95,7 +95,7 @@ public final class Dataset extends Hdf5Object {
             index = ExtensibleArrayChunkIndex.create(blocks, format, grid, chunkBytes);
         } else if (Arrays.equals(spec.shape(), spec.maxShape())
                 && Arrays.equals(spec.shape(), spec.chunkShape())) {
-            index = new SingleChunkIndex(filtered, ChunkRecord.UNWRITTEN);
+            index = new SingleChunkIndex(grid.rank(), filtered, ChunkRecord.UNWRITTEN);
         } else {
             long entries = grid.maxChunkCount();
             if (entries > FixedArrayChunkIndex.MAX_ENTRIES) {
@@ -125,8 +125,9 @@ public final class Dataset extends Hdf5Object {
         WritableObjectHeader header = new WritableObjectHeader(blocks, messages,
                 SPARE_HEADER_BYTES);
         file.track(header);
-        Dataset dataset = new Dataset(file, path, header, spec.shape(), spec.maxShape(),
-                spec.chunkShape(), spec.type(), spec.fillValue(), spec.filters(), index);
+        Dataset dataset = new Dataset(file, path, header.address(), header, spec.shape(),
+                spec.maxShape(), spec.chunkShape(), spec.type(), spec.fillValue(),
+                spec.filters(), index);
         dataset.dataspaceHandle = 0;
         dataset.layoutHandle = messages.size() - 1;
         file.track(dataset);
@@ -180,16 +181,17 @@ public final class Dataset extends Hdf5Object {
             checkLayout(name, address, space, type, chunked);
             ChunkIndex index = openIndex(file.blocks(), path, space, type, chunked,
                     !filters.isEmpty());
-            dataset = new Dataset(file, path, null, space.dimensions(), space.maxDimensions(),
-                    chunked.chunkDimensions(), type, fillValue, filters, index);
+            dataset = new Dataset(file, path, address, null, space.dimensions(),
+                    space.maxDimensions(), chunked.chunkDimensions(), type, fillValue, filters,
+                    index);
         } else {
             if (!filters.isEmpty()) {
                 throw new CorruptFileException(name, address, "filter pipeline message",
                         "filters", "none (only chunked datasets are filtered)",
                         filters.size() + " filters");
             }
-            dataset = new Dataset(file, path, space.dimensions(), space.maxDimensions(), type,
-                    fillValue, contiguousData(file.blocks(), address, space, type, layout));
+            dataset = new Dataset(file, path, address, space.dimensions(), space.maxDimensions(),
+                    type, fillValue, contiguousData(file.blocks(), address, space, type, layout));
         }
         dataset.readAttributes(messages);
         return dataset;
@@ -239,12 +241,13 @@ public final class Dataset extends Hdf5Object {
                                         Datatype type, DataLayoutMessage layout, boolean filtered)
             throws IOException {
         long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * type.size();
+        ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions());
         ChunkIndexParameters parameters = layout.index();
         if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
-            return new SingleChunkIndex(filtered, new ChunkRecord(layout.indexAddress(),
-                    filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
+            return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(
+                    layout.indexAddress(), filtered ? single.filteredSize() : chunkBytes,
+                    single.filterMask()));
         }
-        ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions());
         if (parameters instanceof ChunkIndexParameters.FixedArray) {
             return FixedArrayChunkIndex.open(blocks, layout.indexAddress(), grid, chunkBytes,
                     filtered);
@@ -550,8 +553,18 @@ public final class Dataset extends Hdf5Object {
         return chunk;
     }
 
+    /**
+     * Visits every chunk with storage (see {@link ChunkIndex#forEachStoredChunk}).
+     *
+     * @throws IllegalStateException the dataset is not chunked
+     */
+    void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
+        requireChunked();
+        index.forEachStoredChunk(visitor);
+    }
+
     /** Reads, unfilters and checks the chunk {@code record} points at. */
-    private byte[] readChunk(ChunkRecord record) throws IOException {
+    byte[] readChunk(ChunkRecord record) throws IOException {
         BlockFile blocks = file.blocks();
         if (record.storedSize() < 0 || record.storedSize() > Integer.MAX_VALUE) {
             throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",

@@ -245,6 +245,45 @@ final class ExtensibleArrayChunkIndex implements ChunkIndex {
         }
     }
 
+    @Override
+    public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
+        if (indexBlock == null) {
+            return;
+        }
+        grid.forEachWritten(indexBlock.elements(), 0, visitor);
+        long indexBlockElements = geometry.parameters().indexBlockElements();
+        for (int s = 0; s < geometry.superBlockCount(); s++) {
+            boolean direct = s < geometry.firstIndexedSuperBlock();
+            SuperBlockState owner = direct ? null : superBlock(s, false);
+            if (!direct && owner == null) {
+                continue;
+            }
+            for (long d = 0; d < geometry.dataBlocks(s); d++) {
+                DataBlockState block = dataBlock(s, d, false);
+                if (block == null) {
+                    continue;
+                }
+                long first = indexBlockElements + geometry.startElement(s)
+                        + d * geometry.dataBlockElements(s);
+                if (block.elements != null) {
+                    grid.forEachWritten(block.elements, first, visitor);
+                    continue;
+                }
+                for (long page = 0; page < geometry.pagesPerDataBlock(s); page++) {
+                    ChunkRecord[] records = block.pages.get(page);
+                    if (records == null && owner.block.pageWritten(geometry, d, page)) {
+                        records = block.layout.readPage(file, block.address, page,
+                                unfilteredChunkSize);
+                    }
+                    if (records != null) {
+                        grid.forEachWritten(records, first + page * geometry.pageElements(),
+                                visitor);
+                    }
+                }
+            }
+        }
+    }
+
     /** The state of super block {@code s} (which the index block points at), read or created. */
     private SuperBlockState superBlock(int s, boolean create) throws IOException {
         SuperBlockState state = superBlocks.get(s);

@@ -170,6 +170,34 @@ final class FixedArrayChunkIndex implements ChunkIndex {
         }
     }
 
+    @Override
+    public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
+        if (!dataBlock.isPaged()) {
+            grid.forEachWritten(loadEntries(), 0, visitor);
+            return;
+        }
+        // Pages written before (bitmap) and pages changed since (in memory), in order.
+        TreeSet<Integer> written = new TreeSet<>(pages.keySet());
+        byte[] bitmap = loadBitmap();
+        for (int b = 0; b < bitmap.length; b++) {
+            if (bitmap[b] == 0) {
+                continue; // eight pages never written
+            }
+            for (int page = b * 8; page < Math.min(b * 8 + 8, dataBlock.pageCount()); page++) {
+                if (PageBitmap.get(bitmap, page)) {
+                    written.add(page);
+                }
+            }
+        }
+        for (int page : written) {
+            ChunkRecord[] records = pages.get(page);
+            if (records == null) {
+                records = dataBlock.readPage(file, page, unfilteredChunkSize);
+            }
+            grid.forEachWritten(records, page * dataBlock.pageEntries(), visitor);
+        }
+    }
+
     private ChunkRecord[] loadEntries() throws IOException {
         if (entries == null) {
             entries = dataBlock.read(file, headerAddress, unfilteredChunkSize).records();

@@ -84,8 +84,8 @@ public final class Group extends Hdf5Object {
     /** The dense links of a group read from a file, or null. */
     private DenseMessageStorage<BTreeV2LinkRecord, LinkMessage> dense;
 
-    private Group(Hdf5File file, String path, WritableObjectHeader header) {
-        super(file, path, header);
+    private Group(Hdf5File file, String path, long address, WritableObjectHeader header) {
+        super(file, path, address, header);
     }
 
     /** A new, empty group whose header is allocated in {@code file}. */
@@ -95,13 +95,13 @@ public final class Group extends Hdf5Object {
                 HeaderMessage.of(GroupInfoMessage.TYPE, 0, GroupInfoMessage.encodeDefault())),
                 SPARE_HEADER_BYTES);
         file.track(header);
-        return new Group(file, path, header);
+        return new Group(file, path, header.address(), header);
     }
 
-    /** The group whose header {@code messages} were read. */
-    static Group read(Hdf5File file, String path, List<HeaderMessage> messages)
+    /** The group whose header {@code messages} were read at {@code address}. */
+    static Group read(Hdf5File file, String path, long address, List<HeaderMessage> messages)
             throws IOException {
-        Group group = new Group(file, path, null);
+        Group group = new Group(file, path, address, null);
         for (HeaderMessage message : messages) {
             if (message.type() == LinkInfoMessage.TYPE) {
                 LinkInfoMessage info = LinkInfoMessage.decode(message.reader(file.blocks().path(),
@@ -128,14 +128,16 @@ public final class Group extends Hdf5Object {
      * the bytes of their UTF-8 names.
      */
     public List<String> memberNames() throws IOException {
-        if (dense == null) {
-            return new ArrayList<>(links.keySet());
-        }
         List<String> names = new ArrayList<>();
-        for (LinkMessage link : dense.all()) {
+        for (LinkMessage link : links()) {
             names.add(link.name());
         }
         return names;
+    }
+
+    /** The link messages of this group, in {@link #memberNames()}'s order. */
+    List<LinkMessage> links() throws IOException {
+        return dense != null ? dense.all() : new ArrayList<>(links.values());
     }
 
     public boolean contains(String name) throws IOException {
@@ -143,7 +145,7 @@ public final class Group extends Hdf5Object {
     }
 
     /** The link {@code name}, looked up by name hash when the links are dense; or null. */
-    private LinkMessage link(String name) throws IOException {
+    LinkMessage link(String name) throws IOException {
         return dense != null ? dense.find(name) : links.get(name);
     }
 

@@ -176,7 +176,12 @@ public final class Hdf5File implements AutoCloseable {
 
     /** Reads the object header at {@code address} and builds the group or dataset it holds. */
     Hdf5Object readObject(String path, long address) throws IOException {
-        List<HeaderMessage> messages = ObjectHeaderV2.read(blocks, address);
+        return objectOf(path, address, ObjectHeaderV2.read(blocks, address));
+    }
+
+    /** The group or dataset whose header at {@code address} holds {@code messages}. */
+    Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages)
+            throws IOException {
         for (HeaderMessage message : messages) {
             if (message.type() == DataLayoutMessage.TYPE) {
                 return Dataset.read(this, path, address, messages);
@@ -184,7 +189,7 @@ public final class Hdf5File implements AutoCloseable {
         }
         for (HeaderMessage message : messages) {
             if (message.type() == LinkInfoMessage.TYPE) {
-                return Group.read(this, path, messages);
+                return Group.read(this, path, address, messages);
             }
         }
         throw new UnsupportedFormatException(blocks.path(), "object " + path + " at offset "

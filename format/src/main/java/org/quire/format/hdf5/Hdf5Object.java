@@ -25,6 +25,7 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
 
     final Hdf5File file;
     private final String path;
+    private final long address;
     /** The header being written, or null for an object of a file opened read-only. */
     final WritableObjectHeader header;
     /** Attributes in the object header, in the order stored; empty when they are dense. */
@@ -87,9 +88,10 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
                 }
             };
 
-    Hdf5Object(Hdf5File file, String path, WritableObjectHeader header) {
+    Hdf5Object(Hdf5File file, String path, long address, WritableObjectHeader header) {
         this.file = file;
         this.path = path;
+        this.address = address;
         this.header = header;
     }
 
@@ -115,6 +117,14 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
     /** The absolute path of this object, "/" for the root group. */
     public String path() {
         return path;
+    }
+
+    /**
+     * The file address of this object's header. It identifies the object: two hard links to one
+     * object lead to the same address (a group may even link to one of its ancestors).
+     */
+    public long address() {
+        return address;
     }
 
     /**

@@ -93,6 +93,7 @@ final class ImplicitChunkIndex implements ChunkIndex {
     }
 
     /** Visits every chunk of the current shape in row-major order, as libhdf5 iterates them. */
+    @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
         if (!Addresses.isDefined(baseAddress)) {
             return;

@@ -1,5 +1,7 @@
 package org.quire.format.hdf5;
 
+import java.io.IOException;
+
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 
@@ -9,10 +11,12 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  */
 final class SingleChunkIndex implements ChunkIndex {
 
+    private final int rank;
     private final boolean filtered;
     private ChunkRecord record;
 
-    SingleChunkIndex(boolean filtered, ChunkRecord record) {
+    SingleChunkIndex(int rank, boolean filtered, ChunkRecord record) {
+        this.rank = rank;
         this.filtered = filtered;
         this.record = record;
     }
@@ -41,5 +45,12 @@ final class SingleChunkIndex implements ChunkIndex {
     /** Nothing to write: the owning dataset rewrites its layout message. */
     @Override
     public void flush() {
+    }
+
+    @Override
+    public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
+        if (record.isWritten()) {
+            visitor.visit(new long[rank], record);
+        }
     }
 }

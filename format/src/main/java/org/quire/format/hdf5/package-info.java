@@ -3,7 +3,8 @@
  * (h5dump, h5py) and jHDF, and Quire reads what libhdf5 writes with the same features.
  *
  * <p>This package owns the public API ({@code Hdf5File}, groups, datasets, attributes) and the
- * typed failures specific to HDF5; byte layouts live in {@code org.quire.format.hdf5.layout}.
+ * typed failures specific to HDF5, and {@code Hdf5Verifier}, which checks every structure and
+ * stored chunk of a file; byte layouts live in {@code org.quire.format.hdf5.layout}.
  * See {@code docs/hdf5.md}.
  */
 package org.quire.format.hdf5;

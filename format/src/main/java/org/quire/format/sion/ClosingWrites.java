@@ -33,6 +33,11 @@ record ClosingWrites(long tailOffset, ByteBuffer tail, long startOfMeta2, ByteBu
                 Meta1Layout.encodeTail(maxChunks, startOfMeta2, order), startOfMeta2, meta2AndTrailer);
     }
 
+    /** Size of the closed file: it ends with META2 and its trailer. */
+    long endOfFile() {
+        return startOfMeta2 + meta2AndTrailer.remaining();
+    }
+
     /**
      * Writes META2 (and trailer) first and META1's tail last: a non-zero start_of_varheader is
      * the word that says "closed", so it must not reach the disk before what it points to. With

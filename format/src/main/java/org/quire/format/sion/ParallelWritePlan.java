@@ -15,21 +15,24 @@ final class ParallelWritePlan {
     private final ChunkGeometry[] geometries;
     private final Meta1FixedPart[] fixedParts;
     private final SionWriteOptions options;
+    private final long journalId;
 
     private ParallelWritePlan(ContiguousPartition ranksToFiles, ChunkGeometry[] geometries,
-                              Meta1FixedPart[] fixedParts, SionWriteOptions options) {
+                              Meta1FixedPart[] fixedParts, SionWriteOptions options, long journalId) {
         this.ranksToFiles = ranksToFiles;
         this.geometries = geometries;
         this.fixedParts = fixedParts;
         this.options = options;
+        this.journalId = journalId;
     }
 
     /**
      * Plans files for {@code requestedChunkSizes.length} ranks; capacities are the requests
-     * aligned to {@code fsBlockSize}, globalranks the ranks, prefix the name passed to open.
+     * aligned to {@code fsBlockSize}, globalranks the ranks, prefix the name passed to open;
+     * {@code journalId} identifies this open in the recovery journals.
      */
     static ParallelWritePlan of(String prefix, long[] requestedChunkSizes, int fileCount, int fsBlockSize,
-                                SionWriteOptions options) {
+                                SionWriteOptions options, long journalId) {
         int ranks = requestedChunkSizes.length;
         if (fileCount < 1 || fileCount > ranks) {
             throw new IllegalArgumentException("cannot write " + fileCount + " files with " + ranks
@@ -50,7 +53,7 @@ final class ParallelWritePlan {
             geometries[file] = ChunkGeometry.fromCapacities(fsBlockSize, fileCapacities);
             fixedParts[file] = options.meta1FixedPart(fsBlockSize, count, fileCount, file, prefix);
         }
-        return new ParallelWritePlan(ranksToFiles, geometries, fixedParts, options);
+        return new ParallelWritePlan(ranksToFiles, geometries, fixedParts, options, journalId);
     }
 
     RankAssignment assignmentFor(int rank) {
@@ -65,8 +68,9 @@ final class ParallelWritePlan {
             }
             head = Meta1Layout.encodeHead(fixedParts[file], globalRanks, geometry.chunkCapacities()).array();
         }
-        return new RankAssignment(file, localRank, geometry.taskStart(localRank),
-                geometry.chunkCapacity(localRank), geometry.globalSkip(), fixedParts[file].fsBlockSize(), head);
+        return new RankAssignment(file, geometry.taskCount(), localRank, geometry.taskStart(localRank),
+                geometry.chunkCapacity(localRank), geometry.globalSkip(), fixedParts[file].fsBlockSize(), journalId,
+                head);
     }
 
     /** The closing writes of every file, from the fill levels of every rank (indexed by rank). */

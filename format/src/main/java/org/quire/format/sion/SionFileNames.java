@@ -2,7 +2,10 @@ package org.quire.format.sion;
 
 import java.nio.file.Path;
 
-/** Names of the physical files of a set (reference section 2.5): {@code name}, {@code name.000001}, ... */
+/**
+ * Names of the physical files of a set (reference section 2.5): {@code name}, {@code name.000001},
+ * ...; and of Quire's recovery journal beside each of them (see {@link SionJournalLayout}).
+ */
 public final class SionFileNames {
 
     private SionFileNames() {
@@ -14,5 +17,10 @@ public final class SionFileNames {
             return name;
         }
         return name.resolveSibling(name.getFileName() + String.format(".%06d", fileNumber));
+    }
+
+    /** The recovery journal of {@code physicalFile}: {@code name.journal}, {@code name.000001.journal}, ... */
+    public static Path journal(Path physicalFile) {
+        return physicalFile.resolveSibling(physicalFile.getFileName() + ".journal");
     }
 }

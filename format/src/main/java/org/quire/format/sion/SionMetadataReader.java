@@ -37,19 +37,10 @@ final class SionMetadataReader {
         long fileSize = channel.size();
         SionMetadataValidator validator = new SionMetadataValidator(path, fileSize);
 
-        validator.requireBytes(0, Meta1Layout.FIXED_PART_SIZE, "META1", "fixed part");
-        ByteBuffer fixedBytes = PositionalIo.readExactly(channel, path, 0, Meta1Layout.FIXED_PART_SIZE,
-                ByteOrder.LITTLE_ENDIAN, "META1", "fixed part");
-        validator.checkMagic(Meta1Layout.magic(fixedBytes));
-        EndiannessWord endianness = validator.checkEndiannessWord(Meta1Layout.endiannessWord(fixedBytes));
-        Meta1FixedPart fixed = Meta1Layout.decodeFixedPart(fixedBytes, endianness);
-        validator.checkFixedPart(fixed);
-        if (firstOfSet != null) {
-            validator.checkSetMember(fixed, firstOfSet, fileNumber);
-        }
+        Meta1FixedPart fixed = readFixedPart(path, channel, validator, firstOfSet, fileNumber, true);
         KeyValueMode keyValueMode = validator.keyValueMode(fixed);
 
-        ByteOrder order = endianness.metadataOrder();
+        ByteOrder order = fixed.endianness().metadataOrder();
         int taskCount = fixed.taskCount();
         long variablePartSize = Meta1Layout.variablePartSize(taskCount);
         validator.checkReadableInOnePiece(variablePartSize, "META1 arrays of ntasks " + taskCount);
@@ -88,6 +79,53 @@ final class SionMetadataReader {
             mappingSize = OptionalInt.of(size);
         }
         return new PhysicalFileMetadata(path, fileSize, meta1, keyValueMode, geometry, meta2, mappingSize, mapping);
+    }
+
+    /**
+     * Reads META1 of a physical file whose writer may never have closed it, for recovery: the
+     * fixed part (checked against file 0's {@code firstOfSet} for a member of a set, null
+     * otherwise) and the arrays are validated as for any file; maxchunks and start_of_varheader
+     * are returned as stored, or as 0 when the file ends before META1's tail.
+     */
+    static Meta1 readMeta1OfUnclosedFile(Path path, FileChannel channel, Meta1FixedPart firstOfSet, int fileNumber)
+            throws IOException {
+        long fileSize = channel.size();
+        SionMetadataValidator validator = new SionMetadataValidator(path, fileSize);
+        Meta1FixedPart fixed = readFixedPart(path, channel, validator, firstOfSet, fileNumber, false);
+        ByteOrder order = fixed.endianness().metadataOrder();
+        int taskCount = fixed.taskCount();
+        long variablePartSize = Meta1Layout.variablePartSize(taskCount);
+        validator.checkReadableInOnePiece(variablePartSize, "META1 arrays of ntasks " + taskCount);
+        long storedSize = Math.min(variablePartSize, fileSize - Meta1Layout.FIXED_PART_SIZE);
+        ByteBuffer variableBytes = ByteBuffer.allocate((int) variablePartSize).order(order);
+        variableBytes.put(PositionalIo.readExactly(channel, path, Meta1Layout.FIXED_PART_SIZE, (int) storedSize,
+                order, "META1", "globalrank/chunksize arrays"));
+        return Meta1Layout.decodeVariablePart(fixed, variableBytes);
+    }
+
+    /**
+     * Reads and checks META1's fixed part: magic, endianness word, versions and counts, and for a
+     * member of a set ({@code firstOfSet} not null) its agreement with file 0. A {@code closed}
+     * file must also hold META1's tail.
+     */
+    private static Meta1FixedPart readFixedPart(Path path, FileChannel channel, SionMetadataValidator validator,
+                                                Meta1FixedPart firstOfSet, int fileNumber, boolean closed)
+            throws IOException {
+        validator.requireBytes(0, Meta1Layout.FIXED_PART_SIZE, "META1", "fixed part");
+        ByteBuffer fixedBytes = PositionalIo.readExactly(channel, path, 0, Meta1Layout.FIXED_PART_SIZE,
+                ByteOrder.LITTLE_ENDIAN, "META1", "fixed part");
+        validator.checkMagic(Meta1Layout.magic(fixedBytes));
+        EndiannessWord endianness = validator.checkEndiannessWord(Meta1Layout.endiannessWord(fixedBytes));
+        Meta1FixedPart fixed = Meta1Layout.decodeFixedPart(fixedBytes, endianness);
+        if (closed) {
+            validator.checkFixedPart(fixed);
+        } else {
+            validator.checkFixedPartOfUnclosedFile(fixed);
+        }
+        if (firstOfSet != null) {
+            validator.checkSetMember(fixed, firstOfSet, fileNumber);
+        }
+        return fixed;
     }
 
     /** File format 3 and older stored requested sizes; the reader aligns them (reference section 2.7). */

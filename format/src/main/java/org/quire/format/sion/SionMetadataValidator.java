@@ -63,8 +63,21 @@ final class SionMetadataValidator {
                 EndiannessWord.hex(word)));
     }
 
-    /** Checks the fixed part; afterwards META1's arrays are known to fit the file. */
+    /** Checks the fixed part; afterwards META1's arrays and tail are known to fit the file. */
     void checkFixedPart(Meta1FixedPart fixed) throws CorruptFileException, UnsupportedFormatException {
+        checkFixedPart(fixed, Meta1Layout.TAIL_SIZE);
+    }
+
+    /**
+     * Checks the fixed part of a file that may never have been closed, whose META1 may end before
+     * its tail; afterwards META1's arrays are known to fit the file.
+     */
+    void checkFixedPartOfUnclosedFile(Meta1FixedPart fixed) throws CorruptFileException, UnsupportedFormatException {
+        checkFixedPart(fixed, 0);
+    }
+
+    private void checkFixedPart(Meta1FixedPart fixed, int tailBytes) throws CorruptFileException,
+            UnsupportedFormatException {
         int version = fixed.fileFormatVersion();
         if (version < OLDEST_READABLE_FILEFORMAT_VERSION || version > NEWEST_READABLE_FILEFORMAT_VERSION) {
             throw new UnsupportedFormatException(file, "fileformat_version at offset "
@@ -75,11 +88,12 @@ final class SionMetadataValidator {
             throw new CorruptFileException(file, Meta1Layout.FS_BLOCK_SIZE_OFFSET, META1, "fsblksize",
                     "at least 1", Integer.toString(fixed.fsBlockSize()));
         }
-        long maxTasks = (fileSize - Meta1Layout.size(0)) / 16;
+        long maxTasks = (fileSize - Meta1Layout.FIXED_PART_SIZE - tailBytes) / 16;
         if (fixed.taskCount() < 1 || fixed.taskCount() > maxTasks) {
             throw new CorruptFileException(file, Meta1Layout.TASK_COUNT_OFFSET, META1, "ntasks",
-                    "1.." + Math.max(0, maxTasks) + " (META1 of 1088+16*ntasks bytes must fit the file of "
-                            + fileSize + " bytes)", Integer.toString(fixed.taskCount()));
+                    "1.." + Math.max(0, maxTasks) + " (META1 of " + (Meta1Layout.FIXED_PART_SIZE + tailBytes)
+                            + "+16*ntasks bytes must fit the file of " + fileSize + " bytes)",
+                    Integer.toString(fixed.taskCount()));
         }
         if (fixed.fileCount() < 1) {
             throw new CorruptFileException(file, Meta1Layout.FILE_COUNT_OFFSET, META1, "nfiles",
@@ -158,6 +172,26 @@ final class SionMetadataValidator {
                             + ") at start_of_varheader " + startOfMeta2, "file of " + fileSize + " bytes (truncated)");
         }
         return ChunkGeometry.fromCapacities(meta1.fixedPart().fsBlockSize(), chunkCapacities);
+    }
+
+    /**
+     * The chunk geometry of a file that may never have been closed, where only META1's arrays
+     * bound it: capacities are not negative and the rows do not overflow.
+     */
+    ChunkGeometry checkUnclosedChunkLayout(Meta1 meta1) throws CorruptFileException {
+        int taskCount = meta1.fixedPart().taskCount();
+        long[] capacities = meta1.chunkCapacities();
+        long startOfData = ChunkGeometry.alignUp(Meta1Layout.size(taskCount), meta1.fixedPart().fsBlockSize());
+        long rowEnd = startOfData;
+        for (int task = 0; task < taskCount; task++) {
+            if (capacities[task] < 0 || capacities[task] > Long.MAX_VALUE - rowEnd) {
+                throw new CorruptFileException(file, Meta1Layout.chunkCapacityOffset(taskCount, task), META1,
+                        "chunksize[" + task + "]", "0.." + (Long.MAX_VALUE - rowEnd)
+                                + " (a row of chunks must not overflow a 64-bit offset)", Long.toString(capacities[task]));
+            }
+            rowEnd += capacities[task];
+        }
+        return ChunkGeometry.fromCapacities(meta1.fixedPart().fsBlockSize(), capacities);
     }
 
     /** Every task used 1..maxchunks chunks, each filled to at most its capacity. */

@@ -7,7 +7,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import org.quire.format.Collectives;
 
 /**
@@ -23,6 +26,11 @@ import org.quire.format.Collectives;
  * its next chunk at {@code start + k * globalskip} when one is full. Close is collective and
  * gathers every rank's chunk fill levels in a single gather (SIONlib does one per chunk index);
  * each file's first rank then writes META2 and META1's tail.
+ *
+ * <p>Unless {@link SionWriteOptions#journal()} is off, every rank also records in a recovery
+ * journal beside its physical file ({@link SionJournalLayout}) the fill level of each chunk it
+ * leaves and, at {@link #flush()}, of its current chunk; close deletes the journals. After a
+ * crash, {@link SionRecovery} closes the files from the journals instead.
  *
  * <pre>{@code
  * try (SionParallelWriter out = SionParallelWriter.open(Path.of("ckpt.sion"), collectives, 1 << 20, 1,
@@ -44,22 +52,26 @@ public final class SionParallelWriter implements Closeable {
     private final SionWriteOptions options;
     private final RankAssignment assignment;
     private final FileChannel channel;
+    /** This rank's appender to its file's recovery journal; null when the journal is off. */
+    private final TaskJournalWriter journal;
     private final TaskChunkWriter task;
     private final int fileCount;
     private final ParallelWritePlan plan;
     private boolean closed;
 
     private SionParallelWriter(Collectives collectives, Path name, SionWriteOptions options, RankAssignment assignment,
-                               FileChannel channel, int fileCount, ParallelWritePlan plan) {
+                               FileChannel channel, TaskJournalWriter journal, int fileCount, ParallelWritePlan plan) {
         this.collectives = collectives;
         this.name = name;
         this.options = options;
         this.assignment = assignment;
         this.channel = channel;
+        this.journal = journal;
         this.fileCount = fileCount;
         this.plan = plan;
         this.task = new TaskChunkWriter(channel, collectives.rank(), assignment.taskStart(), assignment.chunkCapacity(),
-                assignment.globalSkip(), options.keyValueMode(), options.metadataOrder());
+                assignment.globalSkip(), options.keyValueMode(), options.metadataOrder(),
+                journal == null ? TaskChunkWriter.FinishedChunks.NONE : journal);
     }
 
     /**
@@ -95,21 +107,33 @@ public final class SionParallelWriter implements Closeable {
                 RootVerdict.unwrap(collectives.scatter(assignments, 0), "planning the SION file " + name));
 
         Path physicalFile = SionFileNames.physicalFile(name, assignment.fileNumber());
+        Path journalFile = SionFileNames.journal(physicalFile);
         FileChannel channel = null;
+        TaskJournalWriter journal = null;
         Throwable failure = null;
         if (assignment.ownsFileMetadata()) {
             try {
                 channel = FileChannel.open(physicalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING);
                 PositionalIo.writeFully(channel, ByteBuffer.wrap(assignment.meta1Head()), 0);
+                if (options.journal()) {
+                    journal = TaskJournalWriter.create(journalFile, journalHeader(assignment, fileCount));
+                } else {
+                    // A journal left by an earlier crashed open of this name must not be applied to this file.
+                    Files.deleteIfExists(journalFile);
+                }
             } catch (IOException | RuntimeException e) {
                 failure = e;
             }
         }
-        collectives.barrier(); // every file exists and is truncated before other ranks open it
+        collectives.barrier(); // every file and journal exists and is truncated before other ranks open it
         if (!assignment.ownsFileMetadata()) {
             try {
                 channel = FileChannel.open(physicalFile, StandardOpenOption.WRITE);
+                if (options.journal()) {
+                    journal = TaskJournalWriter.openExisting(journalFile, assignment.fileTaskCount(),
+                            assignment.localRank(), assignment.journalId());
+                }
             } catch (IOException | RuntimeException e) {
                 failure = e;
             }
@@ -117,12 +141,24 @@ public final class SionParallelWriter implements Closeable {
         try {
             CollectiveOutcome.agree(collectives, failure, "creating the SION file " + name);
         } catch (IOException | RuntimeException e) {
-            if (channel != null) {
-                channel.close();
-            }
+            closeAfterFailure(channel, journal, e);
             throw e;
         }
-        return new SionParallelWriter(collectives, name, options, assignment, channel, fileCount, plan);
+        return new SionParallelWriter(collectives, name, options, assignment, channel, journal, fileCount, plan);
+    }
+
+    private static SionJournalHeader journalHeader(RankAssignment assignment, int fileCount) {
+        return new SionJournalHeader(assignment.fileNumber(), fileCount, assignment.fileTaskCount(),
+                assignment.journalId(), SionJournalLayout.meta1HeadChecksum(ByteBuffer.wrap(assignment.meta1Head())));
+    }
+
+    private static void closeAfterFailure(FileChannel channel, TaskJournalWriter journal, Throwable cause) {
+        FileChannels.closeAllAfter(opened(channel, journal), cause);
+    }
+
+    /** The ones of {@code resources} that are open (not null). */
+    private static List<Closeable> opened(Closeable... resources) {
+        return Arrays.stream(resources).filter(Objects::nonNull).toList();
     }
 
     private static ParallelWritePlan planFromRequests(Path name, byte[][] requests, int fileCount, int fsBlockSize,
@@ -140,7 +176,8 @@ public final class SionParallelWriter implements Closeable {
             }
         }
         int blockSize = fsBlockSize == FS_BLOCK_SIZE_FROM_FILE_STORE ? fileStoreBlockSize(name) : fsBlockSize;
-        return ParallelWritePlan.of(name.toString(), requestedChunkSizes, fileCount, blockSize, options);
+        return ParallelWritePlan.of(name.toString(), requestedChunkSizes, fileCount, blockSize, options,
+                new SecureRandom().nextLong());
     }
 
     /** The block size of the file store of {@code name}'s directory, with SIONlib's fallback. */
@@ -169,6 +206,20 @@ public final class SionParallelWriter implements Closeable {
     public void writeKeyValue(long key, ByteBuffer data) throws IOException {
         ensureOpen();
         task.writeKeyValue(key, data);
+    }
+
+    /**
+     * Makes everything this rank wrote so far durable and recoverable, without communication:
+     * forces this rank's data to stable storage, then appends the fill level of its current
+     * chunk to the recovery journal and forces that. Whatever happens to the job afterwards,
+     * {@link SionRecovery} restores at least these bytes. With the journal off, only forces the data.
+     */
+    public void flush() throws IOException {
+        ensureOpen();
+        channel.force(false);
+        if (journal != null) {
+            journal.appendDurably(task.currentChunk(), task.currentChunkBytes());
+        }
     }
 
     /** Physical file this rank writes to. */
@@ -242,11 +293,15 @@ public final class SionParallelWriter implements Closeable {
             }
         }
         try {
-            channel.close();
+            FileChannels.closeAll(opened(channel, journal));
         } catch (IOException e) {
             failure = failure == null ? e : failure;
         }
         CollectiveOutcome.agree(collectives, failure, "closing the SION file " + name);
+        // Only now is every file of the set closed; until then a crash still needs every journal.
+        if (journal != null && assignment.ownsFileMetadata()) {
+            Files.delete(SionFileNames.journal(physicalFile()));
+        }
     }
 
     private static byte[] encodeLongs(long[] values) {

@@ -39,7 +39,7 @@ public final class SionSerialWriter implements Closeable {
         for (int task = 0; task < tasks.length; task++) {
             tasks[task] = new TaskChunkWriter(channel, task, geometry.taskStart(task),
                     geometry.chunkCapacity(task), geometry.globalSkip(), options.keyValueMode(),
-                    options.metadataOrder());
+                    options.metadataOrder(), TaskChunkWriter.FinishedChunks.NONE);
         }
     }
 

@@ -11,29 +11,36 @@ import java.nio.ByteOrder;
  * @param metadataOrder byte order of all metadata; SIONlib always uses the host's, so only tests
  *                      and conversion tools should change it
  * @param fsyncOnClose  force data and metadata to stable storage before close returns
+ * @param journal       parallel writer only: keep a recovery journal beside each physical file
+ *                      while it is open, so that {@link SionRecovery} can close it after a crash
+ *                      (see {@link SionJournalLayout}); the SION file's bytes are the same either way
  */
 public record SionWriteOptions(KeyValueMode keyValueMode, ByteOrder userDataOrder, ByteOrder metadataOrder,
-                               boolean fsyncOnClose) {
+                               boolean fsyncOnClose, boolean journal) {
 
-    /** Plain streams, host byte order for everything, fsync at close. */
+    /** Plain streams, host byte order for everything, fsync at close, recovery journal on. */
     public static SionWriteOptions defaults() {
-        return new SionWriteOptions(KeyValueMode.NONE, ByteOrder.nativeOrder(), ByteOrder.nativeOrder(), true);
+        return new SionWriteOptions(KeyValueMode.NONE, ByteOrder.nativeOrder(), ByteOrder.nativeOrder(), true, true);
     }
 
     public SionWriteOptions withKeyValueMode(KeyValueMode mode) {
-        return new SionWriteOptions(mode, userDataOrder, metadataOrder, fsyncOnClose);
+        return new SionWriteOptions(mode, userDataOrder, metadataOrder, fsyncOnClose, journal);
     }
 
     public SionWriteOptions withUserDataOrder(ByteOrder order) {
-        return new SionWriteOptions(keyValueMode, order, metadataOrder, fsyncOnClose);
+        return new SionWriteOptions(keyValueMode, order, metadataOrder, fsyncOnClose, journal);
     }
 
     public SionWriteOptions withMetadataOrder(ByteOrder order) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, order, fsyncOnClose);
+        return new SionWriteOptions(keyValueMode, userDataOrder, order, fsyncOnClose, journal);
     }
 
     public SionWriteOptions withFsyncOnClose(boolean fsync) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsync);
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsync, journal);
+    }
+
+    public SionWriteOptions withJournal(boolean keepJournal) {
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, keepJournal);
     }
 
     EndiannessWord endiannessWord() {

@@ -16,8 +16,19 @@ import java.util.Arrays;
  * capacity does not fail: it fills the current chunk and as many following chunks as it needs,
  * each to capacity. Key-value records are always split this way, as SIONlib does. Both kinds of
  * file are readable by SIONlib because META2 stores the fill level of every chunk.
+ *
+ * <p>When the task leaves a chunk for the next one, the chunk's final fill level goes to a
+ * {@link FinishedChunks} (the recovery journal of a parallel writer, or nothing).
  */
 final class TaskChunkWriter {
+
+    /** Told the final fill level of every chunk the task leaves for its next chunk. */
+    @FunctionalInterface
+    interface FinishedChunks {
+        FinishedChunks NONE = (chunk, bytes) -> { };
+
+        void chunkFinished(long chunk, long bytes) throws IOException;
+    }
 
     private final FileChannel channel;
     private final int taskIndex;
@@ -26,11 +37,12 @@ final class TaskChunkWriter {
     private final long globalSkip;
     private final KeyValueMode keyValueMode;
     private final ByteOrder metadataOrder;
+    private final FinishedChunks finishedChunks;
     private long[] bytesPerChunk = new long[4];
     private int currentChunk;
 
     TaskChunkWriter(FileChannel channel, int taskIndex, long firstChunkOffset, long capacity, long globalSkip,
-                    KeyValueMode keyValueMode, ByteOrder metadataOrder) {
+                    KeyValueMode keyValueMode, ByteOrder metadataOrder, FinishedChunks finishedChunks) {
         this.channel = channel;
         this.taskIndex = taskIndex;
         this.firstChunkOffset = firstChunkOffset;
@@ -38,6 +50,7 @@ final class TaskChunkWriter {
         this.globalSkip = globalSkip;
         this.keyValueMode = keyValueMode;
         this.metadataOrder = metadataOrder;
+        this.finishedChunks = finishedChunks;
     }
 
     /** Appends one record of plain data (see the class comment for chunk boundaries). */
@@ -71,6 +84,16 @@ final class TaskChunkWriter {
         return Arrays.copyOf(bytesPerChunk, currentChunk + 1);
     }
 
+    /** Index of the chunk the task writes to now. */
+    int currentChunk() {
+        return currentChunk;
+    }
+
+    /** Bytes the task has in its current chunk. */
+    long currentChunkBytes() {
+        return bytesPerChunk[currentChunk];
+    }
+
     private void appendAcrossChunks(ByteBuffer data) throws IOException {
         while (data.hasRemaining()) {
             if (bytesPerChunk[currentChunk] == capacity) {
@@ -89,7 +112,8 @@ final class TaskChunkWriter {
         bytesPerChunk[currentChunk] += length;
     }
 
-    private void startNextChunk() {
+    private void startNextChunk() throws IOException {
+        finishedChunks.chunkFinished(currentChunk, bytesPerChunk[currentChunk]);
         currentChunk++;
         if (currentChunk == bytesPerChunk.length) {
             bytesPerChunk = Arrays.copyOf(bytesPerChunk, bytesPerChunk.length * 2);

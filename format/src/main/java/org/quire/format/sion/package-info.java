@@ -10,7 +10,10 @@
  * ({@link org.quire.format.sion.SionFile}, {@link org.quire.format.sion.SionSerialWriter}) and
  * parallel access over {@link org.quire.format.Collectives}
  * ({@link org.quire.format.sion.SionParallelWriter}, {@link org.quire.format.sion.SionParallelReader}),
- * and rewriting a file with one chunk per task ({@link org.quire.format.sion.SionDefragmenter}).
+ * rewriting a file with one chunk per task ({@link org.quire.format.sion.SionDefragmenter}), and
+ * crash recovery: the parallel writer keeps a journal of chunk fill levels beside each physical
+ * file (Quire's own format, {@link org.quire.format.sion.SionJournalLayout}), from which
+ * {@link org.quire.format.sion.SionRecovery} closes a file whose writer died.
  *
  * <p>Files written here are byte-compatible with what SIONlib 1.7.6 writes for the same inputs;
  * the reference is {@code reference/sionlib-format.md} (section numbers in class comments point

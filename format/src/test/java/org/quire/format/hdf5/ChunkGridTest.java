@@ -1,5 +1,6 @@
 package org.quire.format.hdf5;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -29,6 +30,16 @@ class ChunkGridTest {
     }
 
     @Test
+    void scaledCoordinatesInvertTheNumbering() {
+        ChunkGrid grid = new ChunkGrid(new long[] {1, 4, 2},
+                new long[] {4, DatasetSpec.UNLIMITED, 3});
+        for (long[] scaled : new long[][] {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {3, 1, 1},
+                {2, 1_000_000, 0}}) {
+            assertArrayEquals(scaled, grid.scaledCoordinates(grid.linearIndex(scaled)));
+        }
+    }
+
+    @Test
     void refusesChunkCountsThatOverflow() {
         assertThrows(ArithmeticException.class, () -> new ChunkGrid(new long[] {1, 1, 1},
                 new long[] {1L << 30, 1L << 30, 1L << 30}).maxChunkCount());
@@ -40,5 +51,6 @@ class ChunkGridTest {
                 new long[] {DatasetSpec.UNLIMITED, DatasetSpec.UNLIMITED});
         assertEquals(2, grid.unlimitedDimensions());
         assertThrows(IllegalStateException.class, () -> grid.linearIndex(new long[] {0, 1}));
+        assertThrows(IllegalStateException.class, () -> grid.scaledCoordinates(1));
     }
 }

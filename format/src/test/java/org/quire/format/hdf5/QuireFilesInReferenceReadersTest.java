@@ -217,7 +217,7 @@ class QuireFilesInReferenceReadersTest {
             assertArrayEquals(java.nio.file.Files.readAllBytes(expected),
                     dataset.read(new long[2], dataset.shape()).array());
             long[] records = {0};
-            ((BTreeV2ChunkIndex) dataset.chunkIndex()).forEachStoredChunk((s, r) -> records[0]++);
+            dataset.forEachStoredChunk((s, r) -> records[0]++);
             assertEquals(70 * 75, records[0]);
         }
     }

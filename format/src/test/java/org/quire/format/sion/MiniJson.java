@@ -10,7 +10,7 @@ import java.util.Map;
  * objects become {@link Map}, arrays {@link List}, integers {@link Long}, other numbers
  * {@link Double}, plus strings, booleans and null.
  */
-final class MiniJson {
+public final class MiniJson {
 
     private final String text;
     private int position;
@@ -19,7 +19,7 @@ final class MiniJson {
         this.text = text;
     }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         MiniJson parser = new MiniJson(text);
         Object value = parser.value();
         parser.skipWhitespace();

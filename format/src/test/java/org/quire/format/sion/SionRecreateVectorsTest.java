@@ -1,13 +1,16 @@
 package org.quire.format.sion;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.quire.format.sion.SionTestVectors.asLong;
 import static org.quire.format.sion.SionTestVectors.longs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -120,6 +123,16 @@ class SionRecreateVectorsTest {
     }
 
     @Test
+    void parallelFourTasksMixedRecoveredAfterACrashIsTheRealFile() throws Exception {
+        recreateParallelThroughACrash("par_4tasks_mixed.sion", 1);
+    }
+
+    @Test
+    void parallelFiveTasksInTwoFilesRecoveredAfterACrashIsTheRealFile() throws Exception {
+        recreateParallelThroughACrash("par_5tasks_nfiles2.sion", 2);
+    }
+
+    @Test
     void collectiveVectorIsReadExactlyButNotRecreated() throws Exception {
         // Not re-created: SIONlib's collective mode (collectors writing for senders) stores
         // unaligned capacities (3000, 5192, ...) that Quire's writers never produce; Quire
@@ -164,6 +177,47 @@ class SionRecreateVectorsTest {
             return null;
         });
         assertSameAsReal(vector, ours);
+    }
+
+    /**
+     * Writes the vector in parallel, every rank flushes, and the files as they are then (data and
+     * journals, no META2) are what a crash leaves: they replace the closed files, and
+     * {@link SionRecovery} must turn them into SIONlib's own file.
+     */
+    private void recreateParallelThroughACrash(String fileName, int fileCount) throws Exception {
+        Map<String, Object> vector = SionTestVectors.vector(fileName);
+        Path ours = directory.resolve(fileName);
+        Path crash = directory.resolve("crash");
+        long[] requested = longs(vector.get("requested_chunksizes"));
+        List<?> tasks = (List<?>) vector.get("tasks");
+        ThreadGroupCollectives.run(requested.length, collectives -> {
+            int rank = collectives.rank();
+            try (SionParallelWriter writer = SionParallelWriter.open(ours, collectives, requested[rank], fileCount,
+                    (int) asLong(vector.get("requested_fsblksize")), SionWriteOptions.defaults())) {
+                writeRecords(writer::write, rank, recordLengths(tasks.get(rank)));
+                writer.flush();
+                collectives.barrier();
+                if (rank == 0) {
+                    copyPhysicalFilesAndJournals(ours, fileCount, crash);
+                }
+                collectives.barrier();
+            }
+            return null;
+        });
+        copyPhysicalFilesAndJournals(crash.resolve(fileName), fileCount, directory);
+        assertThrows(SionNotClosedException.class, () -> SionFile.open(ours));
+        SionRecovery.recover(ours);
+        assertSameAsReal(vector, ours);
+    }
+
+    private static void copyPhysicalFilesAndJournals(Path from, int fileCount, Path toDirectory) throws IOException {
+        Files.createDirectories(toDirectory);
+        for (int file = 0; file < fileCount; file++) {
+            for (Path source : List.of(SionFileNames.physicalFile(from, file),
+                    SionFileNames.journal(SionFileNames.physicalFile(from, file)))) {
+                Files.copy(source, toDirectory.resolve(source.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
     }
 
     private interface RecordSink {

@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Assumptions;
  * {@code QUIRE_REPO_ROOT} (set by surefire), else from walking up to the directory holding
  * {@code .git}. A missing directory fails the test under CI and aborts it loudly elsewhere.
  */
-final class SionTestVectors {
+public final class SionTestVectors {
 
     private SionTestVectors() {
     }
 
-    static Path directory() {
+    public static Path directory() {
         Path directory = repositoryRoot().resolve("../shared/testdata/sionlib").normalize();
         if (!Files.isDirectory(directory)) {
             String message = "SIONlib 1.7.6 test vectors are missing: expected directory " + directory
@@ -38,14 +38,14 @@ final class SionTestVectors {
 
     /** The vectors of the JSON description, each with its files, writer inputs and files_meta. */
     @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> vectors() throws IOException {
+    public static List<Map<String, Object>> vectors() throws IOException {
         String json = Files.readString(directory().resolve("sionlib-testvectors.json"), StandardCharsets.UTF_8);
         Map<String, Object> root = (Map<String, Object>) MiniJson.parse(json);
         return (List<Map<String, Object>>) root.get("vectors");
     }
 
     /** The vector whose first file is {@code fileName}. */
-    static Map<String, Object> vector(String fileName) throws IOException {
+    public static Map<String, Object> vector(String fileName) throws IOException {
         return vectors().stream().filter(v -> ((List<?>) v.get("files")).get(0).equals(fileName)).findFirst()
                 .orElseThrow(() -> new AssertionError("no test vector for " + fileName));
     }
@@ -68,7 +68,7 @@ final class SionTestVectors {
      * The two files are equal byte for byte except META1's prefix (the name passed to open, which
      * differs because Quire's copies live in a temporary directory).
      */
-    static void assertSameBytesExceptPrefix(Path real, Path ours) throws IOException {
+    public static void assertSameBytesExceptPrefix(Path real, Path ours) throws IOException {
         byte[] realBytes = Files.readAllBytes(real);
         byte[] ourBytes = Files.readAllBytes(ours);
         assertEquals(realBytes.length, ourBytes.length, ours + " size");
@@ -84,11 +84,11 @@ final class SionTestVectors {
         }
     }
 
-    static long asLong(Object number) {
+    public static long asLong(Object number) {
         return ((Number) number).longValue();
     }
 
-    static long[] longs(Object list) {
+    public static long[] longs(Object list) {
         return ((List<?>) list).stream().mapToLong(SionTestVectors::asLong).toArray();
     }
 

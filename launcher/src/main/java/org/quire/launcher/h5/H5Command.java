@@ -6,6 +6,6 @@ import picocli.CommandLine.Command;
 @Command(name = "h5",
         mixinStandardHelpOptions = true,
         description = "List, dump and verify HDF5 files.",
-        subcommands = {})
+        subcommands = {ListCommand.class, DumpCommand.class, VerifyCommand.class})
 public final class H5Command {
 }

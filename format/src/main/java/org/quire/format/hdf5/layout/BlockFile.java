@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
@@ -20,6 +23,8 @@ public final class BlockFile implements AutoCloseable {
     private final Path path;
     private final FileChannel channel;
     private long endOfAllocation;
+    /** How many blocks of each structure {@link #readVerified} has checked. */
+    private final Map<String, Long> verifiedBlocks = new TreeMap<>();
 
     public BlockFile(Path path, FileChannel channel) throws IOException {
         this.path = path;
@@ -79,7 +84,13 @@ public final class BlockFile implements AutoCloseable {
             throws IOException {
         byte[] block = read(address, length, identity.structure());
         MetadataValidator.verify(path, address, block, identity);
+        verifiedBlocks.merge(identity.structure(), 1L, Long::sum);
         return block;
+    }
+
+    /** Checksummed blocks read so far, by structure name, for verification reports. */
+    public Map<String, Long> verifiedBlocks() {
+        return Collections.unmodifiableMap(new TreeMap<>(verifiedBlocks));
     }
 
     /** A reader over a block already read from {@code address}. */

@@ -1,0 +1,39 @@
+package org.quire.format.sion;
+
+import java.util.Arrays;
+import java.util.OptionalLong;
+
+/**
+ * What {@link SionRecovery} restored for one task.
+ *
+ * @param index               the task's index in the set (global order)
+ * @param globalRank          the global rank stored for it
+ * @param fileNumber          its physical file
+ * @param fileWasClosed       its physical file was already closed: its fill levels are those of
+ *                            its META2, left as they were, and its journal was not read
+ * @param bytesPerChunk       fill level of each chunk it now has in META2 (at least one entry)
+ * @param journalRecords      valid journal records the task had (0 if the file was closed)
+ * @param damagedRecordOffset offset in the journal of the record that ended the task's journal
+ *                            because it was torn or damaged; empty if it ended at an unused slot
+ */
+public record RecoveredTask(int index, long globalRank, int fileNumber, boolean fileWasClosed, long[] bytesPerChunk,
+                            long journalRecords, OptionalLong damagedRecordOffset) {
+
+    public RecoveredTask {
+        bytesPerChunk = bytesPerChunk.clone();
+    }
+
+    @Override
+    public long[] bytesPerChunk() {
+        return bytesPerChunk.clone();
+    }
+
+    public int chunkCount() {
+        return bytesPerChunk.length;
+    }
+
+    /** Bytes of the task's stream that are readable again. */
+    public long totalBytes() {
+        return Arrays.stream(bytesPerChunk).sum();
+    }
+}

@@ -1,0 +1,226 @@
+package org.quire.format.sion;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+
+/**
+ * Reads the recovery journal of one physical file (layout in {@link SionJournalLayout}): checks
+ * its header and that it belongs to the file, then replays each task's records. Memory is one
+ * journal block plus the fill levels found, whatever the journal's size.
+ */
+final class SionJournalReader implements Closeable {
+
+    private static final String HEADER = "journal header";
+    private static final String RECORD = "journal record";
+    /** META2 is encoded in one buffer; a journal may not describe more chunks than that holds. */
+    private static final long LARGEST_META2 = Integer.MAX_VALUE - 8;
+
+    private final Path path;
+    private final FileChannel channel;
+    private final SionJournalHeader header;
+
+    private SionJournalReader(Path path, FileChannel channel, SionJournalHeader header) {
+        this.path = path;
+        this.channel = channel;
+        this.header = header;
+    }
+
+    /** Opens and checks the journal of {@code sionFile}; refuses if there is none. */
+    static SionJournalReader open(Path sionFile) throws IOException {
+        Path path = SionFileNames.journal(sionFile);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(path, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new SionRecoveryRefusedException(sionFile, SionRecoveryRefusedException.Reason.JOURNAL_MISSING,
+                    "no recovery journal " + path + " beside the file (written with the journal off, by another"
+                            + " writer than Quire's parallel writer, or the journal was removed): cannot recover");
+        }
+        try {
+            return new SionJournalReader(path, channel, readHeader(path, channel));
+        } catch (IOException | RuntimeException e) {
+            FileChannels.closeAllAfter(List.of(channel), e);
+            throw e;
+        }
+    }
+
+    private static SionJournalHeader readHeader(Path path, FileChannel channel) throws IOException {
+        long size = channel.size();
+        if (size < SionJournalLayout.HEADER_SIZE) {
+            throw new CorruptFileException(path, size, HEADER, "header", SionJournalLayout.HEADER_SIZE + " bytes",
+                    "file of " + size + " bytes (truncated)");
+        }
+        ByteBuffer bytes = PositionalIo.readExactly(channel, path, 0, SionJournalLayout.HEADER_SIZE,
+                ByteOrder.BIG_ENDIAN, HEADER, "header");
+        byte[] magic = SionJournalLayout.magic(bytes);
+        if (!Arrays.equals(magic, SionJournalLayout.MAGIC)) {
+            throw new CorruptFileException(path, 0, HEADER, "magic", EndiannessWord.hex(SionJournalLayout.MAGIC)
+                    + " (\"QSIONJNL\")", EndiannessWord.hex(magic));
+        }
+        int version = SionJournalLayout.version(bytes);
+        if (version != SionJournalLayout.VERSION) {
+            throw new UnsupportedFormatException(path, "journal format version at offset "
+                    + SionJournalLayout.VERSION_OFFSET + " is " + version + "; supported is " + SionJournalLayout.VERSION);
+        }
+        int stored = SionJournalLayout.storedHeaderChecksum(bytes);
+        int computed = SionJournalLayout.headerChecksum(bytes);
+        if (stored != computed) {
+            throw new CorruptFileException(path, SionJournalLayout.HEADER_CHECKSUM_OFFSET, HEADER, "CRC32C",
+                    hex(computed) + " (computed over bytes 0.." + (SionJournalLayout.HEADER_CHECKSUM_OFFSET - 1) + ")",
+                    hex(stored));
+        }
+        return SionJournalLayout.decodeHeader(bytes);
+    }
+
+    SionJournalHeader header() {
+        return header;
+    }
+
+    /**
+     * Refuses unless this journal was written for physical file {@code fileNumber} whose META1 is
+     * {@code meta1} with head checksum {@code meta1HeadChecksum}, in the open whose journal id is
+     * {@code journalIdOfSet} (that of the set's first journal).
+     */
+    void checkBelongsTo(Path sionFile, Meta1 meta1, int meta1HeadChecksum, int fileNumber, long journalIdOfSet)
+            throws SionRecoveryRefusedException {
+        Meta1FixedPart fixed = meta1.fixedPart();
+        String mismatch = null;
+        if (header.fileNumber() != fileNumber || header.fileCount() != fixed.fileCount()
+                || header.taskCount() != fixed.taskCount()) {
+            mismatch = "it is for file " + header.fileNumber() + " of " + header.fileCount() + " with "
+                    + header.taskCount() + " tasks, the file is number " + fileNumber + " of " + fixed.fileCount()
+                    + " with " + fixed.taskCount() + " tasks";
+        } else if (header.meta1HeadChecksum() != meta1HeadChecksum) {
+            mismatch = "it records META1 checksum " + hex(header.meta1HeadChecksum()) + ", the file's META1 has "
+                    + hex(meta1HeadChecksum);
+        } else if (header.journalId() != journalIdOfSet) {
+            mismatch = "its journal id " + Long.toHexString(header.journalId()) + " differs from "
+                    + Long.toHexString(journalIdOfSet) + " in the set's other journals (another open of the set)";
+        }
+        if (mismatch != null) {
+            throw new SionRecoveryRefusedException(sionFile, SionRecoveryRefusedException.Reason.JOURNAL_OF_ANOTHER_FILE,
+                    "the recovery journal " + path + " belongs to another file: " + mismatch);
+        }
+    }
+
+    /** A task's state as its journal describes it. */
+    record TaskFills(long[] bytesPerChunk, long records, OptionalLong damagedRecordOffset) {
+    }
+
+    /**
+     * Replays the records of {@code localTask} from sequence 1 to the first unused or damaged
+     * slot, keeping the last fill level of each chunk. Records that pass their checksum but
+     * contradict the file (chunk order, capacity, end of file) make the journal corrupt. The fill
+     * levels grow only with valid records, and never beyond what a META2 buffer can hold.
+     *
+     * @param geometry      the physical file's chunk layout
+     * @param sionFileSize  its size; every recorded byte must lie before it
+     */
+    TaskFills readTask(int localTask, ChunkGeometry geometry, long sionFileSize) throws IOException {
+        int taskCount = header.taskCount();
+        long capacity = geometry.chunkCapacity(localTask);
+        long[] fills = new long[1];
+        long chunk = 0;
+        long sequence = 1;
+        ByteBuffer block = ByteBuffer.allocate(SionJournalLayout.BLOCK_SIZE);
+        while (true) {
+            if (SionJournalLayout.slotInBlock(sequence) == 0) {
+                readBlock(block, SionJournalLayout.blockOffset(taskCount, localTask, sequence));
+            }
+            long offset = SionJournalLayout.recordOffset(taskCount, localTask, sequence);
+            ByteBuffer slot = block.slice(SionJournalLayout.slotInBlock(sequence) * SionJournalLayout.RECORD_SIZE,
+                    SionJournalLayout.RECORD_SIZE);
+            if (isUnused(slot)) {
+                return new TaskFills(Arrays.copyOf(fills, (int) chunk + 1), sequence - 1, OptionalLong.empty());
+            }
+            SionJournalRecord record = SionJournalLayout.decodeRecord(slot);
+            if (SionJournalLayout.storedRecordChecksum(slot) != SionJournalLayout.recordChecksum(header.journalId(), slot)
+                    || record.sequence() != sequence || record.localTask() != localTask) {
+                return new TaskFills(Arrays.copyOf(fills, (int) chunk + 1), sequence - 1, OptionalLong.of(offset));
+            }
+            boolean nextChunk = record.chunk() == chunk + 1 && sequence > 1; // a task's first record is for chunk 0
+            if (record.chunk() != chunk && !nextChunk) {
+                throw new CorruptFileException(path, offset + SionJournalLayout.RECORD_CHUNK_OFFSET, RECORD,
+                        "chunk index of record " + sequence + " of task " + localTask,
+                        (sequence == 1 ? "0" : chunk + " or " + (chunk + 1)) + " (records follow the task's chunks in order)",
+                        Long.toString(record.chunk()));
+            }
+            if (nextChunk) {
+                if (record.bytes() == 0) {
+                    throw new CorruptFileException(path, offset + SionJournalLayout.RECORD_BYTES_OFFSET, RECORD,
+                            "bytes in chunk " + record.chunk() + " of task " + localTask + " (record " + sequence + ")",
+                            "at least 1 (a task moves to its next chunk only to write to it)", "0");
+                }
+                if (Meta2Layout.size(taskCount, chunk + 2) > LARGEST_META2) {
+                    throw new UnsupportedFormatException(path, "task " + localTask + " records more than " + (chunk + 1)
+                            + " chunks: META2 of " + taskCount + " tasks would not fit one buffer (2 GiB)");
+                }
+                chunk++;
+                if (chunk == fills.length) {
+                    fills = Arrays.copyOf(fills, fills.length * 2);
+                }
+            }
+            long allowed = Math.min(capacity, bytesBeforeEndOfFile(geometry, localTask, chunk, sionFileSize));
+            if (record.bytes() < fills[(int) chunk] || record.bytes() > allowed) {
+                throw new CorruptFileException(path, offset + SionJournalLayout.RECORD_BYTES_OFFSET, RECORD,
+                        "bytes in chunk " + chunk + " of task " + localTask + " (record " + sequence + ")",
+                        fills[(int) chunk] + ".." + allowed + " (not less than the chunk's previous record, within"
+                                + " its capacity " + capacity + " and the SION file's " + sionFileSize + " bytes)",
+                        Long.toString(record.bytes()));
+            }
+            fills[(int) chunk] = record.bytes();
+            sequence++;
+        }
+    }
+
+    /** How many bytes of {@code task}'s chunk {@code chunk} lie before the end of the SION file. */
+    private static long bytesBeforeEndOfFile(ChunkGeometry geometry, int task, long chunk, long fileSize) {
+        long start = geometry.taskStart(task);
+        long skip = geometry.globalSkip();
+        if (skip > 0 && chunk > (fileSize - start) / skip) {
+            return 0;
+        }
+        return Math.max(0, fileSize - (start + chunk * skip));
+    }
+
+    /** Reads a block; what lies beyond the end of the journal reads as zeros (unused slots). */
+    private void readBlock(ByteBuffer block, long offset) throws IOException {
+        block.clear();
+        while (block.hasRemaining()) {
+            if (channel.read(block, offset + block.position()) < 0) {
+                break;
+            }
+        }
+        Arrays.fill(block.array(), block.position(), block.capacity(), (byte) 0);
+        block.clear();
+    }
+
+    private static boolean isUnused(ByteBuffer slot) {
+        for (int i = 0; i < slot.remaining(); i++) {
+            if (slot.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String hex(int value) {
+        return String.format("%08x", value);
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

@@ -1,0 +1,124 @@
+package org.quire.launcher.h5;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Arrays;
+
+import org.quire.format.hdf5.Dataset;
+import org.quire.format.hdf5.Datatype;
+
+/**
+ * Prints the elements of a hyperslab of a dataset, one line per row of the last dimension:
+ * {@code [i, j, k]: v, v, v}, where {@code [i, j, k]} is the dataset index of the row's first
+ * element. The hyperslab is read in boxes of at most a fixed number of bytes (several whole
+ * rows, or pieces of one long row), so memory stays bounded whatever the selection's size.
+ */
+final class HyperslabPrinter {
+
+    private final Dataset dataset;
+    private final Datatype type;
+    /** Most elements one read returns (at least 1). */
+    private final long readElements;
+
+    HyperslabPrinter(Dataset dataset, long readBudgetBytes) {
+        this.dataset = dataset;
+        this.type = dataset.type();
+        this.readElements = Math.max(1, readBudgetBytes / type.size());
+    }
+
+    void print(Slice slice, PrintWriter out) throws IOException {
+        long[] start = slice.start();
+        long[] count = slice.count();
+        if (Arrays.stream(count).anyMatch(c -> c == 0)) {
+            return;
+        }
+        int last = start.length - 1;
+        int rowDimension = last - 1; // -1 for a 1-D dataset: a single row
+        long rowLength = count[last];
+        long[] row = start.clone(); // the first element of the current row
+        long rows;
+        do {
+            rows = 1;
+            if (rowLength <= readElements) {
+                if (rowDimension >= 0) {
+                    rows = Math.min(readElements / rowLength,
+                            start[rowDimension] + count[rowDimension] - row[rowDimension]);
+                }
+                printRows(row, rows, rowLength, out);
+            } else {
+                printLongRow(row, rowLength, out);
+            }
+        } while (advance(row, rows, start, count, rowDimension));
+    }
+
+    /** {@code rows} whole rows from {@code row} on, read in one box. */
+    private void printRows(long[] row, long rows, long rowLength, PrintWriter out)
+            throws IOException {
+        long[] boxCount = new long[row.length];
+        Arrays.fill(boxCount, 1);
+        boxCount[row.length - 1] = rowLength;
+        if (row.length > 1) {
+            boxCount[row.length - 2] = rows;
+        }
+        byte[] data = dataset.read(row, boxCount).array();
+        long[] index = row.clone();
+        for (long r = 0; r < rows; r++) {
+            if (row.length > 1) {
+                index[row.length - 2] = row[row.length - 2] + r;
+            }
+            out.print(Arrays.toString(index));
+            out.print(": ");
+            printValues(data, (int) (r * rowLength), (int) rowLength, out);
+            out.println();
+        }
+    }
+
+    /** One row longer than a read, in pieces, on one line. */
+    private void printLongRow(long[] row, long rowLength, PrintWriter out) throws IOException {
+        out.print(Arrays.toString(row));
+        out.print(": ");
+        int last = row.length - 1;
+        long[] pieceStart = row.clone();
+        long[] pieceCount = new long[row.length];
+        Arrays.fill(pieceCount, 1);
+        for (long done = 0; done < rowLength; done += pieceCount[last]) {
+            pieceStart[last] = row[last] + done;
+            pieceCount[last] = Math.min(readElements, rowLength - done);
+            if (done > 0) {
+                out.print(", ");
+            }
+            printValues(dataset.read(pieceStart, pieceCount).array(), 0,
+                    (int) pieceCount[last], out);
+        }
+        out.println();
+    }
+
+    private void printValues(byte[] data, int first, int count, PrintWriter out) {
+        int size = type.size();
+        for (int i = 0; i < count; i++) {
+            if (i > 0) {
+                out.print(", ");
+            }
+            out.print(ValueFormat.format(type, data, (first + i) * size));
+        }
+    }
+
+    /**
+     * Moves {@code row} on by {@code rows} rows in row-major order; false past the last row.
+     */
+    private static boolean advance(long[] row, long rows, long[] start, long[] count,
+                                   int rowDimension) {
+        if (rowDimension < 0) {
+            return false;
+        }
+        row[rowDimension] += rows;
+        for (int d = rowDimension; row[d] >= start[d] + count[d]; d--) {
+            if (d == 0) {
+                return false;
+            }
+            row[d] = start[d];
+            row[d - 1]++;
+        }
+        return true;
+    }
+}

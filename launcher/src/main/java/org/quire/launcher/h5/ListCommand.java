@@ -1,0 +1,219 @@
+package org.quire.launcher.h5;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.Callable;
+
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.Attribute;
+import org.quire.format.hdf5.ChunkIndexType;
+import org.quire.format.hdf5.Dataset;
+import org.quire.format.hdf5.DatasetSpec;
+import org.quire.format.hdf5.Datatype;
+import org.quire.format.hdf5.Filter;
+import org.quire.format.hdf5.Group;
+import org.quire.format.hdf5.Hdf5File;
+import org.quire.format.hdf5.Hdf5Object;
+import org.quire.launcher.QuireVersion;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code quire h5 ls FILE [PATH]}: the groups and datasets under PATH, depth first, members in
+ * name order. Each object is a line {@code group PATH} or {@code dataset PATH}, followed by its
+ * properties and attributes, indented (an object met again through another hard link is one
+ * line, {@code group /a/up (same object as /)}; a member Quire cannot read yet is a line
+ * {@code unsupported PATH: why}, and the status is then 1):
+ *
+ * <pre>
+ * dataset /fields/temperature
+ *     shape:       [100, 200]
+ *     max shape:   [100, inf]
+ *     type:        float64 LE
+ *     chunk shape: [32, 64]
+ *     chunk index: fixed array
+ *     filters:     shuffle, deflate(6)
+ *     fill value:  nan
+ *     @units: string[1] nullpad ascii = "K"
+ * </pre>
+ */
+@Command(name = "ls",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
+        description = "Lists the groups and datasets under PATH (default /) with each dataset's shape,"
+                + " maximum shape, element type, chunk shape, chunk index, filters and fill value, and every"
+                + " object's attributes (long values shortened).",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:listed",
+            "1:the file cannot be read (damaged, open for writing, unsupported feature)",
+            "2:bad arguments (no such file or object)"})
+public final class ListCommand implements Callable<Integer> {
+
+    /** Attribute elements shown before the rest is summarised. */
+    static final int MAX_ATTRIBUTE_ELEMENTS = 8;
+    /** Characters of an attribute value shown before it is cut. */
+    static final int MAX_ATTRIBUTE_TEXT = 80;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
+    private Path file;
+
+    @Parameters(index = "1", paramLabel = "PATH", defaultValue = "/",
+            description = "group or dataset to list (default: /)")
+    private String path;
+
+    /** Objects listed so far, by header address, with the path they were listed under. */
+    private final Map<Long, String> listed = new HashMap<>();
+    /** Members that could not be read (a feature Quire does not read yet). */
+    private int unsupported;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = StandardOutput.open();
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            list(ObjectPaths.find(hdf5, path), out);
+            if (unsupported > 0) {
+                out.flush();
+                System.err.println("quire h5 ls: " + unsupported + " member(s) not listed: Quire"
+                        + " does not read them yet (lines 'unsupported PATH: why' above)");
+                return ExitStatus.BAD_FILE;
+            }
+            return ExitStatus.OK;
+        } catch (IOException | UsageException e) {
+            out.flush();
+            return ExitStatus.report("ls", file, e);
+        } finally {
+            out.flush();
+        }
+    }
+
+    /**
+     * Lists {@code object} and, for a group, its members; an object reached again through another
+     * hard link (a second name, or a link back to an ancestor) is one line naming where it was
+     * listed.
+     */
+    private void list(Hdf5Object object, PrintWriter out) throws IOException {
+        String first = listed.putIfAbsent(object.address(), object.path());
+        out.println((object instanceof Dataset ? "dataset " : "group ") + object.path()
+                + (first != null ? " (same object as " + first + ")" : ""));
+        if (first != null) {
+            return;
+        }
+        if (object instanceof Dataset dataset) {
+            describe(dataset, out);
+            attributes(dataset, out);
+            return;
+        }
+        Group group = (Group) object;
+        attributes(group, out);
+        List<String> names = new ArrayList<>(group.memberNames());
+        names.sort(null);
+        for (String name : names) {
+            Hdf5Object member;
+            try {
+                member = group.get(name);
+            } catch (UnsupportedFormatException e) {
+                String why = e.getMessage().substring(e.file().toString().length() + 2);
+                out.println("unsupported " + group.path() + (group.path().endsWith("/") ? "" : "/")
+                        + name + ": " + why);
+                unsupported++;
+                continue;
+            }
+            list(member, out);
+        }
+    }
+
+    private static void describe(Dataset dataset, PrintWriter out) {
+        property(out, "shape", sizes(dataset.shape()));
+        property(out, "max shape", sizes(dataset.maxShape()));
+        property(out, "type", TypeDescription.of(dataset.type()));
+        property(out, "chunk shape", sizes(dataset.chunkShape()));
+        property(out, "chunk index", indexName(dataset.chunkIndexType()));
+        StringJoiner filters = new StringJoiner(", ");
+        for (Filter filter : dataset.filters()) {
+            filters.add(filterName(filter));
+        }
+        property(out, "filters", dataset.filters().isEmpty() ? "none" : filters.toString());
+        byte[] fill = dataset.fillValue();
+        property(out, "fill value", fill == null
+                ? ValueFormat.format(dataset.type(), new byte[dataset.type().size()], 0)
+                        + " (default)"
+                : ValueFormat.format(dataset.type(), fill, 0));
+    }
+
+    private static void property(PrintWriter out, String name, String value) {
+        out.println("    " + String.format("%-13s", name + ":") + value);
+    }
+
+    /** {@code [100, inf]}: sizes, {@code inf} for an unlimited maximum. */
+    static String sizes(long[] sizes) {
+        StringJoiner text = new StringJoiner(", ", "[", "]");
+        for (long size : sizes) {
+            text.add(size == DatasetSpec.UNLIMITED ? "inf" : Long.toString(size));
+        }
+        return text.toString();
+    }
+
+    static String indexName(ChunkIndexType type) {
+        return switch (type) {
+            case SINGLE_CHUNK -> "single chunk";
+            case IMPLICIT -> "implicit";
+            case FIXED_ARRAY -> "fixed array";
+            case EXTENSIBLE_ARRAY -> "extensible array";
+            case VERSION_2_BTREE -> "v2 B-tree";
+        };
+    }
+
+    static String filterName(Filter filter) {
+        if (filter instanceof Filter.Deflate deflate) {
+            return "deflate(" + deflate.level() + ")";
+        }
+        return filter instanceof Filter.Shuffle ? "shuffle" : "fletcher32";
+    }
+
+    private static void attributes(Hdf5Object object, PrintWriter out) throws IOException {
+        for (String name : object.attributeNames()) {
+            Attribute attribute = object.attribute(name);
+            out.println("    @" + name + ": " + TypeDescription.of(attribute.type()) + " = "
+                    + attributeValue(attribute));
+        }
+    }
+
+    /**
+     * A scalar as its value, an array as {@code [v, v, ...]}: at most
+     * {@link #MAX_ATTRIBUTE_ELEMENTS} elements and {@link #MAX_ATTRIBUTE_TEXT} characters, then
+     * {@code ...} and the number of values; a shape of two or more dimensions is appended.
+     */
+    static String attributeValue(Attribute attribute) {
+        Datatype type = attribute.type();
+        byte[] data = attribute.data();
+        long[] shape = attribute.shape();
+        int elements = data.length / type.size();
+        if (shape.length == 0) {
+            return shorten(ValueFormat.format(type, data, 0));
+        }
+        StringJoiner values = new StringJoiner(", ", "[", "]");
+        int shown = Math.min(elements, MAX_ATTRIBUTE_ELEMENTS);
+        for (int i = 0; i < shown; i++) {
+            values.add(ValueFormat.format(type, data, i * type.size()));
+        }
+        String text = values.toString();
+        boolean cut = shown < elements || text.length() > MAX_ATTRIBUTE_TEXT;
+        if (cut) {
+            text = text.substring(0, Math.min(text.length() - 1, MAX_ATTRIBUTE_TEXT)) + ", ...] ("
+                    + elements + " values)";
+        }
+        return shape.length > 1 ? text + " shape " + sizes(shape) : text;
+    }
+
+    private static String shorten(String value) {
+        return value.length() <= MAX_ATTRIBUTE_TEXT ? value
+                : value.substring(0, MAX_ATTRIBUTE_TEXT) + "...";
+    }
+}

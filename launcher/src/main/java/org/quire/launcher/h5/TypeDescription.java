@@ -1,0 +1,47 @@
+package org.quire.launcher.h5;
+
+import java.nio.ByteOrder;
+import java.util.StringJoiner;
+
+import org.quire.format.hdf5.Datatype;
+
+/**
+ * A datatype in one short line: {@code int32 LE}, {@code uint8}, {@code float64 BE},
+ * {@code string[16] nullterm ascii}, {@code compound[12] {x: int32 LE @0, y: float64 LE @4}}.
+ */
+final class TypeDescription {
+
+    private TypeDescription() {
+    }
+
+    static String of(Datatype type) {
+        if (type instanceof Datatype.IntegerType integer) {
+            return (integer.signed() ? "int" : "uint") + integer.size() * 8 + order(integer);
+        }
+        if (type instanceof Datatype.FloatType real) {
+            return "float" + real.size() * 8 + order(real);
+        }
+        if (type instanceof Datatype.StringType string) {
+            String padding = switch (string.padding()) {
+                case NULL_TERMINATED -> "nullterm";
+                case NULL_PADDED -> "nullpad";
+                case SPACE_PADDED -> "spacepad";
+            };
+            return "string[" + string.size() + "] " + padding + (string.utf8() ? " utf8" : " ascii");
+        }
+        Datatype.CompoundType compound = (Datatype.CompoundType) type;
+        StringJoiner members = new StringJoiner(", ", "{", "}");
+        for (Datatype.Member member : compound.members()) {
+            members.add(member.name() + ": " + of(member.type()) + " @" + member.offset());
+        }
+        return "compound[" + compound.size() + "] " + members;
+    }
+
+    /** The byte order of a multi-byte number; a single byte has none. */
+    private static String order(Datatype type) {
+        if (type.size() == 1) {
+            return "";
+        }
+        return type.byteOrder() == ByteOrder.LITTLE_ENDIAN ? " LE" : " BE";
+    }
+}

@@ -1,0 +1,60 @@
+package org.quire.launcher.h5;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.Callable;
+
+import org.quire.format.hdf5.Hdf5Verifier;
+import org.quire.format.hdf5.VerificationReport;
+import org.quire.launcher.QuireVersion;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code quire h5 verify FILE}: {@link Hdf5Verifier} from the command line. */
+@Command(name = "verify",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
+        description = "Checks every structure of FILE: the superblock, every object header and continuation"
+                + " block, every message and attribute, every chunk index block and page ever written, and"
+                + " every stored chunk (inside the file, inflated, Fletcher-32 checked). Prints what was"
+                + " checked, or the first problem with its offset, structure, field, expected and found value.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:the file is valid",
+            "1:the file is damaged, still open for writing, or uses a feature Quire cannot read",
+            "2:bad arguments (no such file)"})
+public final class VerifyCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
+    private Path file;
+
+    @Override
+    public Integer call() {
+        VerificationReport report;
+        try {
+            report = Hdf5Verifier.verify(file);
+        } catch (IOException e) {
+            return ExitStatus.report("verify", file, e);
+        }
+        PrintWriter out = StandardOutput.open();
+        out.println(file + ": valid");
+        out.println("  objects:         " + report.groups() + " groups, " + report.datasets()
+                + " datasets, " + report.attributes() + " attributes"
+                + (report.linksNotFollowed() > 0
+                        ? ", " + report.linksNotFollowed() + " soft or external links not followed"
+                        : ""));
+        StringJoiner blocks = new StringJoiner(", ");
+        for (Map.Entry<String, Long> kind : report.metadataBlocks().entrySet()) {
+            blocks.add(kind.getKey() + " " + kind.getValue());
+        }
+        out.println("  metadata blocks: " + report.metadataBlockCount() + " checksums verified ("
+                + blocks + ")");
+        out.println("  chunks:          " + report.chunks() + " stored chunks, "
+                + report.chunkBytes() + " bytes, read through their filters");
+        out.flush();
+        return ExitStatus.OK;
+    }
+}

@@ -1,0 +1,70 @@
+package org.quire.launcher.sion;
+
+import org.quire.format.sion.RecoveredTask;
+import org.quire.format.sion.SionRecovery;
+import org.quire.format.sion.SionRecoveryReport;
+import org.quire.launcher.QuireVersion;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code quire sion recover NAME}: closes a SION file whose parallel writer died, from its recovery journals. */
+@Command(name = "recover",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuireVersion.class,
+        sortOptions = false,
+        header = "Close a SION file whose job died before close, from its recovery journal.",
+        description = "Closes a SION file (or set) whose Quire parallel writer died before close: rebuilds META2,"
+                + " META1's tail and a set's mapping from the recovery journals beside the files (NAME.journal,"
+                + " NAME.000001.journal, ...), so that SIONlib and Quire read it again, then deletes the journals."
+                + " Prints the bytes recovered per task. See docs/sionlib.md, \"Crash recovery\".",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:the file was recovered",
+            "1:recovery was refused or failed; nothing is claimed recovered (the message says why)",
+            "2:bad arguments"})
+public final class SionRecoverCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "the SION file, or file 0 of a set")
+    private Path name;
+
+    @Override
+    public Integer call() {
+        SionToolRun.existingFile(spec, name);
+        return SionToolRun.run(spec, () -> {
+            print(SionRecovery.recover(name));
+            return 0;
+        });
+    }
+
+    private void print(SionRecoveryReport report) {
+        PrintWriter out = spec.commandLine().getOut();
+        for (RecoveredTask task : report.tasks()) {
+            out.printf("task %d (globalrank %d, file %d): %d bytes in %d %s %s%n", task.index(), task.globalRank(),
+                    task.fileNumber(), task.totalBytes(), task.chunkCount(), task.chunkCount() == 1 ? "chunk" : "chunks",
+                    source(task));
+        }
+        out.printf("recovered %s: %d bytes of %d tasks; the file is closed and the journals are removed%n",
+                report.name(), report.totalBytes(), report.tasks().size());
+        out.flush();
+    }
+
+    private static String source(RecoveredTask task) {
+        if (task.fileWasClosed()) {
+            return "(its file was already closed and is kept as it was)";
+        }
+        String source = "from " + task.journalRecords() + " journal " + (task.journalRecords() == 1 ? "record" : "records");
+        if (task.damagedRecordOffset().isPresent()) {
+            source += "; a torn record at journal offset " + task.damagedRecordOffset().getAsLong() + " was ignored";
+        }
+        return source;
+    }
+}

@@ -1,0 +1,222 @@
+package org.quire.launcher.h5;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.Hdf5File;
+import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.FixedArrayDataBlock;
+import org.quire.format.hdf5.layout.FixedArrayHeader;
+import org.quire.launcher.QuireCommand;
+
+/**
+ * {@code quire h5 verify}, run as a real process: valid files (Quire's and h5py's) are status 0
+ * with what was checked; a flipped bit in each kind of block, a truncated file and a file whose
+ * writer never closed it are status 1 with one line naming file, offset, structure, field,
+ * expected and found.
+ */
+class H5VerifyIT {
+
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+    private static final String HEX = "0x[0-9a-f]{8}";
+
+    @TempDir
+    static Path dir;
+    private static Path file;
+    private static byte[] bytes;
+
+    @BeforeAll
+    static void writeFile() throws Exception {
+        file = dir.resolve("fixtures.h5");
+        H5Fixtures.write(file);
+        bytes = Files.readAllBytes(file);
+    }
+
+    @Test
+    void aValidFileIsStatus0WithWhatWasChecked() throws Exception {
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", file.toString());
+        assertEquals(0, result.exitCode(), result.toString());
+        assertEquals("", result.stderr());
+        List<String> lines = result.stdoutLines();
+        assertEquals(4, lines.size(), result.toString());
+        assertEquals(file + ": valid", lines.get(0));
+        assertEquals("  objects:         2 groups, 7 datasets, 4 attributes", lines.get(1));
+        // Nine objects (the root's header needed a continuation block), seven datasets: five fixed
+        // arrays (the 10^6-chunk one of /sparse has one page written) and one extensible array.
+        assertEquals("  metadata blocks: 25 checksums verified (extensible array data block 1, extensible array"
+                + " header 1, extensible array index block 1, fixed array data block 5, fixed array data block"
+                + " page 1, fixed array header 5, object header 9, object header continuation block 1,"
+                + " superblock 1)", lines.get(2));
+        // 3 + 4 + 12 + 20 + 1 + 2 + 1 chunks (ints1d, floats2d, cube, log, names, records, sparse).
+        assertTrue(lines.get(3).matches("  chunks:          43 stored chunks, \\d+ bytes, read through their"
+                + " filters"), lines.get(3));
+    }
+
+    @Test
+    void aFileH5pyWroteIsValidAndAFlippedBitInItsBTreeLeafIsFound() throws Exception {
+        H5pyFixture h5py = H5pyFixture.write(dir);
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", h5py.file().toString());
+        assertEquals(0, result.exitCode(), result.toString());
+        assertEquals("  objects:         2 groups, 7 datasets, 2 attributes", result.stdoutLines().get(1));
+        // 18 chunks of the other datasets, 6 of /sheet in one B-tree leaf, 2 x 2 of /g/early.
+        assertTrue(result.stdoutLines().get(2).endsWith("version 2 B-tree header 1, version 2 B-tree leaf node 1)"),
+                result.toString());
+        assertTrue(result.stdoutLines().get(3).startsWith("  chunks:          28 stored chunks, "),
+                result.toString());
+
+        byte[] h5pyBytes = Files.readAllBytes(h5py.file());
+        int leaf = indexOf(h5pyBytes, "BTLF");
+        h5pyBytes[leaf + 12] ^= 0x08;
+        String error = verifyFails("h5py-leaf.h5", h5pyBytes);
+        assertTrue(error.matches("corrupt version 2 B-tree leaf node at offset \\d+: checksum expected " + HEX
+                + ", found " + HEX), error);
+    }
+
+    private static String verifyFails(String name, byte[] content) throws Exception {
+        Path damaged = Files.write(dir.resolve(name), content);
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", damaged.toString());
+        assertEquals(1, result.exitCode(), result.toString());
+        assertEquals("", result.stdout());
+        List<String> errors = result.stderr().lines().toList();
+        assertEquals(1, errors.size(), result.toString());
+        String prefix = "quire h5 verify: " + damaged + ": ";
+        assertTrue(errors.get(0).startsWith(prefix), errors.get(0));
+        return errors.get(0).substring(prefix.length());
+    }
+
+    private static byte[] flipped(long at) {
+        byte[] damaged = bytes.clone();
+        damaged[(int) at] ^= 0x08;
+        return damaged;
+    }
+
+    private static int indexOf(byte[] content, String signature) {
+        byte[] pattern = signature.getBytes(StandardCharsets.US_ASCII);
+        for (int at = 0; at + 4 <= content.length; at++) {
+            if (Arrays.equals(content, at, at + 4, pattern, 0, 4)) {
+                return at;
+            }
+        }
+        throw new AssertionError(signature + " not in the file");
+    }
+
+    @Test
+    void aFlippedBitInTheSuperblock() throws Exception {
+        String error = verifyFails("superblock.h5", flipped(20));
+        assertTrue(error.matches("corrupt superblock at offset 44: checksum expected " + HEX + ", found " + HEX),
+                error);
+    }
+
+    @Test
+    void aFlippedBitInAnObjectHeader() throws Exception {
+        int header = indexOf(bytes, "OHDR");
+        String error = verifyFails("object-header.h5", flipped(header + 12));
+        assertTrue(error.matches("corrupt object header at offset \\d+: checksum expected " + HEX + ", found "
+                + HEX), error);
+    }
+
+    @Test
+    void aFlippedBitInAFixedArrayPageNoDumpWouldRead() throws Exception {
+        long page = sparsePageZero();
+        String error = verifyFails("fixed-page.h5", flipped(page + 100));
+        // Page 0 holds 1,024 entries of 8 bytes; its checksum follows them.
+        assertTrue(error.matches("corrupt fixed array data block page at offset " + (page + 1024 * 8)
+                + ": checksum expected " + HEX + ", found " + HEX), error);
+    }
+
+    @Test
+    void aFlippedBitInAnExtensibleArrayDataBlock() throws Exception {
+        String error = verifyFails("extensible-block.h5", flipped(indexOf(bytes, "EADB") + 12));
+        assertTrue(error.matches("corrupt extensible array data block at offset \\d+: checksum expected " + HEX
+                + ", found " + HEX), error);
+    }
+
+    @Test
+    void aFlippedBitInAChunkWithFletcher32NamesTheChunk() throws Exception {
+        long chunk = cubeChunkZeroAddress();
+        String error = verifyFails("chunk.h5", flipped(chunk + 3));
+        assertTrue(error.matches("corrupt chunk \\[0, 0, 0] of /grid/cube at offset " + chunk + ": filter"
+                + " Fletcher32 expected data the filter wrote, found Fletcher-32 checksum expected " + HEX
+                + ", found " + HEX), error);
+    }
+
+    @Test
+    void aTruncatedFile() throws Exception {
+        String error = verifyFails("truncated.h5", Arrays.copyOf(bytes, bytes.length / 2));
+        assertEquals("corrupt superblock at offset 28: end of file address expected at most the file size "
+                + bytes.length / 2 + ", found " + bytes.length, error);
+    }
+
+    @Test
+    void aFileWhoseWriterNeverClosedIt() throws Exception {
+        Path open = dir.resolve("unclosed.h5");
+        try (Hdf5File writer = Hdf5File.create(open)) {
+            H5Fixtures.populate(writer);
+            writer.flush();
+            QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", open.toString());
+            assertEquals(1, result.exitCode(), result.toString());
+            assertEquals(List.of("quire h5 verify: " + open + ": file is open for writing (superblock consistency"
+                    + " flags 0x01); its writer is still running or died before closing it"),
+                    result.stderr().lines().toList());
+        }
+        assertEquals(0, QuireCommand.run(LIMIT, "h5", "verify", open.toString()).exitCode());
+    }
+
+    @Test
+    void aMissingFileIsStatus2() throws Exception {
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", dir.resolve("none.h5").toString());
+        assertEquals(2, result.exitCode(), result.toString());
+        assertEquals(List.of("quire h5 verify: no such file: " + dir.resolve("none.h5")),
+                result.stderr().lines().toList());
+    }
+
+    @Test
+    void aDirectoryIsStatus1InOneLine() throws Exception {
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", dir.toString());
+        assertEquals(1, result.exitCode(), result.toString());
+        assertEquals(List.of("quire h5 verify: " + dir + ": Is a directory"), result.stderr().lines().toList());
+    }
+
+    // ---- where blocks of the fixture file are, found with the format's own layout classes
+
+    /** Where the fixed array header with {@code entries} entries is. */
+    private static int fixedArrayAt(BlockFile blocks, long entries) throws IOException {
+        byte[] pattern = "FAHD".getBytes(StandardCharsets.US_ASCII);
+        for (int at = 0; at + 4 <= bytes.length; at++) {
+            if (Arrays.equals(bytes, at, at + 4, pattern, 0, 4)
+                    && FixedArrayHeader.read(blocks, at).entryCount() == entries) {
+                return at;
+            }
+        }
+        throw new AssertionError("no fixed array of " + entries + " entries");
+    }
+
+    private static long sparsePageZero() throws IOException {
+        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file, StandardOpenOption.READ))) {
+            FixedArrayHeader header = FixedArrayHeader.read(blocks, fixedArrayAt(blocks, 1_000_000));
+            return new FixedArrayDataBlock(header).pageAddress(0);
+        }
+    }
+
+    /** Chunk [0, 0, 0] of /grid/cube (12 chunks of 2 x 2 x 2 int16). */
+    private static long cubeChunkZeroAddress() throws IOException {
+        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file, StandardOpenOption.READ))) {
+            int at = fixedArrayAt(blocks, 12);
+            FixedArrayHeader header = FixedArrayHeader.read(blocks, at);
+            return new FixedArrayDataBlock(header).read(blocks, at, 16).records()[0].address();
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package org.quire.launcher.h5;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.quire.launcher.QuireCommand;
+import org.quire.launcher.RequiredTool;
+
+/**
+ * A file libhdf5 writes, through h5py ({@code /usr/bin/python3}: the python first on PATH may
+ * lack h5py), by {@code make_h5py_file.py}, with the dump lines Python computed for each of its
+ * datasets. Without h5py the test fails under CI and is aborted loudly elsewhere.
+ */
+record H5pyFixture(Path file, Map<String, List<String>> expectedDumps) {
+
+    static final Path PYTHON = Path.of("/usr/bin/python3");
+
+    static H5pyFixture write(Path dir) throws IOException, InterruptedException {
+        RequiredTool.requireWorking(PYTHON, "python3-h5py (apt-get install python3-h5py)",
+                "-c", "import h5py, numpy");
+        Path script = dir.resolve("make_h5py_file.py");
+        try (InputStream in = H5pyFixture.class.getResourceAsStream("/h5/make_h5py_file.py")) {
+            Files.copy(in, script);
+        }
+        Path file = dir.resolve("h5py.h5");
+        Path expected = dir.resolve("h5py-expected.txt");
+        QuireCommand.Result result = QuireCommand.runProcess(new ProcessBuilder(PYTHON.toString(),
+                script.toString(), file.toString(), expected.toString()), Duration.ofSeconds(120));
+        assertEquals(0, result.exitCode(), result.toString());
+        Map<String, List<String>> dumps = new LinkedHashMap<>();
+        List<String> current = null;
+        for (String line : Files.readAllLines(expected)) {
+            if (line.startsWith("== ")) {
+                current = new ArrayList<>();
+                dumps.put(line.substring(3), current);
+            } else {
+                current.add(line);
+            }
+        }
+        return new H5pyFixture(file, dumps);
+    }
+}

@@ -1,0 +1,69 @@
+"""Writes the h5py file of the `quire h5` tests (H5ListIT, H5DumpIT, H5VerifyIT) and, for each
+dataset, the lines `quire h5 dump` must print, computed by Python itself (repr of the values).
+
+usage: /usr/bin/python3 make_h5py_file.py FILE.h5 EXPECTED.txt
+EXPECTED.txt holds, per dataset, a line "== /path" and then its dump lines.
+"""
+import sys
+
+import h5py
+import numpy as np
+
+
+def text(value):
+    if isinstance(value, np.void):
+        return "{" + ", ".join(f"{name}={text(value[name])}" for name in value.dtype.names) + "}"
+    if isinstance(value, bytes):
+        return '"' + value.decode("ascii").replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, np.float32):
+        return str(value)  # numpy's shortest float32 text
+    if isinstance(value, np.floating):
+        return repr(float(value))
+    return str(int(value))
+
+
+def dump_lines(array):
+    lines = []
+    for index in np.ndindex(array.shape[:-1]):
+        first = ", ".join(str(i) for i in index + (0,))
+        lines.append(f"[{first}]: " + ", ".join(text(v) for v in array[index]))
+    return lines
+
+
+def main(path, expected_path):
+    rng = np.random.default_rng(7)
+    datasets = {}
+    with h5py.File(path, "w", libver="latest") as f:
+        f.attrs["origin"] = np.bytes_("h5py")
+        group = f.create_group("g")
+        datasets["/g/ints"] = group.create_dataset(
+            "ints", data=np.arange(-6, 6, dtype=">i4").reshape(3, 4), chunks=(2, 2))
+        datasets["/g/normal"] = group.create_dataset(
+            "normal", data=rng.standard_normal((2, 3, 4)), chunks=(1, 2, 2),
+            compression="gzip", shuffle=True, fletcher32=True)
+        datasets["/g/normal"].attrs["seed"] = np.int64(7)
+        datasets["/halfs"] = f.create_dataset(
+            "halfs", data=rng.standard_normal(9).astype("<f4"), chunks=(4,), maxshape=(None,))
+        datasets["/words"] = f.create_dataset(
+            "words", data=np.array([b"one", b'tw"o', b"three"], dtype="S5"), chunks=(2,))
+        # Two unlimited dimensions: libhdf5 indexes the chunks with a version-2 B-tree.
+        datasets["/sheet"] = f.create_dataset(
+            "sheet", data=np.arange(-15, 15, dtype="<i2").reshape(5, 6), chunks=(2, 4),
+            maxshape=(None, None))
+        # Space allocated early, no filter, no unlimited dimension: the implicit index.
+        early = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+        early.set_alloc_time(h5py.h5d.ALLOC_TIME_EARLY)
+        datasets["/g/early"] = group.create_dataset(
+            "early", data=np.arange(12, dtype="<u2").reshape(4, 3), chunks=(2, 2), dcpl=early)
+        datasets["/pairs"] = f.create_dataset(
+            "pairs", data=np.array([(1, 0.1), (-2, 1e-300)], dtype=[("n", "<i8"), ("v", ">f8")]),
+            chunks=(2,))
+        with open(expected_path, "w") as out:
+            for name, dataset in datasets.items():
+                out.write(f"== {name}\n")
+                for line in dump_lines(dataset[()]):
+                    out.write(line + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
