@@ -2,10 +2,7 @@ package org.quire.format.hdf5;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.Addresses;
@@ -308,54 +305,38 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     }
 
     /**
-     * Visits every record in key order, reading and verifying every node: each node is reached
-     * by exactly one pointer, records ascend strictly across the whole tree, and every pointer's
-     * subtree total matches the records below it.
+     * Visits every record in key order, reading and verifying every node not yet in memory (see
+     * {@link BTreeV2Walk}: one pointer per node, chunk coordinates strictly ascending, subtree
+     * totals); the nodes in memory are the tree as written so far.
      */
     @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
         if (root.totalRecords == 0) {
             return;
         }
-        visit(root, depth, visitor, new HashSet<>(), new long[][] {null});
-    }
+        BTreeV2Walk.visit(file.path(), new BTreeV2Walk.Nodes<BTreeV2ChunkRecord, Child>() {
+            @Override
+            public long address(Child pointer) {
+                return pointer.address;
+            }
 
-    private long visit(Child at, int d, StoredChunkVisitor visitor, Set<Long> seen,
-                       long[][] previous) throws IOException {
-        String structure = (d == 0 ? BTreeV2LeafNode.IDENTITY
-                : BTreeV2InternalNode.IDENTITY).structure();
-        if (!seen.add(at.address)) {
-            throw new CorruptFileException(file.path(), at.address, structure,
-                    "child node address", "an address no other pointer uses",
-                    at.address + ", reached a second time (a cycle or shared node)");
-        }
-        Node node = load(at, d);
-        long total = node.records.size();
-        for (int i = 0; i <= node.records.size(); i++) {
-            if (d > 0) {
-                total += visit(node.children.get(i), d - 1, visitor, seen, previous);
+            @Override
+            public long totalRecords(Child pointer) {
+                return pointer.totalRecords;
             }
-            if (i == node.records.size()) {
-                break;
+
+            @Override
+            public BTreeV2Walk.Node<BTreeV2ChunkRecord, Child> node(Child pointer, int d)
+                    throws IOException {
+                Node node = load(pointer, d);
+                return new BTreeV2Walk.Node<>(node.records, node.children);
             }
-            BTreeV2ChunkRecord record = node.records.get(i);
-            if (previous[0] != null
-                    && BTreeV2ChunkRecord.compare(previous[0], record.scaled()) >= 0) {
-                throw new CorruptFileException(file.path(), at.address, structure, "record order",
-                        "chunk coordinates after " + Arrays.toString(previous[0]),
-                        Arrays.toString(record.scaled()));
-            }
-            previous[0] = record.scaled();
-            if (record.chunk().isWritten()) {
-                visitor.visit(record.scaled().clone(), record.chunk());
-            }
-        }
-        if (total != at.totalRecords) {
-            throw new CorruptFileException(file.path(), at.address, structure,
-                    "records in subtree", Long.toString(at.totalRecords) + " (parent's count)",
-                    Long.toString(total));
-        }
-        return total;
+        }, root, depth, (a, b) -> BTreeV2ChunkRecord.compare(a.scaled(), b.scaled()), true,
+                record -> {
+                    if (record.chunk().isWritten()) {
+                        visitor.visit(record.scaled().clone(), record.chunk());
+                    }
+                });
     }
 
     @Override

@@ -106,11 +106,11 @@ final class DenseMessageStorage<R, M> {
     List<M> all() throws IOException {
         List<M> messages = new ArrayList<>();
         if (creationOrder != null) {
-            creationOrder.forEach(Comparator.comparingLong(kind::creationOrder),
+            creationOrder.forEach(Comparator.comparingLong(kind::creationOrder), true,
                     record -> messages.add(message(record)));
             return messages;
         }
-        names.forEach((a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b)),
+        names.forEach((a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b)), false,
                 record -> messages.add(message(record)));
         messages.sort((a, b) -> Arrays.compareUnsigned(utf8(kind.name(a)), utf8(kind.name(b))));
         return messages;
@@ -146,7 +146,8 @@ final class DenseMessageStorage<R, M> {
     long verify() throws IOException {
         heap.forEachBlock((address, direct, offset, size) -> { });
         Set<String> seen = new HashSet<>();
-        names.forEach((a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b)), record -> {
+        Comparator<R> byHash = (a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b));
+        names.forEach(byHash, false, record -> {
             String name = kind.name(message(record));
             if (hash(name) != kind.nameHash(record)) {
                 throw corrupt(names, "name hash", "lookup3 of \"" + name + "\": " + hash(name),
@@ -159,7 +160,8 @@ final class DenseMessageStorage<R, M> {
         });
         if (creationOrder != null) {
             long[] count = {0};
-            creationOrder.forEach(Comparator.comparingLong(kind::creationOrder), record -> {
+            Comparator<R> byCreation = Comparator.comparingLong(kind::creationOrder);
+            creationOrder.forEach(byCreation, true, record -> {
                 String name = kind.name(message(record));
                 if (!seen.contains(name)) {
                     throw corrupt(creationOrder, kind.what() + " name", "a name in the name "

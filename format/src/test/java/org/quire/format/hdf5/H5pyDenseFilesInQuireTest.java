@@ -99,7 +99,7 @@ class H5pyDenseFilesInQuireTest {
             // Beyond the 9 direct rows of the root (4 x (512 + 512 + ... + 64 Ki) bytes).
             assertTrue(deepest[0] >= 4L * 2 * 65536, "deepest block offset " + deepest[0]);
             List<Object> visited = new ArrayList<>();
-            dense.nameIndex().forEach((a, b) -> 0, visited::add);
+            dense.nameIndex().forEach((a, b) -> 0, false, visited::add);
             assertEquals(1000, visited.size());
         }
     }
