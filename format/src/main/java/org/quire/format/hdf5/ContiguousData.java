@@ -67,6 +67,16 @@ final class ContiguousData {
         return new ContiguousData(file, Addresses.UNDEFINED, data, shape, elementSize);
     }
 
+    /** The block's address: undefined when never written, and for compact data. */
+    long address() {
+        return address;
+    }
+
+    /** Bytes of all elements. */
+    long size() {
+        return Shapes.elementCount(shape) * elementSize;
+    }
+
     StorageLayout layout() {
         return compact != null ? StorageLayout.COMPACT : StorageLayout.CONTIGUOUS;
     }

@@ -330,6 +330,11 @@ public final class Dataset extends Hdf5Object {
         return index;
     }
 
+    /** The elements of a contiguous or compact dataset; null for a chunked one. */
+    ContiguousData contiguousData() {
+        return contiguous;
+    }
+
     /**
      * Grows the dataset to {@code newShape}; new elements read as the fill value.
      *

@@ -1,12 +1,17 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.quire.format.CorruptFileException;
@@ -136,43 +141,39 @@ final class DenseMessageStorage<R, M> {
     }
 
     /**
-     * Reads and checks everything, for verification: every heap block; every message the name
-     * index points at, whose name must hash to its record's hash and be unique; as many objects
-     * in the heap as messages; and, if there is one, a creation order index with a message for
-     * every name.
+     * Reads and checks everything, for verification, each block once: every node of the name
+     * index; every heap block, with the messages in it read while it is in memory, and every
+     * node of the heap's huge-object index; each message's name must hash to its record's hash
+     * and be unique; as many objects in the heap as messages; and, if there is one, every node
+     * of the creation order index, with a message for every name.
      *
-     * @return the number of messages
+     * @return the messages, in name index order
      */
-    long verify() throws IOException {
-        heap.forEachBlock((address, direct, offset, size) -> { });
+    List<M> verify() throws IOException {
+        List<R> records = new ArrayList<>();
+        names.forEach((a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b)), false,
+                records::add);
+        List<M> messages = readInHeapOrder(records);
         Set<String> seen = new HashSet<>();
-        Comparator<R> byHash = (a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b));
-        names.forEach(byHash, false, record -> {
-            String name = kind.name(message(record));
-            if (hash(name) != kind.nameHash(record)) {
+        for (int i = 0; i < records.size(); i++) {
+            String name = kind.name(messages.get(i));
+            long recorded = kind.nameHash(records.get(i));
+            if (hash(name) != recorded) {
                 throw corrupt(names, "name hash", "lookup3 of \"" + name + "\": " + hash(name),
-                        Long.toString(kind.nameHash(record)));
+                        Long.toString(recorded));
             }
             if (!seen.add(name)) {
                 throw corrupt(names, kind.what() + " name", "names used once",
                         "\"" + name + "\" twice");
             }
-        });
+        }
         if (creationOrder != null) {
-            long[] count = {0};
-            Comparator<R> byCreation = Comparator.comparingLong(kind::creationOrder);
-            creationOrder.forEach(byCreation, true, record -> {
-                String name = kind.name(message(record));
-                if (!seen.contains(name)) {
-                    throw corrupt(creationOrder, kind.what() + " name", "a name in the name "
-                            + "index", "\"" + name + "\"");
-                }
-                count[0]++;
-            });
-            if (count[0] != seen.size()) {
-                throw corrupt(creationOrder, "records", seen.size() + " (as in the name index)",
-                        Long.toString(count[0]));
+            Map<ByteBuffer, String> namesByHeapId = new HashMap<>();
+            for (int i = 0; i < records.size(); i++) {
+                namesByHeapId.put(ByteBuffer.wrap(kind.heapId(records.get(i))),
+                        kind.name(messages.get(i)));
             }
+            verifyCreationOrderIndex(namesByHeapId);
         }
         if (seen.size() != heap.header().objects()) {
             throw new CorruptFileException(file.path(), heap.address(),
@@ -180,7 +181,61 @@ final class DenseMessageStorage<R, M> {
                     seen.size() + " (the " + kind.what() + "s indexed)",
                     Long.toUnsignedString(heap.header().objects()));
         }
-        return seen.size();
+        return messages;
+    }
+
+    /**
+     * The messages of {@code records}, in their order, read block by block as
+     * {@link FractalHeap#forEachBlock} verifies the heap, so no block is read twice.
+     */
+    private List<M> readInHeapOrder(List<R> records) throws IOException {
+        List<M> messages = new ArrayList<>(Collections.nCopies(records.size(), null));
+        Integer[] byOffset = new Integer[records.size()];
+        long[] offsets = new long[records.size()];
+        for (int i = 0; i < records.size(); i++) {
+            byOffset[i] = i;
+            offsets[i] = heap.managedOffset(kind.heapId(records.get(i)));
+        }
+        Arrays.sort(byOffset, Comparator.comparingLong(i -> offsets[i]));
+        int[] next = {0};
+        while (next[0] < byOffset.length && offsets[byOffset[next[0]]] < 0) {
+            next[0]++; // huge and tiny objects: read after the walk
+        }
+        heap.forEachBlock((address, direct, blockOffset, size) -> {
+            if (!direct) {
+                return; // its size is its own, not that of the heap space below it
+            }
+            for (; next[0] < byOffset.length && offsets[byOffset[next[0]]] < blockOffset + size;
+                 next[0]++) {
+                int i = byOffset[next[0]];
+                messages.set(i, message(records.get(i)));
+            }
+        });
+        heap.verifyHugeObjectIndex();
+        for (int i = 0; i < records.size(); i++) {
+            if (messages.get(i) == null) {
+                messages.set(i, message(records.get(i))); // huge, tiny, or outside every block
+            }
+        }
+        return messages;
+    }
+
+    /** Every creation order record must point at a message of the name index, once. */
+    private void verifyCreationOrderIndex(Map<ByteBuffer, String> namesByHeapId)
+            throws IOException {
+        Set<ByteBuffer> seen = new HashSet<>();
+        creationOrder.forEach(Comparator.comparingLong(kind::creationOrder), true, record -> {
+            ByteBuffer heapId = ByteBuffer.wrap(kind.heapId(record));
+            if (!namesByHeapId.containsKey(heapId) || !seen.add(heapId)) {
+                throw corrupt(creationOrder, kind.what() + " heap ID", "one of a "
+                        + kind.what() + " in the name index, used once", HexFormat.of()
+                        .formatHex(heapId.array()) + (seen.contains(heapId) ? " again" : ""));
+            }
+        });
+        if (seen.size() != namesByHeapId.size()) {
+            throw corrupt(creationOrder, "records", namesByHeapId.size()
+                    + " (as in the name index)", Integer.toString(seen.size()));
+        }
     }
 
     private CorruptFileException corrupt(BTreeV2Reader<R> index, String field, String expected,

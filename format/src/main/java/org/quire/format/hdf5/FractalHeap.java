@@ -2,6 +2,7 @@ package org.quire.format.hdf5;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Set;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.Addresses;
+import org.quire.format.hdf5.layout.BTreeV2Header;
 import org.quire.format.hdf5.layout.BTreeV2HugeObjectRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.BlockFile;
@@ -38,6 +40,8 @@ final class FractalHeap {
     private final Map<Long, FractalHeapDirectBlock> directBlocks = recentlyUsed();
     private final Map<Long, FractalHeapIndirectBlock> indirectBlocks = recentlyUsed();
     private BTreeV2Reader<BTreeV2HugeObjectRecord> hugeObjects;
+    /** Huge objects by key, once {@link #verifyHugeObjectIndex} has read them all; or null. */
+    private Map<Long, BTreeV2HugeObjectRecord> verifiedHugeObjects;
 
     /** One block of the heap, as {@link #forEachBlock} reports it. */
     interface BlockVisitor {
@@ -76,12 +80,7 @@ final class FractalHeap {
 
     /** The bytes of the object {@code heapId} names. */
     byte[] read(byte[] heapId) throws IOException {
-        if (heapId.length != header.heapIdLength()) {
-            throw corrupt("heap ID length", header.heapIdLength() + " (the header's)",
-                    Integer.toString(heapId.length));
-        }
-        FractalHeapId id = FractalHeapId.decode(new LittleEndianReader(file.path(), address,
-                "fractal heap ID", heapId), header);
+        FractalHeapId id = decode(heapId);
         if (id instanceof FractalHeapId.Tiny tiny) {
             return tiny.bytes();
         }
@@ -93,6 +92,20 @@ final class FractalHeap {
         }
         FractalHeapId.Managed managed = (FractalHeapId.Managed) id;
         return readManaged(managed.offset(), managed.length());
+    }
+
+    /** Where in the heap's address space the object {@code heapId} names is; -1 if not managed. */
+    long managedOffset(byte[] heapId) throws IOException {
+        return decode(heapId) instanceof FractalHeapId.Managed managed ? managed.offset() : -1;
+    }
+
+    private FractalHeapId decode(byte[] heapId) throws IOException {
+        if (heapId.length != header.heapIdLength()) {
+            throw corrupt("heap ID length", header.heapIdLength() + " (the header's)",
+                    Integer.toString(heapId.length));
+        }
+        return FractalHeapId.decode(new LittleEndianReader(file.path(), address,
+                "fractal heap ID", heapId), header);
     }
 
     private byte[] readManaged(long offset, long length) throws IOException {
@@ -172,20 +185,50 @@ final class FractalHeap {
     }
 
     private byte[] readHuge(long key) throws IOException {
-        if (hugeObjects == null) {
-            if (!Addresses.isDefined(header.hugeObjectsBTreeAddress())) {
-                throw corrupt("v2 B-tree address of huge objects", "a tree for huge object "
-                        + key, "the undefined address");
-            }
-            hugeObjects = BTreeV2Reader.open(file, header.hugeObjectsBTreeAddress(),
-                    BTreeV2RecordFormat.exactly(BTreeV2HugeObjectRecord.FORMAT));
+        if (!Addresses.isDefined(header.hugeObjectsBTreeAddress())) {
+            throw corrupt("v2 B-tree address of huge objects", "a tree for huge object "
+                    + key, "the undefined address");
         }
-        BTreeV2HugeObjectRecord record = hugeObjects.find(r -> Long.compareUnsigned(r.key(), key));
+        BTreeV2HugeObjectRecord record = verifiedHugeObjects != null
+                ? verifiedHugeObjects.get(key)
+                : hugeObjects().find(r -> Long.compareUnsigned(r.key(), key));
         if (record == null) {
             throw corrupt("huge object ID", "an ID in the huge object B-tree",
                     Long.toUnsignedString(key));
         }
         return readHuge(record.address(), record.length());
+    }
+
+    private BTreeV2Reader<BTreeV2HugeObjectRecord> hugeObjects() throws IOException {
+        if (hugeObjects == null) {
+            hugeObjects = BTreeV2Reader.open(file, header.hugeObjectsBTreeAddress(),
+                    BTreeV2RecordFormat.exactly(BTreeV2HugeObjectRecord.FORMAT));
+        }
+        return hugeObjects;
+    }
+
+    /**
+     * Walks every node of the huge-object B-tree, if the heap has one (see
+     * {@link BTreeV2Walk}), and checks that each huge object lies inside the file; later reads
+     * of huge objects find them without reading the tree again.
+     */
+    void verifyHugeObjectIndex() throws IOException {
+        if (!Addresses.isDefined(header.hugeObjectsBTreeAddress())) {
+            return;
+        }
+        Map<Long, BTreeV2HugeObjectRecord> byKey = new HashMap<>();
+        hugeObjects().forEach((a, b) -> Long.compareUnsigned(a.key(), b.key()), true, record -> {
+            if (record.length() < 0 || record.address() < 0
+                    || record.address() > file.size() - record.length()) {
+                throw new CorruptFileException(file.path(), hugeObjects.address(),
+                        BTreeV2Header.IDENTITY.structure(), "huge object " + record.key(),
+                        "an object inside the file of " + file.size() + " bytes",
+                        Long.toUnsignedString(record.length()) + " bytes at "
+                                + Long.toUnsignedString(record.address()));
+            }
+            byKey.put(record.key(), record);
+        });
+        verifiedHugeObjects = byKey;
     }
 
     private byte[] readHuge(long at, long length) throws IOException {
@@ -197,8 +240,10 @@ final class FractalHeap {
     }
 
     /**
-     * Visits every allocated block, verifying each (checksums, back pointers, offsets); a block
-     * reached twice is corrupt.
+     * Visits every allocated block in heap offset order, reading and verifying each (checksums,
+     * back pointers, offsets); a block reached twice is corrupt. While the visitor runs, the
+     * block and the indirect blocks above it are the most recently used, so {@link #read} of an
+     * object in the block reads nothing again.
      */
     void forEachBlock(BlockVisitor visitor) throws IOException {
         long root = header.rootBlockAddress();
@@ -206,7 +251,8 @@ final class FractalHeap {
             return;
         }
         if (header.rootIndirectRows() == 0) {
-            directBlock(root, table.startBlockSize(), 0);
+            directBlocks.put(root, FractalHeapDirectBlock.read(file, root,
+                    table.startBlockSize(), address, header, 0));
             visitor.visit(root, true, 0, table.startBlockSize());
             return;
         }
@@ -226,10 +272,11 @@ final class FractalHeap {
                     continue;
                 }
                 long childOffset = blockOffset + table.blockOffset(row, column);
+                indirectBlocks.put(at, block);
                 if (row < table.maxDirectRows()) {
                     checkFirstVisit(child, FractalHeapDirectBlock.IDENTITY.structure(), seen);
-                    FractalHeapDirectBlock.read(file, child, table.rowBlockSize(row), address,
-                            header, childOffset);
+                    directBlocks.put(child, FractalHeapDirectBlock.read(file, child,
+                            table.rowBlockSize(row), address, header, childOffset));
                     visitor.visit(child, true, childOffset, table.rowBlockSize(row));
                 } else {
                     visitIndirect(child, table.indirectRows(row), childOffset, visitor, seen);

@@ -207,12 +207,22 @@ public final class Group extends Hdf5Object {
         if (link == null) {
             throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
         }
-        if (link.type() != LinkMessage.HARD) {
-            throw new UnsupportedFormatException(file.blocks().path(), childPath(path(), name)
-                    + " is a soft or external link (type " + link.type() + "), not followed yet");
+        return member(link);
+    }
+
+    /** The group or dataset {@code link}, one of this group's links, leads to. */
+    Hdf5Object member(LinkMessage link) throws IOException {
+        Hdf5Object child = children.get(link.name());
+        if (child != null) {
+            return child;
         }
-        child = file.readObject(childPath(path(), name), link.address());
-        children.put(name, child);
+        if (link.type() != LinkMessage.HARD) {
+            throw new UnsupportedFormatException(file.blocks().path(), childPath(path(),
+                    link.name()) + " is a soft or external link (type " + link.type()
+                    + "), not followed yet");
+        }
+        child = file.readObject(childPath(path(), link.name()), link.address());
+        children.put(link.name(), child);
         return child;
     }
 

@@ -64,6 +64,7 @@ public record FractalHeapDirectBlock(long address, long blockOffset, byte[] byte
                 throw new ChecksumMismatchException(file.path(), address + checksumAt,
                         IDENTITY.structure(), stored, computed);
             }
+            file.countVerified(IDENTITY);
             in = file.reader(address, IDENTITY.structure(), block);
         }
         in.skip(IDENTITY.prefixLength());
