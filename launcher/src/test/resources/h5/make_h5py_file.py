@@ -1,7 +1,8 @@
 """Writes the h5py file of the `quire h5` tests (H5ListIT, H5DumpIT, H5VerifyIT) and, for each
 dataset, the lines `quire h5 dump` must print, computed by Python itself (repr of the values).
-It holds chunked datasets of every index type, a group /many with 12 links and 10 attributes
-(more than libhdf5's 8: both stored densely) and a contiguous and a compact dataset in it.
+It holds chunked datasets of every index type, a group /many with 13 links and 10 attributes
+(more than libhdf5's 8: both stored densely) and two contiguous datasets (one a scalar) and a
+compact one in it.
 
 usage: /usr/bin/python3 make_h5py_file.py FILE.h5 EXPECTED.txt
 EXPECTED.txt holds, per dataset, a line "== /path" and then its dump lines.
@@ -25,6 +26,8 @@ def text(value):
 
 
 def dump_lines(array):
+    if array.ndim == 0:
+        return ["[]: " + text(array[()])]
     lines = []
     for index in np.ndindex(array.shape[:-1]):
         first = ", ".join(str(i) for i in index + (0,))
@@ -70,6 +73,7 @@ def main(path, expected_path):
         # Contiguous (h5py's default without chunks or filters) and compact layouts.
         datasets["/many/plain"] = many.create_dataset(
             "plain", data=np.arange(12, dtype="<f8").reshape(3, 4) / 4 - 1)
+        datasets["/many/scalar"] = many.create_dataset("scalar", data=np.float32(0.1))
         compact = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
         compact.set_layout(h5py.h5d.COMPACT)
         h5py.h5d.create(many.id, b"small", h5py.h5t.STD_I16BE, h5py.h5s.create_simple((2, 3)),
@@ -77,8 +81,9 @@ def main(path, expected_path):
                                             np.array([[1, -2, 3], [-4, 5, -6]], dtype=">i2"))
         datasets["/many/small"] = many["small"]
         layouts = {name: datasets[name].id.get_create_plist().get_layout()
-                   for name in ("/many/plain", "/many/small")}
-        if layouts != {"/many/plain": h5py.h5d.CONTIGUOUS, "/many/small": h5py.h5d.COMPACT}:
+                   for name in ("/many/plain", "/many/scalar", "/many/small")}
+        if layouts != {"/many/plain": h5py.h5d.CONTIGUOUS, "/many/scalar": h5py.h5d.CONTIGUOUS,
+                       "/many/small": h5py.h5d.COMPACT}:
             sys.exit("layouts %s" % layouts)
         with open(expected_path, "w") as out:
             for name, dataset in datasets.items():

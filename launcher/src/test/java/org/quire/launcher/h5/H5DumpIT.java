@@ -138,8 +138,10 @@ class H5DumpIT {
     @Test
     void aFileH5pyWrotePrintsAsPythonPrintsItsValues() throws Exception {
         H5pyFixture h5py = H5pyFixture.write(dir);
-        // Chunked datasets of every index type, a contiguous and a compact one in a dense group.
-        assertEquals(9, h5py.expectedDumps().size());
+        // Chunked datasets of every index type; two contiguous ones (one a scalar) and a compact
+        // one in a dense group.
+        assertEquals(10, h5py.expectedDumps().size());
+        assertEquals(List.of("[]: 0.1"), h5py.expectedDumps().get("/many/scalar"));
         assertTrue(h5py.expectedDumps().containsKey("/many/plain"), h5py.expectedDumps().toString());
         assertTrue(h5py.expectedDumps().containsKey("/many/small"), h5py.expectedDumps().toString());
         for (Map.Entry<String, List<String>> dataset : h5py.expectedDumps().entrySet()) {

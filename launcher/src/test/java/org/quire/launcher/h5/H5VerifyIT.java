@@ -77,7 +77,7 @@ class H5VerifyIT {
         List<String> lines = result.stdoutLines();
         assertEquals(6, lines.size(), result.toString());
         // /, /g, /many and its 10 subgroups; 2 attributes, and 10 of /many.
-        assertEquals("  objects:         13 groups, 9 datasets, 12 attributes", lines.get(1));
+        assertEquals("  objects:         13 groups, 10 datasets, 12 attributes", lines.get(1));
         // Each heap block and B-tree node once: those of /sheet's chunk index (one leaf) and of
         // /many's links and attributes (a heap with one direct block and a name index each).
         byte[] h5pyBytes = Files.readAllBytes(h5py.file());
@@ -96,10 +96,10 @@ class H5VerifyIT {
         }
         // 18 chunks of the other datasets, 6 of /sheet, 2 x 2 of /g/early.
         assertTrue(lines.get(3).startsWith("  chunks:          28 stored chunks, "), result.toString());
-        assertEquals("  dense storage:   22 links and attributes in fractal heaps, every heap block and index"
+        assertEquals("  dense storage:   23 links and attributes in fractal heaps, every heap block and index"
                 + " node read", lines.get(4));
-        // /many/plain: 3 x 4 float64, /many/small: 2 x 3 int16.
-        assertEquals("  contiguous data: 108 bytes of contiguous and compact datasets, sizes and places"
+        // /many/plain: 3 x 4 float64, /many/scalar: one float32, /many/small: 2 x 3 int16.
+        assertEquals("  contiguous data: 112 bytes of contiguous and compact datasets, sizes and places"
                 + " checked", lines.get(5));
 
         for (Map.Entry<String, String> kind : blocks.entrySet()) {
