@@ -1,5 +1,8 @@
 """Writes the h5py file of the `quire h5` tests (H5ListIT, H5DumpIT, H5VerifyIT) and, for each
 dataset, the lines `quire h5 dump` must print, computed by Python itself (repr of the values).
+It holds chunked datasets of every index type, a group /many with 13 links and 10 attributes
+(more than libhdf5's 8: both stored densely) and two contiguous datasets (one a scalar) and a
+compact one in it.
 
 usage: /usr/bin/python3 make_h5py_file.py FILE.h5 EXPECTED.txt
 EXPECTED.txt holds, per dataset, a line "== /path" and then its dump lines.
@@ -23,6 +26,8 @@ def text(value):
 
 
 def dump_lines(array):
+    if array.ndim == 0:
+        return ["[]: " + text(array[()])]
     lines = []
     for index in np.ndindex(array.shape[:-1]):
         first = ", ".join(str(i) for i in index + (0,))
@@ -58,6 +63,28 @@ def main(path, expected_path):
         datasets["/pairs"] = f.create_dataset(
             "pairs", data=np.array([(1, 0.1), (-2, 1e-300)], dtype=[("n", "<i8"), ("v", ">f8")]),
             chunks=(2,))
+        # More than 8 links and more than 8 attributes: libhdf5 stores both densely (fractal
+        # heaps indexed by B-trees of name hashes).
+        many = f.create_group("many")
+        for i in range(10):
+            many.create_group("sub_%02d" % (9 - i))
+        for i in range(10):
+            many.attrs["attr_%02d" % (9 - i)] = np.int32(i * i)
+        # Contiguous (h5py's default without chunks or filters) and compact layouts.
+        datasets["/many/plain"] = many.create_dataset(
+            "plain", data=np.arange(12, dtype="<f8").reshape(3, 4) / 4 - 1)
+        datasets["/many/scalar"] = many.create_dataset("scalar", data=np.float32(0.1))
+        compact = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+        compact.set_layout(h5py.h5d.COMPACT)
+        h5py.h5d.create(many.id, b"small", h5py.h5t.STD_I16BE, h5py.h5s.create_simple((2, 3)),
+                        dcpl=compact).write(h5py.h5s.ALL, h5py.h5s.ALL,
+                                            np.array([[1, -2, 3], [-4, 5, -6]], dtype=">i2"))
+        datasets["/many/small"] = many["small"]
+        layouts = {name: datasets[name].id.get_create_plist().get_layout()
+                   for name in ("/many/plain", "/many/scalar", "/many/small")}
+        if layouts != {"/many/plain": h5py.h5d.CONTIGUOUS, "/many/scalar": h5py.h5d.CONTIGUOUS,
+                       "/many/small": h5py.h5d.COMPACT}:
+            sys.exit("layouts %s" % layouts)
         with open(expected_path, "w") as out:
             for name, dataset in datasets.items():
                 out.write(f"== {name}\n")

@@ -2,10 +2,7 @@ package org.quire.format.hdf5;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.Addresses;
@@ -37,7 +34,6 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     private final ChunkIndexParameters.BTreeV2 parameters;
     private final BTreeV2ChunkRecord.Format format;
     private final BTreeV2Geometry geometry;
-    private final long unfilteredChunkSize;
     /** The header's pointer to the root; its address is undefined while the tree is empty. */
     private final Child root;
     private int depth;
@@ -78,13 +74,12 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     private BTreeV2ChunkIndex(BlockFile file, long headerAddress,
                               ChunkIndexParameters.BTreeV2 parameters,
                               BTreeV2ChunkRecord.Format format, BTreeV2Geometry geometry,
-                              long unfilteredChunkSize, Child root, int depth) {
+                              Child root, int depth) {
         this.file = file;
         this.headerAddress = headerAddress;
         this.parameters = parameters;
         this.format = format;
         this.geometry = geometry;
-        this.unfilteredChunkSize = unfilteredChunkSize;
         this.root = root;
         this.depth = depth;
     }
@@ -93,10 +88,11 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     static BTreeV2ChunkIndex create(BlockFile file, ChunkRecordFormat chunkFormat, int rank,
                                     long unfilteredChunkSize) {
         ChunkIndexParameters.BTreeV2 parameters = ChunkIndexParameters.BTreeV2.DEFAULT;
-        BTreeV2ChunkRecord.Format format = new BTreeV2ChunkRecord.Format(chunkFormat, rank);
+        BTreeV2ChunkRecord.Format format = new BTreeV2ChunkRecord.Format(chunkFormat, rank,
+                unfilteredChunkSize);
         BTreeV2ChunkIndex index = new BTreeV2ChunkIndex(file,
                 file.allocate(BTreeV2Header.SIZE), parameters, format,
-                new BTreeV2Geometry(parameters.nodeSize(), format.size()), unfilteredChunkSize,
+                new BTreeV2Geometry(parameters.nodeSize(), format.size()),
                 new Child(Addresses.UNDEFINED, 0, 0), 0);
         index.headerDirty = true;
         return index;
@@ -109,7 +105,9 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     static BTreeV2ChunkIndex open(BlockFile file, long address,
                                   ChunkIndexParameters.BTreeV2 expected, int rank,
                                   long unfilteredChunkSize, boolean filtered) throws IOException {
-        BTreeV2Header header = BTreeV2Header.read(file, address, rank);
+        BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file, address, rank,
+                unfilteredChunkSize);
+        BTreeV2ChunkRecord.Format format = (BTreeV2ChunkRecord.Format) header.format();
         String structure = BTreeV2Header.IDENTITY.structure();
         ChunkIndexParameters.BTreeV2 parameters = new ChunkIndexParameters.BTreeV2(
                 header.nodeSize(), header.splitPercent(), header.mergePercent());
@@ -118,13 +116,13 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
                     "creation parameters", expected + " (from the data layout message)",
                     parameters.toString());
         }
-        if (header.format().chunk().filtered() != filtered) {
+        if (format.chunk().filtered() != filtered) {
             throw new CorruptFileException(file.path(), address, structure, "type",
                     filtered ? "11 (filtered chunks)" : "10 (unfiltered chunks)",
-                    Integer.toString(header.format().type()));
+                    Integer.toString(format.type()));
         }
-        return new BTreeV2ChunkIndex(file, address, parameters, header.format(),
-                header.geometry(), unfilteredChunkSize, new Child(header.rootAddress(),
+        return new BTreeV2ChunkIndex(file, address, parameters, format,
+                header.geometry(), new Child(header.rootAddress(),
                         header.rootRecords(), header.totalRecords()), header.depth());
     }
 
@@ -290,12 +288,12 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
             return at.node;
         }
         if (d == 0) {
-            BTreeV2LeafNode leaf = BTreeV2LeafNode.read(file, at.address, format, geometry,
-                    at.records, unfilteredChunkSize);
+            BTreeV2LeafNode<BTreeV2ChunkRecord> leaf = BTreeV2LeafNode.read(file, at.address,
+                    format, geometry, at.records);
             at.node = new Node(at.address, new ArrayList<>(leaf.records()), List.of());
         } else {
-            BTreeV2InternalNode internal = BTreeV2InternalNode.read(file, at.address, format,
-                    geometry, d, at.records, unfilteredChunkSize);
+            BTreeV2InternalNode<BTreeV2ChunkRecord> internal = BTreeV2InternalNode.read(file,
+                    at.address, format, geometry, d, at.records);
             List<Child> children = new ArrayList<>();
             for (BTreeV2InternalNode.ChildPointer pointer : internal.children()) {
                 children.add(new Child(pointer.address(), pointer.records(),
@@ -307,54 +305,38 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     }
 
     /**
-     * Visits every record in key order, reading and verifying every node: each node is reached
-     * by exactly one pointer, records ascend strictly across the whole tree, and every pointer's
-     * subtree total matches the records below it.
+     * Visits every record in key order, reading and verifying every node not yet in memory (see
+     * {@link BTreeV2Walk}: one pointer per node, chunk coordinates strictly ascending, subtree
+     * totals); the nodes in memory are the tree as written so far.
      */
     @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
         if (root.totalRecords == 0) {
             return;
         }
-        visit(root, depth, visitor, new HashSet<>(), new long[][] {null});
-    }
+        BTreeV2Walk.visit(file.path(), new BTreeV2Walk.Nodes<BTreeV2ChunkRecord, Child>() {
+            @Override
+            public long address(Child pointer) {
+                return pointer.address;
+            }
 
-    private long visit(Child at, int d, StoredChunkVisitor visitor, Set<Long> seen,
-                       long[][] previous) throws IOException {
-        String structure = (d == 0 ? BTreeV2LeafNode.IDENTITY
-                : BTreeV2InternalNode.IDENTITY).structure();
-        if (!seen.add(at.address)) {
-            throw new CorruptFileException(file.path(), at.address, structure,
-                    "child node address", "an address no other pointer uses",
-                    at.address + ", reached a second time (a cycle or shared node)");
-        }
-        Node node = load(at, d);
-        long total = node.records.size();
-        for (int i = 0; i <= node.records.size(); i++) {
-            if (d > 0) {
-                total += visit(node.children.get(i), d - 1, visitor, seen, previous);
+            @Override
+            public long totalRecords(Child pointer) {
+                return pointer.totalRecords;
             }
-            if (i == node.records.size()) {
-                break;
+
+            @Override
+            public BTreeV2Walk.Node<BTreeV2ChunkRecord, Child> node(Child pointer, int d)
+                    throws IOException {
+                Node node = load(pointer, d);
+                return new BTreeV2Walk.Node<>(node.records, node.children);
             }
-            BTreeV2ChunkRecord record = node.records.get(i);
-            if (previous[0] != null
-                    && BTreeV2ChunkRecord.compare(previous[0], record.scaled()) >= 0) {
-                throw new CorruptFileException(file.path(), at.address, structure, "record order",
-                        "chunk coordinates after " + Arrays.toString(previous[0]),
-                        Arrays.toString(record.scaled()));
-            }
-            previous[0] = record.scaled();
-            if (record.chunk().isWritten()) {
-                visitor.visit(record.scaled().clone(), record.chunk());
-            }
-        }
-        if (total != at.totalRecords) {
-            throw new CorruptFileException(file.path(), at.address, structure,
-                    "records in subtree", Long.toString(at.totalRecords) + " (parent's count)",
-                    Long.toString(total));
-        }
-        return total;
+        }, root, depth, (a, b) -> BTreeV2ChunkRecord.compare(a.scaled(), b.scaled()), true,
+                record -> {
+                    if (record.chunk().isWritten()) {
+                        visitor.visit(record.scaled().clone(), record.chunk());
+                    }
+                });
     }
 
     @Override
@@ -363,7 +345,7 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
             flush(root.node, depth);
         }
         if (headerDirty) {
-            file.write(headerAddress, new BTreeV2Header(format, geometry.nodeSize(), depth,
+            file.write(headerAddress, new BTreeV2Header<>(format, geometry.nodeSize(), depth,
                     parameters.splitPercent(), parameters.mergePercent(), root.address,
                     root.records, root.totalRecords).encode());
             headerDirty = false;
@@ -383,8 +365,8 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
                         child.totalRecords));
             }
             file.write(node.address, d == 0
-                    ? new BTreeV2LeafNode(node.records).encode(format, geometry)
-                    : new BTreeV2InternalNode(node.records, pointers).encode(format, geometry, d));
+                    ? new BTreeV2LeafNode<>(node.records).encode(format, geometry)
+                    : new BTreeV2InternalNode<>(node.records, pointers).encode(format, geometry, d));
             node.dirty = false;
         }
     }

@@ -13,6 +13,7 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.ChunkRecordFormat;
+import org.quire.format.hdf5.layout.DataLayout;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.DataspaceMessage;
 import org.quire.format.hdf5.layout.DatatypeMessage;
@@ -21,8 +22,10 @@ import org.quire.format.hdf5.layout.FilterPipelineMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
 
 /**
- * A chunked dataset. Reads and writes address a hyperslab ({@code start} and {@code count} per
- * dimension) and touch only the chunks it overlaps; chunks never written read as the fill value.
+ * A dataset. Quire writes chunked datasets and reads chunked, contiguous and compact ones
+ * ({@link #layout()}). Reads and writes address a hyperslab ({@code start} and {@code count} per
+ * dimension) and touch only the chunks (or, contiguous, the runs of elements) it overlaps;
+ * chunks never written, and contiguous data never allocated, read as the fill value.
  * Arrays and buffers hold the hyperslab's elements in row-major order, in the datatype's byte
  * order (typed arrays are converted).
  *
@@ -36,12 +39,15 @@ public final class Dataset extends Hdf5Object {
 
     private long[] shape;
     private final long[] maxShape;
+    /** The chunk grid, index and chunk size of a chunked dataset; null otherwise. */
     private final ChunkGrid grid;
+    private final ChunkIndex index;
+    private final int chunkBytes;
+    /** The elements of a contiguous or compact dataset; null for a chunked one. */
+    private final ContiguousData contiguous;
     private final Datatype type;
     private final byte[] fillValue;
     private final List<Filter> filters;
-    private final ChunkIndex index;
-    private final int chunkBytes;
     private int dataspaceHandle;
     private int layoutHandle;
 
@@ -57,6 +63,22 @@ public final class Dataset extends Hdf5Object {
         this.filters = filters;
         this.index = index;
         this.chunkBytes = (int) (Shapes.elementCount(chunkShape) * type.size());
+        this.contiguous = null;
+    }
+
+    /** A contiguous or compact dataset read from a file. */
+    private Dataset(Hdf5File file, String path, long address, long[] shape, long[] maxShape,
+                    Datatype type, byte[] fillValue, ContiguousData contiguous) {
+        super(file, path, address, null);
+        this.shape = shape;
+        this.maxShape = maxShape;
+        this.grid = null;
+        this.index = null;
+        this.chunkBytes = 0;
+        this.contiguous = contiguous;
+        this.type = type;
+        this.fillValue = fillValue;
+        this.filters = List.of();
     }
 
     static Dataset create(Hdf5File file, String path, DatasetSpec spec) {
@@ -124,7 +146,7 @@ public final class Dataset extends Hdf5Object {
         DataspaceMessage space = null;
         Datatype type = null;
         FillValueMessage fill = new FillValueMessage(null);
-        DataLayoutMessage layout = null;
+        DataLayout layout = null;
         List<Filter> filters = List.of();
         for (HeaderMessage message : messages) {
             switch (message.type()) {
@@ -134,8 +156,11 @@ public final class Dataset extends Hdf5Object {
                         message.reader(name, "datatype message"));
                 case FillValueMessage.TYPE -> fill = FillValueMessage.decode(
                         message.reader(name, "fill value message"));
-                case DataLayoutMessage.TYPE -> layout = DataLayoutMessage.decode(
+                case DataLayoutMessage.TYPE -> layout = DataLayout.decode(
                         message.reader(name, "data layout message"));
+                case DataLayout.EXTERNAL_DATA_FILES_MESSAGE_TYPE -> throw
+                        new UnsupportedFormatException(name, "dataset " + path + " at offset "
+                                + address + " stores its elements in external files");
                 case FilterPipelineMessage.TYPE -> filters = filters(name, address,
                         FilterPipelineMessage.decode(message.reader(name,
                                 "filter pipeline message")));
@@ -146,17 +171,48 @@ public final class Dataset extends Hdf5Object {
             throw new CorruptFileException(name, address, "object header", "messages",
                     "dataspace, datatype and data layout messages", "some missing");
         }
-        checkLayout(name, address, space, type, layout);
         byte[] fillValue = fill.value();
         if (fillValue != null && fillValue.length != type.size()) {
             throw new CorruptFileException(name, address, "fill value message", "size",
                     Integer.toString(type.size()), Integer.toString(fillValue.length));
         }
-        ChunkIndex index = openIndex(file.blocks(), path, space, type, layout, !filters.isEmpty());
-        Dataset dataset = new Dataset(file, path, address, null, space.dimensions(),
-                space.maxDimensions(), layout.chunkDimensions(), type, fillValue, filters, index);
+        Dataset dataset;
+        if (layout instanceof DataLayoutMessage chunked) {
+            checkLayout(name, address, space, type, chunked);
+            ChunkIndex index = openIndex(file.blocks(), path, space, type, chunked,
+                    !filters.isEmpty());
+            dataset = new Dataset(file, path, address, null, space.dimensions(),
+                    space.maxDimensions(), chunked.chunkDimensions(), type, fillValue, filters,
+                    index);
+        } else {
+            if (!filters.isEmpty()) {
+                throw new CorruptFileException(name, address, "filter pipeline message",
+                        "filters", "none (only chunked datasets are filtered)",
+                        filters.size() + " filters");
+            }
+            dataset = new Dataset(file, path, address, space.dimensions(), space.maxDimensions(),
+                    type, fillValue, contiguousData(file.blocks(), address, space, type, layout));
+        }
         dataset.readAttributes(messages);
         return dataset;
+    }
+
+    private static ContiguousData contiguousData(BlockFile blocks, long address,
+                                                 DataspaceMessage space, Datatype type,
+                                                 DataLayout layout) throws IOException {
+        long[] shape = space.dimensions();
+        try {
+            Math.multiplyExact(Shapes.elementCount(shape), type.size());
+        } catch (ArithmeticException e) {
+            throw new CorruptFileException(blocks.path(), address, "dataspace message",
+                    "dimension sizes", "a dataset of fewer than 2^63 bytes", "an overflow");
+        }
+        if (layout instanceof DataLayout.Compact compact) {
+            return ContiguousData.compact(blocks, address, compact.data(), shape, type.size());
+        }
+        DataLayout.Contiguous block = (DataLayout.Contiguous) layout;
+        return ContiguousData.contiguous(blocks, address, block.address(), block.size(), shape,
+                type.size());
     }
 
     private static void checkLayout(Path name, long address, DataspaceMessage space,
@@ -234,8 +290,13 @@ public final class Dataset extends Hdf5Object {
         return maxShape.clone();
     }
 
+    public StorageLayout layout() {
+        return contiguous != null ? contiguous.layout() : StorageLayout.CHUNKED;
+    }
+
+    /** @throws IllegalStateException the dataset is not chunked */
     public long[] chunkShape() {
-        return grid.chunkShape();
+        return requireChunked().chunkShape();
     }
 
     public Datatype type() {
@@ -251,12 +312,27 @@ public final class Dataset extends Hdf5Object {
         return filters;
     }
 
+    /** @throws IllegalStateException the dataset is not chunked */
     public ChunkIndexType chunkIndexType() {
+        requireChunked();
         return ChunkIndexType.ofCode(index.parameters().code());
+    }
+
+    private ChunkGrid requireChunked() {
+        if (grid == null) {
+            throw new IllegalStateException(path() + " is " + layout().name().toLowerCase()
+                    + ", not chunked");
+        }
+        return grid;
     }
 
     ChunkIndex chunkIndex() {
         return index;
+    }
+
+    /** The elements of a contiguous or compact dataset; null for a chunked one. */
+    ContiguousData contiguousData() {
+        return contiguous;
     }
 
     /**
@@ -339,6 +415,10 @@ public final class Dataset extends Hdf5Object {
         file.requireOpen();
         long elements = checkSelection(start, count);
         byte[] target = new byte[(int) (elements * type.size())];
+        if (contiguous != null) {
+            contiguous.read(start, count, target, fillElement());
+            return ByteBuffer.wrap(target).order(type.byteOrder());
+        }
         forEachChunk(start, count, (scaled, chunkOrigin, overlap, within, inSelection) -> {
             ChunkRecord record = index.get(scaled);
             if (record.isWritten()) {
@@ -478,8 +558,13 @@ public final class Dataset extends Hdf5Object {
         return chunk;
     }
 
-    /** Visits every chunk with storage (see {@link ChunkIndex#forEachStoredChunk}). */
+    /**
+     * Visits every chunk with storage (see {@link ChunkIndex#forEachStoredChunk}).
+     *
+     * @throws IllegalStateException the dataset is not chunked
+     */
     void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
+        requireChunked();
         index.forEachStoredChunk(visitor);
     }
 

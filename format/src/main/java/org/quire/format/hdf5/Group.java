@@ -9,23 +9,80 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
+import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.GroupInfoMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.LinkMessage;
+import org.quire.format.hdf5.layout.LittleEndianReader;
 
 /**
- * A group: named hard links to groups and datasets, stored compactly as link messages in the
- * group's object header (with a link info and a group info message, as libhdf5 writes new-style
- * groups).
+ * A group: named hard links to groups and datasets. Quire writes them compactly as link messages
+ * in the group's object header (with a link info and a group info message, as libhdf5 writes
+ * new-style groups); it reads those and groups libhdf5 stores densely (more than 8 links: link
+ * messages in a fractal heap, found by name through a B-tree of name hashes).
  */
 public final class Group extends Hdf5Object {
 
     /** Room in a new group's header for a few links and attributes before a continuation. */
     private static final int SPARE_HEADER_BYTES = 160;
 
+    /** How libhdf5 stores links densely: type 5 and 6 B-tree records, link messages. */
+    static final DenseMessageStorage.Kind<BTreeV2LinkRecord, LinkMessage> DENSE_LINKS =
+            new DenseMessageStorage.Kind<>() {
+                @Override
+                public String what() {
+                    return "link";
+                }
+
+                @Override
+                public BTreeV2RecordFormat<BTreeV2LinkRecord> nameIndex() {
+                    return BTreeV2LinkRecord.NAME;
+                }
+
+                @Override
+                public BTreeV2RecordFormat<BTreeV2LinkRecord> creationOrderIndex() {
+                    return BTreeV2LinkRecord.CREATION_ORDER;
+                }
+
+                @Override
+                public int heapIdLength() {
+                    return BTreeV2LinkRecord.HEAP_ID_LENGTH;
+                }
+
+                @Override
+                public byte[] heapId(BTreeV2LinkRecord record) {
+                    return record.heapId();
+                }
+
+                @Override
+                public long nameHash(BTreeV2LinkRecord record) {
+                    return record.key();
+                }
+
+                @Override
+                public long creationOrder(BTreeV2LinkRecord record) {
+                    return record.key();
+                }
+
+                @Override
+                public LinkMessage decode(BTreeV2LinkRecord record, LittleEndianReader in)
+                        throws IOException {
+                    return LinkMessage.decode(in);
+                }
+
+                @Override
+                public String name(LinkMessage message) {
+                    return message.name();
+                }
+            };
+
+    /** Compact links, in the order stored; empty when the links are dense. */
     private final Map<String, LinkMessage> links = new LinkedHashMap<>();
     private final Map<String, Hdf5Object> children = new HashMap<>();
+    /** The dense links of a group read from a file, or null. */
+    private DenseMessageStorage<BTreeV2LinkRecord, LinkMessage> dense;
 
     private Group(Hdf5File file, String path, long address, WritableObjectHeader header) {
         super(file, path, address, header);
@@ -46,10 +103,14 @@ public final class Group extends Hdf5Object {
             throws IOException {
         Group group = new Group(file, path, address, null);
         for (HeaderMessage message : messages) {
-            if (message.type() == LinkInfoMessage.TYPE && LinkInfoMessage.decode(
-                    message.reader(file.blocks().path(), "link info message")).isDense()) {
-                throw new UnsupportedFormatException(file.blocks().path(), "group " + path
-                        + " stores its links densely (fractal heap), not read yet");
+            if (message.type() == LinkInfoMessage.TYPE) {
+                LinkInfoMessage info = LinkInfoMessage.decode(message.reader(file.blocks().path(),
+                        "link info message"));
+                if (info.isDense()) {
+                    group.dense = DenseMessageStorage.open(file.blocks(), DENSE_LINKS,
+                            info.fractalHeapAddress(), info.nameIndexAddress(),
+                            info.creationOrderIndexAddress());
+                }
             }
             if (message.type() == LinkMessage.TYPE) {
                 LinkMessage link = LinkMessage.decode(message.reader(file.blocks().path(),
@@ -61,13 +122,36 @@ public final class Group extends Hdf5Object {
         return group;
     }
 
-    /** Names of the links in this group, in the order they were stored. */
-    public List<String> memberNames() {
-        return new ArrayList<>(links.keySet());
+    /**
+     * Names of the links in this group: in the order they were stored when compact; when dense
+     * (as h5py lists them), in creation order if the group indexes it, otherwise ordered by
+     * the bytes of their UTF-8 names.
+     */
+    public List<String> memberNames() throws IOException {
+        List<String> names = new ArrayList<>();
+        for (LinkMessage link : links()) {
+            names.add(link.name());
+        }
+        return names;
     }
 
-    public boolean contains(String name) {
-        return links.containsKey(name);
+    /** The link messages of this group, in {@link #memberNames()}'s order. */
+    List<LinkMessage> links() throws IOException {
+        return dense != null ? dense.all() : new ArrayList<>(links.values());
+    }
+
+    public boolean contains(String name) throws IOException {
+        return link(name) != null;
+    }
+
+    /** The link {@code name}, looked up by name hash when the links are dense; or null. */
+    LinkMessage link(String name) throws IOException {
+        return dense != null ? dense.find(name) : links.get(name);
+    }
+
+    /** The dense link storage of a group read from a file, or null when compact. */
+    DenseMessageStorage<BTreeV2LinkRecord, LinkMessage> denseLinks() {
+        return dense;
     }
 
     public Group createGroup(String name) {
@@ -119,22 +203,27 @@ public final class Group extends Hdf5Object {
         if (child != null) {
             return child;
         }
-        LinkMessage link = links.get(name);
+        LinkMessage link = link(name);
         if (link == null) {
             throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
         }
-        if (link.type() != LinkMessage.HARD) {
-            throw new UnsupportedFormatException(file.blocks().path(), childPath(path(), name)
-                    + " is a soft or external link (type " + link.type() + "), not followed yet");
-        }
-        child = file.readObject(childPath(path(), name), link.address());
-        children.put(name, child);
-        return child;
+        return member(link);
     }
 
-    /** The link message named {@code name}, or null. */
-    LinkMessage link(String name) {
-        return links.get(name);
+    /** The group or dataset {@code link}, one of this group's links, leads to. */
+    Hdf5Object member(LinkMessage link) throws IOException {
+        Hdf5Object child = children.get(link.name());
+        if (child != null) {
+            return child;
+        }
+        if (link.type() != LinkMessage.HARD) {
+            throw new UnsupportedFormatException(file.blocks().path(), childPath(path(),
+                    link.name()) + " is a soft or external link (type " + link.type()
+                    + "), not followed yet");
+        }
+        child = file.readObject(childPath(path(), link.name()), link.address());
+        children.put(link.name(), child);
+        return child;
     }
 
     private void link(String name, Hdf5Object child, long address) {

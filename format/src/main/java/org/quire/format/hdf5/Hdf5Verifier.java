@@ -8,11 +8,12 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
-import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.LinkMessage;
 import org.quire.format.hdf5.layout.SuperblockV3;
 
@@ -20,11 +21,14 @@ import org.quire.format.hdf5.layout.SuperblockV3;
  * Checks every structure of an HDF5 file Quire can read: the superblock (checksum, "open for
  * writing" flags, end-of-file address), every object header and continuation block reachable
  * from the root group by hard links, every message in them that Quire interprets (the others
- * are covered by their block's checksum) and every attribute, every chunk index block and page
- * that was ever written (fixed array, extensible array; every node of a version-2 B-tree once,
- * with its record order and counts), and every stored chunk, implicitly indexed and single
- * chunks included: inside the file, through the filter pipeline (inflated, Fletcher-32
- * checked) to its full unfiltered size.
+ * are covered by their block's checksum) and every attribute; dense link and attribute storage
+ * in full ({@link DenseMessageStorage#verify()}: every fractal heap block, every node of the
+ * name, creation order and huge-object B-trees, every message); every chunk index block and
+ * page that was ever written (fixed array, extensible array; every node of a version-2 B-tree
+ * once, with its record order and counts), and every stored chunk, implicitly indexed and
+ * single chunks included: inside the file, through the filter pipeline (inflated, Fletcher-32
+ * checked) to its full unfiltered size; the block of a contiguous dataset inside the file and,
+ * as for compact data, of the shape's size.
  *
  * <p>The first problem found is thrown, with what its exception names (file, offset, structure,
  * field, expected, found); a valid file yields a {@link VerificationReport}. The cost follows
@@ -62,8 +66,10 @@ public final class Hdf5Verifier {
         private long datasets;
         private long attributes;
         private long linksNotFollowed;
+        private long denseMessages;
         private long chunks;
         private long chunkBytes;
+        private long contiguousBytes;
 
         Walk(Hdf5File file, SuperblockV3 superblock) {
             this.file = file;
@@ -78,8 +84,7 @@ public final class Hdf5Verifier {
             count(file.root());
             while (!pending.isEmpty()) {
                 Group group = pending.pop();
-                for (String name : group.memberNames()) {
-                    LinkMessage link = group.link(name);
+                for (LinkMessage link : links(group)) {
                     if (link.type() != LinkMessage.HARD) {
                         linksNotFollowed++;
                         continue;
@@ -87,32 +92,66 @@ public final class Hdf5Verifier {
                     if (!visitedHeaders.add(link.address())) {
                         continue; // a second hard link to an object already checked
                     }
-                    Hdf5Object member = group.get(name);
+                    Hdf5Object member = group.member(link);
                     count(member);
                     if (member instanceof Group child) {
                         pending.push(child);
                     } else {
-                        verifyChunks((Dataset) member);
+                        verifyStorage((Dataset) member);
                     }
                 }
             }
             return new VerificationReport(file.path(), groups, datasets, attributes,
-                    linksNotFollowed, file.blocks().verifiedBlocks(), chunks, chunkBytes);
+                    linksNotFollowed, denseMessages, file.blocks().verifiedBlocks(), chunks,
+                    chunkBytes, contiguousBytes);
         }
 
-        private void count(Hdf5Object object) {
+        /** The group's links; dense ones through a full verification of their storage. */
+        private List<LinkMessage> links(Group group) throws IOException {
+            DenseMessageStorage<?, LinkMessage> dense = group.denseLinks();
+            if (dense == null) {
+                return group.links();
+            }
+            List<LinkMessage> links = dense.verify();
+            denseMessages += links.size();
+            return links;
+        }
+
+        private void count(Hdf5Object object) throws IOException {
             if (object instanceof Group) {
                 groups++;
             } else {
                 datasets++;
             }
-            attributes += object.attributeNames().size();
+            DenseMessageStorage<?, Attribute> dense = object.denseAttributes();
+            if (dense == null) {
+                attributes += object.attributeNames().size();
+            } else {
+                long count = dense.verify().size();
+                attributes += count;
+                denseMessages += count;
+            }
+        }
+
+        private void verifyStorage(Dataset dataset) throws IOException {
+            if (dataset.layout() == StorageLayout.CHUNKED) {
+                verifyChunks(dataset);
+                return;
+            }
+            // Opening the dataset checked the size against the shape and the file's length.
+            ContiguousData data = dataset.contiguousData();
+            if (data.layout() == StorageLayout.CONTIGUOUS
+                    && Addresses.isDefined(data.address())) {
+                checkInsideFile(data.address(), data.size(), "contiguous data of "
+                        + dataset.path());
+            }
+            contiguousBytes += data.size();
         }
 
         private void verifyChunks(Dataset dataset) throws IOException {
             dataset.forEachStoredChunk((coordinates, record) -> {
                 try {
-                    checkInsideFile(record);
+                    checkInsideFile(record.address(), record.storedSize(), "chunk");
                     dataset.readChunk(record);
                 } catch (CorruptFileException e) {
                     throw new CorruptFileException(e.file(), e.offset(), "chunk "
@@ -124,13 +163,13 @@ public final class Hdf5Verifier {
             });
         }
 
-        private void checkInsideFile(ChunkRecord record) throws CorruptFileException {
-            long size = record.storedSize();
-            if (size < 0 || record.address() < 0 || record.address() > endOfFile - size) {
-                throw new CorruptFileException(file.path(), record.address(), "chunk", "address",
-                        "a chunk of " + Long.toUnsignedString(size) + " bytes ending before "
+        private void checkInsideFile(long address, long size, String structure)
+                throws CorruptFileException {
+            if (size < 0 || address < 0 || address > endOfFile - size) {
+                throw new CorruptFileException(file.path(), address, structure, "address",
+                        "a block of " + Long.toUnsignedString(size) + " bytes ending before "
                                 + "the end of file address " + endOfFile,
-                        Long.toUnsignedString(record.address()));
+                        Long.toUnsignedString(address));
             }
         }
     }

@@ -12,14 +12,20 @@ import java.util.TreeMap;
  * @param datasets         datasets walked
  * @param attributes       attributes decoded, of groups and datasets
  * @param linksNotFollowed soft and external links (their targets are not checked)
- * @param metadataBlocks   checksummed blocks verified, by structure name ("superblock",
- *                         "object header", "fixed array data block page", ...), in name order
+ * @param denseMessages    links and attributes read from dense storage (fractal heaps)
+ * @param metadataBlocks   checksums verified, by structure name ("superblock",
+ *                         "object header", "fractal heap direct block", ...), in name order;
+ *                         a block read twice (dense storage: once walking the heap, once for
+ *                         its messages) counts twice
  * @param chunks           stored chunks read back through their filter pipeline
  * @param chunkBytes       stored (filtered) bytes of those chunks
+ * @param contiguousBytes  bytes of contiguous and compact datasets whose storage was checked
+ *                         (size and place; these data carry no checksum)
  */
 public record VerificationReport(Path file, long groups, long datasets, long attributes,
-                                 long linksNotFollowed, Map<String, Long> metadataBlocks,
-                                 long chunks, long chunkBytes) {
+                                 long linksNotFollowed, long denseMessages,
+                                 Map<String, Long> metadataBlocks, long chunks, long chunkBytes,
+                                 long contiguousBytes) {
 
     public VerificationReport {
         metadataBlocks = Collections.unmodifiableMap(new TreeMap<>(metadataBlocks));

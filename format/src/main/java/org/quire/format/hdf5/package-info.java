@@ -3,8 +3,11 @@
  * (h5dump, h5py) and jHDF, and Quire reads what libhdf5 writes with the same features.
  *
  * <p>This package owns the public API ({@code Hdf5File}, groups, datasets, attributes) and the
- * typed failures specific to HDF5, and {@code Hdf5Verifier}, which checks every structure and
- * stored chunk of a file; byte layouts live in {@code org.quire.format.hdf5.layout}.
+ * typed failures specific to HDF5; the chunk indexes, dense link and attribute storage
+ * (fractal heaps, version-2 B-trees read through one checked node walk) and contiguous and
+ * compact data behind it; and {@code Hdf5Verifier}, which checks every structure, heap block,
+ * index node and stored chunk of a file. Byte layouts live in
+ * {@code org.quire.format.hdf5.layout}.
  * See {@code docs/hdf5.md}.
  */
 package org.quire.format.hdf5;

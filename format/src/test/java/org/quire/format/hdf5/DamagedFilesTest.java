@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
+import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
 import org.quire.format.hdf5.layout.BTreeV2Geometry;
 import org.quire.format.hdf5.layout.BTreeV2Header;
 import org.quire.format.hdf5.layout.BTreeV2InternalNode;
@@ -92,7 +93,9 @@ class DamagedFilesTest {
     private static void readGroup(Group group) throws IOException {
         for (String name : group.memberNames()) {
             Hdf5Object member = group.get(name);
-            member.attributeNames().forEach(member::attribute);
+            for (String attribute : member.attributeNames()) {
+                member.attribute(attribute);
+            }
             if (member instanceof Group child) {
                 readGroup(child);
             } else {
@@ -349,14 +352,15 @@ class DamagedFilesTest {
         long headerAddress = indexOf(Files.readAllBytes(file), "BTHD");
         try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
                 StandardOpenOption.READ, StandardOpenOption.WRITE))) {
-            BTreeV2Header header = BTreeV2Header.read(blocks, headerAddress, 2);
+            BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(blocks, headerAddress,
+                    2, 4);
             assertEquals(1, header.depth());
             BTreeV2Geometry geometry = header.geometry();
-            BTreeV2InternalNode root = BTreeV2InternalNode.read(blocks, header.rootAddress(),
-                    header.format(), geometry, 1, header.rootRecords(), 4);
+            BTreeV2InternalNode<BTreeV2ChunkRecord> root = BTreeV2InternalNode.read(blocks,
+                    header.rootAddress(), header.format(), geometry, 1, header.rootRecords());
             List<BTreeV2InternalNode.ChildPointer> children = new ArrayList<>(root.children());
             change.apply(header.rootAddress(), children);
-            blocks.write(header.rootAddress(), new BTreeV2InternalNode(root.records(), children)
+            blocks.write(header.rootAddress(), new BTreeV2InternalNode<>(root.records(), children)
                     .encode(header.format(), geometry, 1));
         }
     }
@@ -439,8 +443,8 @@ class DamagedFilesTest {
         long headerAddress = indexOf(Files.readAllBytes(file), "BTHD");
         try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
                 StandardOpenOption.READ, StandardOpenOption.WRITE))) {
-            BTreeV2Header h = BTreeV2Header.read(blocks, headerAddress, 2);
-            blocks.write(headerAddress, new BTreeV2Header(h.format(), h.nodeSize(), 40,
+            BTreeV2Header<BTreeV2ChunkRecord> h = BTreeV2Header.read(blocks, headerAddress, 2, 4);
+            blocks.write(headerAddress, new BTreeV2Header<>(h.format(), h.nodeSize(), 40,
                     h.splitPercent(), h.mergePercent(), h.rootAddress(), h.rootRecords(),
                     h.totalRecords()).encode());
         }

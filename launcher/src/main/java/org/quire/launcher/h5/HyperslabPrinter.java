@@ -10,7 +10,7 @@ import org.quire.format.hdf5.Datatype;
 /**
  * Prints the elements of a hyperslab of a dataset, one line per row of the last dimension:
  * {@code [i, j, k]: v, v, v}, where {@code [i, j, k]} is the dataset index of the row's first
- * element. The hyperslab is read in boxes of at most a fixed number of bytes (several whole
+ * element ({@code []: v} for a scalar). The hyperslab is read in boxes of at most a fixed number of bytes (several whole
  * rows, or pieces of one long row), so memory stays bounded whatever the selection's size.
  */
 final class HyperslabPrinter {
@@ -30,6 +30,12 @@ final class HyperslabPrinter {
         long[] start = slice.start();
         long[] count = slice.count();
         if (Arrays.stream(count).anyMatch(c -> c == 0)) {
+            return;
+        }
+        if (start.length == 0) { // a scalar: one value, at index []
+            out.print("[]: ");
+            printValues(dataset.read(start, count).array(), 0, 1, out);
+            out.println();
             return;
         }
         int last = start.length - 1;

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.Callable;
@@ -20,6 +21,7 @@ import org.quire.format.hdf5.Filter;
 import org.quire.format.hdf5.Group;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.Hdf5Object;
+import org.quire.format.hdf5.StorageLayout;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -29,7 +31,9 @@ import picocli.CommandLine.Parameters;
  * name order. Each object is a line {@code group PATH} or {@code dataset PATH}, followed by its
  * properties and attributes, indented (an object met again through another hard link is one
  * line, {@code group /a/up (same object as /)}; a member Quire cannot read yet is a line
- * {@code unsupported PATH: why}, and the status is then 1):
+ * {@code unsupported PATH: why}, and the status is then 1). Groups and attributes stored
+ * densely list like compact ones; a contiguous or compact dataset shows {@code layout:
+ * contiguous} or {@code layout: compact} in place of the chunk shape and index:
  *
  * <pre>
  * dataset /fields/temperature
@@ -47,7 +51,8 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         versionProvider = QuireVersion.class,
         description = "Lists the groups and datasets under PATH (default /) with each dataset's shape,"
-                + " maximum shape, element type, chunk shape, chunk index, filters and fill value, and every"
+                + " maximum shape, element type, chunk shape and chunk index (or layout: contiguous or"
+                + " compact), filters and fill value, and every"
                 + " object's attributes (long values shortened).",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
@@ -133,8 +138,12 @@ public final class ListCommand implements Callable<Integer> {
         property(out, "shape", sizes(dataset.shape()));
         property(out, "max shape", sizes(dataset.maxShape()));
         property(out, "type", TypeDescription.of(dataset.type()));
-        property(out, "chunk shape", sizes(dataset.chunkShape()));
-        property(out, "chunk index", indexName(dataset.chunkIndexType()));
+        if (dataset.layout() == StorageLayout.CHUNKED) {
+            property(out, "chunk shape", sizes(dataset.chunkShape()));
+            property(out, "chunk index", indexName(dataset.chunkIndexType()));
+        } else {
+            property(out, "layout", dataset.layout().name().toLowerCase(Locale.ROOT));
+        }
         StringJoiner filters = new StringJoiner(", ");
         for (Filter filter : dataset.filters()) {
             filters.add(filterName(filter));
@@ -177,7 +186,7 @@ public final class ListCommand implements Callable<Integer> {
         return filter instanceof Filter.Shuffle ? "shuffle" : "fletcher32";
     }
 
-    private static void attributes(Hdf5Object object, PrintWriter out) {
+    private static void attributes(Hdf5Object object, PrintWriter out) throws IOException {
         for (String name : object.attributeNames()) {
             Attribute attribute = object.attribute(name);
             out.println("    @" + name + ": " + TypeDescription.of(attribute.type()) + " = "

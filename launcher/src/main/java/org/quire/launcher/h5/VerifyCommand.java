@@ -18,8 +18,10 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         versionProvider = QuireVersion.class,
         description = "Checks every structure of FILE: the superblock, every object header and continuation"
-                + " block, every message and attribute, every chunk index block and page ever written, and"
-                + " every stored chunk (inside the file, inflated, Fletcher-32 checked). Prints what was"
+                + " block, every message and attribute, dense link and attribute storage (every fractal heap block"
+                + " and index node), every chunk index block and page ever written, every stored chunk"
+                + " (inside the file, inflated, Fletcher-32 checked) and the size and place of contiguous"
+                + " and compact data. Prints what was"
                 + " checked, or the first problem with its offset, structure, field, expected and found value.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
@@ -54,6 +56,14 @@ public final class VerifyCommand implements Callable<Integer> {
                 + blocks + ")");
         out.println("  chunks:          " + report.chunks() + " stored chunks, "
                 + report.chunkBytes() + " bytes, read through their filters");
+        if (report.denseMessages() > 0) {
+            out.println("  dense storage:   " + report.denseMessages() + " links and attributes"
+                    + " in fractal heaps, every heap block and index node read");
+        }
+        if (report.contiguousBytes() > 0) {
+            out.println("  contiguous data: " + report.contiguousBytes() + " bytes of contiguous"
+                    + " and compact datasets, sizes and places checked");
+        }
         out.flush();
         return ExitStatus.OK;
     }

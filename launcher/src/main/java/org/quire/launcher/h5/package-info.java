@@ -1,7 +1,8 @@
 /**
  * {@code quire h5}: command-line tools for HDF5 files, over the public API of
  * {@code org.quire.format.hdf5}. {@code ls} lists groups, datasets (shape, maximum shape, type,
- * chunks, chunk index, filters, fill value) and attributes; {@code dump} prints a dataset or a
+ * chunks and chunk index or contiguous/compact layout, filters, fill value) and attributes,
+ * compact or dense; {@code dump} prints a dataset or a
  * hyperslab of it ({@link org.quire.launcher.h5.Slice}), streaming large selections block by
  * block; {@code verify} runs {@link org.quire.format.hdf5.Hdf5Verifier}. Exit status 0 on
  * success, 1 for a file that cannot be read or is not valid, 2 for bad arguments; failures are

@@ -138,7 +138,12 @@ class H5DumpIT {
     @Test
     void aFileH5pyWrotePrintsAsPythonPrintsItsValues() throws Exception {
         H5pyFixture h5py = H5pyFixture.write(dir);
-        assertEquals(7, h5py.expectedDumps().size());
+        // Chunked datasets of every index type; two contiguous ones (one a scalar) and a compact
+        // one in a dense group.
+        assertEquals(10, h5py.expectedDumps().size());
+        assertEquals(List.of("[]: 0.1"), h5py.expectedDumps().get("/many/scalar"));
+        assertTrue(h5py.expectedDumps().containsKey("/many/plain"), h5py.expectedDumps().toString());
+        assertTrue(h5py.expectedDumps().containsKey("/many/small"), h5py.expectedDumps().toString());
         for (Map.Entry<String, List<String>> dataset : h5py.expectedDumps().entrySet()) {
             QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "dump", h5py.file().toString(),
                     dataset.getKey());
@@ -148,6 +153,14 @@ class H5DumpIT {
         QuireCommand.Result slice = QuireCommand.run(LIMIT, "h5", "dump", h5py.file().toString(), "/g/ints",
                 "--slice", "1:,1:3");
         assertEquals(List.of("[1, 1]: -1, 0", "[2, 1]: 3, 4"), slice.stdoutLines());
+        QuireCommand.Result contiguous = QuireCommand.run(LIMIT, "h5", "dump", h5py.file().toString(),
+                "/many/plain", "--slice", "1:,-2:");
+        assertEquals(0, contiguous.exitCode(), contiguous.toString());
+        assertEquals(List.of("[1, 2]: 0.5, 0.75", "[2, 2]: 1.5, 1.75"), contiguous.stdoutLines());
+        QuireCommand.Result compact = QuireCommand.run(LIMIT, "h5", "dump", h5py.file().toString(),
+                "/many/small", "--slice", "1,1:");
+        assertEquals(0, compact.exitCode(), compact.toString());
+        assertEquals(List.of("[1, 1]: 5, -6"), compact.stdoutLines());
     }
 
     private static final Pattern NUMBER = Pattern.compile("-?(?:nan|inf|[0-9][0-9.e+-]*)");

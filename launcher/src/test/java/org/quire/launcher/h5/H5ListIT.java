@@ -131,7 +131,8 @@ class H5ListIT {
         assertEquals(0, result.exitCode(), result.toString());
         List<String> lines = result.stdoutLines();
         assertEquals(h5dumpObjects, lines.stream().filter(l -> !l.startsWith(" ")).sorted().toList());
-        assertEquals(9, h5dumpObjects.size(), h5dumpObjects.toString());
+        // 9 objects, then /many: 10 groups and 3 datasets.
+        assertEquals(23, h5dumpObjects.size(), h5dumpObjects.toString());
         assertTrue(lines.contains("    @origin: string[4] nullpad ascii = \"h5py\""), result.toString());
         assertEquals(List.of(
                 "dataset /g/normal",
@@ -157,6 +158,39 @@ class H5ListIT {
                 lines.subList(sheet, sheet + 6));
         int early = lines.indexOf("dataset /g/early");
         assertEquals("    chunk index: implicit", lines.get(early + 5));
+        // Dense links and attributes (h5py made them in reverse name order), contiguous datasets
+        // (one a scalar) and a compact one.
+        List<String> many = new java.util.ArrayList<>(List.of("group /many"));
+        for (int i = 0; i < 10; i++) {
+            many.add(String.format("    @attr_%02d: int32 LE = %d", i, (9 - i) * (9 - i)));
+        }
+        many.addAll(List.of(
+                "dataset /many/plain",
+                "    shape:       [3, 4]",
+                "    max shape:   [3, 4]",
+                "    type:        float64 LE",
+                "    layout:      contiguous",
+                "    filters:     none",
+                "    fill value:  0.0 (default)",
+                "dataset /many/scalar",
+                "    shape:       []",
+                "    max shape:   []",
+                "    type:        float32 LE",
+                "    layout:      contiguous",
+                "    filters:     none",
+                "    fill value:  0.0 (default)",
+                "dataset /many/small",
+                "    shape:       [2, 3]",
+                "    max shape:   [2, 3]",
+                "    type:        int16 BE",
+                "    layout:      compact",
+                "    filters:     none",
+                "    fill value:  0 (default)"));
+        for (int i = 0; i < 10; i++) {
+            many.add(String.format("group /many/sub_%02d", i));
+        }
+        int first = lines.indexOf("group /many");
+        assertEquals(many, lines.subList(first, Math.min(lines.size(), first + many.size())));
     }
 
     @Test

@@ -10,8 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,23 +69,48 @@ class H5VerifyIT {
     }
 
     @Test
-    void aFileH5pyWroteIsValidAndAFlippedBitInItsBTreeLeafIsFound() throws Exception {
+    void aFileH5pyWroteIsValidWithItsDenseStorageAndAFlippedBitInAnyHeapBlockOrBTreeNodeIsFound()
+            throws Exception {
         H5pyFixture h5py = H5pyFixture.write(dir);
         QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", h5py.file().toString());
         assertEquals(0, result.exitCode(), result.toString());
-        assertEquals("  objects:         2 groups, 7 datasets, 2 attributes", result.stdoutLines().get(1));
-        // 18 chunks of the other datasets, 6 of /sheet in one B-tree leaf, 2 x 2 of /g/early.
-        assertTrue(result.stdoutLines().get(2).endsWith("version 2 B-tree header 1, version 2 B-tree leaf node 1)"),
-                result.toString());
-        assertTrue(result.stdoutLines().get(3).startsWith("  chunks:          28 stored chunks, "),
-                result.toString());
-
+        List<String> lines = result.stdoutLines();
+        assertEquals(6, lines.size(), result.toString());
+        // /, /g, /many and its 10 subgroups; 2 attributes, and 10 of /many.
+        assertEquals("  objects:         13 groups, 10 datasets, 12 attributes", lines.get(1));
+        // Each heap block and B-tree node once: those of /sheet's chunk index (one leaf) and of
+        // /many's links and attributes (a heap with one direct block and a name index each).
         byte[] h5pyBytes = Files.readAllBytes(h5py.file());
-        int leaf = indexOf(h5pyBytes, "BTLF");
-        h5pyBytes[leaf + 12] ^= 0x08;
-        String error = verifyFails("h5py-leaf.h5", h5pyBytes);
-        assertTrue(error.matches("corrupt version 2 B-tree leaf node at offset \\d+: checksum expected " + HEX
-                + ", found " + HEX), error);
+        Map<String, String> blocks = new LinkedHashMap<>();
+        blocks.put("FRHP", "fractal heap header");
+        blocks.put("FHDB", "fractal heap direct block");
+        blocks.put("BTHD", "version 2 B-tree header");
+        blocks.put("BTLF", "version 2 B-tree leaf node");
+        String checked = lines.get(2);
+        List<String> counts = List.of(checked.substring(checked.indexOf('(') + 1, checked.length() - 1)
+                .split(", "));
+        for (Map.Entry<String, String> kind : blocks.entrySet()) {
+            List<Integer> found = indexesOf(h5pyBytes, kind.getKey());
+            assertEquals(kind.getKey().startsWith("BT") ? 3 : 2, found.size(), kind.getKey());
+            assertTrue(counts.contains(kind.getValue() + " " + found.size()), checked);
+        }
+        // 18 chunks of the other datasets, 6 of /sheet, 2 x 2 of /g/early.
+        assertTrue(lines.get(3).startsWith("  chunks:          28 stored chunks, "), result.toString());
+        assertEquals("  dense storage:   23 links and attributes in fractal heaps, every heap block and index"
+                + " node read", lines.get(4));
+        // /many/plain: 3 x 4 float64, /many/scalar: one float32, /many/small: 2 x 3 int16.
+        assertEquals("  contiguous data: 112 bytes of contiguous and compact datasets, sizes and places"
+                + " checked", lines.get(5));
+
+        for (Map.Entry<String, String> kind : blocks.entrySet()) {
+            for (int at : indexesOf(h5pyBytes, kind.getKey())) {
+                byte[] damaged = h5pyBytes.clone();
+                damaged[at + 12] ^= 0x08;
+                String error = verifyFails("h5py-" + kind.getKey() + "-" + at + ".h5", damaged);
+                assertTrue(error.matches("corrupt " + kind.getValue() + " at offset \\d+: checksum expected "
+                        + HEX + ", found " + HEX), error);
+            }
+        }
     }
 
     private static String verifyFails(String name, byte[] content) throws Exception {
@@ -101,6 +129,17 @@ class H5VerifyIT {
         byte[] damaged = bytes.clone();
         damaged[(int) at] ^= 0x08;
         return damaged;
+    }
+
+    private static List<Integer> indexesOf(byte[] content, String signature) {
+        byte[] pattern = signature.getBytes(StandardCharsets.US_ASCII);
+        List<Integer> found = new ArrayList<>();
+        for (int at = 0; at + 4 <= content.length; at++) {
+            if (Arrays.equals(content, at, at + 4, pattern, 0, 4)) {
+                found.add(at);
+            }
+        }
+        return found;
     }
 
     private static int indexOf(byte[] content, String signature) {

@@ -17,11 +17,16 @@ import org.quire.format.UnsupportedFormatException;
  * </pre>
  *
  * Quire never writes it; when reading, a defined fractal heap address means the object's
- * attributes are stored densely, which Quire does not read yet.
+ * attributes are stored densely: attribute messages in the heap, indexed by a version-2 B-tree
+ * of name hashes and, when creation order is indexed, one of creation order.
  */
-public record AttributeInfoMessage(long fractalHeapAddress) {
+public record AttributeInfoMessage(long fractalHeapAddress, long nameIndexAddress,
+                                   long creationOrderIndexAddress) {
 
     public static final int TYPE = 0x0015;
+
+    private static final int FLAG_CREATION_ORDER_TRACKED = 0x01;
+    private static final int FLAG_CREATION_ORDER_INDEXED = 0x02;
 
     public boolean isDense() {
         return Addresses.isDefined(fractalHeapAddress);
@@ -36,9 +41,13 @@ public record AttributeInfoMessage(long fractalHeapAddress) {
                     + at + " has version " + version + "; supported: 0");
         }
         int flags = in.getUnsignedByte("flags");
-        if ((flags & 1) != 0) {
+        if ((flags & FLAG_CREATION_ORDER_TRACKED) != 0) {
             in.getUnsignedShort("maximum creation index");
         }
-        return new AttributeInfoMessage(in.getAddress("fractal heap address"));
+        long heap = in.getAddress("fractal heap address");
+        long names = in.getAddress("v2 B-tree name index address");
+        long creationOrder = (flags & FLAG_CREATION_ORDER_INDEXED) != 0
+                ? in.getAddress("v2 B-tree creation order index address") : Addresses.UNDEFINED;
+        return new AttributeInfoMessage(heap, names, creationOrder);
     }
 }

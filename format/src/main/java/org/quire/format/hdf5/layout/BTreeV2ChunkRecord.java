@@ -48,15 +48,19 @@ public record BTreeV2ChunkRecord(long[] scaled, ChunkRecord chunk) {
         return Arrays.toString(scaled) + " -> " + chunk;
     }
 
-    /** The records of one tree: their chunk fields and the dataset's rank. */
-    public record Format(ChunkRecordFormat chunk, int rank) {
+    /**
+     * The records of one tree: their chunk fields, the dataset's rank and the stored size of an
+     * unfiltered chunk (which records of type 10 do not hold).
+     */
+    public record Format(ChunkRecordFormat chunk, int rank, long unfilteredChunkSize)
+            implements BTreeV2RecordFormat<BTreeV2ChunkRecord> {
 
-        /** The B-tree type stored in the header and every node. */
+        @Override
         public int type() {
             return chunk.filtered() ? TYPE_FILTERED : TYPE_UNFILTERED;
         }
 
-        /** Bytes of one record. */
+        @Override
         public int size() {
             return chunk.entrySize() + rank * OFFSET_SIZE;
         }
@@ -66,7 +70,7 @@ public record BTreeV2ChunkRecord(long[] scaled, ChunkRecord chunk) {
          * {@code rank} dimensions; {@code at} is the offset of the type field.
          */
         public static Format of(LittleEndianReader in, long at, int type, int recordSize,
-                                int rank) throws CorruptFileException {
+                                int rank, long unfilteredChunkSize) throws CorruptFileException {
             int chunkFields = recordSize - rank * OFFSET_SIZE;
             int clientId = type == TYPE_FILTERED ? ChunkRecordFormat.CLIENT_FILTERED
                     : type == TYPE_UNFILTERED ? ChunkRecordFormat.CLIENT_UNFILTERED : -1;
@@ -75,9 +79,11 @@ public record BTreeV2ChunkRecord(long[] scaled, ChunkRecord chunk) {
                         + rank * OFFSET_SIZE) + " bytes) or 11 for a " + rank + "-D dataset",
                         type + " (" + recordSize + " bytes)");
             }
-            return new Format(ChunkRecordFormat.of(in, at, clientId, chunkFields), rank);
+            return new Format(ChunkRecordFormat.of(in, at, clientId, chunkFields), rank,
+                    unfilteredChunkSize);
         }
 
+        @Override
         public void encode(BTreeV2ChunkRecord record, LittleEndianWriter out) {
             chunk.encode(record.chunk(), out);
             for (long offset : record.scaled()) {
@@ -85,9 +91,8 @@ public record BTreeV2ChunkRecord(long[] scaled, ChunkRecord chunk) {
             }
         }
 
-        /** One record; {@code unfilteredChunkSize} is the stored size of an unfiltered chunk. */
-        public BTreeV2ChunkRecord decode(LittleEndianReader in, long unfilteredChunkSize)
-                throws CorruptFileException {
+        @Override
+        public BTreeV2ChunkRecord decode(LittleEndianReader in) throws CorruptFileException {
             ChunkRecord record = chunk.decode(in, unfilteredChunkSize);
             long[] scaled = new long[rank];
             for (int d = 0; d < rank; d++) {

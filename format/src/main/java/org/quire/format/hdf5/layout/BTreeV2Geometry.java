@@ -33,9 +33,14 @@ public final class BTreeV2Geometry {
 
     /**
      * @throws IllegalArgumentException a leaf or an internal node of depth 1 holds fewer than
-     *                                  2 records, or a leaf more than {@link #MAX_NODE_RECORDS}
+     *                                  2 records, a leaf more than {@link #MAX_NODE_RECORDS},
+     *                                  or a node does not fit in a Java array
      */
     public BTreeV2Geometry(long nodeSize, int recordSize) {
+        if (nodeSize > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("nodes of " + nodeSize + " bytes do not fit in "
+                    + "memory");
+        }
         this.nodeSize = nodeSize;
         this.recordSize = recordSize;
         long leaf = recordSize <= 0 ? 0 : (nodeSize - NODE_OVERHEAD) / recordSize;

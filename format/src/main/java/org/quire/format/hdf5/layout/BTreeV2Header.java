@@ -3,8 +3,9 @@ package org.quire.format.hdf5.layout;
 import java.io.IOException;
 
 /**
- * Version 2 B-tree header of a chunk index, specification section III.A.2 ("Version 2 B-tree
- * Header").
+ * Version 2 B-tree header, specification section III.A.2 ("Version 2 B-tree Header"), of any
+ * tree: a chunk index, a link or attribute name or creation-order index, a fractal heap's huge
+ * objects.
  *
  * <pre>
  * +--------+---------+------+---------------+-----------------+-----------+
@@ -17,13 +18,15 @@ import java.io.IOException;
  * +-------------------------------+----------+
  * </pre>
  *
- * The type and record size follow from the {@link BTreeV2ChunkRecord.Format}. The depth is the
+ * The type and record size follow from the {@link BTreeV2RecordFormat}. The depth is the
  * root's: 0 when the root is a leaf. An empty tree has the undefined root address and no
  * records.
+ *
+ * @param <R> the record
  */
-public record BTreeV2Header(BTreeV2ChunkRecord.Format format, long nodeSize, int depth,
-                            int splitPercent, int mergePercent, long rootAddress,
-                            int rootRecords, long totalRecords) {
+public record BTreeV2Header<R>(BTreeV2RecordFormat<R> format, long nodeSize, int depth,
+                               int splitPercent, int mergePercent, long rootAddress,
+                               int rootRecords, long totalRecords) {
 
     public static final BlockIdentity IDENTITY =
             BlockIdentity.signed("version 2 B-tree header", "BTHD", 0);
@@ -46,11 +49,25 @@ public record BTreeV2Header(BTreeV2ChunkRecord.Format format, long nodeSize, int
     }
 
     /**
-     * Reads and verifies the header of the chunk index of a {@code rank}-dimensional dataset:
-     * a chunk record type and size for that rank, node sizes that hold 2 or more records, a
-     * depth and root counts such a tree can have.
+     * Reads and verifies the header of the chunk index of a {@code rank}-dimensional dataset
+     * whose unfiltered chunks take {@code unfilteredChunkSize} bytes: a chunk record type and
+     * size for that rank, as {@link #read(BlockFile, long, BTreeV2RecordFormat.Resolver)}.
      */
-    public static BTreeV2Header read(BlockFile file, long address, int rank) throws IOException {
+    public static BTreeV2Header<BTreeV2ChunkRecord> read(BlockFile file, long address, int rank,
+                                                         long unfilteredChunkSize)
+            throws IOException {
+        return read(file, address, (in, at, type, recordSize) -> BTreeV2ChunkRecord.Format.of(
+                in, at, type, recordSize, rank, unfilteredChunkSize));
+    }
+
+    /**
+     * Reads and verifies the header at {@code address}: a record type and size the
+     * {@code resolver} accepts, node sizes that hold 2 or more records, a depth and root counts
+     * such a tree can have.
+     */
+    public static <R> BTreeV2Header<R> read(BlockFile file, long address,
+                                            BTreeV2RecordFormat.Resolver<R> resolver)
+            throws IOException {
         LittleEndianReader in = file.reader(address, IDENTITY.structure(),
                 file.readVerified(address, SIZE, IDENTITY));
         in.skip(IDENTITY.prefixLength());
@@ -59,8 +76,7 @@ public record BTreeV2Header(BTreeV2ChunkRecord.Format format, long nodeSize, int
         long nodeSizeAt = in.absolutePosition();
         long nodeSize = in.getInt("node size") & 0xffffffffL;
         int recordSize = in.getUnsignedShort("record size");
-        BTreeV2ChunkRecord.Format format = BTreeV2ChunkRecord.Format.of(in, typeAt, type,
-                recordSize, rank);
+        BTreeV2RecordFormat<R> format = resolver.resolve(in, typeAt, type, recordSize);
         BTreeV2Geometry geometry;
         try {
             geometry = new BTreeV2Geometry(nodeSize, recordSize);
@@ -89,6 +105,7 @@ public record BTreeV2Header(BTreeV2ChunkRecord.Format format, long nodeSize, int
                     + ", 0 without a root", rootRecords + " and "
                     + Long.toUnsignedString(total));
         }
-        return new BTreeV2Header(format, nodeSize, depth, split, merge, root, rootRecords, total);
+        return new BTreeV2Header<>(format, nodeSize, depth, split, merge, root, rootRecords,
+                total);
     }
 }

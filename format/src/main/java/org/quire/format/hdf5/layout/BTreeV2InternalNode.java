@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Version 2 B-tree internal node, specification section III.A.2 ("Version 2 B-tree Internal
- * Node"), holding chunk records and one more child pointer than records: the records of child
+ * Node"), holding records of any tree type and one more child pointer than records: the records of child
  * {@code i} all come before record {@code i}, and those of child {@code i + 1} after it.
  *
  * <pre>
@@ -24,7 +24,7 @@ import java.util.List;
  * Field widths come from {@link BTreeV2Geometry}; the subtree total is absent when the
  * children are leaves (this node's depth is 1).
  */
-public record BTreeV2InternalNode(List<BTreeV2ChunkRecord> records, List<ChildPointer> children) {
+public record BTreeV2InternalNode<R>(List<R> records, List<ChildPointer> children) {
 
     public static final BlockIdentity IDENTITY =
             BlockIdentity.signed("version 2 B-tree internal node", "BTIN", 0);
@@ -34,10 +34,10 @@ public record BTreeV2InternalNode(List<BTreeV2ChunkRecord> records, List<ChildPo
     }
 
     /** The whole node at {@code depth}, padded with zeros to the node size. */
-    public byte[] encode(BTreeV2ChunkRecord.Format format, BTreeV2Geometry geometry, int depth) {
+    public byte[] encode(BTreeV2RecordFormat<R> format, BTreeV2Geometry geometry, int depth) {
         LittleEndianWriter out = new LittleEndianWriter((int) geometry.nodeSize());
         out.putBytes(IDENTITY.signature()).putByte(IDENTITY.version()).putByte(format.type());
-        for (BTreeV2ChunkRecord record : records) {
+        for (R record : records) {
             format.encode(record, out);
         }
         int totalSize = geometry.subtreeCountSize(depth - 1);
@@ -56,17 +56,17 @@ public record BTreeV2InternalNode(List<BTreeV2ChunkRecord> records, List<ChildPo
      * maximum) holding {@code recordCount} records, which the caller has checked against the
      * node capacity. Every child pointer's counts are checked against what a child can hold.
      */
-    public static BTreeV2InternalNode read(BlockFile file, long address,
-                                           BTreeV2ChunkRecord.Format format,
-                                           BTreeV2Geometry geometry, int depth, int recordCount,
-                                           long unfilteredChunkSize) throws IOException {
+    public static <R> BTreeV2InternalNode<R> read(BlockFile file, long address,
+                                           BTreeV2RecordFormat<R> format,
+                                           BTreeV2Geometry geometry, int depth, int recordCount)
+            throws IOException {
         LittleEndianReader in = file.reader(address, IDENTITY.structure(), file.readVerified(
                 address, geometry.usedSize(depth, recordCount), IDENTITY));
         in.skip(IDENTITY.prefixLength());
         BTreeV2LeafNode.checkType(in, format);
-        List<BTreeV2ChunkRecord> records = new ArrayList<>(recordCount);
+        List<R> records = new ArrayList<>(recordCount);
         for (int i = 0; i < recordCount; i++) {
-            records.add(format.decode(in, unfilteredChunkSize));
+            records.add(format.decode(in));
         }
         int totalSize = geometry.subtreeCountSize(depth - 1);
         List<ChildPointer> children = new ArrayList<>(recordCount + 1);
@@ -90,6 +90,6 @@ public record BTreeV2InternalNode(List<BTreeV2ChunkRecord> records, List<ChildPo
             }
             children.add(new ChildPointer(childAddress, (int) childRecords, total));
         }
-        return new BTreeV2InternalNode(records, children);
+        return new BTreeV2InternalNode<>(records, children);
     }
 }

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Version 2 B-tree leaf node, specification section III.A.2 ("Version 2 B-tree Leaf Node"),
- * holding chunk records.
+ * holding the records of any tree type.
  *
  * <pre>
  * +--------+---------+------+-----------------------------+----------+-------------------+
@@ -19,16 +19,16 @@ import java.util.List;
  * holds it. Each node takes the tree's node size in the file; the checksum covers only the
  * bytes before it.
  */
-public record BTreeV2LeafNode(List<BTreeV2ChunkRecord> records) {
+public record BTreeV2LeafNode<R>(List<R> records) {
 
     public static final BlockIdentity IDENTITY =
             BlockIdentity.signed("version 2 B-tree leaf node", "BTLF", 0);
 
     /** The whole node, padded with zeros to the node size. */
-    public byte[] encode(BTreeV2ChunkRecord.Format format, BTreeV2Geometry geometry) {
+    public byte[] encode(BTreeV2RecordFormat<R> format, BTreeV2Geometry geometry) {
         LittleEndianWriter out = new LittleEndianWriter((int) geometry.nodeSize());
         out.putBytes(IDENTITY.signature()).putByte(IDENTITY.version()).putByte(format.type());
-        for (BTreeV2ChunkRecord record : records) {
+        for (R record : records) {
             format.encode(record, out);
         }
         out.putChecksumFrom(0);
@@ -39,23 +39,22 @@ public record BTreeV2LeafNode(List<BTreeV2ChunkRecord> records) {
      * Reads and verifies the leaf at {@code address} holding {@code recordCount} records, which
      * the caller has checked against the leaf capacity.
      */
-    public static BTreeV2LeafNode read(BlockFile file, long address,
-                                       BTreeV2ChunkRecord.Format format, BTreeV2Geometry geometry,
-                                       int recordCount, long unfilteredChunkSize)
-            throws IOException {
+    public static <R> BTreeV2LeafNode<R> read(BlockFile file, long address,
+                                       BTreeV2RecordFormat<R> format, BTreeV2Geometry geometry,
+                                       int recordCount) throws IOException {
         LittleEndianReader in = file.reader(address, IDENTITY.structure(), file.readVerified(
                 address, geometry.usedSize(0, recordCount), IDENTITY));
         in.skip(IDENTITY.prefixLength());
         checkType(in, format);
-        List<BTreeV2ChunkRecord> records = new ArrayList<>(recordCount);
+        List<R> records = new ArrayList<>(recordCount);
         for (int i = 0; i < recordCount; i++) {
-            records.add(format.decode(in, unfilteredChunkSize));
+            records.add(format.decode(in));
         }
-        return new BTreeV2LeafNode(records);
+        return new BTreeV2LeafNode<>(records);
     }
 
     /** Checks the tree type byte every node repeats from the header. */
-    static void checkType(LittleEndianReader in, BTreeV2ChunkRecord.Format format)
+    static void checkType(LittleEndianReader in, BTreeV2RecordFormat<?> format)
             throws IOException {
         long at = in.absolutePosition();
         int type = in.getUnsignedByte("type");

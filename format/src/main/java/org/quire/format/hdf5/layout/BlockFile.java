@@ -84,8 +84,13 @@ public final class BlockFile implements AutoCloseable {
             throws IOException {
         byte[] block = read(address, length, identity.structure());
         MetadataValidator.verify(path, address, block, identity);
-        verifiedBlocks.merge(identity.structure(), 1L, Long::sum);
+        countVerified(identity);
         return block;
+    }
+
+    /** Counts a block of {@code identity} whose checksum its own layout class verified. */
+    void countVerified(BlockIdentity identity) {
+        verifiedBlocks.merge(identity.structure(), 1L, Long::sum);
     }
 
     /** Checksummed blocks read so far, by structure name, for verification reports. */

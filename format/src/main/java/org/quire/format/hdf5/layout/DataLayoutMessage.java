@@ -29,12 +29,13 @@ import org.quire.format.UnsupportedFormatException;
  * rewrite the address (or single chunk size) in place.
  */
 public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
-                                ChunkIndexParameters index, long indexAddress) {
+                                ChunkIndexParameters index, long indexAddress)
+        implements DataLayout {
 
     public static final int TYPE = 0x0008;
 
     private static final int VERSION = 4;
-    private static final int CLASS_CHUNKED = 2;
+    static final int CLASS_CHUNKED = 2;
     private static final int FLAG_DONT_FILTER_PARTIAL_CHUNKS = 0x01;
     private static final int FLAG_SINGLE_CHUNK_FILTERED = 0x02;
     private static final long MAX_CHUNK_DIMENSION = 0xffffffffL;
@@ -86,6 +87,12 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
                     + " has version " + version + ", class " + layoutClass
                     + "; supported: version 4, class 2 (chunked)");
         }
+        return decodeChunked(in, at);
+    }
+
+    /** The fields after version and layout class of the message at {@code at}. */
+    static DataLayoutMessage decodeChunked(LittleEndianReader in, long at)
+            throws CorruptFileException, UnsupportedFormatException {
         int flags = in.getUnsignedByte("flags");
         int dimensionality = in.getCount(1, 33, "dimensionality");
         if (dimensionality < 2) {

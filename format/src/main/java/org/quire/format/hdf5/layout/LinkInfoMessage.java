@@ -15,15 +15,20 @@ import org.quire.format.UnsupportedFormatException;
  * +------------------------------+--------------------------------------------------+
  * </pre>
  *
- * Quire stores links compactly (as link messages), so both addresses are undefined; a defined
- * fractal heap address means dense link storage.
+ * Quire writes links compactly (as link messages), so all addresses are undefined; a defined
+ * fractal heap address means dense link storage: link messages in the heap, indexed by a
+ * version-2 B-tree of name hashes and, when creation order is indexed, one of creation order.
  */
-public record LinkInfoMessage(long fractalHeapAddress) {
+public record LinkInfoMessage(long fractalHeapAddress, long nameIndexAddress,
+                              long creationOrderIndexAddress) {
 
     public static final int TYPE = 0x0002;
 
+    private static final int FLAG_CREATION_ORDER_TRACKED = 0x01;
+    private static final int FLAG_CREATION_ORDER_INDEXED = 0x02;
+
     public static LinkInfoMessage compact() {
-        return new LinkInfoMessage(Addresses.UNDEFINED);
+        return new LinkInfoMessage(Addresses.UNDEFINED, Addresses.UNDEFINED, Addresses.UNDEFINED);
     }
 
     public boolean isDense() {
@@ -32,7 +37,7 @@ public record LinkInfoMessage(long fractalHeapAddress) {
 
     public byte[] encode() {
         return new LittleEndianWriter().putByte(0).putByte(0)
-                .putAddress(fractalHeapAddress).putAddress(Addresses.UNDEFINED).toByteArray();
+                .putAddress(fractalHeapAddress).putAddress(nameIndexAddress).toByteArray();
     }
 
     public static LinkInfoMessage decode(LittleEndianReader in)
@@ -44,9 +49,13 @@ public record LinkInfoMessage(long fractalHeapAddress) {
                     + " has version " + version + "; supported: 0");
         }
         int flags = in.getUnsignedByte("flags");
-        if ((flags & 1) != 0) {
+        if ((flags & FLAG_CREATION_ORDER_TRACKED) != 0) {
             in.getLong("maximum creation index");
         }
-        return new LinkInfoMessage(in.getAddress("fractal heap address"));
+        long heap = in.getAddress("fractal heap address");
+        long names = in.getAddress("v2 B-tree name index address");
+        long creationOrder = (flags & FLAG_CREATION_ORDER_INDEXED) != 0
+                ? in.getAddress("v2 B-tree creation order index address") : Addresses.UNDEFINED;
+        return new LinkInfoMessage(heap, names, creationOrder);
     }
 }

@@ -18,7 +18,7 @@ class BTreeV2GeometryTest {
     @Test
     void unfilteredTwoDimensionalRecordsFit84ToALeafAnd61ToAnInternalNode() {
         BTreeV2ChunkRecord.Format format =
-                new BTreeV2ChunkRecord.Format(ChunkRecordFormat.unfiltered(), 2);
+                new BTreeV2ChunkRecord.Format(ChunkRecordFormat.unfiltered(), 2, 4);
         assertEquals(24, format.size());
         assertEquals(10, format.type());
         BTreeV2Geometry geometry = new BTreeV2Geometry(2048, format.size());
@@ -41,7 +41,7 @@ class BTreeV2GeometryTest {
     void filteredThreeDimensionalRecordsCarrySizeAndMask() {
         ChunkRecordFormat chunk = ChunkRecordFormat.filtered(2);
         assertEquals(2, chunk.chunkSizeWidth());
-        BTreeV2ChunkRecord.Format format = new BTreeV2ChunkRecord.Format(chunk, 3);
+        BTreeV2ChunkRecord.Format format = new BTreeV2ChunkRecord.Format(chunk, 3, 4);
         assertEquals(11, format.type());
         assertEquals(8 + 2 + 4 + 3 * 8, format.size());
         BTreeV2Geometry geometry = new BTreeV2Geometry(2048, format.size());
@@ -69,7 +69,7 @@ class BTreeV2GeometryTest {
     @Test
     void aFilteredRecordIsAddressSizeMaskThenOffsets() throws Exception {
         BTreeV2ChunkRecord.Format format =
-                new BTreeV2ChunkRecord.Format(ChunkRecordFormat.filtered(4000), 2);
+                new BTreeV2ChunkRecord.Format(ChunkRecordFormat.filtered(4000), 2, 4000);
         BTreeV2ChunkRecord record = new BTreeV2ChunkRecord(new long[] {3, 0x0102},
                 new ChunkRecord(0x1122, 0x030201, 0x5));
         LittleEndianWriter out = new LittleEndianWriter();
@@ -78,7 +78,7 @@ class BTreeV2GeometryTest {
         assertEquals("2211000000000000" + "010203" + "05000000" + "0300000000000000"
                 + "0201000000000000", HexFormat.of().formatHex(bytes));
         BTreeV2ChunkRecord back = format.decode(new LittleEndianReader(Path.of("x"), 0, "r",
-                bytes), 4000);
+                bytes));
         assertArrayEquals(record.scaled(), back.scaled());
         assertEquals(record.chunk(), back.chunk());
     }

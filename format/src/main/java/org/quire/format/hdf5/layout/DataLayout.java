@@ -1,0 +1,58 @@
+package org.quire.format.hdf5.layout;
+
+import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+
+/**
+ * Data layout message (header message type 0x0008) of any layout class, specification section
+ * IV.A.2.i; the chunked class is {@link DataLayoutMessage}.
+ *
+ * <pre>
+ * versions 3 and 4:
+ * +---------+--------------+-----------------------------------------------------------+
+ * | version | layout class | class 0 (compact):    size (2) | raw data (size bytes)    |
+ * | (3, 4)  |              | class 1 (contiguous): address (O) | size (L)              |
+ * |         |              | class 2 (chunked), version 4: see DataLayoutMessage       |
+ * +---------+--------------+-----------------------------------------------------------+
+ * </pre>
+ */
+public sealed interface DataLayout permits DataLayout.Compact, DataLayout.Contiguous,
+        DataLayoutMessage {
+
+    int CLASS_COMPACT = 0;
+    int CLASS_CONTIGUOUS = 1;
+    /**
+     * Header message type of the external data files message (IV.A.2.h): its presence means a
+     * contiguous dataset's elements are in other files, which Quire does not read.
+     */
+    int EXTERNAL_DATA_FILES_MESSAGE_TYPE = 0x0007;
+
+    /** The elements themselves, row-major. */
+    record Compact(byte[] data) implements DataLayout {
+    }
+
+    /** The elements, row-major, in {@code size} bytes at {@code address} (undefined: unwritten). */
+    record Contiguous(long address, long size) implements DataLayout {
+    }
+
+    static DataLayout decode(LittleEndianReader in)
+            throws CorruptFileException, UnsupportedFormatException {
+        long at = in.absolutePosition();
+        int version = in.getUnsignedByte("version");
+        int layoutClass = in.getUnsignedByte("layout class");
+        if (layoutClass == DataLayoutMessage.CLASS_CHUNKED && version == 4) {
+            return DataLayoutMessage.decodeChunked(in, at);
+        }
+        if ((version == 3 || version == 4) && layoutClass == CLASS_COMPACT) {
+            int size = in.getUnsignedShort("compact data size");
+            return new Compact(in.getBytes(size, "compact data"));
+        }
+        if ((version == 3 || version == 4) && layoutClass == CLASS_CONTIGUOUS) {
+            return new Contiguous(in.getAddress("address"), in.getLength("size"));
+        }
+        throw new UnsupportedFormatException(in.file(), "data layout message at offset " + at
+                + " has version " + version + ", class " + layoutClass + "; supported: versions "
+                + "3 and 4 of classes 0 (compact) and 1 (contiguous), version 4 of class 2 "
+                + "(chunked)");
+    }
+}
