@@ -54,6 +54,14 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         out.println("  metadata blocks: " + report.metadataBlockCount() + " checksums verified ("
                 + blocks + ")");
+        if (report.checkedBlockCount() > 0) {
+            StringJoiner checked = new StringJoiner(", ");
+            for (Map.Entry<String, Long> kind : report.checkedBlocks().entrySet()) {
+                checked.add(kind.getKey() + " " + kind.getValue());
+            }
+            out.println("  unchecksummed:   " + report.checkedBlockCount() + " blocks of the old"
+                    + " format checked (" + checked + ")");
+        }
         out.println("  chunks:          " + report.chunks() + " stored chunks, "
                 + report.chunkBytes() + " bytes, read through their filters");
         if (report.denseMessages() > 0) {
