@@ -6,7 +6,12 @@ Usage: /usr/bin/python3 make_h5py_legacy_fixtures.py OUTPUT_DIR
 Writes OUTPUT_DIR/legacy.h5 (h5py's default libver, "earliest": superblock 0, version-1 object
 headers, groups as symbol tables, chunked datasets indexed by version-1 B-trees),
 OUTPUT_DIR/v108.h5 (libver=("v108", "v108"): superblock 2, version-2 object headers,
-new-style groups, still version-3 layouts with version-1 B-trees), one OUTPUT_DIR/<n>.bin per
+new-style groups, still version-3 layouts with version-1 B-trees), OUTPUT_DIR/ranks.h5 and
+OUTPUT_DIR/ranks_v108.h5 (the same with node capacities other than libhdf5's defaults: symbol
+table nodes of 2 x 6 entries, group B-tree nodes of 2 x 8 and chunk B-tree nodes of 2 x 16
+children, set through libhdf5's H5Pset_sym_k and H5Pset_istore_k, which h5py does not wrap;
+libhdf5 then writes superblock 1, or superblock 2 with a B-tree 'K' values message in a
+superblock extension), one OUTPUT_DIR/<n>.bin per
 dataset with the bytes it must read as (fill value where nothing was written), and
 OUTPUT_DIR/manifest.txt, one record per line:
 
@@ -24,6 +29,8 @@ node 2 x 16 children, so /many's 260 members need more than 32 symbol table node
 B-tree of two levels; a chunk B-tree node holds 2 x 32 chunks, so /chunked/resizable's 5,000
 chunks need a B-tree of three levels.
 """
+import ctypes
+import ctypes.util
 import os
 import sys
 
@@ -176,12 +183,44 @@ def write_contents(name, f):
     record_group(name, f)
 
 
-for name, libver in [("legacy.h5", None), ("v108.h5", ("v108", "v108"))]:
+def libhdf5():
+    """The libhdf5 h5py uses, for the two property setters h5py does not wrap."""
+    for name in ["hdf5_serial", "hdf5"]:
+        found = ctypes.util.find_library(name)
+        if found:
+            lib = ctypes.CDLL(found)
+            lib.H5Pset_sym_k.argtypes = [ctypes.c_int64, ctypes.c_uint, ctypes.c_uint]
+            lib.H5Pset_istore_k.argtypes = [ctypes.c_int64, ctypes.c_uint]
+            return lib
+    sys.exit("libhdf5 not found by ctypes")
+
+
+def create(path, low, ranks):
+    if not ranks:  # as h5py users create files: default libver, or libver=("v108", "v108")
+        return h5py.File(path, "w", libver=None if low == h5py.h5f.LIBVER_EARLIEST
+                         else ("v108", "v108"))
+    fcpl = h5py.h5p.create(h5py.h5p.FILE_CREATE)
+    lib = libhdf5()
+    if lib.H5Pset_sym_k(fcpl.id, 8, 6) < 0 or lib.H5Pset_istore_k(fcpl.id, 16) < 0:
+        sys.exit("H5Pset_sym_k or H5Pset_istore_k failed")
+    fapl = h5py.h5p.create(h5py.h5p.FILE_ACCESS)
+    fapl.set_libver_bounds(low, h5py.h5f.LIBVER_V18)
+    return h5py.File(h5py.h5f.create(path.encode(), h5py.h5f.ACC_TRUNC, fcpl=fcpl, fapl=fapl))
+
+
+# (file, lowest format version libhdf5 may use, non-default node capacities, superblock)
+FILES = [("legacy.h5", h5py.h5f.LIBVER_EARLIEST, False, 0),
+         ("v108.h5", h5py.h5f.LIBVER_V18, False, 2),
+         ("ranks.h5", h5py.h5f.LIBVER_EARLIEST, True, 1),
+         ("ranks_v108.h5", h5py.h5f.LIBVER_V18, True, 2)]
+for name, low, ranks, expected in FILES:
     path = os.path.join(out, name)
-    with h5py.File(path, "w", libver=libver) as f:
+    with create(path, low, ranks) as f:
         write_contents(name, f)
     with open(path, "rb") as handle:
         version = handle.read(9)[8]
+    if version != expected:
+        sys.exit("%s: superblock version %d, expected %d" % (name, version, expected))
     lines.append("F|%s|%d" % (name, version))
 
 with open(os.path.join(out, "manifest.txt"), "w") as handle:

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.layout.BTreeKValuesMessage;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
@@ -82,7 +83,7 @@ public final class Hdf5File implements AutoCloseable {
         try {
             Hdf5File file = new Hdf5File(blocks, false);
             Superblock superblock = Superblock.read(blocks);
-            file.ranks = superblock.ranks();
+            file.ranks = file.ranks(superblock);
             int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
             if ((superblock.consistencyFlags() & writing) != 0) {
                 throw new FileOpenForWritingException(path, superblock.consistencyFlags());
@@ -174,6 +175,19 @@ public final class Hdf5File implements AutoCloseable {
         return ranks;
     }
 
+    /** The superblock's node capacities, unless its extension holds a B-tree 'K' values message. */
+    private BTreeV1Ranks ranks(Superblock superblock) throws IOException {
+        if (org.quire.format.hdf5.layout.Addresses.isDefined(superblock.extensionAddress())) {
+            for (HeaderMessage message : headerMessages(superblock.extensionAddress())) {
+                if (message.type() == BTreeKValuesMessage.TYPE) {
+                    return BTreeKValuesMessage.decode(message.reader(blocks.path(),
+                            "B-tree 'K' values message"));
+                }
+            }
+        }
+        return superblock.ranks();
+    }
+
     void track(WritableObjectHeader header) {
         headers.add(header);
     }
@@ -193,10 +207,14 @@ public final class Hdf5File implements AutoCloseable {
      * the group or dataset it holds.
      */
     Hdf5Object readObject(String path, long address) throws IOException {
+        return objectOf(path, address, headerMessages(address));
+    }
+
+    /** The messages of the object header at {@code address}, version 2 ("OHDR") or 1. */
+    private List<HeaderMessage> headerMessages(long address) throws IOException {
         byte[] signature = blocks.read(address, OHDR.length, "object header");
-        List<HeaderMessage> messages = java.util.Arrays.equals(signature, OHDR)
-                ? ObjectHeaderV2.read(blocks, address) : ObjectHeaderV1.read(blocks, address);
-        return objectOf(path, address, messages);
+        return java.util.Arrays.equals(signature, OHDR) ? ObjectHeaderV2.read(blocks, address)
+                : ObjectHeaderV1.read(blocks, address);
     }
 
     private static final byte[] OHDR = "OHDR".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

@@ -27,14 +27,16 @@ import org.quire.format.hdf5.layout.BTreeV1Ranks;
 
 /**
  * Files libhdf5 writes (through h5py) in its default, old format (superblock 0, version-1
- * object headers, symbol table groups, version-1 B-tree chunk indexes) and with
- * {@code libver=('v108', 'v108')} (superblock 2, version-3 layouts), read and verified by
- * Quire. {@code make_h5py_legacy_fixtures.py} writes them with a manifest of member names in
+ * object headers, symbol table groups, version-1 B-tree chunk indexes), with
+ * {@code libver=('v108', 'v108')} (superblock 2, version-3 layouts), and both again with node
+ * capacities other than the defaults (superblock 1; superblock 2 with a B-tree 'K' values
+ * message in its extension), read and verified by Quire. {@code make_h5py_legacy_fixtures.py} writes them with a manifest of member names in
  * h5py's order, attribute values, the bytes each dataset holds and libhdf5's chunk counts.
  */
 class H5pyLegacyFilesInQuireTest {
 
-    static final List<String> FILES = List.of("legacy.h5", "v108.h5");
+    static final List<String> FILES = List.of("legacy.h5", "v108.h5", "ranks.h5",
+            "ranks_v108.h5");
 
     @TempDir
     static Path dir;
@@ -70,6 +72,13 @@ class H5pyLegacyFilesInQuireTest {
     void theFilesAreInTheFormatsTheyAreMeantToExercise() {
         assertEquals("0", records("F", "legacy.h5").get(0)[2]);
         assertEquals("2", records("F", "v108.h5").get(0)[2]);
+        assertEquals("1", records("F", "ranks.h5").get(0)[2]);
+        assertEquals("2", records("F", "ranks_v108.h5").get(0)[2]);
+    }
+
+    /** Superblock 0 or 1: groups are symbol tables. */
+    private static boolean oldGroups(String file) {
+        return Integer.parseInt(records("F", file).get(0)[2]) <= 1;
     }
 
     @Test
@@ -82,7 +91,7 @@ class H5pyLegacyFilesInQuireTest {
                     Group group = (Group) InteropCorpus.object(file, g[2]);
                     List<String> expected = List.of(g[3].split("/"));
                     List<String> found = group.memberNames();
-                    if (name.equals("legacy.h5") || group.denseLinks() != null) {
+                    if (oldGroups(name) || group.denseLinks() != null) {
                         assertEquals(expected, found, name + g[2]);
                     } else { // Quire lists compact links as stored; h5py by name
                         assertEquals(expected, found.stream().sorted().toList(), name + g[2]);
@@ -181,14 +190,23 @@ class H5pyLegacyFilesInQuireTest {
     }
 
     @Test
-    void theTreesHaveSeveralLevels() throws IOException {
-        try (Hdf5File file = Hdf5File.open(dir.resolve("legacy.h5"))) {
-            long groupTree = file.root().group("many").symbolTable().bTreeAddress();
-            assertEquals(1, BTreeV1Node.read(file.blocks(), groupTree, BTreeV1Node.GROUP_KEYS,
-                    BTreeV1Ranks.DEFAULT.groupInternalNodeK()).level());
-            Dataset resizable = file.root().group("chunked").dataset("resizable");
-            assertEquals(2, BTreeV1Node.read(file.blocks(), resizable.chunkIndex().address(),
-                    BTreeV1ChunkKey.format(1), BTreeV1Ranks.DEFAULT.chunkNodeK()).level());
+    void theTreesHaveSeveralLevelsAndTheCapacitiesTheFileDeclares() throws IOException {
+        BTreeV1Ranks other = new BTreeV1Ranks(6, 8, 16);
+        for (String name : FILES) {
+            try (Hdf5File file = Hdf5File.open(dir.resolve(name))) {
+                BTreeV1Ranks ranks = name.startsWith("ranks") ? other : BTreeV1Ranks.DEFAULT;
+                assertEquals(ranks, file.ranks(), name);
+                if (oldGroups(name)) {
+                    long groupTree = file.root().group("many").symbolTable().bTreeAddress();
+                    assertEquals(1, BTreeV1Node.read(file.blocks(), groupTree,
+                            BTreeV1Node.GROUP_KEYS, ranks.groupInternalNodeK()).level(), name);
+                }
+                Dataset resizable = file.root().group("chunked").dataset("resizable");
+                // 5,000 chunks: three levels of nodes of 64 or 32 children
+                assertEquals(2, BTreeV1Node.read(file.blocks(),
+                        resizable.chunkIndex().address(), BTreeV1ChunkKey.format(1),
+                        ranks.chunkNodeK()).level(), name);
+            }
         }
     }
 
@@ -208,7 +226,7 @@ class H5pyLegacyFilesInQuireTest {
             byte[] bytes = Files.readAllBytes(path);
             Map<String, Long> checked = report.checkedBlocks();
             assertEquals(signatures(bytes, "TREE"), checked.get("version 1 B-tree node"), name);
-            if (name.equals("legacy.h5")) {
+            if (oldGroups(name)) {
                 assertEquals(signatures(bytes, "SNOD"), checked.get("symbol table node"));
                 assertEquals(signatures(bytes, "HEAP"), checked.get("local heap"));
                 assertEquals(report.groups(), checked.get("local heap"));
@@ -217,8 +235,9 @@ class H5pyLegacyFilesInQuireTest {
                 assertEquals(1L, checked.get("superblock"));
             } else {
                 assertEquals(1L, report.metadataBlocks().get("superblock"));
-                assertEquals(report.groups() + report.datasets(),
-                        report.metadataBlocks().get("object header"));
+                long extension = name.equals("ranks_v108.h5") ? 1 : 0;
+                assertEquals(report.groups() + report.datasets() + extension,
+                        report.metadataBlocks().get("object header"), name);
             }
         }
     }

@@ -25,8 +25,14 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
     /** Address of the root group's object header. */
     long rootGroupAddress();
 
-    /** Capacities of version-1 B-tree and symbol table nodes in this file. */
+    /**
+     * Capacities of version-1 B-tree and symbol table nodes in this file, as far as the
+     * superblock says (a superblock extension may hold others: {@link BTreeKValuesMessage}).
+     */
     BTreeV1Ranks ranks();
+
+    /** Address of the superblock extension's object header, or undefined (versions 0, 1: always). */
+    long extensionAddress();
 
     /** Reads and checks the superblock at address 0, whatever its version. */
     static Superblock read(BlockFile file) throws IOException {

@@ -54,6 +54,11 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
     }
 
     @Override
+    public long extensionAddress() {
+        return Addresses.UNDEFINED;
+    }
+
+    @Override
     public long rootGroupAddress() {
         return rootGroupEntry.objectHeaderAddress();
     }

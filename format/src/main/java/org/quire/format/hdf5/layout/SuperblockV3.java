@@ -22,8 +22,8 @@ import org.quire.format.UnsupportedFormatException;
  * consistency flags: b0 open for writing, b2 open for SWMR writing (both cleared on close).
  * </pre>
  */
-public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long rootGroupAddress)
-        implements Superblock {
+public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long rootGroupAddress,
+                           long extensionAddress) implements Superblock {
 
     public static final int SIZE = 48;
     public static final int FLAG_OPEN_FOR_WRITE = 0x01;
@@ -35,12 +35,17 @@ public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long roo
             SuperblockV0.SIGNATURE_ONLY.signature(), 2);
     private static final int END_OF_FILE_ADDRESS_OFFSET = 28;
 
+    /** A superblock without extension, as Quire writes it. */
+    public SuperblockV3(int consistencyFlags, long endOfFileAddress, long rootGroupAddress) {
+        this(consistencyFlags, endOfFileAddress, rootGroupAddress, Addresses.UNDEFINED);
+    }
+
     @Override
     public int endOfFileAddressOffset() {
         return END_OF_FILE_ADDRESS_OFFSET;
     }
 
-    /** Files with these superblocks store K values only in an extension; libhdf5's defaults. */
+    /** libhdf5's defaults: these superblocks store other K values only in the extension. */
     @Override
     public BTreeV1Ranks ranks() {
         return BTreeV1Ranks.DEFAULT;
@@ -51,7 +56,7 @@ public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long roo
         out.putBytes(IDENTITY.signature()).putByte(IDENTITY.version())
                 .putByte(Addresses.SIZE_OF_OFFSETS).putByte(Addresses.SIZE_OF_LENGTHS)
                 .putByte(consistencyFlags)
-                .putAddress(0).putAddress(Addresses.UNDEFINED)
+                .putAddress(0).putAddress(extensionAddress)
                 .putAddress(endOfFileAddress).putAddress(rootGroupAddress);
         return out.putChecksumFrom(0).toByteArray();
     }
@@ -75,9 +80,9 @@ public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long roo
             throw new UnsupportedFormatException(file.path(), "superblock base address " + base
                     + "; supported: 0");
         }
-        in.getAddress("superblock extension address");
+        long extension = in.getAddress("superblock extension address");
         long endOfFile = in.getAddress("end of file address");
         long root = in.getAddress("root group object header address");
-        return new SuperblockV3(flags, endOfFile, root);
+        return new SuperblockV3(flags, endOfFile, root, extension);
     }
 }
