@@ -146,7 +146,8 @@ public final class Dataset extends Hdf5Object {
         Path name = file.blocks().path();
         DataspaceMessage space = null;
         Datatype type = null;
-        FillValueMessage fill = new FillValueMessage(null);
+        FillValueMessage fill = null;
+        FillValueMessage oldFill = new FillValueMessage(null);
         DataLayout layout = null;
         List<Filter> filters = List.of();
         for (HeaderMessage message : messages) {
@@ -157,6 +158,8 @@ public final class Dataset extends Hdf5Object {
                         message.reader(name, "datatype message"));
                 case FillValueMessage.TYPE -> fill = FillValueMessage.decode(
                         message.reader(name, "fill value message"));
+                case FillValueMessage.OLD_TYPE -> oldFill = FillValueMessage.decodeOld(
+                        message.reader(name, "old fill value message"));
                 case DataLayoutMessage.TYPE -> layout = DataLayout.decode(
                         message.reader(name, "data layout message"));
                 case DataLayout.EXTERNAL_DATA_FILES_MESSAGE_TYPE -> throw
@@ -172,7 +175,7 @@ public final class Dataset extends Hdf5Object {
             throw new CorruptFileException(name, address, "object header", "messages",
                     "dataspace, datatype and data layout messages", "some missing");
         }
-        byte[] fillValue = fill.value();
+        byte[] fillValue = (fill != null ? fill : oldFill).value();
         if (fillValue != null && fillValue.length != type.size()) {
             throw new CorruptFileException(name, address, "fill value message", "size",
                     Integer.toString(type.size()), Integer.toString(fillValue.length));
