@@ -122,7 +122,9 @@ def write_contents(name, f):
 
     c = f.create_group("contiguous")
     full = np.arange(1000, dtype="<i4") * 7 - 300
-    record_dataset(name, c.create_dataset("ints_1d", data=full), "contiguous", full)
+    # track_times: a modification time message (type 0x12), which readers skip
+    record_dataset(name, c.create_dataset("ints_1d", data=full, track_times=True), "contiguous",
+                   full)
     full = np.arange(30 * 40, dtype="<f8").reshape(30, 40) / 8
     d = c.create_dataset("doubles_2d", data=full)
     record_attributes(name, d, {"units": (np.bytes_(b"K"), "S1"),
@@ -151,7 +153,8 @@ def write_contents(name, f):
     full = np.full((30, 41), np.nan)
     full[:21] = np.arange(21 * 41).reshape(21, 41) / 4
     d = k.create_dataset("filtered", shape=(30, 41), chunks=(7, 8), dtype="<f8",
-                         compression="gzip", shuffle=True, fletcher32=True, fillvalue=np.nan)
+                         compression="gzip", shuffle=True, fletcher32=True, fillvalue=np.nan,
+                         track_times=True)
     d[:21] = full[:21]
     record_dataset(name, d, "chunked", full)
     # Grown 1-D: 5,000 chunks, a B-tree of three levels.

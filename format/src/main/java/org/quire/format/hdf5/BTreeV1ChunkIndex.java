@@ -85,6 +85,7 @@ final class BTreeV1ChunkIndex implements ChunkIndex {
             }
             BTreeV1Node<BTreeV1ChunkKey> child = cachedNode(node.children()[i]);
             child.requireChildOf(node, file.path()); // levels fall by one: the descent ends
+            requireWithinKeys(node, i, child);
             node = child;
         }
     }
@@ -127,8 +128,8 @@ final class BTreeV1ChunkIndex implements ChunkIndex {
 
     /**
      * Visits every chunk in offset order, reading each node once: every node reached by one
-     * pointer only, one level below its parent, chunk offsets on chunk boundaries and strictly
-     * ascending across the leaves.
+     * pointer only, one level below its parent, its keys within its parent's, chunk offsets on
+     * chunk boundaries and strictly ascending across the leaves.
      */
     @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
@@ -153,6 +154,7 @@ final class BTreeV1ChunkIndex implements ChunkIndex {
                 }
                 BTreeV1Node<BTreeV1ChunkKey> next = BTreeV1Node.read(file, child, keys, k);
                 next.requireChildOf(node, file.path());
+                requireWithinKeys(node, i, next);
                 walk(next, visited, previous, visitor);
                 continue;
             }
@@ -172,6 +174,29 @@ final class BTreeV1ChunkIndex implements ChunkIndex {
             }
             previous[0] = key.offsets();
             visitor.visit(scaled, new ChunkRecord(child, key.chunkSize(), key.filterMask()));
+        }
+    }
+
+    /**
+     * Child {@code i} of {@code parent} holds the chunks between the parent's keys {@code i} and
+     * {@code i + 1}, so its own first and last keys lie between them (libhdf5 keeps them
+     * equal): a node reached from the wrong place, a shared node included, fails here on a
+     * lookup too.
+     */
+    private void requireWithinKeys(BTreeV1Node<BTreeV1ChunkKey> parent, int i,
+                                   BTreeV1Node<BTreeV1ChunkKey> child)
+            throws CorruptFileException {
+        long[] low = parent.keys().get(i).offsets();
+        long[] high = parent.keys().get(i + 1).offsets();
+        long[] first = child.keys().get(0).offsets();
+        long[] last = child.keys().get(child.entries()).offsets();
+        if (BTreeV1ChunkKey.compareOffsets(first, low) < 0
+                || BTreeV1ChunkKey.compareOffsets(last, high) > 0) {
+            throw new CorruptFileException(file.path(), child.address(), "version 1 B-tree node",
+                    "keys", "chunk offsets from " + java.util.Arrays.toString(low) + " to "
+                            + java.util.Arrays.toString(high) + " (keys " + i + " and " + (i + 1)
+                            + " of the node at " + parent.address() + ")",
+                    java.util.Arrays.toString(first) + " to " + java.util.Arrays.toString(last));
         }
     }
 

@@ -90,6 +90,11 @@ class DamagedLegacyFilesTest {
         assertFailure(e, chunkChild, "version 1 B-tree node", "address");
         assertTrue(e.found().contains("second pointer from the node at " + chunkRoot),
                 e.getMessage());
+        // A lookup of a chunk of the second subtree reaches the first one: its keys are wrong.
+        CorruptFileException read = expectCorrupt(() -> readEverything(file));
+        assertFailure(read, chunkChild, "version 1 B-tree node", "keys");
+        assertTrue(read.expected().contains("(keys 1 and 2 of the node at " + chunkRoot + ")"),
+                read.getMessage());
     }
 
     @Test
