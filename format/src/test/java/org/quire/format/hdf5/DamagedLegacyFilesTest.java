@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -159,6 +158,23 @@ class DamagedLegacyFilesTest {
         CorruptFileException e = expectCorrupt(() -> readEverything(file));
         assertFailure(e, entry, "symbol table node", "link name offset");
         assertEquals("1000000", e.found());
+    }
+
+    @Test
+    void hugeSizesAreRefusedBeforeAnyAllocation() throws IOException {
+        byte[] bytes = intact.clone();
+        putLong(bytes, localHeap + 8, 1L << 40); // data segment size
+        Path heap = copy("heap-size", bytes);
+        assertFailure(expectCorrupt(() -> readEverything(heap)), localHeap + 8, "local heap",
+                "data segment size");
+
+        bytes = intact.clone();
+        long rootHeader = longAt(bytes, 56 + 8);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt((int) rootHeader + 8, -8);
+        Path header = copy("header-size", bytes);
+        CorruptFileException e = expectCorrupt(() -> Hdf5File.open(header).close());
+        assertFailure(e, rootHeader + 8, "version 1 object header", "object header size");
+        assertEquals(Long.toString(0xfffffff8L), e.found());
     }
 
     @Test

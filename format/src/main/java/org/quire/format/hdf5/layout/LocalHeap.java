@@ -54,9 +54,10 @@ public final class LocalHeap {
         in.skip(IDENTITY.prefixLength() + 3);
         long sizeAt = in.absolutePosition();
         long size = in.getLength("data segment size");
-        if (size < 0 || size > file.size()) {
-            throw in.corrupt(sizeAt, "data segment size", "at most the file size " + file.size(),
-                    Long.toUnsignedString(size));
+        long largest = Math.min(file.size(), Integer.MAX_VALUE - 8);
+        if (size < 0 || size > largest) {
+            throw in.corrupt(sizeAt, "data segment size", "at most " + largest
+                    + " (the file size, and an array's)", Long.toUnsignedString(size));
         }
         long freeAt = in.absolutePosition();
         long freeList = in.getLength("offset to head of free list");

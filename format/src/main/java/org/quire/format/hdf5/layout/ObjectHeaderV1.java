@@ -56,9 +56,9 @@ public final class ObjectHeaderV1 {
         in.getInt("object reference count");
         long sizeAt = in.absolutePosition();
         long size = in.getInt("object header size") & 0xffffffffL;
-        if (size % ALIGNMENT != 0) {
-            throw in.corrupt(sizeAt, "object header size", "a multiple of " + ALIGNMENT,
-                    Long.toString(size));
+        if (size % ALIGNMENT != 0 || size > Integer.MAX_VALUE - 8) {
+            throw in.corrupt(sizeAt, "object header size", "a multiple of " + ALIGNMENT
+                    + " that fits in memory", Long.toString(size));
         }
         List<HeaderMessage> messages = new ArrayList<>();
         Deque<ContinuationMessage> pending = new ArrayDeque<>();
