@@ -128,8 +128,10 @@ public final class Hdf5Verifier {
             SymbolTableEntry entry = old.rootGroupEntry();
             if (entry.cachedBTreeAddress() != message.bTreeAddress()
                     || entry.cachedHeapAddress() != message.localHeapAddress()) {
-                throw new CorruptFileException(file.path(), SuperblockV0.size(old.version())
-                        - 16, "superblock", "root group symbol table entry scratch-pad",
+                throw new CorruptFileException(file.path(),
+                        SuperblockV0.rootGroupEntryOffset(old.version())
+                                + SymbolTableEntry.SCRATCH_PAD_OFFSET,
+                        "superblock", "root group symbol table entry scratch-pad",
                         "B-tree " + message.bTreeAddress() + " and local heap "
                                 + message.localHeapAddress() + " (the root's symbol table message)",
                         "B-tree " + entry.cachedBTreeAddress() + " and local heap "

@@ -20,6 +20,8 @@ import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.BTreeV1ChunkKey;
 import org.quire.format.hdf5.layout.BTreeV1Node;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
+import org.quire.format.hdf5.layout.SuperblockV0;
+import org.quire.format.hdf5.layout.SymbolTableEntry;
 import org.quire.format.hdf5.layout.SymbolTableNode;
 
 /**
@@ -32,6 +34,8 @@ class DamagedLegacyFilesTest {
 
     private static final int CHUNK_KEY_SIZE = BTreeV1ChunkKey.format(1).keySize();
     private static final int GROUP_KEY_SIZE = BTreeV1Node.GROUP_KEYS.keySize();
+    /** The root group's entry in legacy.h5's version-0 superblock. */
+    private static final int ROOT_ENTRY = SuperblockV0.rootGroupEntryOffset(0);
 
     @TempDir
     static Path dir;
@@ -169,7 +173,7 @@ class DamagedLegacyFilesTest {
                 "data segment size");
 
         bytes = intact.clone();
-        long rootHeader = longAt(bytes, 56 + 8);
+        long rootHeader = longAt(bytes, ROOT_ENTRY + SymbolTableEntry.OBJECT_HEADER_ADDRESS_OFFSET);
         ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt((int) rootHeader + 8, -8);
         Path header = copy("header-size", bytes);
         CorruptFileException e = expectCorrupt(() -> Hdf5File.open(header).close());
@@ -181,7 +185,7 @@ class DamagedLegacyFilesTest {
     void aRootScratchPadDisagreeingWithTheRootsSymbolTableFailsVerification()
             throws IOException {
         byte[] bytes = intact.clone();
-        long scratchPad = 56 + 24; // the superblock's root entry, then its scratch-pad
+        long scratchPad = ROOT_ENTRY + SymbolTableEntry.SCRATCH_PAD_OFFSET;
         putLong(bytes, scratchPad, longAt(bytes, scratchPad) + 8);
         Path file = copy("scratch-pad", bytes);
         readEverything(file); // readers follow the object header's message, as libhdf5 does
@@ -192,7 +196,7 @@ class DamagedLegacyFilesTest {
     @Test
     void aWrongObjectHeaderVersionIsCorrupt() throws IOException {
         byte[] bytes = intact.clone();
-        long rootHeader = longAt(bytes, 56 + 8);
+        long rootHeader = longAt(bytes, ROOT_ENTRY + SymbolTableEntry.OBJECT_HEADER_ADDRESS_OFFSET);
         bytes[(int) rootHeader] = 7;
         Path file = copy("header-version", bytes);
         assertFailure(expectCorrupt(() -> Hdf5File.open(file).close()), rootHeader,

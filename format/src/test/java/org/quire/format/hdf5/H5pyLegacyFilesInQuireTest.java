@@ -210,6 +210,27 @@ class H5pyLegacyFilesInQuireTest {
     }
 
     @Test
+    void theWalkOfEveryChunkAndTheLookupOfEachAgree() throws IOException {
+        for (String name : FILES) {
+            try (Hdf5File file = Hdf5File.open(dir.resolve(name))) {
+                for (String[] d : records("D", name)) {
+                    if (!d[3].equals("chunked")) {
+                        continue;
+                    }
+                    Dataset dataset = (Dataset) InteropCorpus.object(file, d[2]);
+                    long[] visited = {0};
+                    dataset.forEachStoredChunk((coordinates, record) -> {
+                        assertEquals(record, dataset.chunkIndex().get(coordinates),
+                                name + d[2] + Arrays.toString(coordinates));
+                        visited[0]++;
+                    });
+                    assertEquals(Long.parseLong(d[8]), visited[0], name + d[2]);
+                }
+            }
+        }
+    }
+
+    @Test
     void theVerifierWalksEveryBlockOnceAndCountsWhatLibhdf5Counts() throws IOException {
         for (String name : FILES) {
             Path path = dir.resolve(name);

@@ -40,12 +40,16 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
 
     /** Bytes of the version-{@code version} superblock. */
     public static int size(int version) {
-        return fixedSize(version) + ADDRESSES * Addresses.SIZE_OF_OFFSETS
-                + SymbolTableEntry.SIZE;
+        return rootGroupEntryOffset(version) + SymbolTableEntry.SIZE;
     }
 
     private static int fixedSize(int version) {
         return version == 0 ? FIXED_SIZE_V0 : FIXED_SIZE_V1;
+    }
+
+    /** Offset of the root group's symbol table entry in a version-{@code version} superblock. */
+    public static int rootGroupEntryOffset(int version) {
+        return fixedSize(version) + ADDRESSES * Addresses.SIZE_OF_OFFSETS;
     }
 
     @Override

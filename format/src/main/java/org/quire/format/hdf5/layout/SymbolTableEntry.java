@@ -22,6 +22,8 @@ public record SymbolTableEntry(long linkNameOffset, long objectHeaderAddress, in
                                long cachedBTreeAddress, long cachedHeapAddress) {
 
     public static final int SIZE = 2 * Addresses.SIZE_OF_OFFSETS + 8 + 16;
+    public static final int OBJECT_HEADER_ADDRESS_OFFSET = Addresses.SIZE_OF_OFFSETS;
+    public static final int SCRATCH_PAD_OFFSET = 2 * Addresses.SIZE_OF_OFFSETS + 8;
     public static final int CACHE_NOTHING = 0;
     public static final int CACHE_SYMBOL_TABLE = 1;
     public static final int CACHE_SOFT_LINK = 2;
