@@ -1,6 +1,7 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -163,14 +164,14 @@ final class BTreeV1ChunkIndex implements ChunkIndex {
             for (int d = 0; d < scaled.length; d++) {
                 if (Long.remainderUnsigned(key.offsets()[d], chunkShape[d]) != 0) {
                     throw corruptKey(node, i, "chunk offsets on chunk boundaries",
-                            java.util.Arrays.toString(key.offsets()));
+                            Arrays.toString(key.offsets()));
                 }
                 scaled[d] = Long.divideUnsigned(key.offsets()[d], chunkShape[d]);
             }
             if (previous[0] != null
                     && BTreeV1ChunkKey.compareOffsets(previous[0], key.offsets()) >= 0) {
-                throw corruptKey(node, i, "offsets after " + java.util.Arrays.toString(
-                        previous[0]), java.util.Arrays.toString(key.offsets()));
+                throw corruptKey(node, i, "offsets after " + Arrays.toString(
+                        previous[0]), Arrays.toString(key.offsets()));
             }
             previous[0] = key.offsets();
             visitor.visit(scaled, new ChunkRecord(child, key.chunkSize(), key.filterMask()));
@@ -193,10 +194,10 @@ final class BTreeV1ChunkIndex implements ChunkIndex {
         if (BTreeV1ChunkKey.compareOffsets(first, low) < 0
                 || BTreeV1ChunkKey.compareOffsets(last, high) > 0) {
             throw new CorruptFileException(file.path(), child.address(), "version 1 B-tree node",
-                    "keys", "chunk offsets from " + java.util.Arrays.toString(low) + " to "
-                            + java.util.Arrays.toString(high) + " (keys " + i + " and " + (i + 1)
+                    "keys", "chunk offsets from " + Arrays.toString(low) + " to "
+                            + Arrays.toString(high) + " (keys " + i + " and " + (i + 1)
                             + " of the node at " + parent.address() + ")",
-                    java.util.Arrays.toString(first) + " to " + java.util.Arrays.toString(last));
+                    Arrays.toString(first) + " to " + Arrays.toString(last));
         }
     }
 

@@ -2,12 +2,15 @@ package org.quire.format.hdf5;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeKValuesMessage;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
@@ -40,6 +43,9 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  * writing"); {@link #close()} writes every structure and clears the flag. Not thread-safe.
  */
 public final class Hdf5File implements AutoCloseable {
+
+    /** The signature of a version-2 object header; a version-1 header starts with its version. */
+    private static final byte[] OHDR = "OHDR".getBytes(StandardCharsets.US_ASCII);
 
     private final BlockFile blocks;
     private final boolean writable;
@@ -177,7 +183,7 @@ public final class Hdf5File implements AutoCloseable {
 
     /** The superblock's node capacities, unless its extension holds a B-tree 'K' values message. */
     private BTreeV1Ranks ranks(Superblock superblock) throws IOException {
-        if (org.quire.format.hdf5.layout.Addresses.isDefined(superblock.extensionAddress())) {
+        if (Addresses.isDefined(superblock.extensionAddress())) {
             for (HeaderMessage message : headerMessages(superblock.extensionAddress())) {
                 if (message.type() == BTreeKValuesMessage.TYPE) {
                     return BTreeKValuesMessage.decode(message.reader(blocks.path(),
@@ -213,11 +219,9 @@ public final class Hdf5File implements AutoCloseable {
     /** The messages of the object header at {@code address}, version 2 ("OHDR") or 1. */
     private List<HeaderMessage> headerMessages(long address) throws IOException {
         byte[] signature = blocks.read(address, OHDR.length, "object header");
-        return java.util.Arrays.equals(signature, OHDR) ? ObjectHeaderV2.read(blocks, address)
+        return Arrays.equals(signature, OHDR) ? ObjectHeaderV2.read(blocks, address)
                 : ObjectHeaderV1.read(blocks, address);
     }
-
-    private static final byte[] OHDR = "OHDR".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     /** The group or dataset whose header at {@code address} holds {@code messages}. */
     Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages)

@@ -1,7 +1,9 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -90,7 +92,7 @@ final class SymbolTable {
 
     /** libhdf5 orders names with strcmp: by their bytes, unsigned. */
     private static int compareUtf8(String a, String b) {
-        return java.util.Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8),
+                b.getBytes(StandardCharsets.UTF_8));
     }
 }

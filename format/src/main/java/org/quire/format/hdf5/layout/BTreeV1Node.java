@@ -1,6 +1,8 @@
 package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,7 +31,7 @@ import org.quire.format.CorruptFileException;
 public record BTreeV1Node<K>(long address, int level, List<K> keys, long[] children) {
 
     static final BlockIdentity IDENTITY = new BlockIdentity("version 1 B-tree node",
-            "TREE".getBytes(java.nio.charset.StandardCharsets.US_ASCII), BlockIdentity.NO_VERSION);
+            "TREE".getBytes(StandardCharsets.US_ASCII), BlockIdentity.NO_VERSION);
     /** Offsets in a node of the "node level" and "entries used" fields. */
     public static final int LEVEL_OFFSET = 5;
     public static final int ENTRIES_USED_OFFSET = 6;
@@ -111,7 +113,7 @@ public record BTreeV1Node<K>(long address, int level, List<K> keys, long[] child
      * Fails unless this node, reached from {@code parent}, is one level below it: anything else
      * is a damaged tree (and could loop).
      */
-    public void requireChildOf(BTreeV1Node<?> parent, java.nio.file.Path file)
+    public void requireChildOf(BTreeV1Node<?> parent, Path file)
             throws CorruptFileException {
         if (level != parent.level - 1) {
             throw new CorruptFileException(file, address + LEVEL_OFFSET, IDENTITY.structure(),

@@ -1,5 +1,7 @@
 package org.quire.format.hdf5.layout;
 
+import java.util.Arrays;
+
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 
@@ -168,7 +170,7 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
                         Long.toString(sizes[i]));
             }
         }
-        return new DataLayoutMessage(java.util.Arrays.copyOf(sizes, dimensionality - 1),
+        return new DataLayoutMessage(Arrays.copyOf(sizes, dimensionality - 1),
                 (int) sizes[dimensionality - 1], new ChunkIndexParameters.BTreeV1(), address);
     }
 }

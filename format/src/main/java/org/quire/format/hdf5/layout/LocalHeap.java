@@ -2,6 +2,7 @@ package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -30,12 +31,12 @@ public final class LocalHeap {
     private static final long FREE_LIST_END = 1;
     private static final int FREE_BLOCK_HEADER = 2 * Addresses.SIZE_OF_LENGTHS;
 
-    private final java.nio.file.Path file;
+    private final Path file;
     private final long address;
     private final long dataAddress;
     private final byte[] data;
 
-    private LocalHeap(java.nio.file.Path file, long address, long dataAddress, byte[] data) {
+    private LocalHeap(Path file, long address, long dataAddress, byte[] data) {
         this.file = file;
         this.address = address;
         this.dataAddress = dataAddress;

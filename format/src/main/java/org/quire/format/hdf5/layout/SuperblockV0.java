@@ -2,6 +2,7 @@ package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 
 /**
@@ -109,7 +110,7 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
     }
 
     private static void requireZero(LittleEndianReader in, String field)
-            throws UnsupportedFormatException, org.quire.format.CorruptFileException {
+            throws UnsupportedFormatException, CorruptFileException {
         long at = in.absolutePosition();
         int value = in.getUnsignedByte(field);
         if (value != 0) {
@@ -119,7 +120,7 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
     }
 
     private static int positiveK(LittleEndianReader in, String field)
-            throws org.quire.format.CorruptFileException {
+            throws CorruptFileException {
         long at = in.absolutePosition();
         int k = in.getUnsignedShort(field);
         if (k == 0) {
