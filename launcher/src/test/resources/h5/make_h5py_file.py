@@ -4,8 +4,10 @@ It holds chunked datasets of every index type, a group /many with 13 links and 1
 (more than libhdf5's 8: both stored densely) and two contiguous datasets (one a scalar) and a
 compact one in it.
 
-usage: /usr/bin/python3 make_h5py_file.py FILE.h5 EXPECTED.txt
-EXPECTED.txt holds, per dataset, a line "== /path" and then its dump lines.
+usage: /usr/bin/python3 make_h5py_file.py FILE.h5 EXPECTED.txt [LIBVER]
+EXPECTED.txt holds, per dataset, a line "== /path" and then its dump lines. LIBVER is
+"latest" (the default here) or "earliest" (h5py's own default: libhdf5's old format, where
+every chunked dataset has a version-1 B-tree index and groups are symbol tables).
 """
 import sys
 
@@ -35,10 +37,10 @@ def dump_lines(array):
     return lines
 
 
-def main(path, expected_path):
+def main(path, expected_path, libver):
     rng = np.random.default_rng(7)
     datasets = {}
-    with h5py.File(path, "w", libver="latest") as f:
+    with h5py.File(path, "w", libver=libver) as f:
         f.attrs["origin"] = np.bytes_("h5py")
         group = f.create_group("g")
         datasets["/g/ints"] = group.create_dataset(
@@ -93,4 +95,4 @@ def main(path, expected_path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "latest")

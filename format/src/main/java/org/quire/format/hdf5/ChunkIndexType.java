@@ -1,6 +1,9 @@
 package org.quire.format.hdf5;
 
-/** How a chunked dataset finds its chunks (data layout message version 4, "Chunk Indexing Type"). */
+/**
+ * How a chunked dataset finds its chunks (data layout message version 4, "Chunk Indexing Type";
+ * version 3 always uses a version-1 B-tree).
+ */
 public enum ChunkIndexType {
     /** The dataset is one chunk; its address is in the layout message. */
     SINGLE_CHUNK,
@@ -11,10 +14,12 @@ public enum ChunkIndexType {
     /** A growable array (exactly one unlimited dimension). */
     EXTENSIBLE_ARRAY,
     /** A version-2 B-tree keyed by chunk coordinates (several unlimited dimensions). */
-    VERSION_2_BTREE;
+    VERSION_2_BTREE,
+    /** A version-1 B-tree keyed by chunk offsets (version-3 layouts, libhdf5's default); read. */
+    VERSION_1_BTREE;
 
-    /** The type with code {@code code} (1..5) of the layout message. */
+    /** The type with code {@code code} (1..5) of the layout message; 0 for a version 3 one. */
     static ChunkIndexType ofCode(int code) {
-        return values()[code - 1];
+        return code == 0 ? VERSION_1_BTREE : values()[code - 1];
     }
 }

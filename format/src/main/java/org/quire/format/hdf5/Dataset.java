@@ -9,6 +9,7 @@ import java.util.List;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
@@ -22,8 +23,8 @@ import org.quire.format.hdf5.layout.FilterPipelineMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
 
 /**
- * A dataset. Quire writes chunked datasets and reads chunked, contiguous and compact ones
- * ({@link #layout()}). Reads and writes address a hyperslab ({@code start} and {@code count} per
+ * A dataset. Quire writes chunked datasets and reads chunked (every chunk index, version-1
+ * B-trees included), contiguous and compact ones ({@link #layout()}). Reads and writes address a hyperslab ({@code start} and {@code count} per
  * dimension) and touch only the chunks (or, contiguous, the runs of elements) it overlaps;
  * chunks never written, and contiguous data never allocated, read as the fill value.
  * Arrays and buffers hold the hyperslab's elements in row-major order, in the datatype's byte
@@ -145,7 +146,8 @@ public final class Dataset extends Hdf5Object {
         Path name = file.blocks().path();
         DataspaceMessage space = null;
         Datatype type = null;
-        FillValueMessage fill = new FillValueMessage(null);
+        FillValueMessage fill = null;
+        FillValueMessage oldFill = new FillValueMessage(null);
         DataLayout layout = null;
         List<Filter> filters = List.of();
         for (HeaderMessage message : messages) {
@@ -156,6 +158,8 @@ public final class Dataset extends Hdf5Object {
                         message.reader(name, "datatype message"));
                 case FillValueMessage.TYPE -> fill = FillValueMessage.decode(
                         message.reader(name, "fill value message"));
+                case FillValueMessage.OLD_TYPE -> oldFill = FillValueMessage.decodeOld(
+                        message.reader(name, "old fill value message"));
                 case DataLayoutMessage.TYPE -> layout = DataLayout.decode(
                         message.reader(name, "data layout message"));
                 case DataLayout.EXTERNAL_DATA_FILES_MESSAGE_TYPE -> throw
@@ -171,7 +175,7 @@ public final class Dataset extends Hdf5Object {
             throw new CorruptFileException(name, address, "object header", "messages",
                     "dataspace, datatype and data layout messages", "some missing");
         }
-        byte[] fillValue = fill.value();
+        byte[] fillValue = (fill != null ? fill : oldFill).value();
         if (fillValue != null && fillValue.length != type.size()) {
             throw new CorruptFileException(name, address, "fill value message", "size",
                     Integer.toString(type.size()), Integer.toString(fillValue.length));
@@ -179,7 +183,7 @@ public final class Dataset extends Hdf5Object {
         Dataset dataset;
         if (layout instanceof DataLayoutMessage chunked) {
             checkLayout(name, address, space, type, chunked);
-            ChunkIndex index = openIndex(file.blocks(), path, space, type, chunked,
+            ChunkIndex index = openIndex(file.blocks(), file.ranks(), space, type, chunked,
                     !filters.isEmpty());
             dataset = new Dataset(file, path, address, null, space.dimensions(),
                     space.maxDimensions(), chunked.chunkDimensions(), type, fillValue, filters,
@@ -237,7 +241,8 @@ public final class Dataset extends Hdf5Object {
         }
     }
 
-    private static ChunkIndex openIndex(BlockFile blocks, String path, DataspaceMessage space,
+    private static ChunkIndex openIndex(BlockFile blocks, BTreeV1Ranks ranks,
+                                        DataspaceMessage space,
                                         Datatype type, DataLayoutMessage layout, boolean filtered)
             throws IOException {
         long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * type.size();
@@ -255,6 +260,10 @@ public final class Dataset extends Hdf5Object {
         if (parameters instanceof ChunkIndexParameters.ExtensibleArray array) {
             return ExtensibleArrayChunkIndex.open(blocks, layout.indexAddress(), grid, array,
                     chunkBytes, filtered);
+        }
+        if (parameters instanceof ChunkIndexParameters.BTreeV1) {
+            return new BTreeV1ChunkIndex(blocks, layout.indexAddress(), layout.chunkDimensions(),
+                    ranks.chunkNodeK());
         }
         if (parameters instanceof ChunkIndexParameters.Implicit) {
             return ImplicitChunkIndex.open(blocks, layout.indexAddress(), grid,

@@ -16,12 +16,14 @@ import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.LinkMessage;
 import org.quire.format.hdf5.layout.LittleEndianReader;
+import org.quire.format.hdf5.layout.SymbolTableMessage;
 
 /**
  * A group: named hard links to groups and datasets. Quire writes them compactly as link messages
  * in the group's object header (with a link info and a group info message, as libhdf5 writes
- * new-style groups); it reads those and groups libhdf5 stores densely (more than 8 links: link
- * messages in a fractal heap, found by name through a B-tree of name hashes).
+ * new-style groups); it reads those, groups libhdf5 stores densely (more than 8 links: link
+ * messages in a fractal heap, found by name through a B-tree of name hashes) and old-style
+ * groups, libhdf5's default ({@link SymbolTable}: read whole when the group is opened).
  */
 public final class Group extends Hdf5Object {
 
@@ -78,11 +80,13 @@ public final class Group extends Hdf5Object {
                 }
             };
 
-    /** Compact links, in the order stored; empty when the links are dense. */
+    /** Compact or symbol table links, in the order stored; empty when the links are dense. */
     private final Map<String, LinkMessage> links = new LinkedHashMap<>();
     private final Map<String, Hdf5Object> children = new HashMap<>();
     /** The dense links of a group read from a file, or null. */
     private DenseMessageStorage<BTreeV2LinkRecord, LinkMessage> dense;
+    /** The symbol table message of an old-style group read from a file, or null. */
+    private SymbolTableMessage symbolTable;
 
     private Group(Hdf5File file, String path, long address, WritableObjectHeader header) {
         super(file, path, address, header);
@@ -110,6 +114,14 @@ public final class Group extends Hdf5Object {
                     group.dense = DenseMessageStorage.open(file.blocks(), DENSE_LINKS,
                             info.fractalHeapAddress(), info.nameIndexAddress(),
                             info.creationOrderIndexAddress());
+                }
+            }
+            if (message.type() == SymbolTableMessage.TYPE) {
+                group.symbolTable = SymbolTableMessage.decode(message.reader(
+                        file.blocks().path(), "symbol table message"));
+                for (LinkMessage link : SymbolTable.read(file.blocks(), group.symbolTable,
+                        file.ranks())) {
+                    group.links.put(link.name(), link);
                 }
             }
             if (message.type() == LinkMessage.TYPE) {
@@ -147,6 +159,11 @@ public final class Group extends Hdf5Object {
     /** The link {@code name}, looked up by name hash when the links are dense; or null. */
     LinkMessage link(String name) throws IOException {
         return dense != null ? dense.find(name) : links.get(name);
+    }
+
+    /** The symbol table message of an old-style group read from a file, or null. */
+    SymbolTableMessage symbolTable() {
+        return symbolTable;
     }
 
     /** The dense link storage of a group read from a file, or null when compact. */

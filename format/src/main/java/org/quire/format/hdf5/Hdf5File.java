@@ -2,23 +2,33 @@ package org.quire.format.hdf5;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.layout.Addresses;
+import org.quire.format.hdf5.layout.BTreeKValuesMessage;
+import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LinkInfoMessage;
+import org.quire.format.hdf5.layout.ObjectHeaderV1;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
+import org.quire.format.hdf5.layout.Superblock;
 import org.quire.format.hdf5.layout.SuperblockV3;
+import org.quire.format.hdf5.layout.SymbolTableMessage;
 
 /**
  * An HDF5 file: {@link #create(Path)} a new one to write, or {@link #open(Path)} an existing one
  * to read. Files are written with superblock version 3 and version-2 object headers (libhdf5's
- * "latest" format, the one SWMR needs) and open in h5py, h5dump and jHDF.
+ * "latest" format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
+ * by default (superblock 0, version-1 object headers, symbol table groups, version-1 B-tree
+ * chunk indexes) and with superblock 2 are read too.
  *
  * <pre>{@code
  * try (Hdf5File file = Hdf5File.create(path)) {
@@ -34,11 +44,16 @@ import org.quire.format.hdf5.layout.SuperblockV3;
  */
 public final class Hdf5File implements AutoCloseable {
 
+    /** The signature of a version-2 object header; a version-1 header starts with its version. */
+    private static final byte[] OHDR = "OHDR".getBytes(StandardCharsets.US_ASCII);
+
     private final BlockFile blocks;
     private final boolean writable;
     private final List<WritableObjectHeader> headers = new ArrayList<>();
     private final List<Dataset> datasets = new ArrayList<>();
     private Group root;
+    /** Node capacities of the old format's B-trees and symbol table nodes. */
+    private BTreeV1Ranks ranks = BTreeV1Ranks.DEFAULT;
     private boolean closed;
 
     private Hdf5File(BlockFile blocks, boolean writable) {
@@ -73,13 +88,15 @@ public final class Hdf5File implements AutoCloseable {
         BlockFile blocks = new BlockFile(path, FileChannel.open(path, StandardOpenOption.READ));
         try {
             Hdf5File file = new Hdf5File(blocks, false);
-            SuperblockV3 superblock = SuperblockV3.read(blocks);
+            Superblock superblock = Superblock.read(blocks);
+            file.ranks = file.ranks(superblock);
             int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
             if ((superblock.consistencyFlags() & writing) != 0) {
                 throw new FileOpenForWritingException(path, superblock.consistencyFlags());
             }
             if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
-                throw new org.quire.format.CorruptFileException(path, 28, "superblock",
+                throw new org.quire.format.CorruptFileException(path,
+                        superblock.endOfFileAddressOffset(), "superblock",
                         "end of file address", "at most the file size " + blocks.size(),
                         Long.toUnsignedString(superblock.endOfFileAddress()));
             }
@@ -160,6 +177,23 @@ public final class Hdf5File implements AutoCloseable {
         return blocks;
     }
 
+    BTreeV1Ranks ranks() {
+        return ranks;
+    }
+
+    /** The superblock's node capacities, unless its extension holds a B-tree 'K' values message. */
+    private BTreeV1Ranks ranks(Superblock superblock) throws IOException {
+        if (Addresses.isDefined(superblock.extensionAddress())) {
+            for (HeaderMessage message : headerMessages(superblock.extensionAddress())) {
+                if (message.type() == BTreeKValuesMessage.TYPE) {
+                    return BTreeKValuesMessage.decode(message.reader(blocks.path(),
+                            "B-tree 'K' values message"));
+                }
+            }
+        }
+        return superblock.ranks();
+    }
+
     void track(WritableObjectHeader header) {
         headers.add(header);
     }
@@ -174,9 +208,19 @@ public final class Hdf5File implements AutoCloseable {
         }
     }
 
-    /** Reads the object header at {@code address} and builds the group or dataset it holds. */
+    /**
+     * Reads the object header at {@code address}, version 2 (signature "OHDR") or 1, and builds
+     * the group or dataset it holds.
+     */
     Hdf5Object readObject(String path, long address) throws IOException {
-        return objectOf(path, address, ObjectHeaderV2.read(blocks, address));
+        return objectOf(path, address, headerMessages(address));
+    }
+
+    /** The messages of the object header at {@code address}, version 2 ("OHDR") or 1. */
+    private List<HeaderMessage> headerMessages(long address) throws IOException {
+        byte[] signature = blocks.read(address, OHDR.length, "object header");
+        return Arrays.equals(signature, OHDR) ? ObjectHeaderV2.read(blocks, address)
+                : ObjectHeaderV1.read(blocks, address);
     }
 
     /** The group or dataset whose header at {@code address} holds {@code messages}. */
@@ -188,11 +232,12 @@ public final class Hdf5File implements AutoCloseable {
             }
         }
         for (HeaderMessage message : messages) {
-            if (message.type() == LinkInfoMessage.TYPE) {
+            if (message.type() == LinkInfoMessage.TYPE
+                    || message.type() == SymbolTableMessage.TYPE) {
                 return Group.read(this, path, address, messages);
             }
         }
         throw new UnsupportedFormatException(blocks.path(), "object " + path + " at offset "
-                + address + " is neither a new-style group nor a dataset");
+                + address + " is neither a group nor a dataset");
     }
 }

@@ -15,7 +15,10 @@ import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.LinkMessage;
-import org.quire.format.hdf5.layout.SuperblockV3;
+import org.quire.format.hdf5.layout.Superblock;
+import org.quire.format.hdf5.layout.SuperblockV0;
+import org.quire.format.hdf5.layout.SymbolTableEntry;
+import org.quire.format.hdf5.layout.SymbolTableMessage;
 
 /**
  * Checks every structure of an HDF5 file Quire can read: the superblock (checksum, "open for
@@ -28,7 +31,10 @@ import org.quire.format.hdf5.layout.SuperblockV3;
  * once, with its record order and counts), and every stored chunk, implicitly indexed and
  * single chunks included: inside the file, through the filter pipeline (inflated, Fletcher-32
  * checked) to its full unfiltered size; the block of a contiguous dataset inside the file and,
- * as for compact data, of the shape's size.
+ * as for compact data, of the shape's size. Files in libhdf5's default (old) format: every
+ * version-1 object header, every node of every group's and chunk index's version-1 B-tree,
+ * every symbol table node and local heap, each once, and the root group's entry in the
+ * superblock against its symbol table message.
  *
  * <p>The first problem found is thrown, with what its exception names (file, offset, structure,
  * field, expected, found); a valid file yields a {@link VerificationReport}. The cost follows
@@ -47,10 +53,10 @@ public final class Hdf5Verifier {
      *                                     not read, so it cannot be checked
      */
     public static VerificationReport verify(Path path) throws IOException {
-        SuperblockV3 superblock;
+        Superblock superblock;
         try (BlockFile superblockOnly = new BlockFile(path,
                 FileChannel.open(path, StandardOpenOption.READ))) {
-            superblock = SuperblockV3.read(superblockOnly);
+            superblock = Superblock.read(superblockOnly);
         }
         try (Hdf5File file = Hdf5File.open(path)) {
             return new Walk(file, superblock).run();
@@ -60,6 +66,7 @@ public final class Hdf5Verifier {
     /** One verification: counts and the set of object headers already checked. */
     private static final class Walk {
         private final Hdf5File file;
+        private final Superblock superblock;
         private final long endOfFile;
         private final Set<Long> visitedHeaders = new HashSet<>();
         private long groups;
@@ -71,8 +78,9 @@ public final class Hdf5Verifier {
         private long chunkBytes;
         private long contiguousBytes;
 
-        Walk(Hdf5File file, SuperblockV3 superblock) {
+        Walk(Hdf5File file, Superblock superblock) {
             this.file = file;
+            this.superblock = superblock;
             this.endOfFile = superblock.endOfFileAddress();
             visitedHeaders.add(superblock.rootGroupAddress());
         }
@@ -82,6 +90,7 @@ public final class Hdf5Verifier {
             Deque<Group> pending = new ArrayDeque<>();
             pending.push(file.root());
             count(file.root());
+            checkRootScratchPad();
             while (!pending.isEmpty()) {
                 Group group = pending.pop();
                 for (LinkMessage link : links(group)) {
@@ -102,8 +111,32 @@ public final class Hdf5Verifier {
                 }
             }
             return new VerificationReport(file.path(), groups, datasets, attributes,
-                    linksNotFollowed, denseMessages, file.blocks().verifiedBlocks(), chunks,
-                    chunkBytes, contiguousBytes);
+                    linksNotFollowed, denseMessages, file.blocks().verifiedBlocks(),
+                    file.blocks().checkedBlocks(), chunks, chunkBytes, contiguousBytes);
+        }
+
+        /**
+         * A version 0/1 superblock caches the root group's symbol table message in its entry's
+         * scratch-pad (libhdf5 reads it from there); both must name the same B-tree and heap.
+         */
+        private void checkRootScratchPad() throws CorruptFileException {
+            SymbolTableMessage message = file.root().symbolTable();
+            if (!(superblock instanceof SuperblockV0 old) || message == null
+                    || old.rootGroupEntry().cacheType() != SymbolTableEntry.CACHE_SYMBOL_TABLE) {
+                return;
+            }
+            SymbolTableEntry entry = old.rootGroupEntry();
+            if (entry.cachedBTreeAddress() != message.bTreeAddress()
+                    || entry.cachedHeapAddress() != message.localHeapAddress()) {
+                throw new CorruptFileException(file.path(),
+                        SuperblockV0.rootGroupEntryOffset(old.version())
+                                + SymbolTableEntry.SCRATCH_PAD_OFFSET,
+                        "superblock", "root group symbol table entry scratch-pad",
+                        "B-tree " + message.bTreeAddress() + " and local heap "
+                                + message.localHeapAddress() + " (the root's symbol table message)",
+                        "B-tree " + entry.cachedBTreeAddress() + " and local heap "
+                                + entry.cachedHeapAddress());
+            }
         }
 
         /** The group's links; dense ones through a full verification of their storage. */

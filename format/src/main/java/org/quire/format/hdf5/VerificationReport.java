@@ -17,6 +17,9 @@ import java.util.TreeMap;
  *                         "object header", "fractal heap direct block", ...), in name order;
  *                         a block read twice (dense storage: once walking the heap, once for
  *                         its messages) counts twice
+ * @param checkedBlocks    blocks without checksum (the old format's superblock, object
+ *                         headers, version-1 B-tree nodes, symbol table nodes, local heaps)
+ *                         checked for signature, version, sizes and bounds, by structure name
  * @param chunks           stored chunks read back through their filter pipeline
  * @param chunkBytes       stored (filtered) bytes of those chunks
  * @param contiguousBytes  bytes of contiguous and compact datasets whose storage was checked
@@ -24,11 +27,18 @@ import java.util.TreeMap;
  */
 public record VerificationReport(Path file, long groups, long datasets, long attributes,
                                  long linksNotFollowed, long denseMessages,
-                                 Map<String, Long> metadataBlocks, long chunks, long chunkBytes,
+                                 Map<String, Long> metadataBlocks,
+                                 Map<String, Long> checkedBlocks, long chunks, long chunkBytes,
                                  long contiguousBytes) {
 
     public VerificationReport {
         metadataBlocks = Collections.unmodifiableMap(new TreeMap<>(metadataBlocks));
+        checkedBlocks = Collections.unmodifiableMap(new TreeMap<>(checkedBlocks));
+    }
+
+    /** All blocks without checksum checked. */
+    public long checkedBlockCount() {
+        return checkedBlocks.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** All checksummed blocks verified. */

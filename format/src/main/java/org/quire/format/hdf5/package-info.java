@@ -5,7 +5,8 @@
  * <p>This package owns the public API ({@code Hdf5File}, groups, datasets, attributes) and the
  * typed failures specific to HDF5; the chunk indexes, dense link and attribute storage
  * (fractal heaps, version-2 B-trees read through one checked node walk) and contiguous and
- * compact data behind it; and {@code Hdf5Verifier}, which checks every structure, heap block,
+ * compact data behind it; libhdf5's default, old format (symbol table groups, version-1 B-tree
+ * chunk indexes), read only; and {@code Hdf5Verifier}, which checks every structure, heap block,
  * index node and stored chunk of a file. Byte layouts live in
  * {@code org.quire.format.hdf5.layout}.
  * See {@code docs/hdf5.md}.

@@ -501,6 +501,7 @@ final class InteropCorpus {
             case FIXED_ARRAY -> "Fixed Array";
             case EXTENSIBLE_ARRAY -> "Extensible Array";
             case VERSION_2_BTREE -> "v2 B-tree";
+            case VERSION_1_BTREE -> "v1 B-tree";
         };
     }
 

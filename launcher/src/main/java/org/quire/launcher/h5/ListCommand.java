@@ -176,6 +176,7 @@ public final class ListCommand implements Callable<Integer> {
             case FIXED_ARRAY -> "fixed array";
             case EXTENSIBLE_ARRAY -> "extensible array";
             case VERSION_2_BTREE -> "v2 B-tree";
+            case VERSION_1_BTREE -> "v1 B-tree";
         };
     }
 

@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
                 + " block, every message and attribute, dense link and attribute storage (every fractal heap block"
                 + " and index node), every chunk index block and page ever written, every stored chunk"
                 + " (inside the file, inflated, Fletcher-32 checked) and the size and place of contiguous"
-                + " and compact data. Prints what was"
+                + " and compact data; in libhdf5's default (old) format, whose blocks have no checksum,"
+                + " every version-1 B-tree node, symbol table node and local heap once. Prints what was"
                 + " checked, or the first problem with its offset, structure, field, expected and found value.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
@@ -52,8 +53,16 @@ public final class VerifyCommand implements Callable<Integer> {
         for (Map.Entry<String, Long> kind : report.metadataBlocks().entrySet()) {
             blocks.add(kind.getKey() + " " + kind.getValue());
         }
-        out.println("  metadata blocks: " + report.metadataBlockCount() + " checksums verified ("
-                + blocks + ")");
+        out.println("  metadata blocks: " + report.metadataBlockCount() + " checksums verified"
+                + (report.metadataBlockCount() > 0 ? " (" + blocks + ")" : ""));
+        if (report.checkedBlockCount() > 0) {
+            StringJoiner checked = new StringJoiner(", ");
+            for (Map.Entry<String, Long> kind : report.checkedBlocks().entrySet()) {
+                checked.add(kind.getKey() + " " + kind.getValue());
+            }
+            out.println("  old format:      " + report.checkedBlockCount() + " blocks without"
+                    + " checksum checked (" + checked + ")");
+        }
         out.println("  chunks:          " + report.chunks() + " stored chunks, "
                 + report.chunkBytes() + " bytes, read through their filters");
         if (report.denseMessages() > 0) {

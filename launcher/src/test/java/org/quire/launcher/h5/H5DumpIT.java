@@ -136,6 +136,24 @@ class H5DumpIT {
     }
 
     @Test
+    void aFileInLibhdf5sDefaultFormatPrintsAsPythonPrintsItsValues() throws Exception {
+        H5pyFixture h5py = H5pyFixture.writeEarliest(dir);
+        assertEquals(10, h5py.expectedDumps().size());
+        for (Map.Entry<String, List<String>> dataset : h5py.expectedDumps().entrySet()) {
+            QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "dump", h5py.file().toString(),
+                    dataset.getKey());
+            assertEquals(0, result.exitCode(), result.toString());
+            assertEquals(dataset.getValue(), result.stdoutLines(), dataset.getKey());
+        }
+        QuireCommand.Result slice = QuireCommand.run(LIMIT, "h5", "dump", h5py.file().toString(), "/g/normal",
+                "--slice", "1,1:,1:");
+        assertEquals(0, slice.exitCode(), slice.toString());
+        List<String> whole = h5py.expectedDumps().get("/g/normal");
+        assertEquals(List.of(whole.get(4).replaceFirst("^\\[1, 1, 0\\]: [^,]+, ", "[1, 1, 1]: "),
+                whole.get(5).replaceFirst("^\\[1, 2, 0\\]: [^,]+, ", "[1, 2, 1]: ")), slice.stdoutLines());
+    }
+
+    @Test
     void aFileH5pyWrotePrintsAsPythonPrintsItsValues() throws Exception {
         H5pyFixture h5py = H5pyFixture.write(dir);
         // Chunked datasets of every index type; two contiguous ones (one a scalar) and a compact

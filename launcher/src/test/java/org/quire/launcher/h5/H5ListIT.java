@@ -194,6 +194,24 @@ class H5ListIT {
     }
 
     @Test
+    void listsTheSameFileInLibhdf5sDefaultFormatWithVersion1BTreeIndexes() throws Exception {
+        H5pyFixture latest = H5pyFixture.write(dir);
+        H5pyFixture earliest = H5pyFixture.writeEarliest(dir);
+        QuireCommand.Result reference = QuireCommand.run(LIMIT, "h5", "ls", latest.file().toString());
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "ls", earliest.file().toString());
+        assertEquals(0, result.exitCode(), result.toString());
+        assertEquals("", result.stderr());
+        // Every chunked dataset is indexed by a version-1 B-tree; /many's 10 attributes are
+        // stored in its object header, listed as stored (h5py made them in reverse name order).
+        List<String> expected = new java.util.ArrayList<>(reference.stdoutLines().stream()
+                .map(l -> l.startsWith("    chunk index: ") ? "    chunk index: v1 B-tree" : l).toList());
+        int firstAttribute = expected.indexOf("    @attr_00: int32 LE = 81");
+        java.util.Collections.reverse(expected.subList(firstAttribute, firstAttribute + 10));
+        assertEquals(expected, result.stdoutLines());
+        assertEquals(7, expected.stream().filter(l -> l.equals("    chunk index: v1 B-tree")).count());
+    }
+
+    @Test
     void objectsReachedAgainAreOneLineSoCyclesEndAndUnreadableMembersAreMarked() throws Exception {
         RequiredTool.requireWorking(H5pyFixture.PYTHON, "python3-h5py (apt-get install python3-h5py)",
                 "-c", "import h5py, numpy");

@@ -113,6 +113,43 @@ class H5VerifyIT {
         }
     }
 
+    @Test
+    void aFileInLibhdf5sDefaultFormatIsValidWithEveryOldBlockCheckedOnceAndADamagedOneIsFound()
+            throws Exception {
+        H5pyFixture h5py = H5pyFixture.writeEarliest(dir);
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", h5py.file().toString());
+        assertEquals(0, result.exitCode(), result.toString());
+        List<String> lines = result.stdoutLines();
+        assertEquals(6, lines.size(), result.toString());
+        assertEquals("  objects:         13 groups, 10 datasets, 12 attributes", lines.get(1));
+        assertEquals("  metadata blocks: 0 checksums verified", lines.get(2));
+        // One local heap per group, one B-tree per group and chunked dataset (each node once),
+        // /many's symbol table nodes; one header per object.
+        byte[] h5pyBytes = Files.readAllBytes(h5py.file());
+        int trees = indexesOf(h5pyBytes, "TREE").size();
+        int nodes = indexesOf(h5pyBytes, "SNOD").size();
+        assertEquals(13, indexesOf(h5pyBytes, "HEAP").size());
+        assertTrue(lines.get(3).matches("  old format:      \\d+ blocks without checksum checked \\(local heap 13,"
+                + " superblock 1, symbol table node " + nodes + ", version 1 B-tree node " + trees
+                + ", version 1 object header 23, version 1 object header continuation block \\d+\\)"),
+                lines.get(3));
+        assertTrue(lines.get(4).startsWith("  chunks:          28 stored chunks, "), result.toString());
+        assertEquals("  contiguous data: 112 bytes of contiguous and compact datasets, sizes and places"
+                + " checked", lines.get(5));
+
+        Map<String, String> blocks = Map.of("TREE", "version 1 B-tree node", "SNOD", "symbol table node",
+                "HEAP", "local heap");
+        for (Map.Entry<String, String> kind : blocks.entrySet()) {
+            int at = indexesOf(h5pyBytes, kind.getKey()).get(1);
+            byte[] damaged = h5pyBytes.clone();
+            damaged[at + 2] ^= 0x08;
+            String error = verifyFails("h5py-earliest-" + kind.getKey() + ".h5", damaged);
+            assertEquals("corrupt " + kind.getValue() + " at offset " + at + ": signature expected \""
+                    + kind.getKey() + "\", found \"" + kind.getKey().substring(0, 2)
+                    + (char) (kind.getKey().charAt(2) ^ 0x08) + kind.getKey().charAt(3) + "\"", error);
+        }
+    }
+
     private static String verifyFails(String name, byte[] content) throws Exception {
         Path damaged = Files.write(dir.resolve(name), content);
         QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", damaged.toString());

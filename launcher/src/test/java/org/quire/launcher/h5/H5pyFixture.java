@@ -18,23 +18,38 @@ import org.quire.launcher.RequiredTool;
 /**
  * A file libhdf5 writes, through h5py ({@code /usr/bin/python3}: the python first on PATH may
  * lack h5py), by {@code make_h5py_file.py}, with the dump lines Python computed for each of its
- * datasets. Without h5py the test fails under CI and is aborted loudly elsewhere.
+ * datasets, in libhdf5's "latest" format ({@link #write}) or its default, old one
+ * ({@link #writeEarliest}). Without h5py the test fails under CI and is aborted loudly elsewhere.
  */
 record H5pyFixture(Path file, Map<String, List<String>> expectedDumps) {
 
     static final Path PYTHON = Path.of("/usr/bin/python3");
 
     static H5pyFixture write(Path dir) throws IOException, InterruptedException {
+        return write(dir, "latest");
+    }
+
+    /** The same objects and values with h5py's default {@code libver='earliest'}. */
+    static H5pyFixture writeEarliest(Path dir) throws IOException, InterruptedException {
+        return write(dir, "earliest");
+    }
+
+    private static H5pyFixture write(Path dir, String libver)
+            throws IOException, InterruptedException {
         RequiredTool.requireWorking(PYTHON, "python3-h5py (apt-get install python3-h5py)",
                 "-c", "import h5py, numpy");
         Path script = dir.resolve("make_h5py_file.py");
-        try (InputStream in = H5pyFixture.class.getResourceAsStream("/h5/make_h5py_file.py")) {
-            Files.copy(in, script);
+        if (!Files.exists(script)) {
+            try (InputStream in = H5pyFixture.class.getResourceAsStream("/h5/make_h5py_file.py")) {
+                Files.copy(in, script);
+            }
         }
-        Path file = dir.resolve("h5py.h5");
-        Path expected = dir.resolve("h5py-expected.txt");
+        String name = libver.equals("latest") ? "h5py" : "h5py-" + libver;
+        Path file = dir.resolve(name + ".h5");
+        Path expected = dir.resolve(name + "-expected.txt");
         QuireCommand.Result result = QuireCommand.runProcess(new ProcessBuilder(PYTHON.toString(),
-                script.toString(), file.toString(), expected.toString()), Duration.ofSeconds(120));
+                script.toString(), file.toString(), expected.toString(), libver),
+                Duration.ofSeconds(120));
         assertEquals(0, result.exitCode(), result.toString());
         Map<String, List<String>> dumps = new LinkedHashMap<>();
         List<String> current = null;

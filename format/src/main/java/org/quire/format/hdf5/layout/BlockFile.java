@@ -25,6 +25,8 @@ public final class BlockFile implements AutoCloseable {
     private long endOfAllocation;
     /** How many blocks of each structure {@link #readVerified} has checked. */
     private final Map<String, Long> verifiedBlocks = new TreeMap<>();
+    /** How many blocks without checksum (version 0/1 structures) have been read and checked. */
+    private final Map<String, Long> checkedBlocks = new TreeMap<>();
 
     public BlockFile(Path path, FileChannel channel) throws IOException {
         this.path = path;
@@ -96,6 +98,20 @@ public final class BlockFile implements AutoCloseable {
     /** Checksummed blocks read so far, by structure name, for verification reports. */
     public Map<String, Long> verifiedBlocks() {
         return Collections.unmodifiableMap(new TreeMap<>(verifiedBlocks));
+    }
+
+    /**
+     * Counts a block of {@code structure} that has no checksum (the old format's superblock,
+     * object headers, B-tree and symbol table nodes, local heaps) once its layout class has
+     * checked its signature, version, sizes and bounds.
+     */
+    void countChecked(String structure) {
+        checkedBlocks.merge(structure, 1L, Long::sum);
+    }
+
+    /** Blocks without checksum read and checked so far, by structure name. */
+    public Map<String, Long> checkedBlocks() {
+        return Collections.unmodifiableMap(new TreeMap<>(checkedBlocks));
     }
 
     /** A reader over a block already read from {@code address}. */

@@ -3,7 +3,7 @@ package org.quire.format.hdf5.layout;
 /**
  * The chunk index a version-4 data layout message names, with the creation parameters stored
  * in that message (specification section IV.A.2.i, "Chunk Indexing Type" and the per-type
- * "Indexing Information").
+ * "Indexing Information"); or the version-1 B-tree of a version-3 layout message.
  */
 public sealed interface ChunkIndexParameters {
 
@@ -57,6 +57,17 @@ public sealed interface ChunkIndexParameters {
 
         @Override public int code() {
             return 5;
+        }
+    }
+
+    /**
+     * The only chunk index of a version-3 layout message: a version-1 B-tree of node type 1
+     * (specification section III.A.1). That message has no indexing type field; its code here
+     * is 0. Read only.
+     */
+    record BTreeV1() implements ChunkIndexParameters {
+        @Override public int code() {
+            return 0;
         }
     }
 }

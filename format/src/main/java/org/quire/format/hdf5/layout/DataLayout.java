@@ -13,6 +13,8 @@ import org.quire.format.UnsupportedFormatException;
  * | version | layout class | class 0 (compact):    size (2) | raw data (size bytes)    |
  * | (3, 4)  |              | class 1 (contiguous): address (O) | size (L)              |
  * |         |              | class 2 (chunked), version 4: see DataLayoutMessage       |
+ * |         |              | class 2, version 3: dimensionality (1), v1 B-tree address |
+ * |         |              |   (O), chunk sizes (4 each), the last the element size   |
  * +---------+--------------+-----------------------------------------------------------+
  * </pre>
  */
@@ -43,6 +45,9 @@ public sealed interface DataLayout permits DataLayout.Compact, DataLayout.Contig
         if (layoutClass == DataLayoutMessage.CLASS_CHUNKED && version == 4) {
             return DataLayoutMessage.decodeChunked(in, at);
         }
+        if (layoutClass == DataLayoutMessage.CLASS_CHUNKED && version == 3) {
+            return DataLayoutMessage.decodeVersion3Chunked(in, at);
+        }
         if ((version == 3 || version == 4) && layoutClass == CLASS_COMPACT) {
             int size = in.getUnsignedShort("compact data size");
             return new Compact(in.getBytes(size, "compact data"));
@@ -52,7 +57,6 @@ public sealed interface DataLayout permits DataLayout.Compact, DataLayout.Contig
         }
         throw new UnsupportedFormatException(in.file(), "data layout message at offset " + at
                 + " has version " + version + ", class " + layoutClass + "; supported: versions "
-                + "3 and 4 of classes 0 (compact) and 1 (contiguous), version 4 of class 2 "
-                + "(chunked)");
+                + "3 and 4 of classes 0 (compact), 1 (contiguous) and 2 (chunked)");
     }
 }

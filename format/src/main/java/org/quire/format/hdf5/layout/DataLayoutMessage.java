@@ -1,5 +1,7 @@
 package org.quire.format.hdf5.layout;
 
+import java.util.Arrays;
+
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 
@@ -44,7 +46,11 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
         return chunkDimensions.length;
     }
 
+    /** The version-4 message; Quire writes no version-3 (version-1 B-tree) layouts. */
     public byte[] encode() {
+        if (index instanceof ChunkIndexParameters.BTreeV1) {
+            throw new UnsupportedOperationException("Quire writes no version-1 B-tree index");
+        }
         long largest = elementSize;
         for (long dimension : chunkDimensions) {
             largest = Math.max(largest, dimension);
@@ -140,5 +146,31 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
                     Integer.toString(code));
         };
         return new DataLayoutMessage(chunk, (int) elementSize, index, in.getAddress("address"));
+    }
+
+    /**
+     * The fields after version and layout class of the version-3 chunked message at {@code at}:
+     * dimensionality (1, rank + 1), the B-tree's address (8), then 4-byte chunk dimension sizes,
+     * the last being the element size.
+     */
+    static DataLayoutMessage decodeVersion3Chunked(LittleEndianReader in, long at)
+            throws CorruptFileException {
+        int dimensionality = in.getCount(1, 33, "dimensionality");
+        if (dimensionality < 2) {
+            throw in.corrupt(at + 2, "dimensionality", "2..33", Integer.toString(dimensionality));
+        }
+        long address = in.getAddress("v1 B-tree address");
+        long[] sizes = new long[dimensionality];
+        for (int i = 0; i < dimensionality; i++) {
+            long sizeAt = in.absolutePosition();
+            sizes[i] = in.getInt("chunk dimension size") & 0xffffffffL;
+            if (sizes[i] < 1 || sizes[i] > Integer.MAX_VALUE) {
+                throw in.corrupt(sizeAt, i == dimensionality - 1 ? "element size"
+                        : "chunk dimension size", "1.." + Integer.MAX_VALUE,
+                        Long.toString(sizes[i]));
+            }
+        }
+        return new DataLayoutMessage(Arrays.copyOf(sizes, dimensionality - 1),
+                (int) sizes[dimensionality - 1], new ChunkIndexParameters.BTreeV1(), address);
     }
 }

@@ -1,0 +1,49 @@
+package org.quire.format.hdf5.layout;
+
+import java.io.IOException;
+
+import org.quire.format.UnsupportedFormatException;
+
+/**
+ * What a reader needs from a superblock of any version (specification section II.A): versions
+ * 0 and 1 ({@link SuperblockV0}, libhdf5's default "earliest" format) and versions 2 and 3
+ * ({@link SuperblockV3}, checksummed; Quire writes version 3).
+ */
+public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
+
+    /** Offset of the version byte, right after the 8-byte signature, in every version. */
+    int VERSION_OFFSET = 8;
+
+    /** File consistency flags: b0 open for writing, b2 open for SWMR writing. */
+    int consistencyFlags();
+
+    long endOfFileAddress();
+
+    /** Absolute offset of the end-of-file address field, for error messages. */
+    int endOfFileAddressOffset();
+
+    /** Address of the root group's object header. */
+    long rootGroupAddress();
+
+    /**
+     * Capacities of version-1 B-tree and symbol table nodes in this file, as far as the
+     * superblock says (a superblock extension may hold others: {@link BTreeKValuesMessage}).
+     */
+    BTreeV1Ranks ranks();
+
+    /** Address of the superblock extension's object header, or undefined (versions 0, 1: always). */
+    long extensionAddress();
+
+    /** Reads and checks the superblock at address 0, whatever its version. */
+    static Superblock read(BlockFile file) throws IOException {
+        byte[] prefix = file.read(0, VERSION_OFFSET + 1, "superblock");
+        MetadataValidator.verifyPrefix(file.path(), 0, prefix, SuperblockV0.SIGNATURE_ONLY);
+        int version = prefix[VERSION_OFFSET] & 0xff;
+        return switch (version) {
+            case 0, 1 -> SuperblockV0.read(file, version);
+            case 2, 3 -> SuperblockV3.read(file);
+            default -> throw new UnsupportedFormatException(file.path(), "superblock at offset 0"
+                    + " has version " + version + "; supported: 0 to 3");
+        };
+    }
+}

@@ -1,0 +1,131 @@
+package org.quire.format.hdf5.layout;
+
+import java.io.IOException;
+
+import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+
+/**
+ * Superblock versions 0 and 1, specification section II.A ("Version 0 and 1 superblocks"), at
+ * address 0: what libhdf5 writes by default (h5py's {@code libver='earliest'}). No checksum:
+ * signature, versions, sizes and K values are checked instead.
+ *
+ * <pre>
+ * 0           8         9           10          11   12          13       14       15
+ * +-----------+---------+-----------+-----------+----+-----------+--------+--------+----+
+ * | signature | version | free-space| root entry| 0  | shared hdr| size of| size of| 0  |
+ * | (8)       | (0, 1)  | version 0 | version 0 |    | version 0 | offsets| lengths|    |
+ * +-----------+---------+-----------+-----------+----+-----------+--------+--------+----+
+ * 16                  18                      20                      24 (version 1 only)
+ * +-------------------+-----------------------+-----------------------+---------------------+
+ * | group leaf node K | group internal node K | consistency flags (4) | indexed storage     |
+ * | (2)               | (2)                   |                       | internal node K (2),|
+ * |                   |                       |                       | reserved (2)        |
+ * +-------------------+-----------------------+-----------------------+---------------------+
+ * then: base address (8) | free-space info address (8) | end of file address (8) |
+ *       driver information block address (8) | root group symbol table entry (40)
+ * </pre>
+ */
+public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddress,
+                           BTreeV1Ranks ranks, SymbolTableEntry rootGroupEntry)
+        implements Superblock {
+
+    /** The format signature alone, to recognise a superblock of any version. */
+    static final BlockIdentity SIGNATURE_ONLY = new BlockIdentity("superblock",
+            new byte[] {(byte) 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'},
+            BlockIdentity.NO_VERSION);
+
+    private static final int FIXED_SIZE_V0 = 24;
+    private static final int FIXED_SIZE_V1 = 28;
+    private static final int ADDRESSES = 4;
+
+    /** Bytes of the version-{@code version} superblock. */
+    public static int size(int version) {
+        return rootGroupEntryOffset(version) + SymbolTableEntry.SIZE;
+    }
+
+    private static int fixedSize(int version) {
+        return version == 0 ? FIXED_SIZE_V0 : FIXED_SIZE_V1;
+    }
+
+    /** Offset of the root group's symbol table entry in a version-{@code version} superblock. */
+    public static int rootGroupEntryOffset(int version) {
+        return fixedSize(version) + ADDRESSES * Addresses.SIZE_OF_OFFSETS;
+    }
+
+    @Override
+    public int endOfFileAddressOffset() {
+        return fixedSize(version) + 2 * Addresses.SIZE_OF_OFFSETS;
+    }
+
+    @Override
+    public long extensionAddress() {
+        return Addresses.UNDEFINED;
+    }
+
+    @Override
+    public long rootGroupAddress() {
+        return rootGroupEntry.objectHeaderAddress();
+    }
+
+    /** Reads the version-{@code version} (0 or 1) superblock at address 0 of {@code file}. */
+    static SuperblockV0 read(BlockFile file, int version) throws IOException {
+        byte[] block = file.read(0, size(version), "superblock");
+        LittleEndianReader in = file.reader(0, "superblock", block);
+        in.skip(SIGNATURE_ONLY.signature().length + 1);
+        requireZero(in, "free-space storage version");
+        requireZero(in, "root group symbol table entry version");
+        in.skip(1);
+        requireZero(in, "shared header message format version");
+        file.requireSupported("size of offsets", in.getUnsignedByte("size of offsets"),
+                Addresses.SIZE_OF_OFFSETS);
+        file.requireSupported("size of lengths", in.getUnsignedByte("size of lengths"),
+                Addresses.SIZE_OF_LENGTHS);
+        in.skip(1);
+        int leafK = positiveK(in, "group leaf node K");
+        int internalK = positiveK(in, "group internal node K");
+        int flags = in.getInt("file consistency flags");
+        int chunkK = BTreeV1Ranks.DEFAULT.chunkNodeK();
+        if (version == 1) {
+            chunkK = positiveK(in, "indexed storage internal node K");
+            in.skip(2);
+        }
+        long base = in.getAddress("base address");
+        if (base != 0) {
+            throw new UnsupportedFormatException(file.path(), "superblock base address " + base
+                    + "; supported: 0");
+        }
+        in.getAddress("free-space info address");
+        long endOfFile = in.getAddress("end of file address");
+        long driver = in.getAddress("driver information block address");
+        if (Addresses.isDefined(driver)) {
+            throw new UnsupportedFormatException(file.path(), "superblock names a driver "
+                    + "information block at offset " + driver + " (a multi-file driver); "
+                    + "supported: single files");
+        }
+        SymbolTableEntry root = SymbolTableEntry.decode(in);
+        file.countChecked("superblock");
+        return new SuperblockV0(version, flags, endOfFile,
+                new BTreeV1Ranks(leafK, internalK, chunkK), root);
+    }
+
+    private static void requireZero(LittleEndianReader in, String field)
+            throws UnsupportedFormatException, CorruptFileException {
+        long at = in.absolutePosition();
+        int value = in.getUnsignedByte(field);
+        if (value != 0) {
+            throw new UnsupportedFormatException(in.file(), "superblock at offset " + at + ": "
+                    + field + " is " + value + "; supported: 0");
+        }
+    }
+
+    private static int positiveK(LittleEndianReader in, String field)
+            throws CorruptFileException {
+        long at = in.absolutePosition();
+        int k = in.getUnsignedShort(field);
+        if (k == 0) {
+            throw in.corrupt(at, field, "1..65535", "0");
+        }
+        return k;
+    }
+}

@@ -1,0 +1,50 @@
+package org.quire.format.hdf5.layout;
+
+import org.quire.format.CorruptFileException;
+
+/**
+ * Symbol table entry, specification section III.C: one member of an old-style group, in a
+ * symbol table node, and the root group's entry in a version 0/1 superblock.
+ *
+ * <pre>
+ * +-----------------------+---------------------------+----------------+--------------+
+ * | link name offset (8)  | object header address (8) | cache type (4) | reserved (4) |
+ * | (into the local heap) | (undefined: soft link)    | 0, 1 or 2      |              |
+ * +-----------------------+---------------------------+----------------+--------------+
+ * | scratch-pad (16): cache type 1: B-tree address (8), local heap address (8)       |
+ * |                   cache type 2: offset of the soft link's value in the heap (4)   |
+ * +-----------------------------------------------------------------------------------+
+ * </pre>
+ *
+ * Cache type 1 caches a group's symbol table message; the message is what counts.
+ */
+public record SymbolTableEntry(long linkNameOffset, long objectHeaderAddress, int cacheType,
+                               long cachedBTreeAddress, long cachedHeapAddress) {
+
+    public static final int SIZE = 2 * Addresses.SIZE_OF_OFFSETS + 8 + 16;
+    public static final int OBJECT_HEADER_ADDRESS_OFFSET = Addresses.SIZE_OF_OFFSETS;
+    public static final int SCRATCH_PAD_OFFSET = 2 * Addresses.SIZE_OF_OFFSETS + 8;
+    public static final int CACHE_NOTHING = 0;
+    public static final int CACHE_SYMBOL_TABLE = 1;
+    public static final int CACHE_SOFT_LINK = 2;
+
+    public static SymbolTableEntry decode(LittleEndianReader in) throws CorruptFileException {
+        long name = in.getLength("link name offset");
+        long header = in.getAddress("object header address");
+        long typeAt = in.absolutePosition();
+        int cacheType = in.getInt("cache type");
+        in.skip(4);
+        long tree = Addresses.UNDEFINED;
+        long heap = Addresses.UNDEFINED;
+        switch (cacheType) {
+            case CACHE_NOTHING, CACHE_SOFT_LINK -> in.skip(16);
+            case CACHE_SYMBOL_TABLE -> {
+                tree = in.getAddress("scratch-pad B-tree address");
+                heap = in.getAddress("scratch-pad local heap address");
+            }
+            default -> throw in.corrupt(typeAt, "cache type", "0, 1 or 2",
+                    Integer.toUnsignedString(cacheType));
+        }
+        return new SymbolTableEntry(name, header, cacheType, tree, heap);
+    }
+}
