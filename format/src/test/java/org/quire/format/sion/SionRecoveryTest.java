@@ -416,6 +416,27 @@ class SionRecoveryTest {
     }
 
     @Test
+    void closeSucceedsOnEveryRankWhenTheJournalIsAlreadyGone() throws Exception {
+        Path name = directory.resolve("gone.sion");
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults())) {
+                writer.write(pattern(collectives.rank(), 0, 10));
+                collectives.barrier();
+                if (collectives.rank() == 0) {
+                    Files.delete(SionFileNames.journal(name)); // removed by someone else while the job runs
+                }
+                collectives.barrier();
+            }
+            return null;
+        });
+        try (SionFile sion = SionFile.open(name)) {
+            assertArrayEquals(pattern(1, 0, 10), sion.readFully(1));
+        }
+        assertFalse(Files.exists(SionFileNames.journal(name)));
+    }
+
+    @Test
     void journalOnOrOffWritesTheSameFile() throws Exception {
         Path withJournal = directory.resolve("on.sion");
         Path withoutJournal = directory.resolve("off.sion");
