@@ -15,9 +15,13 @@ import java.util.OptionalLong;
  * @param journalRecords      valid journal records the task had (0 if the file was closed)
  * @param damagedRecordOffset offset in the journal of the record that ended the task's journal
  *                            because it was torn or damaged; empty if it ended at an unused slot
+ * @param bytesCutToRecordBoundary in key-value mode, bytes the journal recorded behind the end of
+ *                            the task's last complete record (a record the writer was inside
+ *                            when it died), left out so that the stream ends at a record
+ *                            boundary; always 0 for plain streams and closed files
  */
 public record RecoveredTask(int index, long globalRank, int fileNumber, boolean fileWasClosed, long[] bytesPerChunk,
-                            long journalRecords, OptionalLong damagedRecordOffset) {
+                            long journalRecords, OptionalLong damagedRecordOffset, long bytesCutToRecordBoundary) {
 
     public RecoveredTask {
         bytesPerChunk = bytesPerChunk.clone();

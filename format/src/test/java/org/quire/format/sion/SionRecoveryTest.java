@@ -211,6 +211,95 @@ class SionRecoveryTest {
         }
     }
 
+    /**
+     * Key-value records spanning chunks of 128 bytes: A (flushed), B (flushed), then C, inside
+     * which the writer dies. The journal then holds chunk-end records that fall inside B or C.
+     * Each prefix of the journal is a state that a process death during the writes can leave
+     * (every record is appended after the data it describes); each must recover to whole records.
+     */
+    @ParameterizedTest(name = "A of {0} bytes, B of {1}")
+    @CsvSource({"40,150", "104,300", "112,100", "0,400", "150,7"})
+    void keyValueRecoveryEndsAtTheLastCompleteRecordWhereverTheWriterDied(int lengthA, int lengthB) throws Exception {
+        Path name = directory.resolve("kvspan.sion");
+        Path crash = directory.resolve("crash");
+        int[] lengths = {lengthA, lengthB, 300};
+        ThreadGroupCollectives.run(1, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE))) {
+                for (int record = 0; record < lengths.length; record++) {
+                    writer.writeKeyValue(record, ByteBuffer.wrap(pattern(record, 0, lengths[record])));
+                    if (record < 2) {
+                        writer.flush();
+                    }
+                }
+                snapshot(name, 1, crash);
+            }
+            return null;
+        });
+        Path sion = crash.resolve("kvspan.sion");
+        Path journal = SionFileNames.journal(sion);
+        byte[] crashedFile = Files.readAllBytes(sion);
+        byte[] fullJournal = Files.readAllBytes(journal);
+        long journalRecords = journalRecordsOf(fullJournal, 0);
+        assertTrue(journalRecords >= 4, "chunk ends inside B or C were journalled: " + journalRecords);
+        long flushedBytes = 2 * KeyValueRecordLayout.HEADER_SIZE + lengthA + lengthB;
+        boolean someRecordWasCut = false;
+        for (long kept = 0; kept <= journalRecords; kept++) {
+            byte[] prefix = fullJournal.clone();
+            int dropFrom = (int) SionJournalLayout.recordOffset(1, 0, kept + 1);
+            Arrays.fill(prefix, dropFrom, (int) SionJournalLayout.recordOffset(1, 0, journalRecords + 1), (byte) 0);
+            Files.write(sion, crashedFile);
+            Files.write(journal, prefix);
+            RecoveredTask task = SionRecovery.recover(sion).tasks().get(0);
+            someRecordWasCut |= task.bytesCutToRecordBoundary() > 0;
+            String what = kept + " journal records kept";
+            try (SionFile recovered = SionFile.open(sion)) {
+                List<KeyValueRecord> records = recovered.keyValueRecords(0);
+                byte[] stream = recovered.readFully(0);
+                long end = 0;
+                for (int record = 0; record < records.size(); record++) {
+                    KeyValueRecord found = records.get(record);
+                    assertEquals(record, found.key(), what);
+                    assertArrayEquals(pattern(record, 0, lengths[record]), Arrays.copyOfRange(stream,
+                            (int) found.dataPosition(), (int) (found.dataPosition() + found.length())), what);
+                    end = found.dataPosition() + found.length();
+                }
+                assertEquals(stream.length, end, what + ": the stream ends at a record boundary");
+                assertEquals(task.totalBytes(), stream.length, what);
+                if (kept >= journalRecordsAtFlush(fullJournal, flushedBytes)) {
+                    assertTrue(records.size() >= 2, what + ": both flushed records are there");
+                }
+            }
+        }
+        assertTrue(someRecordWasCut, "some journal prefix ended inside a record");
+    }
+
+    /** Valid records task {@code localTask} of a one-task journal holds (its run up to the first unused slot). */
+    private static long journalRecordsOf(byte[] journal, int localTask) {
+        long records = 0;
+        while (true) {
+            int at = (int) SionJournalLayout.recordOffset(1, localTask, records + 1);
+            if (at >= journal.length || Arrays.equals(journal, at, at + SionJournalLayout.RECORD_SIZE,
+                    new byte[SionJournalLayout.RECORD_SIZE], 0, SionJournalLayout.RECORD_SIZE)) {
+                return records;
+            }
+            records++;
+        }
+    }
+
+    /** Sequence number of the first record of a one-task journal whose chunks add up to {@code bytes}. */
+    private static long journalRecordsAtFlush(byte[] journal, long bytes) {
+        long[] fills = new long[64];
+        for (long sequence = 1; ; sequence++) {
+            SionJournalRecord record = SionJournalLayout.decodeRecord(ByteBuffer.wrap(journal,
+                    (int) SionJournalLayout.recordOffset(1, 0, sequence), SionJournalLayout.RECORD_SIZE).slice());
+            fills[(int) record.chunk()] = record.bytes();
+            if (Arrays.stream(fills).sum() == bytes) {
+                return sequence;
+            }
+        }
+    }
+
     @Test
     void recoveryInterruptedBeforeFileZeroWasClosedCanRunAgain() throws Exception {
         Path name = directory.resolve("again.sion");
