@@ -120,9 +120,11 @@ final class SionJournalReader implements Closeable {
 
     /**
      * Replays the records of {@code localTask} from sequence 1 to the first unused or damaged
-     * slot, keeping the last fill level of each chunk. Records that pass their checksum but
-     * contradict the file (chunk order, capacity, end of file) make the journal corrupt. The fill
-     * levels grow only with valid records, and never beyond what a META2 buffer can hold.
+     * slot, keeping the last fill level of each chunk. A damaged record ends the run only if it is
+     * the task's last (torn by a crash); one with a valid record behind it, and records that pass
+     * their checksum but contradict the file (chunk order, capacity, end of file), make the
+     * journal corrupt. The fill levels grow only with valid records, and never beyond what a
+     * META2 buffer can hold.
      *
      * @param geometry      the physical file's chunk layout
      * @param sionFileSize  its size; every recorded byte must lie before it
@@ -139,16 +141,16 @@ final class SionJournalReader implements Closeable {
                 readBlock(block, SionJournalLayout.blockOffset(taskCount, localTask, sequence));
             }
             long offset = SionJournalLayout.recordOffset(taskCount, localTask, sequence);
-            ByteBuffer slot = block.slice(SionJournalLayout.slotInBlock(sequence) * SionJournalLayout.RECORD_SIZE,
-                    SionJournalLayout.RECORD_SIZE);
+            ByteBuffer slot = slot(block, sequence);
             if (isUnused(slot)) {
                 return new TaskFills(Arrays.copyOf(fills, (int) chunk + 1), sequence - 1, OptionalLong.empty());
             }
-            SionJournalRecord record = SionJournalLayout.decodeRecord(slot);
-            if (SionJournalLayout.storedRecordChecksum(slot) != SionJournalLayout.recordChecksum(header.journalId(), slot)
-                    || record.sequence() != sequence || record.localTask() != localTask) {
+            String damage = damage(slot, localTask, sequence);
+            if (damage != null) {
+                refuseValidRecordBehind(localTask, sequence, block, damage);
                 return new TaskFills(Arrays.copyOf(fills, (int) chunk + 1), sequence - 1, OptionalLong.of(offset));
             }
+            SionJournalRecord record = SionJournalLayout.decodeRecord(slot);
             boolean nextChunk = record.chunk() == chunk + 1 && sequence > 1; // a task's first record is for chunk 0
             if (record.chunk() != chunk && !nextChunk) {
                 throw new CorruptFileException(path, offset + SionJournalLayout.RECORD_CHUNK_OFFSET, RECORD,
@@ -184,6 +186,51 @@ final class SionJournalReader implements Closeable {
         }
     }
 
+    /**
+     * What is wrong with the used slot {@code slot} as record {@code sequence} of {@code localTask}:
+     * its checksum, sequence number or task; null if it is a valid record.
+     */
+    private String damage(ByteBuffer slot, int localTask, long sequence) {
+        int stored = SionJournalLayout.storedRecordChecksum(slot);
+        int computed = SionJournalLayout.recordChecksum(header.journalId(), slot);
+        SionJournalRecord record = SionJournalLayout.decodeRecord(slot);
+        if (stored != computed) {
+            return "CRC32C " + hex(stored) + " (computed " + hex(computed) + ")";
+        } else if (record.sequence() != sequence) {
+            return "sequence number " + record.sequence();
+        } else if (record.localTask() != localTask) {
+            return "local task " + record.localTask();
+        }
+        return null;
+    }
+
+    /**
+     * A task appends its records one after the other, so a crash can tear only its last one. If a
+     * valid record follows the damaged record {@code damagedSequence}, the damage is corruption,
+     * and ignoring it would silently drop the valid records behind it (flushed ones among them).
+     * Looks at the rest of the damaged record's block (already read), or at the next slot when the
+     * damaged record is its block's last: bounded work, whatever the journal's size.
+     */
+    private void refuseValidRecordBehind(int localTask, long damagedSequence, ByteBuffer block, String damage)
+            throws IOException {
+        long next = damagedSequence + 1;
+        long last = SionJournalLayout.slotInBlock(next) == 0 ? next
+                : damagedSequence + SionJournalLayout.RECORDS_PER_BLOCK - 1 - SionJournalLayout.slotInBlock(damagedSequence);
+        for (long sequence = next; sequence <= last; sequence++) {
+            if (SionJournalLayout.slotInBlock(sequence) == 0) {
+                readBlock(block, SionJournalLayout.blockOffset(header.taskCount(), localTask, sequence));
+            }
+            ByteBuffer slot = slot(block, sequence);
+            if (!isUnused(slot) && damage(slot, localTask, sequence) == null) {
+                throw new CorruptFileException(path, SionJournalLayout.recordOffset(header.taskCount(), localTask,
+                        damagedSequence), RECORD, "record " + damagedSequence + " of task " + localTask,
+                        "a valid record (record " + sequence + " behind it, at offset " + SionJournalLayout.recordOffset(
+                                header.taskCount(), localTask, sequence) + ", is valid: only a task's last record can"
+                                + " be torn by a crash)", damage);
+            }
+        }
+    }
+
     /** How many bytes of {@code task}'s chunk {@code chunk} lie before the end of the SION file. */
     private static long bytesBeforeEndOfFile(ChunkGeometry geometry, int task, long chunk, long fileSize) {
         long start = geometry.taskStart(task);
@@ -204,6 +251,12 @@ final class SionJournalReader implements Closeable {
         }
         Arrays.fill(block.array(), block.position(), block.capacity(), (byte) 0);
         block.clear();
+    }
+
+    /** The slot of record {@code sequence} in {@code block}, the block that holds it. */
+    private static ByteBuffer slot(ByteBuffer block, long sequence) {
+        return block.slice(SionJournalLayout.slotInBlock(sequence) * SionJournalLayout.RECORD_SIZE,
+                SionJournalLayout.RECORD_SIZE);
     }
 
     private static boolean isUnused(ByteBuffer slot) {

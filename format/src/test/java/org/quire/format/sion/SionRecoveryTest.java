@@ -645,6 +645,61 @@ class SionRecoveryTest {
     }
 
     @Test
+    void aDamagedRecordWithAValidRecordBehindItIsCorruptionNotATear() throws Exception {
+        Path name = directory.resolve("middle.sion");
+        Path crash = directory.resolve("crash");
+        int[] flushed = {3, 3};
+        writeWithCrashSnapshot(name, 1, flushed, flushed, flushed, crash, SionWriteOptions.defaults());
+        Path sion = crash.resolve("middle.sion");
+        Path journal = SionFileNames.journal(sion);
+        byte[] crashedFile = Files.readAllBytes(sion);
+        byte[] good = Files.readAllBytes(journal);
+        long journalId = ByteBuffer.wrap(good).getLong(SionJournalLayout.JOURNAL_ID_OFFSET);
+
+        // Rank 0: (chunk 0, 53) then the flush (chunk 1, 106). A flipped bit in record 1 hides the flushed record 2.
+        byte[] damaged = good.clone();
+        int first = (int) SionJournalLayout.recordOffset(2, 0, 1);
+        damaged[first + SionJournalLayout.RECORD_BYTES_OFFSET + 7] ^= 1;
+        Files.write(journal, damaged);
+        CorruptFileException middle = assertThrows(CorruptFileException.class, () -> SionRecovery.recover(sion));
+        assertEquals(journal, middle.file());
+        assertEquals(first, middle.offset());
+        assertEquals("journal record", middle.structure());
+        assertEquals("record 1 of task 0", middle.field());
+        assertTrue(middle.expected().contains("record 2 behind it, at offset " + (first + 32) + ", is valid"),
+                middle.expected());
+        assertTrue(middle.found().startsWith("CRC32C "), middle.found());
+        assertArrayEquals(crashedFile, Files.readAllBytes(sion), "nothing was written");
+
+        // 130 records of rank 0 in chunk 0: record 128 is the last slot of its block, record 129 the next block's first.
+        byte[] many = good.clone();
+        for (long sequence = 1; sequence <= 130; sequence++) {
+            int at = (int) SionJournalLayout.recordOffset(2, 0, sequence);
+            many = Arrays.copyOf(many, Math.max(many.length, at + SionJournalLayout.RECORD_SIZE));
+            SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(sequence, 0, 0, sequence / 3))
+                    .get(0, many, at, SionJournalLayout.RECORD_SIZE);
+        }
+        int lastOfBlock = (int) SionJournalLayout.recordOffset(2, 0, 128);
+        byte[] lastSlotDamaged = many.clone();
+        lastSlotDamaged[lastOfBlock + SionJournalLayout.RECORD_SEQUENCE_OFFSET + 7] ^= 4;
+        Files.write(journal, lastSlotDamaged);
+        CorruptFileException blockEnd = assertThrows(CorruptFileException.class, () -> SionRecovery.recover(sion));
+        assertEquals(lastOfBlock, blockEnd.offset());
+        assertTrue(blockEnd.expected().contains("record 129 behind it, at offset "
+                + SionJournalLayout.recordOffset(2, 0, 129)), blockEnd.expected());
+
+        // Damage to the last record is still a tear: the task falls back to the record before.
+        byte[] lastDamaged = many.clone();
+        int last = (int) SionJournalLayout.recordOffset(2, 0, 130);
+        lastDamaged[last + SionJournalLayout.RECORD_TASK_OFFSET] ^= 0x10;
+        Files.write(journal, lastDamaged);
+        RecoveredTask rank0 = SionRecovery.recover(sion).tasks().get(0);
+        assertArrayEquals(new long[] {129 / 3}, rank0.bytesPerChunk());
+        assertEquals(129, rank0.journalRecords());
+        assertEquals(OptionalLong.of(last), rank0.damagedRecordOffset());
+    }
+
+    @Test
     void journalLayoutPlacesEachTasksRecordsInItsOwnBlocks() {
         int taskCount = 3;
         assertEquals(4096, SionJournalLayout.recordOffset(taskCount, 0, 1));
