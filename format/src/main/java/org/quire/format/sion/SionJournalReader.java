@@ -114,43 +114,117 @@ final class SionJournalReader implements Closeable {
         }
     }
 
-    /** A task's state as its journal describes it. */
+    /**
+     * A task's state as its journal describes it.
+     *
+     * @param bytesPerChunk       fill level of each chunk
+     * @param records             records whose fill levels were applied
+     * @param damagedRecordOffset the torn or damaged last record that ended the task's run, if any
+     */
     record TaskFills(long[] bytesPerChunk, long records, OptionalLong damagedRecordOffset) {
     }
 
     /**
      * Replays the records of {@code localTask} from sequence 1 to the first unused or damaged
-     * slot, keeping the last fill level of each chunk. A damaged record ends the run only if it is
-     * the task's last (torn by a crash); one with a valid record behind it, and records that pass
-     * their checksum but contradict the file (chunk order, capacity, end of file), make the
-     * journal corrupt. The fill levels grow only with valid records, and never beyond what a
-     * META2 buffer can hold.
+     * slot (in {@link SionRecoveryMode#FLUSHED_ONLY} mode only up to its last forced record),
+     * keeping the last fill level of each chunk. A damaged record ends the run only if it is the
+     * task's last (torn by a crash); one with a valid record behind it, and replayed records that
+     * pass their checksum but contradict the file (chunk order, capacity, end of file), make the
+     * journal corrupt. The fill levels grow only with valid records, and never beyond what a META2
+     * buffer can hold.
      *
      * @param geometry      the physical file's chunk layout
      * @param sionFileSize  its size; every recorded byte must lie before it
      */
-    TaskFills readTask(int localTask, ChunkGeometry geometry, long sionFileSize) throws IOException {
-        int taskCount = header.taskCount();
-        long capacity = geometry.chunkCapacity(localTask);
-        long[] fills = new long[1];
-        long chunk = 0;
-        long sequence = 1;
+    TaskFills readTask(int localTask, ChunkGeometry geometry, long sionFileSize, SionRecoveryMode mode)
+            throws IOException {
+        Run run;
+        long lastReplayed;
+        if (mode == SionRecoveryMode.FLUSHED_ONLY) {
+            // First find the last forced record, so that the records behind it (which after a power
+            // failure may describe data that never reached the disk) are not even checked against the file.
+            long[] lastForced = {0};
+            run = walkRun(localTask, record -> {
+                if (record.forced()) {
+                    lastForced[0] = record.sequence();
+                }
+                return true;
+            });
+            lastReplayed = lastForced[0];
+        } else {
+            run = null;
+            lastReplayed = Long.MAX_VALUE;
+        }
+        FillLevels fills = new FillLevels(localTask, geometry, sionFileSize);
+        Run replayed = walkRun(localTask, record -> record.sequence() <= lastReplayed && fills.apply(record));
+        return new TaskFills(fills.bytesPerChunk(), Math.min(replayed.records(), lastReplayed),
+                (run == null ? replayed : run).damagedRecordOffset());
+    }
+
+    /** Told each valid record of a task's run in order; returns false to stop the walk. */
+    @FunctionalInterface
+    private interface RecordVisitor {
+        boolean visit(SionJournalRecord record) throws IOException;
+    }
+
+    /**
+     * How a walk ended: {@code records} valid records visited; the offset of a torn or damaged
+     * last record if that ended the run.
+     */
+    private record Run(long records, OptionalLong damagedRecordOffset) {
+    }
+
+    /**
+     * Hands the valid records of {@code localTask}, from sequence 1, to {@code visitor} until it
+     * stops the walk, or the task's run ends at an unused slot or a torn last record.
+     */
+    private Run walkRun(int localTask, RecordVisitor visitor) throws IOException {
         ByteBuffer block = ByteBuffer.allocate(SionJournalLayout.BLOCK_SIZE);
-        while (true) {
+        for (long sequence = 1; ; sequence++) {
             if (SionJournalLayout.slotInBlock(sequence) == 0) {
-                readBlock(block, SionJournalLayout.blockOffset(taskCount, localTask, sequence));
+                readBlock(block, SionJournalLayout.blockOffset(header.taskCount(), localTask, sequence));
             }
-            long offset = SionJournalLayout.recordOffset(taskCount, localTask, sequence);
             ByteBuffer slot = slot(block, sequence);
             if (isUnused(slot)) {
-                return new TaskFills(Arrays.copyOf(fills, (int) chunk + 1), sequence - 1, OptionalLong.empty());
+                return new Run(sequence - 1, OptionalLong.empty());
             }
             String damage = damage(slot, localTask, sequence);
             if (damage != null) {
                 refuseValidRecordBehind(localTask, sequence, block, damage);
-                return new TaskFills(Arrays.copyOf(fills, (int) chunk + 1), sequence - 1, OptionalLong.of(offset));
+                return new Run(sequence - 1,
+                        OptionalLong.of(SionJournalLayout.recordOffset(header.taskCount(), localTask, sequence)));
             }
-            SionJournalRecord record = SionJournalLayout.decodeRecord(slot);
+            if (!visitor.visit(SionJournalLayout.decodeRecord(slot))) {
+                return new Run(sequence - 1, OptionalLong.empty());
+            }
+        }
+    }
+
+    /** The fill levels of one task's chunks, built up record by record with every check against the file. */
+    private final class FillLevels {
+
+        private final int localTask;
+        private final ChunkGeometry geometry;
+        private final long sionFileSize;
+        private long[] fills = new long[1];
+        private long chunk;
+
+        FillLevels(int localTask, ChunkGeometry geometry, long sionFileSize) {
+            this.localTask = localTask;
+            this.geometry = geometry;
+            this.sionFileSize = sionFileSize;
+        }
+
+        long[] bytesPerChunk() {
+            return Arrays.copyOf(fills, (int) chunk + 1);
+        }
+
+        /** Applies the next record of the task (valid, in sequence); always returns true. */
+        boolean apply(SionJournalRecord record) throws CorruptFileException, UnsupportedFormatException {
+            int taskCount = header.taskCount();
+            long sequence = record.sequence();
+            long offset = SionJournalLayout.recordOffset(taskCount, localTask, sequence);
+            long capacity = geometry.chunkCapacity(localTask);
             boolean nextChunk = record.chunk() == chunk + 1 && sequence > 1; // a task's first record is for chunk 0
             if (record.chunk() != chunk && !nextChunk) {
                 throw new CorruptFileException(path, offset + SionJournalLayout.RECORD_CHUNK_OFFSET, RECORD,
@@ -182,7 +256,7 @@ final class SionJournalReader implements Closeable {
                         Long.toString(record.bytes()));
             }
             fills[(int) chunk] = record.bytes();
-            sequence++;
+            return true;
         }
     }
 

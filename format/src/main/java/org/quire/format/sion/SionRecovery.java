@@ -23,7 +23,8 @@ import org.quire.format.FormatException;
  * encoded by the writer's own {@link ParallelWritePlan#closingWrites}; SIONlib 1.7.6 and
  * {@link SionFile} read it. A task with no record gets one chunk of 0 bytes. In key-value mode a
  * task is cut at the end of its last complete record ({@link KeyValueScanner#completeRecordsEnd}):
- * a chunk-end record may lie inside a record that spans chunks.
+ * a chunk-end record may lie inside a record that spans chunks. After a power failure, recover
+ * with {@link SionRecoveryMode#FLUSHED_ONLY}: chunk-end records are not forced with their data.
  *
  * <p>Order of writes, each forced to stable storage: members 1..nfiles-1 before file 0, and in
  * each file META2 before META1's tail (the word that marks the file closed). The file is cut
@@ -41,8 +42,19 @@ public final class SionRecovery {
     private SionRecovery() {
     }
 
-    /** Recovers the file or set named {@code name} (file 0 of a set). */
+    /**
+     * Recovers the file or set named {@code name} (file 0 of a set) from every valid journal
+     * record ({@link SionRecoveryMode#EVERY_RECORD}: after processes died, the machine kept running).
+     */
     public static SionRecoveryReport recover(Path name) throws IOException {
+        return recover(name, SionRecoveryMode.EVERY_RECORD);
+    }
+
+    /**
+     * Recovers the file or set named {@code name} (file 0 of a set), trusting the journal records
+     * {@code mode} names: after a power failure use {@link SionRecoveryMode#FLUSHED_ONLY}.
+     */
+    public static SionRecoveryReport recover(Path name, SionRecoveryMode mode) throws IOException {
         List<Closeable> opened = new ArrayList<>();
         try {
             List<FileUnderRecovery> files = openFiles(name, opened);
@@ -53,7 +65,7 @@ public final class SionRecovery {
                                 + (files.size() == 1 ? "" : " in file 0") + "): there is nothing to recover, open it as it is");
             }
             ParallelWritePlan plan = planOf(files);
-            List<RecoveredTask> recovered = replayJournals(files, plan.options());
+            List<RecoveredTask> recovered = replayJournals(files, plan.options(), mode);
             List<ClosingWrites> writes = plan.closingWrites(recovered.stream().map(RecoveredTask::bytesPerChunk)
                     .toArray(long[][]::new));
             for (int fileNumber = files.size() - 1; fileNumber >= 0; fileNumber--) {
@@ -175,8 +187,8 @@ public final class SionRecovery {
      * Every task's fill levels, in global order (files in order, tasks in file order): from its
      * journal, or from META2 for the tasks of a file that is already closed.
      */
-    private static List<RecoveredTask> replayJournals(List<FileUnderRecovery> files, SionWriteOptions options)
-            throws IOException {
+    private static List<RecoveredTask> replayJournals(List<FileUnderRecovery> files, SionWriteOptions options,
+                                                      SionRecoveryMode mode) throws IOException {
         List<RecoveredTask> recovered = new ArrayList<>();
         for (int fileNumber = 0; fileNumber < files.size(); fileNumber++) {
             FileUnderRecovery file = files.get(fileNumber);
@@ -188,7 +200,8 @@ public final class SionRecovery {
                             file.closed().meta2().usedBytesPerChunk(localTask), 0, OptionalLong.empty(), 0));
                     continue;
                 }
-                SionJournalReader.TaskFills fills = file.journal().readTask(localTask, file.geometry(), fileSize);
+                SionJournalReader.TaskFills fills = file.journal().readTask(localTask, file.geometry(), fileSize,
+                        mode);
                 long[] bytesPerChunk = fills.bytesPerChunk();
                 long journalled = Arrays.stream(bytesPerChunk).sum();
                 if (options.keyValueMode() == KeyValueMode.INLINE) {

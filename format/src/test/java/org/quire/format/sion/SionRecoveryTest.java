@@ -300,6 +300,77 @@ class SionRecoveryTest {
         }
     }
 
+    /**
+     * A power failure: the journal page reached the disk, but the data and the file size written
+     * after the last flush did not. Chunk-end records are not forced, so only the records that
+     * flush() wrote after forcing the data may be trusted.
+     */
+    @Test
+    void flushedOnlyRecoveryTrustsOnlyRecordsWrittenAfterTheDataWasForced() throws Exception {
+        Path name = directory.resolve("power.sion");
+        Path crash = directory.resolve("crash");
+        ThreadGroupCollectives.run(2, collectives -> {
+            int rank = collectives.rank();
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults())) {
+                for (int record = 0; record < 4 && rank == 0; record++) { // chunks of 128: each record starts a chunk
+                    writer.write(pattern(0, 100L * record, 100));
+                    if (record == 1) {
+                        writer.flush();
+                    }
+                }
+                writer.write(pattern(rank, 0, 10 * rank)); // rank 1 writes 10 bytes and never flushes
+                collectives.barrier();
+                if (rank == 0) {
+                    snapshot(name, 1, crash);
+                }
+                collectives.barrier();
+            }
+            return null;
+        });
+        Path sion = crash.resolve("power.sion");
+        byte[] journal = Files.readAllBytes(SionFileNames.journal(sion));
+        boolean[] forced = new boolean[4];
+        for (int sequence = 1; sequence <= 4; sequence++) {
+            forced[sequence - 1] = SionJournalLayout.decodeRecord(ByteBuffer.wrap(journal,
+                    (int) SionJournalLayout.recordOffset(2, 0, sequence), SionJournalLayout.RECORD_SIZE).slice()).forced();
+        }
+        assertArrayEquals(new boolean[] {false, true, false, false}, forced,
+                "chunk 0 left, flush in chunk 1, chunks 1 and 2 left");
+
+        byte[] crashedFile = Files.readAllBytes(sion);
+        byte[] crashedJournal = journal.clone();
+        SionRecoveryReport every = SionRecovery.recover(sion, SionRecoveryMode.EVERY_RECORD);
+        assertArrayEquals(new long[] {100, 100, 100}, every.tasks().get(0).bytesPerChunk());
+        assertEquals(4, every.tasks().get(0).journalRecords());
+
+        Files.write(sion, crashedFile);
+        Files.write(SionFileNames.journal(sion), crashedJournal);
+        SionRecoveryReport flushedOnly = SionRecovery.recover(sion, SionRecoveryMode.FLUSHED_ONLY);
+        assertArrayEquals(new long[] {100, 100}, flushedOnly.tasks().get(0).bytesPerChunk());
+        assertEquals(2, flushedOnly.tasks().get(0).journalRecords());
+        assertArrayEquals(new long[] {0}, flushedOnly.tasks().get(1).bytesPerChunk(), "rank 1 never flushed");
+        assertEquals(0, flushedOnly.tasks().get(1).journalRecords());
+        try (SionFile recovered = SionFile.open(sion)) {
+            assertArrayEquals(pattern(0, 0, 200), recovered.readFully(0));
+        }
+
+        // The file as the disk holds it after the power failure: it ends behind the flushed data of chunk 1.
+        ChunkGeometry geometry = ChunkGeometry.fromCapacities(FS_BLOCK_SIZE, new long[] {128, 128});
+        long endOfFlushedData = geometry.chunkOffset(0, 1) + 100;
+        Files.write(sion, Arrays.copyOf(crashedFile, (int) endOfFlushedData));
+        Files.write(SionFileNames.journal(sion), crashedJournal);
+        CorruptFileException beyondEnd = assertThrows(CorruptFileException.class,
+                () -> SionRecovery.recover(sion, SionRecoveryMode.EVERY_RECORD));
+        assertEquals(SionJournalLayout.recordOffset(2, 0, 4) + SionJournalLayout.RECORD_BYTES_OFFSET,
+                beyondEnd.offset(), "the unforced record of chunk 2 claims bytes the disk does not hold");
+        SionRecovery.recover(sion, SionRecoveryMode.FLUSHED_ONLY);
+        try (SionFile recovered = SionFile.open(sion)) {
+            assertArrayEquals(pattern(0, 0, 200), recovered.readFully(0));
+            assertEquals(0, recovered.task(1).totalBytes());
+        }
+    }
+
     @Test
     void recoveryInterruptedBeforeFileZeroWasClosedCanRunAgain() throws Exception {
         Path name = directory.resolve("again.sion");
@@ -601,7 +672,7 @@ class SionRecoveryTest {
         byte[] badRecord = good.clone();
         long offset = SionJournalLayout.recordOffset(2, 1, 1);
         long journalId = ByteBuffer.wrap(good).getLong(SionJournalLayout.JOURNAL_ID_OFFSET);
-        ByteBuffer record = SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(1, 1, 0, 1_000_000));
+        ByteBuffer record = SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(1, 1, 0, 1_000_000, true));
         record.get(0, badRecord, (int) offset, SionJournalLayout.RECORD_SIZE);
         Files.write(journal, badRecord);
         CorruptFileException contradicting = assertThrows(CorruptFileException.class, () -> SionRecovery.recover(sion));
@@ -617,8 +688,8 @@ class SionRecoveryTest {
                 ByteBuffer.wrap(good, (int) SionJournalLayout.recordOffset(2, 0, 1), SionJournalLayout.RECORD_SIZE)
                         .slice());
         assertEquals(0, firstOfRank0.chunk(), "rank 0's first record is for chunk 0");
-        for (SionJournalRecord outOfOrder : List.of(new SionJournalRecord(1, 0, 1, 10),
-                new SionJournalRecord(2, 0, 2, 10), new SionJournalRecord(2, 0, 1, 0))) {
+        for (SionJournalRecord outOfOrder : List.of(new SionJournalRecord(1, 0, 1, 10, false),
+                new SionJournalRecord(2, 0, 2, 10, false), new SionJournalRecord(2, 0, 1, 0, false))) {
             byte[] bad = good.clone();
             long at = SionJournalLayout.recordOffset(2, 0, outOfOrder.sequence());
             SionJournalLayout.encodeRecord(journalId, outOfOrder).get(0, bad, (int) at, SionJournalLayout.RECORD_SIZE);
@@ -634,7 +705,7 @@ class SionRecoveryTest {
         Files.write(journal, good);
         long farAway = SionJournalLayout.recordOffset(2, 0, 1L << 34);
         try (FileChannel channel = FileChannel.open(journal, StandardOpenOption.WRITE)) {
-            channel.write(SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(1L << 34, 0, 1 << 20, 7)),
+            channel.write(SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(1L << 34, 0, 1 << 20, 7, true)),
                     farAway);
         }
         assertTrue(Files.size(journal) > 1L << 39, "a sparse journal of about 1 TiB");
@@ -676,7 +747,7 @@ class SionRecoveryTest {
         for (long sequence = 1; sequence <= 130; sequence++) {
             int at = (int) SionJournalLayout.recordOffset(2, 0, sequence);
             many = Arrays.copyOf(many, Math.max(many.length, at + SionJournalLayout.RECORD_SIZE));
-            SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(sequence, 0, 0, sequence / 3))
+            SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(sequence, 0, 0, sequence / 3, false))
                     .get(0, many, at, SionJournalLayout.RECORD_SIZE);
         }
         int lastOfBlock = (int) SionJournalLayout.recordOffset(2, 0, 128);
@@ -708,9 +779,13 @@ class SionRecoveryTest {
         assertEquals(3 * 4096 + 127 * 32, SionJournalLayout.recordOffset(taskCount, 2, 128));
         assertEquals(4 * 4096, SionJournalLayout.recordOffset(taskCount, 0, 129), "row 1 follows row 0 of all tasks");
         assertEquals(6 * 4096, SionJournalLayout.recordOffset(taskCount, 2, 129));
-        SionJournalRecord record = new SionJournalRecord(7, 2, 3, 99);
+        SionJournalRecord record = new SionJournalRecord(7, 2, 3, 99, false);
         ByteBuffer encoded = SionJournalLayout.encodeRecord(42, record);
         assertEquals(record, SionJournalLayout.decodeRecord(encoded));
+        SionJournalRecord forced = new SionJournalRecord(8, Integer.MAX_VALUE, 3, 99, true);
+        ByteBuffer encodedForced = SionJournalLayout.encodeRecord(42, forced);
+        assertEquals(0xffffffff, encodedForced.getInt(SionJournalLayout.RECORD_TASK_OFFSET), "bit 31 and task 2^31-1");
+        assertEquals(forced, SionJournalLayout.decodeRecord(encodedForced));
         assertEquals(SionJournalLayout.recordChecksum(42, encoded), SionJournalLayout.storedRecordChecksum(encoded));
         assertTrue(SionJournalLayout.recordChecksum(43, encoded) != SionJournalLayout.storedRecordChecksum(encoded),
                 "the checksum ties a record to its journal id");
