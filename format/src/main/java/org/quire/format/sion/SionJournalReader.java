@@ -186,11 +186,12 @@ final class SionJournalReader implements Closeable {
             }
             ByteBuffer slot = slot(block, sequence);
             if (isUnused(slot)) {
+                refuseValidRecordBehind(localTask, sequence, block, "an unused slot (32 zero bytes)", true);
                 return new Run(sequence - 1, OptionalLong.empty());
             }
             String damage = damage(slot, localTask, sequence);
             if (damage != null) {
-                refuseValidRecordBehind(localTask, sequence, block, damage);
+                refuseValidRecordBehind(localTask, sequence, block, damage, false);
                 return new Run(sequence - 1,
                         OptionalLong.of(SionJournalLayout.recordOffset(header.taskCount(), localTask, sequence)));
             }
@@ -279,28 +280,32 @@ final class SionJournalReader implements Closeable {
     }
 
     /**
-     * A task appends its records one after the other, so a crash can tear only its last one. If a
-     * valid record follows the damaged record {@code damagedSequence}, the damage is corruption,
+     * A task appends its records one after the other, so a crash can tear only its last one: if
+     * a valid record follows the damaged record {@code endSequence}, the damage is corruption,
      * and ignoring it would silently drop the valid records behind it (flushed ones among them).
-     * Looks at the rest of the damaged record's block (already read), or at the next slot when the
-     * damaged record is its block's last: bounded work, whatever the journal's size.
+     * An unused slot ({@code forcedOnly}) may have valid records behind it after a power failure,
+     * but only unforced ones: forcing the journal puts every record before the forced one on disk.
+     * Looks at the rest of the block of {@code endSequence} (already in {@code block}), or at the
+     * next slot when it is its block's last: bounded work, whatever the journal's size.
      */
-    private void refuseValidRecordBehind(int localTask, long damagedSequence, ByteBuffer block, String damage)
-            throws IOException {
-        long next = damagedSequence + 1;
+    private void refuseValidRecordBehind(int localTask, long endSequence, ByteBuffer block, String found,
+                                         boolean forcedOnly) throws IOException {
+        int taskCount = header.taskCount();
+        long next = endSequence + 1;
         long last = SionJournalLayout.slotInBlock(next) == 0 ? next
-                : damagedSequence + SionJournalLayout.RECORDS_PER_BLOCK - 1 - SionJournalLayout.slotInBlock(damagedSequence);
+                : endSequence + SionJournalLayout.RECORDS_PER_BLOCK - 1 - SionJournalLayout.slotInBlock(endSequence);
         for (long sequence = next; sequence <= last; sequence++) {
             if (SionJournalLayout.slotInBlock(sequence) == 0) {
-                readBlock(block, SionJournalLayout.blockOffset(header.taskCount(), localTask, sequence));
+                readBlock(block, SionJournalLayout.blockOffset(taskCount, localTask, sequence));
             }
             ByteBuffer slot = slot(block, sequence);
-            if (!isUnused(slot) && damage(slot, localTask, sequence) == null) {
-                throw new CorruptFileException(path, SionJournalLayout.recordOffset(header.taskCount(), localTask,
-                        damagedSequence), RECORD, "record " + damagedSequence + " of task " + localTask,
-                        "a valid record (record " + sequence + " behind it, at offset " + SionJournalLayout.recordOffset(
-                                header.taskCount(), localTask, sequence) + ", is valid: only a task's last record can"
-                                + " be torn by a crash)", damage);
+            if (!isUnused(slot) && damage(slot, localTask, sequence) == null
+                    && (!forcedOnly || SionJournalLayout.decodeRecord(slot).forced())) {
+                throw new CorruptFileException(path, SionJournalLayout.recordOffset(taskCount, localTask, endSequence),
+                        RECORD, "record " + endSequence + " of task " + localTask, "a valid record (record " + sequence
+                                + " behind it, at offset " + SionJournalLayout.recordOffset(taskCount, localTask, sequence)
+                                + (forcedOnly ? ", is valid and forced: forcing the journal put every record before it"
+                                + " on disk)" : ", is valid: only a task's last record can be torn by a crash)"), found);
             }
         }
     }

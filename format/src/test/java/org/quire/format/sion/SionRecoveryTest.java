@@ -355,6 +355,25 @@ class SionRecoveryTest {
             assertArrayEquals(pattern(0, 0, 200), recovered.readFully(0));
         }
 
+        // An unused slot ends the run when only unforced records follow it (they can reach the disk out of order
+        // after a power failure), but a forced record behind it proves the slot was written: corruption.
+        byte[] gapBeforeUnforced = crashedJournal.clone();
+        int third = (int) SionJournalLayout.recordOffset(2, 0, 3);
+        Arrays.fill(gapBeforeUnforced, third, third + SionJournalLayout.RECORD_SIZE, (byte) 0);
+        Files.write(sion, crashedFile);
+        Files.write(SionFileNames.journal(sion), gapBeforeUnforced);
+        assertArrayEquals(new long[] {100, 100}, SionRecovery.recover(sion).tasks().get(0).bytesPerChunk());
+        byte[] gapBeforeForced = crashedJournal.clone();
+        int first = (int) SionJournalLayout.recordOffset(2, 0, 1);
+        Arrays.fill(gapBeforeForced, first, first + SionJournalLayout.RECORD_SIZE, (byte) 0);
+        Files.write(sion, crashedFile);
+        Files.write(SionFileNames.journal(sion), gapBeforeForced);
+        CorruptFileException gap = assertThrows(CorruptFileException.class, () -> SionRecovery.recover(sion));
+        assertEquals(first, gap.offset());
+        assertEquals("an unused slot (32 zero bytes)", gap.found());
+        assertTrue(gap.expected().contains("record 2 behind it, at offset " + (first + 32) + ", is valid and forced"),
+                gap.expected());
+
         // The file as the disk holds it after the power failure: it ends behind the flushed data of chunk 1.
         ChunkGeometry geometry = ChunkGeometry.fromCapacities(FS_BLOCK_SIZE, new long[] {128, 128});
         long endOfFlushedData = geometry.chunkOffset(0, 1) + 100;
