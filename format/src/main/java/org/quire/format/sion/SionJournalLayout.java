@@ -41,8 +41,9 @@ import java.util.zip.CRC32C;
  * whose checksum, sequence number or task does not match (a torn or lost write): records are only
  * appended, so this run is a prefix of what the task wrote, and only its last record can be torn
  * (a damaged record with a valid one behind it is corruption, and so is an unused slot with a
- * forced record behind it: forcing the journal puts every earlier record on disk). Each task writes only its own blocks,
- * so no two processes share a block. This class is the only place that knows these offsets.
+ * forced record behind it: forcing the journal puts every earlier record on disk). Each task
+ * writes only its own blocks, so no two processes share a block. This class is the only place
+ * that knows these offsets.
  */
 public final class SionJournalLayout {
 

@@ -138,27 +138,16 @@ final class SionJournalReader implements Closeable {
      */
     TaskFills readTask(int localTask, ChunkGeometry geometry, long sionFileSize, SionRecoveryMode mode)
             throws IOException {
-        Run run;
-        long lastReplayed;
-        if (mode == SionRecoveryMode.FLUSHED_ONLY) {
-            // First find the last forced record, so that the records behind it (which after a power
-            // failure may describe data that never reached the disk) are not even checked against the file.
-            long[] lastForced = {0};
-            run = walkRun(localTask, record -> {
-                if (record.forced()) {
-                    lastForced[0] = record.sequence();
-                }
-                return true;
-            });
-            lastReplayed = lastForced[0];
-        } else {
-            run = null;
-            lastReplayed = Long.MAX_VALUE;
-        }
         FillLevels fills = new FillLevels(localTask, geometry, sionFileSize);
-        Run replayed = walkRun(localTask, record -> record.sequence() <= lastReplayed && fills.apply(record));
-        return new TaskFills(fills.bytesPerChunk(), Math.min(replayed.records(), lastReplayed),
-                (run == null ? replayed : run).damagedRecordOffset());
+        if (mode == SionRecoveryMode.EVERY_RECORD) {
+            Run run = walkRun(localTask, fills::apply);
+            return new TaskFills(fills.bytesPerChunk(), run.records(), run.damagedRecordOffset());
+        }
+        // After a power failure the records behind the last forced one may describe data that never
+        // reached the disk: a first walk checks them for damage only, the second replays up to it.
+        Run run = walkRun(localTask, record -> true);
+        walkRun(localTask, record -> record.sequence() <= run.lastForced() && fills.apply(record));
+        return new TaskFills(fills.bytesPerChunk(), run.lastForced(), run.damagedRecordOffset());
     }
 
     /** Told each valid record of a task's run in order; returns false to stop the walk. */
@@ -168,10 +157,11 @@ final class SionJournalReader implements Closeable {
     }
 
     /**
-     * How a walk ended: {@code records} valid records visited; the offset of a torn or damaged
-     * last record if that ended the run.
+     * How a walk ended: {@code records} valid records visited, the last forced one among them
+     * ({@code lastForced}, 0 if none), and the offset of a torn or damaged last record if that
+     * ended the run.
      */
-    private record Run(long records, OptionalLong damagedRecordOffset) {
+    private record Run(long records, long lastForced, OptionalLong damagedRecordOffset) {
     }
 
     /**
@@ -180,6 +170,7 @@ final class SionJournalReader implements Closeable {
      */
     private Run walkRun(int localTask, RecordVisitor visitor) throws IOException {
         ByteBuffer block = ByteBuffer.allocate(SionJournalLayout.BLOCK_SIZE);
+        long lastForced = 0;
         for (long sequence = 1; ; sequence++) {
             if (SionJournalLayout.slotInBlock(sequence) == 0) {
                 readBlock(block, SionJournalLayout.blockOffset(header.taskCount(), localTask, sequence));
@@ -187,17 +178,19 @@ final class SionJournalReader implements Closeable {
             ByteBuffer slot = slot(block, sequence);
             if (isUnused(slot)) {
                 refuseValidRecordBehind(localTask, sequence, block, "an unused slot (32 zero bytes)", true);
-                return new Run(sequence - 1, OptionalLong.empty());
+                return new Run(sequence - 1, lastForced, OptionalLong.empty());
             }
             String damage = damage(slot, localTask, sequence);
             if (damage != null) {
                 refuseValidRecordBehind(localTask, sequence, block, damage, false);
-                return new Run(sequence - 1,
+                return new Run(sequence - 1, lastForced,
                         OptionalLong.of(SionJournalLayout.recordOffset(header.taskCount(), localTask, sequence)));
             }
-            if (!visitor.visit(SionJournalLayout.decodeRecord(slot))) {
-                return new Run(sequence - 1, OptionalLong.empty());
+            SionJournalRecord record = SionJournalLayout.decodeRecord(slot);
+            if (!visitor.visit(record)) {
+                return new Run(sequence - 1, lastForced, OptionalLong.empty());
             }
+            lastForced = record.forced() ? sequence : lastForced;
         }
     }
 
