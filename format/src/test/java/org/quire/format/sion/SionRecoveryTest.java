@@ -272,6 +272,15 @@ class SionRecoveryTest {
             }
         }
         assertTrue(someRecordWasCut, "some journal prefix ended inside a record");
+
+        Files.write(sion, crashedFile);
+        Files.write(journal, fullJournal);
+        RecoveredTask flushedOnly = SionRecovery.recover(sion, SionRecoveryMode.FLUSHED_ONLY).tasks().get(0);
+        assertEquals(flushedBytes, flushedOnly.totalBytes(), "ends at the flush after B");
+        assertEquals(0, flushedOnly.bytesCutToRecordBoundary());
+        try (SionFile recovered = SionFile.open(sion)) {
+            assertEquals(2, recovered.keyValueRecords(0).size());
+        }
     }
 
     /** Valid records task {@code localTask} of a one-task journal holds (its run up to the first unused slot). */
