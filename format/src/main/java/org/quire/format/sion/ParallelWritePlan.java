@@ -56,6 +56,10 @@ final class ParallelWritePlan {
         return new ParallelWritePlan(ranksToFiles, geometries, fixedParts, options, journalId);
     }
 
+    SionWriteOptions options() {
+        return options;
+    }
+
     RankAssignment assignmentFor(int rank) {
         int file = ranksToFiles.partOf(rank);
         int localRank = rank - ranksToFiles.first(file);

@@ -12,12 +12,18 @@ import java.util.OptionalLong;
  * @param fileWasClosed       its physical file was already closed: its fill levels are those of
  *                            its META2, left as they were, and its journal was not read
  * @param bytesPerChunk       fill level of each chunk it now has in META2 (at least one entry)
- * @param journalRecords      valid journal records the task had (0 if the file was closed)
+ * @param journalRecords      journal records whose fill levels were applied: every valid record
+ *                            of the task, or with {@link SionRecoveryMode#FLUSHED_ONLY} those up
+ *                            to its last forced one (0 if the file was closed)
  * @param damagedRecordOffset offset in the journal of the record that ended the task's journal
  *                            because it was torn or damaged; empty if it ended at an unused slot
+ * @param bytesCutToRecordBoundary in key-value mode, bytes the journal recorded behind the end of
+ *                            the task's last complete record (a record the writer was inside
+ *                            when it died), left out so that the stream ends at a record
+ *                            boundary; always 0 for plain streams and closed files
  */
 public record RecoveredTask(int index, long globalRank, int fileNumber, boolean fileWasClosed, long[] bytesPerChunk,
-                            long journalRecords, OptionalLong damagedRecordOffset) {
+                            long journalRecords, OptionalLong damagedRecordOffset, long bytesCutToRecordBoundary) {
 
     public RecoveredTask {
         bytesPerChunk = bytesPerChunk.clone();

@@ -32,18 +32,23 @@ import java.util.zip.CRC32C;
  *  0       8     int64 sequence number s (a slot of zeros, s = 0, is unused)
  *  8       8     int64 chunk index k
  *  16      8     int64 bytes task i has in its chunk k
- *  24      4     int32 local task i
+ *  24      4     int32 bit 31: forced (1 if flush() forced the data before this record, 0 for
+ *                a chunk-end record); bits 0..30: local task i
  *  28      4     uint32 CRC32C of the journal id (8 bytes) followed by record bytes 0..27
  * </pre>
  *
  * A task's journal is the run of valid records from s = 1 up to the first slot that is unused or
  * whose checksum, sequence number or task does not match (a torn or lost write): records are only
- * appended, so this run is a prefix of what the task wrote. Each task writes only its own blocks,
- * so no two processes share a block. This class is the only place that knows these offsets.
+ * appended, so this run is a prefix of what the task wrote, and only its last record can be torn
+ * (a damaged record with a valid one behind it is corruption, and so is an unused slot with a
+ * forced record behind it: forcing the journal puts every earlier record on disk). Each task
+ * writes only its own blocks, so no two processes share a block. This class is the only place
+ * that knows these offsets.
  */
 public final class SionJournalLayout {
 
     public static final byte[] MAGIC = {'Q', 'S', 'I', 'O', 'N', 'J', 'N', 'L'};
+    /** Version 1 got the forced bit before any release; journals never outlive their open file. */
     public static final int VERSION = 1;
     public static final int BLOCK_SIZE = 4096;
     public static final int RECORD_SIZE = 32;
@@ -61,7 +66,10 @@ public final class SionJournalLayout {
     public static final int RECORD_SEQUENCE_OFFSET = 0;
     public static final int RECORD_CHUNK_OFFSET = 8;
     public static final int RECORD_BYTES_OFFSET = 16;
+    /** Offset of the word holding the local task (bits 0..30) and {@link #RECORD_FORCED_BIT}. */
     public static final int RECORD_TASK_OFFSET = 24;
+    /** Set in the task word of a record written after its data was forced ({@code flush()}). */
+    public static final int RECORD_FORCED_BIT = 1 << 31;
     public static final int RECORD_CHECKSUM_OFFSET = 28;
 
     private SionJournalLayout() {
@@ -137,15 +145,17 @@ public final class SionJournalLayout {
         out.putLong(RECORD_SEQUENCE_OFFSET, record.sequence());
         out.putLong(RECORD_CHUNK_OFFSET, record.chunk());
         out.putLong(RECORD_BYTES_OFFSET, record.bytes());
-        out.putInt(RECORD_TASK_OFFSET, record.localTask());
+        out.putInt(RECORD_TASK_OFFSET, record.localTask() | (record.forced() ? RECORD_FORCED_BIT : 0));
         out.putInt(RECORD_CHECKSUM_OFFSET, recordChecksum(journalId, out));
         return out;
     }
 
     /** The {@link #RECORD_SIZE} bytes at index 0 of {@code record} as a record, without any check. */
     public static SionJournalRecord decodeRecord(ByteBuffer record) {
-        return new SionJournalRecord(record.getLong(RECORD_SEQUENCE_OFFSET), record.getInt(RECORD_TASK_OFFSET),
-                record.getLong(RECORD_CHUNK_OFFSET), record.getLong(RECORD_BYTES_OFFSET));
+        int taskWord = record.getInt(RECORD_TASK_OFFSET);
+        return new SionJournalRecord(record.getLong(RECORD_SEQUENCE_OFFSET), taskWord & ~RECORD_FORCED_BIT,
+                record.getLong(RECORD_CHUNK_OFFSET), record.getLong(RECORD_BYTES_OFFSET),
+                (taskWord & RECORD_FORCED_BIT) != 0);
     }
 
     public static int storedRecordChecksum(ByteBuffer record) {

@@ -114,41 +114,111 @@ final class SionJournalReader implements Closeable {
         }
     }
 
-    /** A task's state as its journal describes it. */
+    /**
+     * A task's state as its journal describes it.
+     *
+     * @param bytesPerChunk       fill level of each chunk
+     * @param records             records whose fill levels were applied
+     * @param damagedRecordOffset the torn or damaged last record that ended the task's run, if any
+     */
     record TaskFills(long[] bytesPerChunk, long records, OptionalLong damagedRecordOffset) {
     }
 
     /**
      * Replays the records of {@code localTask} from sequence 1 to the first unused or damaged
-     * slot, keeping the last fill level of each chunk. Records that pass their checksum but
-     * contradict the file (chunk order, capacity, end of file) make the journal corrupt. The fill
-     * levels grow only with valid records, and never beyond what a META2 buffer can hold.
+     * slot (in {@link SionRecoveryMode#FLUSHED_ONLY} mode only up to its last forced record),
+     * keeping the last fill level of each chunk. A damaged record ends the run only if it is the
+     * task's last (torn by a crash); one with a valid record behind it, and replayed records that
+     * pass their checksum but contradict the file (chunk order, capacity, end of file), make the
+     * journal corrupt. The fill levels grow only with valid records, and never beyond what a META2
+     * buffer can hold.
      *
      * @param geometry      the physical file's chunk layout
      * @param sionFileSize  its size; every recorded byte must lie before it
      */
-    TaskFills readTask(int localTask, ChunkGeometry geometry, long sionFileSize) throws IOException {
-        int taskCount = header.taskCount();
-        long capacity = geometry.chunkCapacity(localTask);
-        long[] fills = new long[1];
-        long chunk = 0;
-        long sequence = 1;
+    TaskFills readTask(int localTask, ChunkGeometry geometry, long sionFileSize, SionRecoveryMode mode)
+            throws IOException {
+        FillLevels fills = new FillLevels(localTask, geometry, sionFileSize);
+        if (mode == SionRecoveryMode.EVERY_RECORD) {
+            Run run = walkRun(localTask, fills::apply);
+            return new TaskFills(fills.bytesPerChunk(), run.records(), run.damagedRecordOffset());
+        }
+        // After a power failure the records behind the last forced one may describe data that never
+        // reached the disk: a first walk checks them for damage only, the second replays up to it.
+        Run run = walkRun(localTask, record -> true);
+        walkRun(localTask, record -> record.sequence() <= run.lastForced() && fills.apply(record));
+        return new TaskFills(fills.bytesPerChunk(), run.lastForced(), run.damagedRecordOffset());
+    }
+
+    /** Told each valid record of a task's run in order; returns false to stop the walk. */
+    @FunctionalInterface
+    private interface RecordVisitor {
+        boolean visit(SionJournalRecord record) throws IOException;
+    }
+
+    /**
+     * How a walk ended: {@code records} valid records visited, the last forced one among them
+     * ({@code lastForced}, 0 if none), and the offset of a torn or damaged last record if that
+     * ended the run.
+     */
+    private record Run(long records, long lastForced, OptionalLong damagedRecordOffset) {
+    }
+
+    /**
+     * Hands the valid records of {@code localTask}, from sequence 1, to {@code visitor} until it
+     * stops the walk, or the task's run ends at an unused slot or a torn last record.
+     */
+    private Run walkRun(int localTask, RecordVisitor visitor) throws IOException {
         ByteBuffer block = ByteBuffer.allocate(SionJournalLayout.BLOCK_SIZE);
-        while (true) {
+        long lastForced = 0;
+        for (long sequence = 1; ; sequence++) {
             if (SionJournalLayout.slotInBlock(sequence) == 0) {
-                readBlock(block, SionJournalLayout.blockOffset(taskCount, localTask, sequence));
+                readBlock(block, SionJournalLayout.blockOffset(header.taskCount(), localTask, sequence));
             }
-            long offset = SionJournalLayout.recordOffset(taskCount, localTask, sequence);
-            ByteBuffer slot = block.slice(SionJournalLayout.slotInBlock(sequence) * SionJournalLayout.RECORD_SIZE,
-                    SionJournalLayout.RECORD_SIZE);
+            ByteBuffer slot = slot(block, sequence);
             if (isUnused(slot)) {
-                return new TaskFills(Arrays.copyOf(fills, (int) chunk + 1), sequence - 1, OptionalLong.empty());
+                refuseValidRecordBehind(localTask, sequence, block, "an unused slot (32 zero bytes)", true);
+                return new Run(sequence - 1, lastForced, OptionalLong.empty());
+            }
+            String damage = damage(slot, localTask, sequence);
+            if (damage != null) {
+                refuseValidRecordBehind(localTask, sequence, block, damage, false);
+                return new Run(sequence - 1, lastForced,
+                        OptionalLong.of(SionJournalLayout.recordOffset(header.taskCount(), localTask, sequence)));
             }
             SionJournalRecord record = SionJournalLayout.decodeRecord(slot);
-            if (SionJournalLayout.storedRecordChecksum(slot) != SionJournalLayout.recordChecksum(header.journalId(), slot)
-                    || record.sequence() != sequence || record.localTask() != localTask) {
-                return new TaskFills(Arrays.copyOf(fills, (int) chunk + 1), sequence - 1, OptionalLong.of(offset));
+            if (!visitor.visit(record)) {
+                return new Run(sequence - 1, lastForced, OptionalLong.empty());
             }
+            lastForced = record.forced() ? sequence : lastForced;
+        }
+    }
+
+    /** The fill levels of one task's chunks, built up record by record with every check against the file. */
+    private final class FillLevels {
+
+        private final int localTask;
+        private final ChunkGeometry geometry;
+        private final long sionFileSize;
+        private long[] fills = new long[1];
+        private long chunk;
+
+        FillLevels(int localTask, ChunkGeometry geometry, long sionFileSize) {
+            this.localTask = localTask;
+            this.geometry = geometry;
+            this.sionFileSize = sionFileSize;
+        }
+
+        long[] bytesPerChunk() {
+            return Arrays.copyOf(fills, (int) chunk + 1);
+        }
+
+        /** Applies the next record of the task (valid, in sequence); always returns true. */
+        boolean apply(SionJournalRecord record) throws CorruptFileException, UnsupportedFormatException {
+            int taskCount = header.taskCount();
+            long sequence = record.sequence();
+            long offset = SionJournalLayout.recordOffset(taskCount, localTask, sequence);
+            long capacity = geometry.chunkCapacity(localTask);
             boolean nextChunk = record.chunk() == chunk + 1 && sequence > 1; // a task's first record is for chunk 0
             if (record.chunk() != chunk && !nextChunk) {
                 throw new CorruptFileException(path, offset + SionJournalLayout.RECORD_CHUNK_OFFSET, RECORD,
@@ -180,7 +250,56 @@ final class SionJournalReader implements Closeable {
                         Long.toString(record.bytes()));
             }
             fills[(int) chunk] = record.bytes();
-            sequence++;
+            return true;
+        }
+    }
+
+    /**
+     * What is wrong with the used slot {@code slot} as record {@code sequence} of {@code localTask}:
+     * its checksum, sequence number or task; null if it is a valid record.
+     */
+    private String damage(ByteBuffer slot, int localTask, long sequence) {
+        int stored = SionJournalLayout.storedRecordChecksum(slot);
+        int computed = SionJournalLayout.recordChecksum(header.journalId(), slot);
+        SionJournalRecord record = SionJournalLayout.decodeRecord(slot);
+        if (stored != computed) {
+            return "CRC32C " + hex(stored) + " (computed " + hex(computed) + ")";
+        } else if (record.sequence() != sequence) {
+            return "sequence number " + record.sequence();
+        } else if (record.localTask() != localTask) {
+            return "local task " + record.localTask();
+        }
+        return null;
+    }
+
+    /**
+     * A task appends its records one after the other, so a crash can tear only its last one: if
+     * a valid record follows the damaged record {@code endSequence}, the damage is corruption,
+     * and ignoring it would silently drop the valid records behind it (flushed ones among them).
+     * An unused slot ({@code forcedOnly}) may have valid records behind it after a power failure,
+     * but only unforced ones: forcing the journal puts every record before the forced one on disk.
+     * Looks at the rest of the block of {@code endSequence} (already in {@code block}), or at the
+     * next slot when it is its block's last: bounded work, whatever the journal's size.
+     */
+    private void refuseValidRecordBehind(int localTask, long endSequence, ByteBuffer block, String found,
+                                         boolean forcedOnly) throws IOException {
+        int taskCount = header.taskCount();
+        long next = endSequence + 1;
+        long last = SionJournalLayout.slotInBlock(next) == 0 ? next
+                : endSequence + SionJournalLayout.RECORDS_PER_BLOCK - 1 - SionJournalLayout.slotInBlock(endSequence);
+        for (long sequence = next; sequence <= last; sequence++) {
+            if (SionJournalLayout.slotInBlock(sequence) == 0) {
+                readBlock(block, SionJournalLayout.blockOffset(taskCount, localTask, sequence));
+            }
+            ByteBuffer slot = slot(block, sequence);
+            if (!isUnused(slot) && damage(slot, localTask, sequence) == null
+                    && (!forcedOnly || SionJournalLayout.decodeRecord(slot).forced())) {
+                throw new CorruptFileException(path, SionJournalLayout.recordOffset(taskCount, localTask, endSequence),
+                        RECORD, "record " + endSequence + " of task " + localTask, "a valid record (record " + sequence
+                                + " behind it, at offset " + SionJournalLayout.recordOffset(taskCount, localTask, sequence)
+                                + (forcedOnly ? ", is valid and forced: forcing the journal put every record before it"
+                                + " on disk)" : ", is valid: only a task's last record can be torn by a crash)"), found);
+            }
         }
     }
 
@@ -204,6 +323,12 @@ final class SionJournalReader implements Closeable {
         }
         Arrays.fill(block.array(), block.position(), block.capacity(), (byte) 0);
         block.clear();
+    }
+
+    /** The slot of record {@code sequence} in {@code block}, the block that holds it. */
+    private static ByteBuffer slot(ByteBuffer block, long sequence) {
+        return block.slice(SionJournalLayout.slotInBlock(sequence) * SionJournalLayout.RECORD_SIZE,
+                SionJournalLayout.RECORD_SIZE);
     }
 
     private static boolean isUnused(ByteBuffer slot) {

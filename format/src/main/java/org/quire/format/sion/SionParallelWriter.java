@@ -299,8 +299,9 @@ public final class SionParallelWriter implements Closeable {
         }
         CollectiveOutcome.agree(collectives, failure, "closing the SION file " + name);
         // Only now is every file of the set closed; until then a crash still needs every journal.
+        // A journal someone already removed is no failure: the agreed outcome is that the set is closed.
         if (journal != null && assignment.ownsFileMetadata()) {
-            Files.delete(SionFileNames.journal(physicalFile()));
+            Files.deleteIfExists(SionFileNames.journal(physicalFile()));
         }
     }
 

@@ -21,7 +21,10 @@ import org.quire.format.FormatException;
  * The result is the file a close would have written had every task stopped at the fill levels
  * its journal records: META2, META1's tail and, for a set, the mapping behind file 0's META2,
  * encoded by the writer's own {@link ParallelWritePlan#closingWrites}; SIONlib 1.7.6 and
- * {@link SionFile} read it. A task with no record gets one chunk of 0 bytes.
+ * {@link SionFile} read it. A task with no record gets one chunk of 0 bytes. In key-value mode a
+ * task is cut at the end of its last complete record ({@link KeyValueScanner#completeRecordsEnd}):
+ * a chunk-end record may lie inside a record that spans chunks. After a power failure, recover
+ * with {@link SionRecoveryMode#FLUSHED_ONLY}: chunk-end records are not forced with their data.
  *
  * <p>Order of writes, each forced to stable storage: members 1..nfiles-1 before file 0, and in
  * each file META2 before META1's tail (the word that marks the file closed). The file is cut
@@ -39,8 +42,19 @@ public final class SionRecovery {
     private SionRecovery() {
     }
 
-    /** Recovers the file or set named {@code name} (file 0 of a set). */
+    /**
+     * Recovers the file or set named {@code name} (file 0 of a set) from every valid journal
+     * record ({@link SionRecoveryMode#EVERY_RECORD}: after processes died, the machine kept running).
+     */
     public static SionRecoveryReport recover(Path name) throws IOException {
+        return recover(name, SionRecoveryMode.EVERY_RECORD);
+    }
+
+    /**
+     * Recovers the file or set named {@code name} (file 0 of a set), trusting the journal records
+     * {@code mode} names: after a power failure use {@link SionRecoveryMode#FLUSHED_ONLY}.
+     */
+    public static SionRecoveryReport recover(Path name, SionRecoveryMode mode) throws IOException {
         List<Closeable> opened = new ArrayList<>();
         try {
             List<FileUnderRecovery> files = openFiles(name, opened);
@@ -51,7 +65,7 @@ public final class SionRecovery {
                                 + (files.size() == 1 ? "" : " in file 0") + "): there is nothing to recover, open it as it is");
             }
             ParallelWritePlan plan = planOf(files);
-            List<RecoveredTask> recovered = replayJournals(files);
+            List<RecoveredTask> recovered = replayJournals(files, plan.options(), mode);
             List<ClosingWrites> writes = plan.closingWrites(recovered.stream().map(RecoveredTask::bytesPerChunk)
                     .toArray(long[][]::new));
             for (int fileNumber = files.size() - 1; fileNumber >= 0; fileNumber--) {
@@ -173,7 +187,8 @@ public final class SionRecovery {
      * Every task's fill levels, in global order (files in order, tasks in file order): from its
      * journal, or from META2 for the tasks of a file that is already closed.
      */
-    private static List<RecoveredTask> replayJournals(List<FileUnderRecovery> files) throws IOException {
+    private static List<RecoveredTask> replayJournals(List<FileUnderRecovery> files, SionWriteOptions options,
+                                                      SionRecoveryMode mode) throws IOException {
         List<RecoveredTask> recovered = new ArrayList<>();
         for (int fileNumber = 0; fileNumber < files.size(); fileNumber++) {
             FileUnderRecovery file = files.get(fileNumber);
@@ -182,14 +197,41 @@ public final class SionRecovery {
                 long globalRank = file.meta1().globalRank(localTask);
                 if (file.isClosed()) {
                     recovered.add(new RecoveredTask(recovered.size(), globalRank, fileNumber, true,
-                            file.closed().meta2().usedBytesPerChunk(localTask), 0, OptionalLong.empty()));
+                            file.closed().meta2().usedBytesPerChunk(localTask), 0, OptionalLong.empty(), 0));
                     continue;
                 }
-                SionJournalReader.TaskFills fills = file.journal().readTask(localTask, file.geometry(), fileSize);
-                recovered.add(new RecoveredTask(recovered.size(), globalRank, fileNumber, false,
-                        fills.bytesPerChunk(), fills.records(), fills.damagedRecordOffset()));
+                SionJournalReader.TaskFills fills = file.journal().readTask(localTask, file.geometry(), fileSize,
+                        mode);
+                long[] bytesPerChunk = fills.bytesPerChunk();
+                long journalled = Arrays.stream(bytesPerChunk).sum();
+                if (options.keyValueMode() == KeyValueMode.INLINE) {
+                    SionTask task = new SionTask(recovered.size(), globalRank, fileNumber, localTask,
+                            file.geometry().chunkCapacity(localTask), file.geometry().taskStart(localTask),
+                            file.geometry().globalSkip(), bytesPerChunk);
+                    long end = KeyValueScanner.completeRecordsEnd(file.path(),
+                            new TaskStreamChannel(file.path(), file.channel(), task), options.metadataOrder());
+                    bytesPerChunk = streamPrefix(bytesPerChunk, end);
+                }
+                recovered.add(new RecoveredTask(recovered.size(), globalRank, fileNumber, false, bytesPerChunk,
+                        fills.records(), fills.damagedRecordOffset(), journalled - Arrays.stream(bytesPerChunk).sum()));
             }
         }
         return recovered;
+    }
+
+    /**
+     * The fill levels of the first {@code length} bytes of a stream whose chunks hold
+     * {@code bytesPerChunk}: chunks behind it are dropped, the chunk it ends in keeps its part.
+     */
+    static long[] streamPrefix(long[] bytesPerChunk, long length) {
+        int chunks = 1;
+        long before = 0;
+        while (before + bytesPerChunk[chunks - 1] < length) {
+            before += bytesPerChunk[chunks - 1];
+            chunks++;
+        }
+        long[] prefix = Arrays.copyOf(bytesPerChunk, chunks);
+        prefix[chunks - 1] = length - before;
+        return prefix;
     }
 }

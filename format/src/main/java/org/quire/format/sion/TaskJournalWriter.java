@@ -9,7 +9,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * Appends one task's records to the recovery journal of its physical file (layout in
  * {@link SionJournalLayout}), with no communication: each task writes only its own blocks. A
- * record is appended whenever the task leaves a full chunk and at every {@link #appendDurably}.
+ * record is appended whenever the task leaves a chunk (not forced) and at every
+ * {@link #appendDurably} (marked forced).
  */
 final class TaskJournalWriter implements Closeable, TaskChunkWriter.FinishedChunks {
 
@@ -46,21 +47,22 @@ final class TaskJournalWriter implements Closeable, TaskChunkWriter.FinishedChun
 
     @Override
     public void chunkFinished(long chunk, long bytes) throws IOException {
-        append(chunk, bytes);
+        append(chunk, bytes, false); // the data is not forced: after a power failure only forced records count
     }
 
     /**
-     * Appends a record and forces the journal to stable storage; the caller has already forced
-     * the data the record describes, so the record never claims bytes that are not there.
+     * Appends a record marked forced and forces the journal to stable storage; the caller has
+     * already forced the data the record describes, so the record never claims bytes that are
+     * not there, even after a power failure.
      */
     void appendDurably(long chunk, long bytes) throws IOException {
-        append(chunk, bytes);
+        append(chunk, bytes, true);
         channel.force(false);
     }
 
-    private void append(long chunk, long bytes) throws IOException {
+    private void append(long chunk, long bytes, boolean forced) throws IOException {
         long sequence = nextSequence;
-        SionJournalRecord record = new SionJournalRecord(sequence, localTask, chunk, bytes);
+        SionJournalRecord record = new SionJournalRecord(sequence, localTask, chunk, bytes, forced);
         PositionalIo.writeFully(channel, SionJournalLayout.encodeRecord(journalId, record),
                 SionJournalLayout.recordOffset(taskCount, localTask, sequence));
         nextSequence++;

@@ -211,6 +211,194 @@ class SionRecoveryTest {
         }
     }
 
+    /**
+     * Key-value records spanning chunks of 128 bytes: A (flushed), B (flushed), then C, inside
+     * which the writer dies. The journal then holds chunk-end records that fall inside B or C.
+     * Each prefix of the journal is a state that a process death during the writes can leave
+     * (every record is appended after the data it describes); each must recover to whole records.
+     */
+    @ParameterizedTest(name = "A of {0} bytes, B of {1}")
+    @CsvSource({"40,150", "104,300", "112,100", "0,400", "150,7"})
+    void keyValueRecoveryEndsAtTheLastCompleteRecordWhereverTheWriterDied(int lengthA, int lengthB) throws Exception {
+        Path name = directory.resolve("kvspan.sion");
+        Path crash = directory.resolve("crash");
+        int[] lengths = {lengthA, lengthB, 300};
+        ThreadGroupCollectives.run(1, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE))) {
+                for (int record = 0; record < lengths.length; record++) {
+                    writer.writeKeyValue(record, ByteBuffer.wrap(pattern(record, 0, lengths[record])));
+                    if (record < 2) {
+                        writer.flush();
+                    }
+                }
+                snapshot(name, 1, crash);
+            }
+            return null;
+        });
+        Path sion = crash.resolve("kvspan.sion");
+        Path journal = SionFileNames.journal(sion);
+        byte[] crashedFile = Files.readAllBytes(sion);
+        byte[] fullJournal = Files.readAllBytes(journal);
+        long journalRecords = journalRecordsOf(fullJournal, 0);
+        assertTrue(journalRecords >= 4, "chunk ends inside B or C were journalled: " + journalRecords);
+        long flushedBytes = 2 * KeyValueRecordLayout.HEADER_SIZE + lengthA + lengthB;
+        boolean someRecordWasCut = false;
+        for (long kept = 0; kept <= journalRecords; kept++) {
+            byte[] prefix = fullJournal.clone();
+            int dropFrom = (int) SionJournalLayout.recordOffset(1, 0, kept + 1);
+            Arrays.fill(prefix, dropFrom, (int) SionJournalLayout.recordOffset(1, 0, journalRecords + 1), (byte) 0);
+            Files.write(sion, crashedFile);
+            Files.write(journal, prefix);
+            RecoveredTask task = SionRecovery.recover(sion).tasks().get(0);
+            someRecordWasCut |= task.bytesCutToRecordBoundary() > 0;
+            String what = kept + " journal records kept";
+            try (SionFile recovered = SionFile.open(sion)) {
+                List<KeyValueRecord> records = recovered.keyValueRecords(0);
+                byte[] stream = recovered.readFully(0);
+                long end = 0;
+                for (int record = 0; record < records.size(); record++) {
+                    KeyValueRecord found = records.get(record);
+                    assertEquals(record, found.key(), what);
+                    assertArrayEquals(pattern(record, 0, lengths[record]), Arrays.copyOfRange(stream,
+                            (int) found.dataPosition(), (int) (found.dataPosition() + found.length())), what);
+                    end = found.dataPosition() + found.length();
+                }
+                assertEquals(stream.length, end, what + ": the stream ends at a record boundary");
+                assertEquals(task.totalBytes(), stream.length, what);
+                if (kept >= journalRecordsAtFlush(fullJournal, flushedBytes)) {
+                    assertTrue(records.size() >= 2, what + ": both flushed records are there");
+                }
+            }
+        }
+        assertTrue(someRecordWasCut, "some journal prefix ended inside a record");
+
+        Files.write(sion, crashedFile);
+        Files.write(journal, fullJournal);
+        RecoveredTask flushedOnly = SionRecovery.recover(sion, SionRecoveryMode.FLUSHED_ONLY).tasks().get(0);
+        assertEquals(flushedBytes, flushedOnly.totalBytes(), "ends at the flush after B");
+        assertEquals(0, flushedOnly.bytesCutToRecordBoundary());
+        try (SionFile recovered = SionFile.open(sion)) {
+            assertEquals(2, recovered.keyValueRecords(0).size());
+        }
+    }
+
+    /** Valid records task {@code localTask} of a one-task journal holds (its run up to the first unused slot). */
+    private static long journalRecordsOf(byte[] journal, int localTask) {
+        long records = 0;
+        while (true) {
+            int at = (int) SionJournalLayout.recordOffset(1, localTask, records + 1);
+            if (at >= journal.length || Arrays.equals(journal, at, at + SionJournalLayout.RECORD_SIZE,
+                    new byte[SionJournalLayout.RECORD_SIZE], 0, SionJournalLayout.RECORD_SIZE)) {
+                return records;
+            }
+            records++;
+        }
+    }
+
+    /** Sequence number of the first record of a one-task journal whose chunks add up to {@code bytes}. */
+    private static long journalRecordsAtFlush(byte[] journal, long bytes) {
+        long[] fills = new long[64];
+        for (long sequence = 1; ; sequence++) {
+            SionJournalRecord record = SionJournalLayout.decodeRecord(ByteBuffer.wrap(journal,
+                    (int) SionJournalLayout.recordOffset(1, 0, sequence), SionJournalLayout.RECORD_SIZE).slice());
+            fills[(int) record.chunk()] = record.bytes();
+            if (Arrays.stream(fills).sum() == bytes) {
+                return sequence;
+            }
+        }
+    }
+
+    /**
+     * A power failure: the journal page reached the disk, but the data and the file size written
+     * after the last flush did not. Chunk-end records are not forced, so only the records that
+     * flush() wrote after forcing the data may be trusted.
+     */
+    @Test
+    void flushedOnlyRecoveryTrustsOnlyRecordsWrittenAfterTheDataWasForced() throws Exception {
+        Path name = directory.resolve("power.sion");
+        Path crash = directory.resolve("crash");
+        ThreadGroupCollectives.run(2, collectives -> {
+            int rank = collectives.rank();
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults())) {
+                for (int record = 0; record < 4 && rank == 0; record++) { // chunks of 128: each record starts a chunk
+                    writer.write(pattern(0, 100L * record, 100));
+                    if (record == 1) {
+                        writer.flush();
+                    }
+                }
+                writer.write(pattern(rank, 0, 10 * rank)); // rank 1 writes 10 bytes and never flushes
+                collectives.barrier();
+                if (rank == 0) {
+                    snapshot(name, 1, crash);
+                }
+                collectives.barrier();
+            }
+            return null;
+        });
+        Path sion = crash.resolve("power.sion");
+        byte[] journal = Files.readAllBytes(SionFileNames.journal(sion));
+        boolean[] forced = new boolean[4];
+        for (int sequence = 1; sequence <= 4; sequence++) {
+            forced[sequence - 1] = SionJournalLayout.decodeRecord(ByteBuffer.wrap(journal,
+                    (int) SionJournalLayout.recordOffset(2, 0, sequence), SionJournalLayout.RECORD_SIZE).slice()).forced();
+        }
+        assertArrayEquals(new boolean[] {false, true, false, false}, forced,
+                "chunk 0 left, flush in chunk 1, chunks 1 and 2 left");
+
+        byte[] crashedFile = Files.readAllBytes(sion);
+        byte[] crashedJournal = journal.clone();
+        SionRecoveryReport every = SionRecovery.recover(sion, SionRecoveryMode.EVERY_RECORD);
+        assertArrayEquals(new long[] {100, 100, 100}, every.tasks().get(0).bytesPerChunk());
+        assertEquals(4, every.tasks().get(0).journalRecords());
+
+        Files.write(sion, crashedFile);
+        Files.write(SionFileNames.journal(sion), crashedJournal);
+        SionRecoveryReport flushedOnly = SionRecovery.recover(sion, SionRecoveryMode.FLUSHED_ONLY);
+        assertArrayEquals(new long[] {100, 100}, flushedOnly.tasks().get(0).bytesPerChunk());
+        assertEquals(2, flushedOnly.tasks().get(0).journalRecords());
+        assertArrayEquals(new long[] {0}, flushedOnly.tasks().get(1).bytesPerChunk(), "rank 1 never flushed");
+        assertEquals(0, flushedOnly.tasks().get(1).journalRecords());
+        try (SionFile recovered = SionFile.open(sion)) {
+            assertArrayEquals(pattern(0, 0, 200), recovered.readFully(0));
+        }
+
+        // An unused slot ends the run when only unforced records follow it (they can reach the disk out of order
+        // after a power failure), but a forced record behind it proves the slot was written: corruption.
+        byte[] gapBeforeUnforced = crashedJournal.clone();
+        int third = (int) SionJournalLayout.recordOffset(2, 0, 3);
+        Arrays.fill(gapBeforeUnforced, third, third + SionJournalLayout.RECORD_SIZE, (byte) 0);
+        Files.write(sion, crashedFile);
+        Files.write(SionFileNames.journal(sion), gapBeforeUnforced);
+        assertArrayEquals(new long[] {100, 100}, SionRecovery.recover(sion).tasks().get(0).bytesPerChunk());
+        byte[] gapBeforeForced = crashedJournal.clone();
+        int first = (int) SionJournalLayout.recordOffset(2, 0, 1);
+        Arrays.fill(gapBeforeForced, first, first + SionJournalLayout.RECORD_SIZE, (byte) 0);
+        Files.write(sion, crashedFile);
+        Files.write(SionFileNames.journal(sion), gapBeforeForced);
+        CorruptFileException gap = assertThrows(CorruptFileException.class, () -> SionRecovery.recover(sion));
+        assertEquals(first, gap.offset());
+        assertEquals("an unused slot (32 zero bytes)", gap.found());
+        assertTrue(gap.expected().contains("record 2 behind it, at offset " + (first + 32) + ", is valid and forced"),
+                gap.expected());
+
+        // The file as the disk holds it after the power failure: it ends behind the flushed data of chunk 1.
+        ChunkGeometry geometry = ChunkGeometry.fromCapacities(FS_BLOCK_SIZE, new long[] {128, 128});
+        long endOfFlushedData = geometry.chunkOffset(0, 1) + 100;
+        Files.write(sion, Arrays.copyOf(crashedFile, (int) endOfFlushedData));
+        Files.write(SionFileNames.journal(sion), crashedJournal);
+        CorruptFileException beyondEnd = assertThrows(CorruptFileException.class,
+                () -> SionRecovery.recover(sion, SionRecoveryMode.EVERY_RECORD));
+        assertEquals(SionJournalLayout.recordOffset(2, 0, 4) + SionJournalLayout.RECORD_BYTES_OFFSET,
+                beyondEnd.offset(), "the unforced record of chunk 2 claims bytes the disk does not hold");
+        SionRecovery.recover(sion, SionRecoveryMode.FLUSHED_ONLY);
+        try (SionFile recovered = SionFile.open(sion)) {
+            assertArrayEquals(pattern(0, 0, 200), recovered.readFully(0));
+            assertEquals(0, recovered.task(1).totalBytes());
+        }
+    }
+
     @Test
     void recoveryInterruptedBeforeFileZeroWasClosedCanRunAgain() throws Exception {
         Path name = directory.resolve("again.sion");
@@ -416,6 +604,27 @@ class SionRecoveryTest {
     }
 
     @Test
+    void closeSucceedsOnEveryRankWhenTheJournalIsAlreadyGone() throws Exception {
+        Path name = directory.resolve("gone.sion");
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults())) {
+                writer.write(pattern(collectives.rank(), 0, 10));
+                collectives.barrier();
+                if (collectives.rank() == 0) {
+                    Files.delete(SionFileNames.journal(name)); // removed by someone else while the job runs
+                }
+                collectives.barrier();
+            }
+            return null;
+        });
+        try (SionFile sion = SionFile.open(name)) {
+            assertArrayEquals(pattern(1, 0, 10), sion.readFully(1));
+        }
+        assertFalse(Files.exists(SionFileNames.journal(name)));
+    }
+
+    @Test
     void journalOnOrOffWritesTheSameFile() throws Exception {
         Path withJournal = directory.resolve("on.sion");
         Path withoutJournal = directory.resolve("off.sion");
@@ -491,7 +700,7 @@ class SionRecoveryTest {
         byte[] badRecord = good.clone();
         long offset = SionJournalLayout.recordOffset(2, 1, 1);
         long journalId = ByteBuffer.wrap(good).getLong(SionJournalLayout.JOURNAL_ID_OFFSET);
-        ByteBuffer record = SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(1, 1, 0, 1_000_000));
+        ByteBuffer record = SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(1, 1, 0, 1_000_000, true));
         record.get(0, badRecord, (int) offset, SionJournalLayout.RECORD_SIZE);
         Files.write(journal, badRecord);
         CorruptFileException contradicting = assertThrows(CorruptFileException.class, () -> SionRecovery.recover(sion));
@@ -507,8 +716,8 @@ class SionRecoveryTest {
                 ByteBuffer.wrap(good, (int) SionJournalLayout.recordOffset(2, 0, 1), SionJournalLayout.RECORD_SIZE)
                         .slice());
         assertEquals(0, firstOfRank0.chunk(), "rank 0's first record is for chunk 0");
-        for (SionJournalRecord outOfOrder : List.of(new SionJournalRecord(1, 0, 1, 10),
-                new SionJournalRecord(2, 0, 2, 10), new SionJournalRecord(2, 0, 1, 0))) {
+        for (SionJournalRecord outOfOrder : List.of(new SionJournalRecord(1, 0, 1, 10, false),
+                new SionJournalRecord(2, 0, 2, 10, false), new SionJournalRecord(2, 0, 1, 0, false))) {
             byte[] bad = good.clone();
             long at = SionJournalLayout.recordOffset(2, 0, outOfOrder.sequence());
             SionJournalLayout.encodeRecord(journalId, outOfOrder).get(0, bad, (int) at, SionJournalLayout.RECORD_SIZE);
@@ -524,7 +733,7 @@ class SionRecoveryTest {
         Files.write(journal, good);
         long farAway = SionJournalLayout.recordOffset(2, 0, 1L << 34);
         try (FileChannel channel = FileChannel.open(journal, StandardOpenOption.WRITE)) {
-            channel.write(SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(1L << 34, 0, 1 << 20, 7)),
+            channel.write(SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(1L << 34, 0, 1 << 20, 7, true)),
                     farAway);
         }
         assertTrue(Files.size(journal) > 1L << 39, "a sparse journal of about 1 TiB");
@@ -532,6 +741,61 @@ class SionRecoveryTest {
         try (SionFile recovered = SionFile.open(sion)) {
             assertEquals(streamLength(1, 4), recovered.task(1).totalBytes());
         }
+    }
+
+    @Test
+    void aDamagedRecordWithAValidRecordBehindItIsCorruptionNotATear() throws Exception {
+        Path name = directory.resolve("middle.sion");
+        Path crash = directory.resolve("crash");
+        int[] flushed = {3, 3};
+        writeWithCrashSnapshot(name, 1, flushed, flushed, flushed, crash, SionWriteOptions.defaults());
+        Path sion = crash.resolve("middle.sion");
+        Path journal = SionFileNames.journal(sion);
+        byte[] crashedFile = Files.readAllBytes(sion);
+        byte[] good = Files.readAllBytes(journal);
+        long journalId = ByteBuffer.wrap(good).getLong(SionJournalLayout.JOURNAL_ID_OFFSET);
+
+        // Rank 0: (chunk 0, 53) then the flush (chunk 1, 106). A flipped bit in record 1 hides the flushed record 2.
+        byte[] damaged = good.clone();
+        int first = (int) SionJournalLayout.recordOffset(2, 0, 1);
+        damaged[first + SionJournalLayout.RECORD_BYTES_OFFSET + 7] ^= 1;
+        Files.write(journal, damaged);
+        CorruptFileException middle = assertThrows(CorruptFileException.class, () -> SionRecovery.recover(sion));
+        assertEquals(journal, middle.file());
+        assertEquals(first, middle.offset());
+        assertEquals("journal record", middle.structure());
+        assertEquals("record 1 of task 0", middle.field());
+        assertTrue(middle.expected().contains("record 2 behind it, at offset " + (first + 32) + ", is valid"),
+                middle.expected());
+        assertTrue(middle.found().startsWith("CRC32C "), middle.found());
+        assertArrayEquals(crashedFile, Files.readAllBytes(sion), "nothing was written");
+
+        // 130 records of rank 0 in chunk 0: record 128 is the last slot of its block, record 129 the next block's first.
+        byte[] many = good.clone();
+        for (long sequence = 1; sequence <= 130; sequence++) {
+            int at = (int) SionJournalLayout.recordOffset(2, 0, sequence);
+            many = Arrays.copyOf(many, Math.max(many.length, at + SionJournalLayout.RECORD_SIZE));
+            SionJournalLayout.encodeRecord(journalId, new SionJournalRecord(sequence, 0, 0, sequence / 3, false))
+                    .get(0, many, at, SionJournalLayout.RECORD_SIZE);
+        }
+        int lastOfBlock = (int) SionJournalLayout.recordOffset(2, 0, 128);
+        byte[] lastSlotDamaged = many.clone();
+        lastSlotDamaged[lastOfBlock + SionJournalLayout.RECORD_SEQUENCE_OFFSET + 7] ^= 4;
+        Files.write(journal, lastSlotDamaged);
+        CorruptFileException blockEnd = assertThrows(CorruptFileException.class, () -> SionRecovery.recover(sion));
+        assertEquals(lastOfBlock, blockEnd.offset());
+        assertTrue(blockEnd.expected().contains("record 129 behind it, at offset "
+                + SionJournalLayout.recordOffset(2, 0, 129)), blockEnd.expected());
+
+        // Damage to the last record is still a tear: the task falls back to the record before.
+        byte[] lastDamaged = many.clone();
+        int last = (int) SionJournalLayout.recordOffset(2, 0, 130);
+        lastDamaged[last + SionJournalLayout.RECORD_TASK_OFFSET] ^= 0x10;
+        Files.write(journal, lastDamaged);
+        RecoveredTask rank0 = SionRecovery.recover(sion).tasks().get(0);
+        assertArrayEquals(new long[] {129 / 3}, rank0.bytesPerChunk());
+        assertEquals(129, rank0.journalRecords());
+        assertEquals(OptionalLong.of(last), rank0.damagedRecordOffset());
     }
 
     @Test
@@ -543,9 +807,13 @@ class SionRecoveryTest {
         assertEquals(3 * 4096 + 127 * 32, SionJournalLayout.recordOffset(taskCount, 2, 128));
         assertEquals(4 * 4096, SionJournalLayout.recordOffset(taskCount, 0, 129), "row 1 follows row 0 of all tasks");
         assertEquals(6 * 4096, SionJournalLayout.recordOffset(taskCount, 2, 129));
-        SionJournalRecord record = new SionJournalRecord(7, 2, 3, 99);
+        SionJournalRecord record = new SionJournalRecord(7, 2, 3, 99, false);
         ByteBuffer encoded = SionJournalLayout.encodeRecord(42, record);
         assertEquals(record, SionJournalLayout.decodeRecord(encoded));
+        SionJournalRecord forced = new SionJournalRecord(8, Integer.MAX_VALUE, 3, 99, true);
+        ByteBuffer encodedForced = SionJournalLayout.encodeRecord(42, forced);
+        assertEquals(0xffffffff, encodedForced.getInt(SionJournalLayout.RECORD_TASK_OFFSET), "bit 31 and task 2^31-1");
+        assertEquals(forced, SionJournalLayout.decodeRecord(encodedForced));
         assertEquals(SionJournalLayout.recordChecksum(42, encoded), SionJournalLayout.storedRecordChecksum(encoded));
         assertTrue(SionJournalLayout.recordChecksum(43, encoded) != SionJournalLayout.storedRecordChecksum(encoded),
                 "the checksum ties a record to its journal id");
