@@ -2,10 +2,12 @@ package org.quire.launcher.sion;
 
 import org.quire.format.sion.RecoveredTask;
 import org.quire.format.sion.SionRecovery;
+import org.quire.format.sion.SionRecoveryMode;
 import org.quire.format.sion.SionRecoveryReport;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -33,6 +35,11 @@ public final class SionRecoverCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    @Option(names = "--flushed-only", description = "trust only journal records that flush() forced: each task"
+            + " ends at its last flush. Use after a power failure or an operating system crash, when a chunk-end"
+            + " record may have reached the disk before its data")
+    private boolean flushedOnly;
+
     @Parameters(index = "0", paramLabel = "NAME", description = "the SION file, or file 0 of a set")
     private Path name;
 
@@ -40,7 +47,8 @@ public final class SionRecoverCommand implements Callable<Integer> {
     public Integer call() {
         SionToolRun.existingFile(spec, name);
         return SionToolRun.run(spec, () -> {
-            print(SionRecovery.recover(name));
+            print(SionRecovery.recover(name,
+                    flushedOnly ? SionRecoveryMode.FLUSHED_ONLY : SionRecoveryMode.EVERY_RECORD));
             return 0;
         });
     }
@@ -64,6 +72,9 @@ public final class SionRecoverCommand implements Callable<Integer> {
         String source = "from " + task.journalRecords() + " journal " + (task.journalRecords() == 1 ? "record" : "records");
         if (task.damagedRecordOffset().isPresent()) {
             source += "; a torn record at journal offset " + task.damagedRecordOffset().getAsLong() + " was ignored";
+        }
+        if (task.bytesCutToRecordBoundary() > 0) {
+            source += "; " + task.bytesCutToRecordBoundary() + " bytes of an unfinished key-value record left out";
         }
         return source;
     }

@@ -52,12 +52,20 @@ class SionRecoverCommandTest {
 
     /** Three ranks write 300, 700 and 0 bytes in chunks of 512, flush, and the files are copied to {@code crash}. */
     private void writeAndCrash(Path name, Path crash) {
+        writeAndCrash(name, crash, 0);
+    }
+
+    /** As {@link #writeAndCrash(Path, Path)}, but rank 1 writes {@code rankOneAfterFlush} more bytes, unflushed. */
+    private void writeAndCrash(Path name, Path crash, int rankOneAfterFlush) {
         LocalWorld.run(3, Duration.ofSeconds(30), world -> {
             try (SionParallelWriter writer = SionParallelWriter.open(name, world, 512, 2, 512,
                     SionWriteOptions.defaults())) {
                 int length = new int[] {300, 700, 0}[world.rank()];
                 writer.write(streamOf(world.rank(), length));
                 writer.flush();
+                if (world.rank() == 1) {
+                    writer.write(streamOf(1, rankOneAfterFlush));
+                }
                 world.barrier();
                 if (world.rank() == 0) {
                     Files.createDirectories(crash);
@@ -93,6 +101,30 @@ class SionRecoverCommandTest {
         assertTrue(recovered.out().contains("recovered " + crashed + ": 1000 bytes of 3 tasks"), recovered.out());
         assertFalse(Files.exists(SionFileNames.journal(crashed)));
         try (SionFile sion = SionFile.open(crashed)) {
+            assertArrayEquals(streamOf(1, 700), sion.readFully(1));
+        }
+    }
+
+    @Test
+    void flushedOnlyEndsEveryTaskAtItsLastFlush() throws Exception {
+        // Rank 1 flushed at 700 bytes (chunk 1 holds 188), then wrote a 600-byte record, larger than
+        // a chunk: it filled chunk 1 (an unforced chunk-end record of 512 bytes) and put 276 bytes in
+        // chunk 2, never recorded.
+        Path everyRecordCrash = directory.resolve("every");
+        writeAndCrash(directory.resolve("every.sion"), everyRecordCrash, 600);
+        Path flushedCrash = directory.resolve("flushed");
+        writeAndCrash(directory.resolve("flushed.sion"), flushedCrash, 600);
+
+        Outcome everyRecord = quire("sion", "recover", everyRecordCrash.resolve("every.sion").toString());
+        Outcome flushedOnly = quire("sion", "recover", "--flushed-only", flushedCrash.resolve("flushed.sion").toString());
+
+        assertEquals(0, everyRecord.exitCode(), everyRecord.toString());
+        assertTrue(everyRecord.out().contains("task 1 (globalrank 1, file 1): 1024 bytes in 2 chunks from 3 journal records\n"),
+                everyRecord.out());
+        assertEquals(0, flushedOnly.exitCode(), flushedOnly.toString());
+        assertTrue(flushedOnly.out().contains("task 1 (globalrank 1, file 1): 700 bytes in 2 chunks from 2 journal records\n"),
+                flushedOnly.out());
+        try (SionFile sion = SionFile.open(flushedCrash.resolve("flushed.sion"))) {
             assertArrayEquals(streamOf(1, 700), sion.readFully(1));
         }
     }
