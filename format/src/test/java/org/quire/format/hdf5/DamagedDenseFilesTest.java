@@ -27,6 +27,7 @@ import org.quire.format.hdf5.layout.BTreeV2LeafNode;
 import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.FractalHeapDirectBlock;
 import org.quire.format.hdf5.layout.FractalHeapHeader;
 import org.quire.format.hdf5.layout.FractalHeapIndirectBlock;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
@@ -262,6 +263,41 @@ class DamagedDenseFilesTest {
                     () -> twenty.denseLinks().verify());
             assertTrue(e.getMessage().contains("name hash"), e.getMessage());
         }
+    }
+
+    @Test
+    void aLinkNameThatDoesNotHashToItsIndexRecordIsCorruptWhenListed() throws IOException {
+        byte[] bytes = Files.readAllBytes(intact);
+        int name = DamagedField.indexOf(bytes, "0879_".getBytes(StandardCharsets.US_ASCII), 0);
+        List<long[]> blocks = new ArrayList<>();
+        int checksumAt;
+        try (Hdf5File file = Hdf5File.open(intact)) {
+            FractalHeap heap = wideHeap(file);
+            heap.forEachBlock((address, direct, offset, size) -> {
+                if (direct) {
+                    blocks.add(new long[] {address, size});
+                }
+            });
+            checksumAt = FractalHeapDirectBlock.prefixSize(heap.header()) - 4;
+        }
+        long[] block = blocks.stream().filter(b -> b[0] <= name && name < b[0] + b[1])
+                .findFirst().orElseThrow();
+        bytes[name + 10] = 'Q';
+        // The direct block's checksum covers the whole block with the checksum field zeroed.
+        int at = (int) block[0];
+        ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(at + checksumAt, 0);
+        buffer.putInt(at + checksumAt, JenkinsLookup3.checksum(bytes, at, (int) block[1]));
+        Path file = copyWith("renamed-link.h5", bytes);
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            Group wide = hdf5.root().group("wide");
+            CorruptFileException e = assertThrows(CorruptFileException.class, wide::memberNames);
+            assertEquals("name hash", e.field());
+            assertTrue(e.expected().contains("0879_"), e.expected());
+        }
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> Hdf5Verifier.verify(file));
+        assertEquals("name hash", e.field());
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -117,16 +118,17 @@ public final class ListCommand implements Callable<Integer> {
         }
         Group group = (Group) object;
         attributes(group, out);
-        List<String> names = new ArrayList<>(group.memberNames());
-        names.sort(null);
-        for (String name : names) {
+        // One pass over the links: a second lookup by name could miss a damaged one.
+        List<Group.Member> members = new ArrayList<>(group.members());
+        members.sort(Comparator.comparing(Group.Member::name));
+        for (Group.Member link : members) {
             Hdf5Object member;
             try {
-                member = group.get(name);
+                member = link.open();
             } catch (UnsupportedFormatException e) {
                 String why = e.getMessage().substring(e.file().toString().length() + 2);
                 out.println("unsupported " + group.path() + (group.path().endsWith("/") ? "" : "/")
-                        + name + ": " + why);
+                        + link.name() + ": " + why);
                 unsupported++;
                 continue;
             }
@@ -187,9 +189,8 @@ public final class ListCommand implements Callable<Integer> {
     }
 
     private static void attributes(Hdf5Object object, PrintWriter out) throws IOException {
-        for (String name : object.attributeNames()) {
-            Attribute attribute = object.attribute(name);
-            out.println("    @" + name + ": " + TypeDescription.of(attribute.type()) + " = "
+        for (Attribute attribute : object.attributes()) {
+            out.println("    @" + attribute.name() + ": " + TypeDescription.of(attribute.type()) + " = "
                     + attributeValue(attribute));
         }
     }
