@@ -162,9 +162,13 @@ public final class Hdf5Verifier {
                     checkInsideFile(record.address(), record.storedSize(), "chunk");
                     dataset.readChunk(record);
                 } catch (CorruptFileException e) {
-                    throw new CorruptFileException(e.file(), e.offset(), "chunk "
-                            + Arrays.toString(coordinates) + " of " + dataset.path(), e.field(),
-                            e.expected(), e.found());
+                    // Only chunk bytes are read here (no lookup3 block: index blocks fail
+                    // outside this visitor, as they are), so the cause is a plain corruption.
+                    CorruptFileException named = new CorruptFileException(e.file(), e.offset(),
+                            "chunk " + Arrays.toString(coordinates) + " of " + dataset.path(),
+                            e.field(), e.expected(), e.found());
+                    named.initCause(e);
+                    throw named;
                 }
                 chunks++;
                 chunkBytes += record.storedSize();
