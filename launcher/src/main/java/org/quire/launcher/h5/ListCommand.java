@@ -23,9 +23,12 @@ import org.quire.format.hdf5.Group;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.Hdf5Object;
 import org.quire.format.hdf5.StorageLayout;
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code quire h5 ls FILE [PATH]}: the groups and datasets under PATH, depth first, members in
@@ -67,6 +70,9 @@ public final class ListCommand implements Callable<Integer> {
     /** Characters of an attribute value shown before it is cut. */
     static final int MAX_ATTRIBUTE_TEXT = 80;
 
+    @Spec
+    private CommandSpec spec;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
     private Path file;
 
@@ -81,22 +87,20 @@ public final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = StandardOutput.open();
-        try (Hdf5File hdf5 = Hdf5File.open(file)) {
-            list(ObjectPaths.find(hdf5, path), out);
-            if (unsupported > 0) {
+        return CommandRun.run(spec, file, () -> {
+            PrintWriter out = StandardOutput.open();
+            try (Hdf5File hdf5 = Hdf5File.open(file)) {
+                list(ObjectPaths.find(hdf5, path), out);
+            } finally {
                 out.flush();
-                System.err.println("quire h5 ls: " + unsupported + " member(s) not listed: Quire"
-                        + " does not read them yet (lines 'unsupported PATH: why' above)");
-                return ExitStatus.BAD_FILE;
             }
-            return ExitStatus.OK;
-        } catch (IOException | UsageException e) {
-            out.flush();
-            return ExitStatus.report("ls", file, e);
-        } finally {
-            out.flush();
-        }
+            if (unsupported > 0) {
+                CommandRun.error(spec, unsupported + " member(s) not listed: Quire does not read"
+                        + " them yet (lines 'unsupported PATH: why' above)");
+                return CommandRun.FAILED;
+            }
+            return CommandRun.OK;
+        });
     }
 
     /**

@@ -3,6 +3,7 @@ package org.quire.launcher.sion;
 import org.quire.format.sion.RecoveredTask;
 import org.quire.format.sion.SionRecovery;
 import org.quire.format.sion.SionRecoveryReport;
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,8 +39,7 @@ public final class SionRecoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SionToolRun.existingFile(spec, name);
-        return SionToolRun.run(spec, () -> {
+        return CommandRun.run(spec, name, () -> {
             print(SionRecovery.recover(name));
             return 0;
         });
