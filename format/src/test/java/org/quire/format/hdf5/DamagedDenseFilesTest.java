@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,27 +44,9 @@ class DamagedDenseFilesTest {
     static Path dir;
     private static Path intact;
 
-    /** Signatures of the blocks of dense storage, and the structure errors must name. */
-    private static final Map<String, String> DENSE_BLOCKS = new LinkedHashMap<>();
-
-    static {
-        DENSE_BLOCKS.put("FRHP", "fractal heap header");
-        DENSE_BLOCKS.put("FHIB", "fractal heap indirect block");
-        DENSE_BLOCKS.put("FHDB", "fractal heap direct block");
-        DENSE_BLOCKS.put("BTHD", "version 2 B-tree header");
-        DENSE_BLOCKS.put("BTIN", "version 2 B-tree internal node");
-        DENSE_BLOCKS.put("BTLF", "version 2 B-tree leaf node");
-    }
-
     @BeforeAll
     static void generate() throws IOException {
-        ExternalTools.requireH5py();
-        ExternalTools.requireTool("h5debug");
-        Path script = ExternalTools.resource("make_h5py_dense_fixtures.py", dir);
-        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
-                script.toString(), dir.toString()), 300);
-        assertEquals(0, result.exitCode(), result.output());
-        intact = dir.resolve("dense.h5");
+        intact = H5pyFixtures.of(H5pyFixtures.DENSE).file("dense.h5");
     }
 
     /** Opens {@code file} and reads every member, attribute and dataset in it. */
@@ -132,7 +113,7 @@ class DamagedDenseFilesTest {
     void aFlippedBitInAHeapBlockOrIndexNodeIsAChecksumMismatchNamingTheBlock()
             throws IOException {
         byte[] bytes = Files.readAllBytes(intact);
-        for (Map.Entry<String, String> kind : DENSE_BLOCKS.entrySet()) {
+        for (Map.Entry<String, String> kind : H5pyFixtures.DENSE_BLOCKS.entrySet()) {
             List<Integer> blocks = find(bytes, kind.getKey(), 2);
             assertEquals(2, blocks.size(), kind.getKey());
             for (int at : blocks) {
