@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
             "0:the file is valid",
             "1:the file is damaged, still open for writing, or uses a feature Quire cannot read",
-            "2:bad arguments (no such file)"})
+            "2:bad arguments (no such file, not a regular file)"})
 public final class VerifyCommand implements Callable<Integer> {
 
     @Spec
