@@ -29,7 +29,20 @@ public final class QuireCli implements Runnable {
         CommandLine commandLine = new CommandLine(new QuireCli());
         // Everything after MAIN_CLASS belongs to the application, even if it looks like an option.
         commandLine.getSubcommands().get("run").setStopAtPositional(true);
+        commandLine.setExecutionExceptionHandler(QuireCli::internalError);
         return commandLine;
+    }
+
+    /**
+     * An exception a command did not turn into its own error line is a bug in Quire: one line
+     * naming it, not a stack trace, and status 1.
+     */
+    private static int internalError(Exception e, CommandLine commandLine,
+                                     CommandLine.ParseResult parseResult) {
+        commandLine.getErr().println(("quire: internal error: " + e
+                + " (please report it with the command line that caused it)").replace('\n', ' '));
+        commandLine.getErr().flush();
+        return CommandRun.FAILED;
     }
 
     @Override

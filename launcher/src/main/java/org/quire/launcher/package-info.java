@@ -2,6 +2,9 @@
  * The {@code quire} command line. {@code quire run} spawns N ranked worker JVMs on this
  * machine, serves their rendezvous, prefixes their output with the rank, forwards signals and
  * stops the job as soon as one rank fails. The worker contract is documented in
- * {@code docs/launcher.md}.
+ * {@code docs/launcher.md}. {@link org.quire.launcher.CommandRun} gives the file tools
+ * ({@code quire sion}, {@code quire h5}) one way to fail: a line on standard error and exit
+ * status 1 or 2; {@link org.quire.launcher.QuireCli} turns any other exception into one line
+ * {@code quire: internal error: ...} and status 1.
  */
 package org.quire.launcher;

@@ -34,6 +34,11 @@ final class ChunkGrid {
                 unlimited = d;
                 unlimitedCount++;
                 maxChunks[d] = Long.MAX_VALUE;
+            } else if (maxShape[d] < 0) {
+                // DataspaceMessage.decode and DatasetSpec refuse these; a caller passed one.
+                throw new IllegalArgumentException("maximum size "
+                        + Long.toUnsignedString(maxShape[d]) + " of dimension " + d
+                        + " is neither unlimited nor below 2^63");
             } else {
                 maxChunks[d] = Shapes.ceilDiv(maxShape[d], chunkShape[d]);
             }
@@ -87,6 +92,16 @@ final class ChunkGrid {
             count = Math.multiplyExact(count, chunks);
         }
         return count;
+    }
+
+    /** Whether chunk coordinates {@code scaled} lie inside the dataset's maximum extent. */
+    boolean contains(long[] scaled) {
+        for (int d = 0; d < maxChunks.length; d++) {
+            if (scaled[d] < 0 || scaled[d] >= maxChunks[d]) {
+                return false;
+            }
+        }
+        return scaled.length == maxChunks.length;
     }
 
     /**

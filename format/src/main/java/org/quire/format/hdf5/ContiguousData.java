@@ -43,8 +43,9 @@ final class ContiguousData {
                     "contiguous storage size", needed + " bytes (shape times element size)",
                     Long.toUnsignedString(size));
         }
+        // size is the shape's byte count, so not negative; the block must end inside the file.
         if (Addresses.isDefined(address)
-                && (address < 0 || Long.compareUnsigned(address, file.size() - size) > 0)) {
+                && (address < 0 || size > file.size() || address > file.size() - size)) {
             throw new CorruptFileException(file.path(), address, "contiguous dataset data",
                     "address", "a block of " + size + " bytes inside the file of " + file.size()
                     + " bytes", Long.toUnsignedString(address));

@@ -335,6 +335,11 @@ public final class Dataset extends Hdf5Object {
         return grid;
     }
 
+    /** @throws IllegalStateException the dataset is not chunked */
+    ChunkGrid chunkGrid() {
+        return requireChunked();
+    }
+
     ChunkIndex chunkIndex() {
         return index;
     }

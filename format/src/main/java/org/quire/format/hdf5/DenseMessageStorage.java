@@ -116,7 +116,7 @@ final class DenseMessageStorage<R, M> {
             return messages;
         }
         names.forEach((a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b)), false,
-                record -> messages.add(message(record)));
+                record -> messages.add(namedMessage(record)));
         messages.sort((a, b) -> Arrays.compareUnsigned(utf8(kind.name(a)), utf8(kind.name(b))));
         return messages;
     }
@@ -131,7 +131,7 @@ final class DenseMessageStorage<R, M> {
             if (order != 0) {
                 return order;
             }
-            M message = message(r);
+            M message = namedMessage(r);
             found[0] = message;
             return Arrays.compareUnsigned(utf8(kind.name(message)), key);
         });
@@ -144,8 +144,8 @@ final class DenseMessageStorage<R, M> {
      * Reads and checks everything, for verification, each block once: every node of the name
      * index; every heap block, with the messages in it read while it is in memory, and every
      * node of the heap's huge-object index; each message's name must hash to its record's hash
-     * and be unique; as many objects in the heap as messages; and, if there is one, every node
-     * of the creation order index, with a message for every name.
+     * ({@link #namedMessage}) and be unique; as many objects in the heap as messages; and, if
+     * there is one, every node of the creation order index, with a message for every name.
      *
      * @return the messages, in name index order
      */
@@ -155,13 +155,8 @@ final class DenseMessageStorage<R, M> {
                 records::add);
         List<M> messages = readInHeapOrder(records);
         Set<String> seen = new HashSet<>();
-        for (int i = 0; i < records.size(); i++) {
-            String name = kind.name(messages.get(i));
-            long recorded = kind.nameHash(records.get(i));
-            if (hash(name) != recorded) {
-                throw corrupt(names, "name hash", "lookup3 of \"" + name + "\": " + hash(name),
-                        Long.toString(recorded));
-            }
+        for (M message : messages) {
+            String name = kind.name(message);
             if (!seen.add(name)) {
                 throw corrupt(names, kind.what() + " name", "names used once",
                         "\"" + name + "\" twice");
@@ -185,7 +180,7 @@ final class DenseMessageStorage<R, M> {
     }
 
     /**
-     * The messages of {@code records}, in their order, read block by block as
+     * The messages of name index {@code records}, in their order, read block by block as
      * {@link FractalHeap#forEachBlock} verifies the heap, so no block is read twice.
      */
     private List<M> readInHeapOrder(List<R> records) throws IOException {
@@ -208,13 +203,13 @@ final class DenseMessageStorage<R, M> {
             for (; next[0] < byOffset.length && offsets[byOffset[next[0]]] < blockOffset + size;
                  next[0]++) {
                 int i = byOffset[next[0]];
-                messages.set(i, message(records.get(i)));
+                messages.set(i, namedMessage(records.get(i)));
             }
         });
         heap.verifyHugeObjectIndex();
         for (int i = 0; i < records.size(); i++) {
             if (messages.get(i) == null) {
-                messages.set(i, message(records.get(i))); // huge, tiny, or outside every block
+                messages.set(i, namedMessage(records.get(i))); // huge, tiny, outside every block
             }
         }
         return messages;
@@ -247,6 +242,20 @@ final class DenseMessageStorage<R, M> {
     private static long hash(String name) {
         byte[] key = utf8(name);
         return JenkinsLookup3.hashLittle(key, 0, key.length, 0) & 0xffffffffL;
+    }
+
+    /**
+     * The message a name index record points at, whose name must hash to the record's hash:
+     * otherwise a lookup by that name would not find the message that was listed.
+     */
+    private M namedMessage(R record) throws IOException {
+        M message = message(record);
+        String name = kind.name(message);
+        if (hash(name) != kind.nameHash(record)) {
+            throw corrupt(names, "name hash", "lookup3 of \"" + name + "\": " + hash(name),
+                    Long.toString(kind.nameHash(record)));
+        }
+        return message;
     }
 
     private M message(R record) throws IOException {

@@ -147,6 +147,40 @@ public final class Group extends Hdf5Object {
         return names;
     }
 
+    /**
+     * The members of this group, in {@link #memberNames()}'s order, from one pass over its
+     * links: each opens the object its link leads to without a second lookup by name.
+     */
+    public List<Member> members() throws IOException {
+        List<Member> members = new ArrayList<>();
+        for (LinkMessage link : links()) {
+            members.add(new Member(link));
+        }
+        return members;
+    }
+
+    /** A link of this group as {@link #members()} listed it. */
+    public final class Member {
+        private final LinkMessage link;
+
+        private Member(LinkMessage link) {
+            this.link = link;
+        }
+
+        public String name() {
+            return link.name();
+        }
+
+        /**
+         * The group or dataset the link leads to.
+         *
+         * @throws UnsupportedFormatException a soft or external link (not followed yet)
+         */
+        public Hdf5Object open() throws IOException {
+            return member(link);
+        }
+    }
+
     /** The link messages of this group, in {@link #memberNames()}'s order. */
     List<LinkMessage> links() throws IOException {
         return dense != null ? dense.all() : new ArrayList<>(links.values());

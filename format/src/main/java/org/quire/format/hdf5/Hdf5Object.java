@@ -137,10 +137,19 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
             return new ArrayList<>(attributes.keySet());
         }
         List<String> names = new ArrayList<>();
-        for (Attribute attribute : denseAttributes.all()) {
+        for (Attribute attribute : attributes()) {
             names.add(attribute.name());
         }
         return names;
+    }
+
+    /**
+     * The attributes, in {@link #attributeNames()}'s order, from one pass over their storage
+     * (no lookup by name).
+     */
+    public List<Attribute> attributes() throws IOException {
+        return denseAttributes == null ? new ArrayList<>(attributes.values())
+                : denseAttributes.all();
     }
 
     /**

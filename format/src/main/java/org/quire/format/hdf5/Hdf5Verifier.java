@@ -29,12 +29,12 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  * name, creation order and huge-object B-trees, every message); every chunk index block and
  * page that was ever written (fixed array, extensible array; every node of a version-2 B-tree
  * once, with its record order and counts), and every stored chunk, implicitly indexed and
- * single chunks included: inside the file, through the filter pipeline (inflated, Fletcher-32
- * checked) to its full unfiltered size; the block of a contiguous dataset inside the file and,
- * as for compact data, of the shape's size. Files in libhdf5's default (old) format: every
- * version-1 object header, every node of every group's and chunk index's version-1 B-tree,
- * every symbol table node and local heap, each once, and the root group's entry in the
- * superblock against its symbol table message.
+ * single chunks included: its coordinates inside the dataspace's maximum extent, inside the
+ * file, through the filter pipeline (inflated, Fletcher-32 checked) to its full unfiltered
+ * size; the block of a contiguous dataset inside the file and, as for compact data, of the
+ * shape's size. Files in libhdf5's default (old) format: every version-1 object header, every
+ * node of every group's and chunk index's version-1 B-tree, every symbol table node and local
+ * heap, each once, and the root group's entry in the superblock against its symbol table message.
  *
  * <p>The first problem found is thrown, with what its exception names (file, offset, structure,
  * field, expected, found); a valid file yields a {@link VerificationReport}. The cost follows
@@ -183,13 +183,24 @@ public final class Hdf5Verifier {
 
         private void verifyChunks(Dataset dataset) throws IOException {
             dataset.forEachStoredChunk((coordinates, record) -> {
+                if (!dataset.chunkGrid().contains(coordinates)) {
+                    throw new CorruptFileException(file.path(), dataset.address(),
+                            "chunk index of " + dataset.path(), "chunk coordinates",
+                            "inside the maximum extent " + Arrays.toString(dataset.maxShape())
+                                    + " in chunks of " + Arrays.toString(dataset.chunkShape()),
+                            Arrays.toString(coordinates));
+                }
                 try {
                     checkInsideFile(record.address(), record.storedSize(), "chunk");
                     dataset.readChunk(record);
                 } catch (CorruptFileException e) {
-                    throw new CorruptFileException(e.file(), e.offset(), "chunk "
-                            + Arrays.toString(coordinates) + " of " + dataset.path(), e.field(),
-                            e.expected(), e.found());
+                    // Only chunk bytes are read here (no lookup3 block: index blocks fail
+                    // outside this visitor, as they are), so the cause is a plain corruption.
+                    CorruptFileException named = new CorruptFileException(e.file(), e.offset(),
+                            "chunk " + Arrays.toString(coordinates) + " of " + dataset.path(),
+                            e.field(), e.expected(), e.found());
+                    named.initCause(e);
+                    throw named;
                 }
                 chunks++;
                 chunkBytes += record.storedSize();

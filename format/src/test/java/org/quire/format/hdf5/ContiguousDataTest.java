@@ -95,4 +95,14 @@ class ContiguousDataTest {
                     () -> ContiguousData.compact(blocks, 7, new byte[5], new long[] {2, 3}, 1));
         }
     }
+
+    @Test
+    void aBlockLargerThanTheWholeFileIsCorrupt() throws IOException {
+        try (BlockFile blocks = file()) {
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> ContiguousData.contiguous(blocks, 7, 0, 200, new long[] {200}, 1));
+            assertEquals("address", e.field());
+            assertTrue(e.expected().contains("200 bytes inside the file of 100"), e.expected());
+        }
+    }
 }

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,6 +26,7 @@ import org.quire.format.hdf5.layout.BTreeV2LeafNode;
 import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.FractalHeapDirectBlock;
 import org.quire.format.hdf5.layout.FractalHeapHeader;
 import org.quire.format.hdf5.layout.FractalHeapIndirectBlock;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
@@ -44,27 +44,9 @@ class DamagedDenseFilesTest {
     static Path dir;
     private static Path intact;
 
-    /** Signatures of the blocks of dense storage, and the structure errors must name. */
-    private static final Map<String, String> DENSE_BLOCKS = new LinkedHashMap<>();
-
-    static {
-        DENSE_BLOCKS.put("FRHP", "fractal heap header");
-        DENSE_BLOCKS.put("FHIB", "fractal heap indirect block");
-        DENSE_BLOCKS.put("FHDB", "fractal heap direct block");
-        DENSE_BLOCKS.put("BTHD", "version 2 B-tree header");
-        DENSE_BLOCKS.put("BTIN", "version 2 B-tree internal node");
-        DENSE_BLOCKS.put("BTLF", "version 2 B-tree leaf node");
-    }
-
     @BeforeAll
     static void generate() throws IOException {
-        ExternalTools.requireH5py();
-        ExternalTools.requireTool("h5debug");
-        Path script = ExternalTools.resource("make_h5py_dense_fixtures.py", dir);
-        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
-                script.toString(), dir.toString()), 300);
-        assertEquals(0, result.exitCode(), result.output());
-        intact = dir.resolve("dense.h5");
+        intact = H5pyFixtures.of(H5pyFixtures.DENSE).file("dense.h5");
     }
 
     /** Opens {@code file} and reads every member, attribute and dataset in it. */
@@ -131,7 +113,7 @@ class DamagedDenseFilesTest {
     void aFlippedBitInAHeapBlockOrIndexNodeIsAChecksumMismatchNamingTheBlock()
             throws IOException {
         byte[] bytes = Files.readAllBytes(intact);
-        for (Map.Entry<String, String> kind : DENSE_BLOCKS.entrySet()) {
+        for (Map.Entry<String, String> kind : H5pyFixtures.DENSE_BLOCKS.entrySet()) {
             List<Integer> blocks = find(bytes, kind.getKey(), 2);
             assertEquals(2, blocks.size(), kind.getKey());
             for (int at : blocks) {
@@ -262,6 +244,41 @@ class DamagedDenseFilesTest {
                     () -> twenty.denseLinks().verify());
             assertTrue(e.getMessage().contains("name hash"), e.getMessage());
         }
+    }
+
+    @Test
+    void aLinkNameThatDoesNotHashToItsIndexRecordIsCorruptWhenListed() throws IOException {
+        byte[] bytes = Files.readAllBytes(intact);
+        int name = DamagedField.indexOf(bytes, "0879_".getBytes(StandardCharsets.US_ASCII), 0);
+        List<long[]> blocks = new ArrayList<>();
+        int checksumAt;
+        try (Hdf5File file = Hdf5File.open(intact)) {
+            FractalHeap heap = wideHeap(file);
+            heap.forEachBlock((address, direct, offset, size) -> {
+                if (direct) {
+                    blocks.add(new long[] {address, size});
+                }
+            });
+            checksumAt = FractalHeapDirectBlock.prefixSize(heap.header()) - 4;
+        }
+        long[] block = blocks.stream().filter(b -> b[0] <= name && name < b[0] + b[1])
+                .findFirst().orElseThrow();
+        bytes[name + 10] = 'Q';
+        // The direct block's checksum covers the whole block with the checksum field zeroed.
+        int at = (int) block[0];
+        ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(at + checksumAt, 0);
+        buffer.putInt(at + checksumAt, JenkinsLookup3.checksum(bytes, at, (int) block[1]));
+        Path file = copyWith("renamed-link.h5", bytes);
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            Group wide = hdf5.root().group("wide");
+            CorruptFileException e = assertThrows(CorruptFileException.class, wide::memberNames);
+            assertEquals("name hash", e.field());
+            assertTrue(e.expected().contains("0879_"), e.expected());
+        }
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> Hdf5Verifier.verify(file));
+        assertEquals("name hash", e.field());
     }
 
     @Test

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -20,7 +19,6 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.LinkMessage;
 
@@ -32,32 +30,19 @@ import org.quire.format.hdf5.layout.LinkMessage;
  */
 class H5pyDenseFilesInQuireTest {
 
-    @TempDir
-    static Path dir;
-    private static List<String[]> manifest;
+    private static H5pyFixtures fixtures;
 
     @BeforeAll
     static void generateFixtures() throws IOException {
-        ExternalTools.requireH5py();
-        ExternalTools.requireTool("h5debug");
-        Path script = ExternalTools.resource("make_h5py_dense_fixtures.py", dir);
-        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
-                script.toString(), dir.toString()), 300);
-        assertEquals(0, result.exitCode(), result.output());
-        manifest = new ArrayList<>();
-        for (String line : Files.readAllLines(dir.resolve("manifest.txt"))) {
-            if (!line.isBlank()) {
-                manifest.add(line.split("\\|", -1));
-            }
-        }
+        fixtures = H5pyFixtures.of(H5pyFixtures.DENSE);
     }
 
     private static List<String[]> records(String kind) {
-        return manifest.stream().filter(r -> r[0].equals(kind)).collect(Collectors.toList());
+        return fixtures.records(kind);
     }
 
     private static Hdf5File open() throws IOException {
-        return Hdf5File.open(dir.resolve("dense.h5"));
+        return Hdf5File.open(fixtures.file("dense.h5"));
     }
 
     @Test
@@ -176,7 +161,7 @@ class H5pyDenseFilesInQuireTest {
                 byte[] fill = dataset.fillValue() != null ? dataset.fillValue()
                         : new byte[dataset.type().size()];
                 assertEquals(d[5], HexFormat.of().formatHex(fill), d[1]);
-                byte[] expected = Files.readAllBytes(dir.resolve(d[6]));
+                byte[] expected = Files.readAllBytes(fixtures.file(d[6]));
                 assertArrayEquals(expected, dataset.read(new long[shape.length], shape).array(),
                         d[1]);
             }
@@ -215,7 +200,7 @@ class H5pyDenseFilesInQuireTest {
 
     @Test
     void refusesADatasetStoredInExternalFiles() throws IOException {
-        try (Hdf5File file = Hdf5File.open(dir.resolve("external.h5"))) {
+        try (Hdf5File file = Hdf5File.open(fixtures.file("external.h5"))) {
             UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
                     () -> file.root().dataset("outside"));
             assertTrue(e.getMessage().contains("external files"), e.getMessage());

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -17,7 +16,6 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Files libhdf5 writes (through h5py), read by Quire. {@code make_h5py_fixtures.py} writes them
@@ -26,28 +24,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class H5pyFilesInQuireTest {
 
-    @TempDir
-    static Path dir;
-    private static List<String[]> manifest;
+    private static H5pyFixtures fixtures;
 
     @BeforeAll
     static void generateFixtures() throws IOException {
-        ExternalTools.requireH5py();
-        ExternalTools.requireTool("h5debug");
-        Path script = ExternalTools.resource("make_h5py_fixtures.py", dir);
-        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
-                script.toString(), dir.toString()), 300);
-        assertEquals(0, result.exitCode(), result.output());
-        manifest = new ArrayList<>();
-        for (String line : Files.readAllLines(dir.resolve("manifest.txt"))) {
-            if (!line.isBlank()) {
-                manifest.add(line.split("\\|", -1));
-            }
-        }
+        fixtures = H5pyFixtures.of(H5pyFixtures.CHUNKED);
     }
 
     private static List<String[]> records(String kind) {
-        return manifest.stream().filter(r -> r[0].equals(kind)).collect(Collectors.toList());
+        return fixtures.records(kind);
     }
 
     @Test
@@ -55,7 +40,7 @@ class H5pyFilesInQuireTest {
         List<String[]> datasets = records("D");
         assertEquals(38, datasets.size());
         List<String> indexes = new ArrayList<>();
-        try (Hdf5File file = Hdf5File.open(dir.resolve("h5py.h5"))) {
+        try (Hdf5File file = Hdf5File.open(fixtures.file("h5py.h5"))) {
             for (String[] d : datasets) {
                 String path = d[1];
                 Dataset dataset = (Dataset) InteropCorpus.object(file, "/" + path);
@@ -69,7 +54,7 @@ class H5pyFilesInQuireTest {
                         : new byte[dataset.type().size()];
                 assertEquals(d[7], HexFormat.of().formatHex(fill), path);
                 assertEquals(d[11], filterNames(dataset.filters()), path);
-                byte[] expected = Files.readAllBytes(dir.resolve(d[10]));
+                byte[] expected = Files.readAllBytes(fixtures.file(d[10]));
                 assertArrayEquals(expected, dataset.read(longs(d[8]), longs(d[9])).array(), path);
                 if (path.startsWith("btree/")) {
                     assertBTreeVerifies(path, (BTreeV2ChunkIndex) dataset.chunkIndex());
@@ -85,7 +70,7 @@ class H5pyFilesInQuireTest {
 
     @Test
     void readsGroupsAndAttributes() throws IOException {
-        try (Hdf5File file = Hdf5File.open(dir.resolve("h5py.h5"))) {
+        try (Hdf5File file = Hdf5File.open(fixtures.file("h5py.h5"))) {
             for (String[] g : records("G")) {
                 assertTrue(InteropCorpus.object(file, g[1]) instanceof Group, g[1]);
             }

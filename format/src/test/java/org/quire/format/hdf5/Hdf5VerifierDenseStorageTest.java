@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,36 +36,13 @@ class Hdf5VerifierDenseStorageTest {
     static Path dir;
     private static Path intact;
     private static byte[] bytes;
-    private static List<String[]> manifest;
-
-    /** Signatures of the blocks of dense storage, and the structure errors must name. */
-    private static final Map<String, String> DENSE_BLOCKS = new LinkedHashMap<>();
-
-    static {
-        DENSE_BLOCKS.put("FRHP", "fractal heap header");
-        DENSE_BLOCKS.put("FHIB", "fractal heap indirect block");
-        DENSE_BLOCKS.put("FHDB", "fractal heap direct block");
-        DENSE_BLOCKS.put("BTHD", "version 2 B-tree header");
-        DENSE_BLOCKS.put("BTIN", "version 2 B-tree internal node");
-        DENSE_BLOCKS.put("BTLF", "version 2 B-tree leaf node");
-    }
+    private static H5pyFixtures fixtures;
 
     @BeforeAll
     static void generate() throws IOException {
-        ExternalTools.requireH5py();
-        ExternalTools.requireTool("h5debug");
-        Path script = ExternalTools.resource("make_h5py_dense_fixtures.py", dir);
-        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
-                script.toString(), dir.toString()), 300);
-        assertEquals(0, result.exitCode(), result.output());
-        intact = dir.resolve("dense.h5");
+        fixtures = H5pyFixtures.of(H5pyFixtures.DENSE);
+        intact = fixtures.file("dense.h5");
         bytes = Files.readAllBytes(intact);
-        manifest = new ArrayList<>();
-        for (String line : Files.readAllLines(dir.resolve("manifest.txt"))) {
-            if (!line.isBlank()) {
-                manifest.add(line.split("\\|", -1));
-            }
-        }
     }
 
     @Test
@@ -92,13 +68,13 @@ class Hdf5VerifierDenseStorageTest {
         assertEquals(1, report.linksNotFollowed(), "the soft link of /twenty");
         long denseMessages = 0;
         long contiguousBytes = 0;
-        for (String[] record : manifest) {
+        for (String[] record : fixtures.manifest()) {
             if (record[0].equals("G") && record[2].equals("dense")) {
                 denseMessages += record[3].split("/").length;
             } else if (record[0].equals("A")) {
                 denseMessages += record[2].split("/").length;
             } else if (record[0].equals("D")) {
-                contiguousBytes += Files.size(dir.resolve(record[6]));
+                contiguousBytes += Files.size(fixtures.file(record[6]));
             }
         }
         assertEquals(1000 + 20 + 10 + 12 + 9 + 10 + 31 + 12, denseMessages);
@@ -107,7 +83,7 @@ class Hdf5VerifierDenseStorageTest {
         assertEquals(0, report.chunks());
         // Every heap block and index node of the file is checked, each once.
         Map<String, Long> blocks = report.metadataBlocks();
-        for (Map.Entry<String, String> kind : DENSE_BLOCKS.entrySet()) {
+        for (Map.Entry<String, String> kind : H5pyFixtures.DENSE_BLOCKS.entrySet()) {
             long inFile = signatures(kind.getKey());
             assertTrue(inFile > 0, kind.getKey());
             assertEquals(inFile, blocks.get(kind.getValue()), kind.getValue() + ": " + blocks);
@@ -121,7 +97,7 @@ class Hdf5VerifierDenseStorageTest {
         Path file = dir.resolve("flipped.h5");
         Map<String, Integer> found = new LinkedHashMap<>();
         for (int at = 0; at + 4 <= bytes.length; at++) {
-            String kind = DENSE_BLOCKS.get(new String(bytes, at, 4, StandardCharsets.ISO_8859_1));
+            String kind = H5pyFixtures.DENSE_BLOCKS.get(new String(bytes, at, 4, StandardCharsets.ISO_8859_1));
             if (kind == null) {
                 continue;
             }
@@ -138,7 +114,7 @@ class Hdf5VerifierDenseStorageTest {
             found.merge(kind, 1, Integer::sum);
         }
         Map<String, Integer> expected = new LinkedHashMap<>();
-        for (Map.Entry<String, String> kind : DENSE_BLOCKS.entrySet()) {
+        for (Map.Entry<String, String> kind : H5pyFixtures.DENSE_BLOCKS.entrySet()) {
             expected.put(kind.getValue(), (int) signatures(kind.getKey()));
         }
         assertEquals(expected, found);

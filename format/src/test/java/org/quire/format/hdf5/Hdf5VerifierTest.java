@@ -1,6 +1,7 @@
 package org.quire.format.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -294,6 +295,10 @@ class Hdf5VerifierTest {
         assertEquals("chunk [3] of /fletcher", e.structure());
         assertEquals(chunkAddress, e.offset());
         assertTrue(e.found().contains("Fletcher-32 checksum"), e.getMessage());
+        // The failure as the chunk read reported it stays attached.
+        CorruptFileException read = assertInstanceOf(CorruptFileException.class, e.getCause());
+        assertEquals("chunk", read.structure());
+        assertEquals(e.found(), read.found());
     }
 
     @Test

@@ -1,16 +1,18 @@
 package org.quire.launcher.h5;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.Hdf5File;
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code quire h5 dump FILE DATASET [--slice SPEC]}: the values of a dataset, or of the
@@ -34,6 +36,9 @@ public final class DumpCommand implements Callable<Integer> {
     /** Bytes of elements read (and held) at a time. */
     static final long READ_BUDGET_BYTES = 1 << 20;
 
+    @Spec
+    private CommandSpec spec;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
     private Path file;
 
@@ -48,18 +53,17 @@ public final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = StandardOutput.open();
-        try (Hdf5File hdf5 = Hdf5File.open(file)) {
-            Dataset dataset = ObjectPaths.findDataset(hdf5, datasetPath);
-            Slice selection = slice == null ? Slice.whole(dataset.shape())
-                    : Slice.parse(slice, dataset.shape());
-            new HyperslabPrinter(dataset, READ_BUDGET_BYTES).print(selection, out);
-            return ExitStatus.OK;
-        } catch (IOException | UsageException e) {
-            out.flush();
-            return ExitStatus.report("dump", file, e);
-        } finally {
-            out.flush();
-        }
+        return CommandRun.run(spec, file, () -> {
+            PrintWriter out = StandardOutput.open();
+            try (Hdf5File hdf5 = Hdf5File.open(file)) {
+                Dataset dataset = ObjectPaths.findDataset(hdf5, datasetPath);
+                Slice selection = slice == null ? Slice.whole(dataset.shape())
+                        : Slice.parse(slice, dataset.shape());
+                new HyperslabPrinter(dataset, READ_BUDGET_BYTES).print(selection, out);
+                return CommandRun.OK;
+            } finally {
+                out.flush();
+            }
+        });
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,9 +23,12 @@ import org.quire.format.hdf5.Group;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.Hdf5Object;
 import org.quire.format.hdf5.StorageLayout;
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code quire h5 ls FILE [PATH]}: the groups and datasets under PATH, depth first, members in
@@ -66,6 +70,9 @@ public final class ListCommand implements Callable<Integer> {
     /** Characters of an attribute value shown before it is cut. */
     static final int MAX_ATTRIBUTE_TEXT = 80;
 
+    @Spec
+    private CommandSpec spec;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
     private Path file;
 
@@ -80,22 +87,20 @@ public final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = StandardOutput.open();
-        try (Hdf5File hdf5 = Hdf5File.open(file)) {
-            list(ObjectPaths.find(hdf5, path), out);
-            if (unsupported > 0) {
+        return CommandRun.run(spec, file, () -> {
+            PrintWriter out = StandardOutput.open();
+            try (Hdf5File hdf5 = Hdf5File.open(file)) {
+                list(ObjectPaths.find(hdf5, path), out);
+            } finally {
                 out.flush();
-                System.err.println("quire h5 ls: " + unsupported + " member(s) not listed: Quire"
-                        + " does not read them yet (lines 'unsupported PATH: why' above)");
-                return ExitStatus.BAD_FILE;
             }
-            return ExitStatus.OK;
-        } catch (IOException | UsageException e) {
-            out.flush();
-            return ExitStatus.report("ls", file, e);
-        } finally {
-            out.flush();
-        }
+            if (unsupported > 0) {
+                CommandRun.error(spec, unsupported + " member(s) not listed: Quire does not read"
+                        + " them yet (lines 'unsupported PATH: why' above)");
+                return CommandRun.FAILED;
+            }
+            return CommandRun.OK;
+        });
     }
 
     /**
@@ -117,16 +122,17 @@ public final class ListCommand implements Callable<Integer> {
         }
         Group group = (Group) object;
         attributes(group, out);
-        List<String> names = new ArrayList<>(group.memberNames());
-        names.sort(null);
-        for (String name : names) {
+        // One pass over the links: a second lookup by name could miss a damaged one.
+        List<Group.Member> members = new ArrayList<>(group.members());
+        members.sort(Comparator.comparing(Group.Member::name));
+        for (Group.Member link : members) {
             Hdf5Object member;
             try {
-                member = group.get(name);
+                member = link.open();
             } catch (UnsupportedFormatException e) {
                 String why = e.getMessage().substring(e.file().toString().length() + 2);
                 out.println("unsupported " + group.path() + (group.path().endsWith("/") ? "" : "/")
-                        + name + ": " + why);
+                        + link.name() + ": " + why);
                 unsupported++;
                 continue;
             }
@@ -188,9 +194,8 @@ public final class ListCommand implements Callable<Integer> {
     }
 
     private static void attributes(Hdf5Object object, PrintWriter out) throws IOException {
-        for (String name : object.attributeNames()) {
-            Attribute attribute = object.attribute(name);
-            out.println("    @" + name + ": " + TypeDescription.of(attribute.type()) + " = "
+        for (Attribute attribute : object.attributes()) {
+            out.println("    @" + attribute.name() + ": " + TypeDescription.of(attribute.type()) + " = "
                     + attributeValue(attribute));
         }
     }

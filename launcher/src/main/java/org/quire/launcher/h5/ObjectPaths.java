@@ -7,6 +7,7 @@ import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.Group;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.Hdf5Object;
+import org.quire.launcher.UsageException;
 
 /** Finds the group or dataset an absolute path such as {@code /fields/temperature} names. */
 final class ObjectPaths {

@@ -2,6 +2,8 @@ package org.quire.launcher.h5;
 
 import java.util.Arrays;
 
+import org.quire.launcher.UsageException;
+
 /**
  * A hyperslab given as text, one comma-separated part per dimension, Python-like:
  * {@code start:stop} (stop excluded; either may be omitted; negative counts from the end),

@@ -1,6 +1,5 @@
 package org.quire.launcher.h5;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -9,9 +8,12 @@ import java.util.concurrent.Callable;
 
 import org.quire.format.hdf5.Hdf5Verifier;
 import org.quire.format.hdf5.VerificationReport;
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code quire h5 verify FILE}: {@link Hdf5Verifier} from the command line. */
 @Command(name = "verify",
@@ -28,20 +30,24 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {
             "0:the file is valid",
             "1:the file is damaged, still open for writing, or uses a feature Quire cannot read",
-            "2:bad arguments (no such file)"})
+            "2:bad arguments (no such file, not a regular file)"})
 public final class VerifyCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
     private Path file;
 
     @Override
     public Integer call() {
-        VerificationReport report;
-        try {
-            report = Hdf5Verifier.verify(file);
-        } catch (IOException e) {
-            return ExitStatus.report("verify", file, e);
-        }
+        return CommandRun.run(spec, file, () -> {
+            print(Hdf5Verifier.verify(file));
+            return CommandRun.OK;
+        });
+    }
+
+    private void print(VerificationReport report) {
         PrintWriter out = StandardOutput.open();
         out.println(file + ": valid");
         out.println("  objects:         " + report.groups() + " groups, " + report.datasets()
@@ -74,6 +80,5 @@ public final class VerifyCommand implements Callable<Integer> {
                     + " and compact datasets, sizes and places checked");
         }
         out.flush();
-        return ExitStatus.OK;
     }
 }

@@ -6,6 +6,6 @@
  * hyperslab of it ({@link org.quire.launcher.h5.Slice}), streaming large selections block by
  * block; {@code verify} runs {@link org.quire.format.hdf5.Hdf5Verifier}. Exit status 0 on
  * success, 1 for a file that cannot be read or is not valid, 2 for bad arguments; failures are
- * one line on standard error. See the "Command line" section of {@code docs/hdf5.md}.
+ * one line on standard error ({@link org.quire.launcher.CommandRun}). See the "Command line" section of {@code docs/hdf5.md}.
  */
 package org.quire.launcher.h5;

@@ -3,6 +3,7 @@ package org.quire.launcher.sion;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskStreamChannel;
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,8 +47,7 @@ public final class SionCatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SionToolRun.existingFile(spec, file);
-        return SionToolRun.run(spec, () -> {
+        return CommandRun.run(spec, file, () -> {
             try (SionFile sion = SionFile.open(file)) {
                 SionTask task = taskWithGlobalRank(sion);
                 try (TaskStreamChannel stream = sion.openTaskStream(task.index());
@@ -76,7 +76,7 @@ public final class SionCatCommand implements Callable<Integer> {
 
     /**
      * File descriptor 1 as a channel (no second buffer behind System.out). A reader that went away
-     * ({@code | head}) is reported as {@link SionToolRun.StandardOutputClosed}, not as an error.
+     * ({@code | head}) is reported as {@link CommandRun.StandardOutputClosed}, not as an error.
      */
     private static final class StandardOutput implements WritableByteChannel {
         private final FileChannel channel = new FileOutputStream(FileDescriptor.out).getChannel();
@@ -87,7 +87,7 @@ public final class SionCatCommand implements Callable<Integer> {
                 return channel.write(source);
             } catch (IOException e) {
                 if ("Broken pipe".equals(e.getMessage())) {
-                    throw new SionToolRun.StandardOutputClosed(e);
+                    throw new CommandRun.StandardOutputClosed(e);
                 }
                 throw e;
             }

@@ -3,6 +3,7 @@ package org.quire.launcher.sion;
 import org.quire.format.sion.SionDefragmenter;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -56,8 +57,7 @@ public final class SionDefragCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--block-size must be at least 1, got "
                     + blockSize);
         }
-        SionToolRun.existingFile(spec, input);
-        return SionToolRun.run(spec, () -> {
+        return CommandRun.run(spec, input, () -> {
             if (Files.exists(output) && Files.isSameFile(input, output)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "OUT " + output
                         + " is IN; write to another file");

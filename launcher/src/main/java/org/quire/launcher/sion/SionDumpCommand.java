@@ -1,5 +1,6 @@
 package org.quire.launcher.sion;
 
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,8 +37,7 @@ public final class SionDumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SionToolRun.existingFile(spec, file);
-        return SionToolRun.run(spec, () -> {
+        return CommandRun.run(spec, file, () -> {
             SionSetMetadata set = SionSetMetadata.read(file);
             if (json) {
                 System.out.print(DumpJson.of(set));

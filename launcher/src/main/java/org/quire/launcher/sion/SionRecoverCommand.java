@@ -4,6 +4,7 @@ import org.quire.format.sion.RecoveredTask;
 import org.quire.format.sion.SionRecovery;
 import org.quire.format.sion.SionRecoveryMode;
 import org.quire.format.sion.SionRecoveryReport;
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,8 +46,7 @@ public final class SionRecoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SionToolRun.existingFile(spec, name);
-        return SionToolRun.run(spec, () -> {
+        return CommandRun.run(spec, name, () -> {
             print(SionRecovery.recover(name,
                     flushedOnly ? SionRecoveryMode.FLUSHED_ONLY : SionRecoveryMode.EVERY_RECORD));
             return 0;

@@ -5,6 +5,7 @@ import org.quire.format.sion.KeyValueRecord;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskStreamChannel;
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -74,8 +75,7 @@ public final class SionSplitCommand implements Callable<Integer> {
         if (digits < 1 || digits > 19) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--digits must be 1..19, got " + digits);
         }
-        SionToolRun.existingFile(spec, file);
-        return SionToolRun.run(spec, () -> {
+        return CommandRun.run(spec, file, () -> {
             try (SionFile sion = SionFile.open(file)) {
                 if (!byTaskIndex) {
                     requireDistinctGlobalRanks(sion);

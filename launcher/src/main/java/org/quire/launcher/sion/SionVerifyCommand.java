@@ -4,6 +4,7 @@ import org.quire.format.sion.KeyValueMode;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskStreamChannel;
+import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,8 +48,7 @@ public final class SionVerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SionToolRun.existingFile(spec, file);
-        return SionToolRun.run(spec, () -> {
+        return CommandRun.run(spec, file, () -> {
             try (SionFile sion = SionFile.open(file)) {
                 StringBuilder checked = new StringBuilder("metadata");
                 if (sion.keyValueMode() == KeyValueMode.INLINE) {

@@ -7,8 +7,8 @@
  * {@link org.quire.launcher.sion.SionVerifyCommand} (every structure, optionally every byte) and
  * {@link org.quire.launcher.sion.SionRecoverCommand} (closes a crashed job's file from its recovery journal).
  *
- * <p>Shared: {@link org.quire.launcher.sion.SionToolRun} (exit statuses 0 / 1 rejected or failed /
- * 2 usage, one-line errors), {@link org.quire.launcher.sion.TaskStreamCopy} (bounded-memory stream copy),
+ * <p>Shared: {@link org.quire.launcher.CommandRun} (exit statuses 0 / 1 rejected or failed /
+ * 2 usage, one-line errors, as for {@code quire h5}), {@link org.quire.launcher.sion.TaskStreamCopy} (bounded-memory stream copy),
  * {@link org.quire.launcher.sion.Progress} (progress on stderr only when it is a terminal) and
  * {@link org.quire.launcher.sion.JsonWriter}. Documented in {@code docs/sionlib.md}, section
  * "Command line".

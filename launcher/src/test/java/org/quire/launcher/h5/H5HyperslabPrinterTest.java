@@ -15,6 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.Hdf5File;
+import org.quire.launcher.UsageException;
 
 /**
  * {@link HyperslabPrinter} prints the same lines whatever its read budget: whole rows several at

@@ -3,6 +3,8 @@ package org.quire.launcher.h5;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.layout.JenkinsLookup3;
 import org.quire.launcher.QuireCommand;
 import org.quire.launcher.RequiredTool;
 
@@ -251,7 +254,7 @@ class H5ListIT {
     void badArgumentsAreOneLineAndStatus2() throws Exception {
         QuireCommand.Result missing = QuireCommand.run(LIMIT, "h5", "ls", dir.resolve("nope.h5").toString());
         assertEquals(2, missing.exitCode(), missing.toString());
-        assertEquals(List.of("quire h5 ls: no such file: " + dir.resolve("nope.h5")), missing.stderr().lines().toList());
+        assertEquals(List.of("quire h5 ls: " + dir.resolve("nope.h5") + ": no such file"), missing.stderr().lines().toList());
 
         QuireCommand.Result noObject = QuireCommand.run(LIMIT, "h5", "ls", file.toString(), "/grid/nothing");
         assertEquals(2, noObject.exitCode(), noObject.toString());
@@ -272,5 +275,32 @@ class H5ListIT {
         assertEquals(List.of("quire h5 ls: " + text + ": corrupt superblock at offset 0: signature expected"
                 + " \"\\x89HDF\\x0d\\x0a\\x1a\\x0a\", found \"not an H\""), result.stderr().lines().toList());
         assertEquals("", result.stdout());
+    }
+
+    @Test
+    void aDenseLinkRenamedInItsHeapBlockIsStatus1InOneLine() throws Exception {
+        H5pyFixture h5py = H5pyFixture.write(Files.createDirectories(dir.resolve("renamed")));
+        byte[] bytes = Files.readAllBytes(h5py.file());
+        String text = new String(bytes, StandardCharsets.ISO_8859_1);
+        int name = text.indexOf("sub_05");
+        int block = text.lastIndexOf("FHDB", name);
+        assertTrue(name > 0 && block > 0, name + " " + block);
+        bytes[name + 4] = 'X'; // "sub_X5": listed, but not where its name hash would find it
+        // libhdf5's default link heap: 512-byte blocks, 4-byte heap offsets; the checksum (after
+        // signature, version, heap header address and block offset) covers the block with its
+        // own field zeroed. Were this wrong, ls would report a checksum mismatch below instead.
+        int checksumAt = block + 4 + 1 + 8 + 4;
+        ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(checksumAt, 0);
+        buffer.putInt(checksumAt, JenkinsLookup3.checksum(bytes, block, 512));
+        Path damaged = Files.write(dir.resolve("renamed-link.h5"), bytes);
+
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "ls", damaged.toString());
+        assertEquals(1, result.exitCode(), result.toString());
+        List<String> errors = result.stderr().lines().toList();
+        assertEquals(1, errors.size(), result.toString());
+        assertTrue(errors.get(0).startsWith("quire h5 ls: " + damaged + ": corrupt version 2 B-tree header"
+                + " at offset "), errors.get(0));
+        assertTrue(errors.get(0).contains("name hash expected lookup3 of \"sub_X5\""), errors.get(0));
     }
 }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import org.quire.launcher.UsageException;
+
 /** {@link Slice#parse}: the accepted forms, and one precise message for each bad one. */
 class H5SliceTest {
 

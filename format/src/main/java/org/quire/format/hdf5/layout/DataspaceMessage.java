@@ -12,7 +12,8 @@ import org.quire.format.UnsupportedFormatException;
  * | version | rank (dims) | flags  | type   | rank x size (lengths) | rank x max size (if b0)   |
  * +---------+-------------+--------+--------+-----------------------+---------------------------+
  * version 1: version, rank, flags, 5 reserved bytes, sizes, max sizes (if flags b0)
- * type: 0 scalar, 1 simple, 2 null. A max size of all ones is "unlimited".
+ * type: 0 scalar, 1 simple, 2 null. A max size of all ones is "unlimited"; any other size or
+ * max size must be below 2^63.
  * </pre>
  *
  * A rank of 0 is a scalar (one element). The encoding of a given rank has a fixed length, which
@@ -65,15 +66,23 @@ public record DataspaceMessage(long[] dimensions, long[] maxDimensions) {
         }
         long[] dimensions = new long[rank];
         for (int i = 0; i < rank; i++) {
+            long fieldAt = in.absolutePosition();
             dimensions[i] = in.getLength("dimension size");
+            // Sizes are counted in signed longs everywhere; libhdf5 caps them below 2^63 too.
+            if (dimensions[i] < 0) {
+                throw in.corrupt(fieldAt, "dimension size", "below 2^63",
+                        Long.toUnsignedString(dimensions[i]));
+            }
         }
         long[] max = dimensions.clone();
         if ((flags & 1) != 0) {
             for (int i = 0; i < rank; i++) {
+                long fieldAt = in.absolutePosition();
                 max[i] = in.getLength("dimension maximum size");
-                if (max[i] != UNLIMITED && Long.compareUnsigned(max[i], dimensions[i]) < 0) {
-                    throw in.corrupt(at, "dimension maximum size",
-                            "at least the size " + dimensions[i], Long.toUnsignedString(max[i]));
+                if (max[i] != UNLIMITED && max[i] < dimensions[i]) {
+                    throw in.corrupt(fieldAt, "dimension maximum size", "unlimited (all ones)"
+                            + " or from the size " + dimensions[i] + " to below 2^63",
+                            Long.toUnsignedString(max[i]));
                 }
             }
         }
