@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * so that the next read comes from the device. Dropping needs root and a writable
  * {@code /proc/sys/vm/drop_caches}; callers report when it was refused.
  */
-final class PageCache {
+public final class PageCache {
 
     private static final Path DROP_CACHES = Path.of("/proc/sys/vm/drop_caches");
 
@@ -18,7 +18,7 @@ final class PageCache {
     }
 
     /** Runs {@code sync(1)}: every dirty page of every file system is written back when it returns. */
-    static void flush() throws IOException {
+    public static void flush() throws IOException {
         Process sync = new ProcessBuilder("sync").inheritIO().start();
         try {
             int status = sync.waitFor();
@@ -36,7 +36,7 @@ final class PageCache {
      *
      * @return false when the kernel refused (not root, read-only /proc): reads will hit the cache
      */
-    static boolean drop() throws IOException {
+    public static boolean drop() throws IOException {
         flush();
         try {
             Files.writeString(DROP_CACHES, "3");
