@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Quire's build, examples and tests need on a Debian 12 machine, and nothing that
 # is already there: JDK 17 and Maven, MPJ Express (libmpj-java), HDF5 tools and h5py (test
-# oracles), Debian's HDF5 Java binding and the slf4j-api it loads (benchmark baseline), Slurm and munge (a one-node cluster
-# for the Slurm tests). Needs root, or sudo. Safe to run again.
+# oracles), Debian's HDF5 Java binding and the slf4j-api it needs (benchmark baseline), Slurm
+# and munge (a one-node cluster for the Slurm tests). Needs root, or sudo. Safe to run again.
 set -euo pipefail
 
 packages=(
