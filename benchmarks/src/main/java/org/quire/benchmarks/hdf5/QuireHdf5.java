@@ -52,8 +52,8 @@ final class QuireHdf5 implements Hdf5Library {
 
         @Override
         public void read(long start, double[] into) throws IOException {
-            double[] values = dataset.readDoubles(new long[] {start}, new long[] {into.length});
-            System.arraycopy(values, 0, into, 0, into.length);
+            // read() returns the bytes in the type's byte order; one bulk copy decodes them into the caller's array
+            dataset.read(new long[] {start}, new long[] {into.length}).asDoubleBuffer().get(into);
         }
 
         @Override
