@@ -52,9 +52,12 @@ for line in open(results):
     elif kind == "index":
         indexes[(fields["layout"], fields["file"])] = fields["type"]
 median = {k: statistics.median(v) for k, v in mibs.items()}
+def cell(values):
+    middle = f"{statistics.median(values):,.0f}"
+    return middle if len(values) == 1 else f"{middle} ({min(values):,.0f}–{max(values):,.0f})"
 layouts = ("fixed", "extensible")
 
-print(f"### Write (MiB/s, median of {repeats})")
+print(f"### Write (MiB/s, median and range of {repeats} runs)")
 print()
 print("| chunk index | operation | Quire | libhdf5 | Quire / libhdf5 |")
 print("|---|---|---:|---:|---:|")
@@ -62,7 +65,8 @@ for layout in layouts:
     for op, label in (("write", "create … close"), ("write_fsync", "create … close + fsync")):
         q, h = median[(op, layout, "quire", "quire")], median[(op, layout, "libhdf5", "libhdf5")]
         index = indexes.get((layout, "quire"), "?") + " / " + indexes.get((layout, "libhdf5"), "?")
-        print(f"| {layout} ({index}) | {label} | {q:,.0f} | {h:,.0f} | {q / h:.2f} |")
+        print(f"| {layout} ({index}) | {label} | {cell(mibs[(op, layout, 'quire', 'quire')])} | "
+              f"{cell(mibs[(op, layout, 'libhdf5', 'libhdf5')])} | {q / h:.2f} |")
 print()
 print(f"### Read, whole dataset one chunk per call (MiB/s, median of {repeats})")
 print()

@@ -74,7 +74,7 @@ for ((r = 0; r < repeats; r++)); do
   done
 done
 
-echo "## Bandwidth: SION container vs file-per-process vs dd (MiB/s, median of $repeats)"
+echo "## Bandwidth: SION container vs file-per-process vs dd (MiB/s, median and range of $repeats runs)"
 echo
 python3 - "$results" <<'PY'
 import sys, statistics, collections
@@ -84,16 +84,20 @@ for line in open(sys.argv[1]):
     mibs[(op, int(n), int(w), method)].append(int(total) / 1048576 / float(seconds))
 ops = [("write_fsync", "write + fsync"), ("write", "write, no fsync"), ("read_cold", "read, cache dropped"),
        ("read_warm", "read, page cache")]
-print("| operation | ranks | write size | SION MiB/s | file-per-process MiB/s | dd MiB/s | SION / fpp | SION / dd |")
+def cell(values):
+    middle = f"{statistics.median(values):,.0f}"
+    return middle if len(values) == 1 else f"{middle} ({min(values):,.0f}–{max(values):,.0f})"
+print("| operation | ranks | write size | SION MiB/s (min–max) | file-per-process MiB/s (min–max) | dd MiB/s (min–max) |"
+      " SION / fpp | SION / dd |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
 for op, label in ops:
     for n, w in sorted({(k[1], k[2]) for k in mibs if k[0] == op}):
-        m = {method: statistics.median(mibs[(op, n, w, method)]) for method in ("sion", "fpp", "dd")
-             if mibs[(op, n, w, method)]}
-        if len(m) < 3:
+        runs = {method: mibs[(op, n, w, method)] for method in ("sion", "fpp", "dd") if mibs[(op, n, w, method)]}
+        if len(runs) < 3:
             continue
+        m = {method: statistics.median(values) for method, values in runs.items()}
         size = f"{w // 1048576} MiB" if w >= 1048576 else f"{w // 1024} KiB"
-        print(f"| {label} | {n} | {size} | {m['sion']:,.0f} | {m['fpp']:,.0f} | {m['dd']:,.0f} | "
+        print(f"| {label} | {n} | {size} | {cell(runs['sion'])} | {cell(runs['fpp'])} | {cell(runs['dd'])} | "
               f"{m['sion'] / m['fpp']:.2f} | {m['sion'] / m['dd']:.2f} |")
 PY
 if ! grep -q ' read_cold ' "$results"; then
