@@ -85,13 +85,13 @@ public final class SionBandwidth {
 
     public static void main(String[] args) throws IOException {
         try (Job job = Quire.init(args)) {
-            String[] a = job.arguments();
-            if (a.length != 5) {
+            String[] arguments = job.arguments();
+            if (arguments.length != 5) {
                 throw new IllegalArgumentException("usage: SionBandwidth DIRECTORY BYTES_PER_RANK WRITE_SIZE CHUNK_SIZE"
                         + " REPEAT");
             }
-            new SionBandwidth(job.world(), Path.of(a[0]), Long.parseLong(a[1]), Integer.parseInt(a[2]),
-                    Long.parseLong(a[3])).run(Integer.parseInt(a[4]));
+            new SionBandwidth(job.world(), Path.of(arguments[0]), Long.parseLong(arguments[1]),
+                    Integer.parseInt(arguments[2]), Long.parseLong(arguments[3])).run(Integer.parseInt(arguments[4]));
         }
     }
 
