@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Quire's build, examples and tests need on a Debian 12 machine, and nothing that
 # is already there: JDK 17 and Maven, MPJ Express (libmpj-java), HDF5 tools and h5py (test
-# oracles), Debian's HDF5 Java binding (benchmark baseline), Slurm and munge (a one-node cluster
-# for the Slurm tests). Needs root, or sudo. Safe to run again.
+# oracles), Debian's HDF5 Java binding and the slf4j-api it needs (benchmark baseline), Slurm
+# and munge (a one-node cluster for the Slurm tests). Needs root, or sudo. Safe to run again.
 set -euo pipefail
 
 packages=(
   openjdk-17-jdk-headless maven
   libmpj-java liblog4j1.2-java libcommons-cli-java libcommons-codec-java libcommons-io-java
-  hdf5-tools python3-h5py libhdf5-java
+  hdf5-tools python3-h5py libhdf5-java libslf4j-java
   slurm-wlm munge
   procps
 )

@@ -1,0 +1,221 @@
+package org.quire.benchmarks;
+
+import org.quire.format.sion.SionParallelReader;
+import org.quire.format.sion.SionParallelWriter;
+import org.quire.format.sion.SionTask;
+import org.quire.format.sion.SionWriteOptions;
+import org.quire.format.sion.TaskStreamChannel;
+import org.quire.runtime.Communicator;
+import org.quire.runtime.Job;
+import org.quire.runtime.Quire;
+import org.quire.runtime.ReduceOp;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+
+/**
+ * Write and read bandwidth of one shared SION container against file-per-process, for
+ * {@code benchmarks/sion-bandwidth.sh}. Run by every rank of a {@code quire run} job:
+ *
+ * <pre>
+ * quire run -n N -cp benchmarks/target/quire-benchmarks.jar org.quire.benchmarks.SionBandwidth \
+ *     DIRECTORY BYTES_PER_RANK WRITE_SIZE CHUNK_SIZE REPEAT
+ * </pre>
+ *
+ * Every rank writes BYTES_PER_RANK bytes (zeros, as {@code dd if=/dev/zero}) in writes of
+ * WRITE_SIZE bytes, once into {@code DIRECTORY/bandwidth.sion} (one task per rank, requested chunk
+ * size CHUNK_SIZE, block size from the file store) and once into its own file
+ * {@code DIRECTORY/bandwidth.fpp.RANK}: first with fsync before close (SION: fsync at collective
+ * close; file-per-process: {@code force} before close), then without. After the fsync'd writes
+ * both are read back in reads of WRITE_SIZE bytes, once after dropping the page cache (cold) and
+ * once more straight after (warm). Each step starts after a barrier and lasts, for the job, as
+ * long as its slowest rank (SION: collective open to collective close; file-per-process: open to
+ * close); rank 0 prints one line per step:
+ *
+ * <pre>
+ * result method=sion op=write_fsync ranks=4 write_size=65536 bytes=1073741824 seconds=2.345
+ * </pre>
+ *
+ * Dirty pages are written back (untimed) before every write step so that one step's write-back
+ * does not land in the next. One small untimed write and read per method come first (class
+ * loading). REPEAT only alternates which method goes first. Files are deleted at the end.
+ */
+public final class SionBandwidth {
+
+    private enum Method {
+        SION("sion"), FILE_PER_PROCESS("fpp");
+
+        final String label;
+
+        Method(String label) {
+            this.label = label;
+        }
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws IOException;
+    }
+
+    private final Communicator world;
+    private final Path container;
+    private final Path ownFile;
+    private final long bytesPerRank;
+    private final ByteBuffer buffer;
+    private final long chunkSize;
+
+    private SionBandwidth(Communicator world, Path directory, long bytesPerRank, int writeSize, long chunkSize) {
+        if (bytesPerRank <= 0 || writeSize <= 0 || bytesPerRank % writeSize != 0) {
+            throw new IllegalArgumentException("BYTES_PER_RANK (" + bytesPerRank + ") must be a positive multiple of"
+                    + " WRITE_SIZE (" + writeSize + ")");
+        }
+        this.world = world;
+        this.container = directory.resolve("bandwidth.sion");
+        this.ownFile = directory.resolve("bandwidth.fpp." + world.rank());
+        this.bytesPerRank = bytesPerRank;
+        this.buffer = ByteBuffer.allocateDirect(writeSize);
+        this.chunkSize = chunkSize;
+    }
+
+    public static void main(String[] args) throws IOException {
+        try (Job job = Quire.init(args)) {
+            String[] arguments = job.arguments();
+            if (arguments.length != 5) {
+                throw new IllegalArgumentException("usage: SionBandwidth DIRECTORY BYTES_PER_RANK WRITE_SIZE CHUNK_SIZE"
+                        + " REPEAT");
+            }
+            new SionBandwidth(job.world(), Path.of(arguments[0]), Long.parseLong(arguments[1]),
+                    Integer.parseInt(arguments[2]), Long.parseLong(arguments[3])).run(Integer.parseInt(arguments[4]));
+        }
+    }
+
+    private void run(int repeat) throws IOException {
+        warmUp();
+        List<Method> order = repeat % 2 == 0 ? List.of(Method.SION, Method.FILE_PER_PROCESS)
+                : List.of(Method.FILE_PER_PROCESS, Method.SION);
+        for (boolean fsync : new boolean[] {true, false}) {
+            for (Method method : order) {
+                onRankZeroThenBarrier(PageCache::flush);
+                measure(method, fsync ? "write_fsync" : "write", () -> write(method, fsync, bytesPerRank));
+            }
+            if (fsync) {
+                for (Method method : order) {
+                    boolean dropped = dropPageCache();
+                    if (dropped) {
+                        measure(method, "read_cold", () -> read(method, bytesPerRank));
+                    } else if (world.rank() == 0) {
+                        System.out.println("note drop_caches refused: no cold read");
+                    }
+                    measure(method, "read_warm", () -> read(method, bytesPerRank));
+                }
+            }
+            deleteFiles();
+        }
+        onRankZeroThenBarrier(PageCache::flush);
+    }
+
+    /** One small untimed write and read per method, so that class loading is not timed. */
+    private void warmUp() throws IOException {
+        for (Method method : Method.values()) {
+            write(method, false, buffer.capacity());
+            read(method, buffer.capacity());
+        }
+        deleteFiles();
+    }
+
+    /** Deletes both files once every rank is done with them (a SION reader's close is local). */
+    private void deleteFiles() throws IOException {
+        world.barrier();
+        if (world.rank() == 0) {
+            Files.deleteIfExists(container);
+        }
+        Files.deleteIfExists(ownFile);
+    }
+
+    private void write(Method method, boolean fsync, long bytes) throws IOException {
+        long writes = bytes / buffer.capacity();
+        if (method == Method.SION) {
+            try (SionParallelWriter out = SionParallelWriter.open(container, world, chunkSize, 1,
+                    SionParallelWriter.FS_BLOCK_SIZE_FROM_FILE_STORE, SionWriteOptions.defaults().withFsyncOnClose(fsync))) {
+                for (long i = 0; i < writes; i++) {
+                    out.write(buffer.clear());
+                }
+            }
+        } else {
+            try (FileChannel out = FileChannel.open(ownFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                for (long i = 0; i < writes; i++) {
+                    buffer.clear();
+                    while (buffer.hasRemaining()) {
+                        out.write(buffer);
+                    }
+                }
+                if (fsync) {
+                    out.force(true);
+                }
+            }
+        }
+    }
+
+    private void read(Method method, long bytes) throws IOException {
+        long read;
+        if (method == Method.SION) {
+            try (SionParallelReader in = SionParallelReader.openOwnTask(container, world)) {
+                SionTask task = in.tasks().get(0);
+                try (TaskStreamChannel stream = in.openTaskStream(task)) {
+                    read = drain(stream);
+                }
+            }
+        } else {
+            try (FileChannel in = FileChannel.open(ownFile, StandardOpenOption.READ)) {
+                read = drain(in);
+            }
+        }
+        if (read != bytes) {
+            throw new IOException("rank " + world.rank() + " read " + read + " bytes back with " + method.label
+                    + ", wrote " + bytes);
+        }
+    }
+
+    private long drain(ReadableByteChannel in) throws IOException {
+        long total = 0;
+        while (true) {
+            int n = in.read(buffer.clear());
+            if (n < 0) {
+                return total;
+            }
+            total += n;
+        }
+    }
+
+    /** Times {@code step} on every rank from a common barrier; rank 0 prints the slowest rank's time. */
+    private void measure(Method method, String op, Step step) throws IOException {
+        world.barrier();
+        long start = System.nanoTime();
+        step.run();
+        long elapsed = System.nanoTime() - start;
+        long[] slowest = world.reduce(new long[] {elapsed}, ReduceOp.MAX, 0);
+        if (world.rank() == 0) {
+            System.out.printf("result method=%s op=%s ranks=%d write_size=%d bytes=%d seconds=%.6f%n", method.label, op,
+                    world.size(), buffer.capacity(), bytesPerRank * world.size(), slowest[0] / 1e9);
+        }
+    }
+
+    private boolean dropPageCache() throws IOException {
+        byte[] dropped = world.broadcast(world.rank() == 0 ? new byte[] {(byte) (PageCache.drop() ? 1 : 0)} : null, 0);
+        return dropped[0] == 1;
+    }
+
+    private void onRankZeroThenBarrier(Step step) throws IOException {
+        if (world.rank() == 0) {
+            step.run();
+        }
+        world.barrier();
+    }
+}

@@ -1,0 +1,64 @@
+package org.quire.benchmarks.hdf5;
+
+import org.quire.format.hdf5.Dataset;
+import org.quire.format.hdf5.DatasetSpec;
+import org.quire.format.hdf5.Datatype;
+import org.quire.format.hdf5.Hdf5File;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Quire's own HDF5 ({@code org.quire.format.hdf5}). It has no chunk cache: every read reads whole chunks. */
+final class QuireHdf5 implements Hdf5Library {
+
+    @Override
+    public String name() {
+        return "quire";
+    }
+
+    @Override
+    public Float64DatasetFile create(Path file, long length, int chunkElements, boolean extensible) throws IOException {
+        Files.deleteIfExists(file);
+        Hdf5File hdf5 = Hdf5File.create(file);
+        DatasetSpec.Builder spec = DatasetSpec.builder(Datatype.FLOAT64, extensible ? 0 : length).chunkShape(chunkElements);
+        if (extensible) {
+            spec.maxShape(DatasetSpec.UNLIMITED);
+        }
+        return new QuireDataset(hdf5, hdf5.root().createDataset(Float64DatasetFile.DATASET, spec.build()));
+    }
+
+    @Override
+    public Float64DatasetFile open(Path file) throws IOException {
+        Hdf5File hdf5 = Hdf5File.open(file);
+        return new QuireDataset(hdf5, hdf5.root().dataset(Float64DatasetFile.DATASET));
+    }
+
+    private record QuireDataset(Hdf5File file, Dataset dataset) implements Float64DatasetFile {
+
+        @Override
+        public long length() {
+            return dataset.shape()[0];
+        }
+
+        @Override
+        public void write(long start, double[] values) throws IOException {
+            long end = start + values.length;
+            if (end > length()) {
+                dataset.extend(end);
+            }
+            dataset.write(new long[] {start}, new long[] {values.length}, values);
+        }
+
+        @Override
+        public void read(long start, double[] into) throws IOException {
+            // read() returns the bytes in the type's byte order; one bulk copy decodes them into the caller's array
+            dataset.read(new long[] {start}, new long[] {into.length}).asDoubleBuffer().get(into);
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
+    }
+}
