@@ -66,7 +66,10 @@ public final class SionCheckpoint {
                 default -> throw new IllegalArgumentException("unknown mode " + arguments[0]);
             };
         }
-        System.exit(status);
+        // Returning (not System.exit) on success lets Quire leave the world, delivering every message.
+        if (status != 0) {
+            System.exit(status);
+        }
     }
 
     /** Records every task must hold, or {@link #ANY_PREFIX}. */

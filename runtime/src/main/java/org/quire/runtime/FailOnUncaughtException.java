@@ -6,6 +6,9 @@ package org.quire.runtime;
  * client) keep the JVM alive after main died, and the rank neither works nor exits, so the
  * launcher's fail-fast never sees it. Under {@code mpjrun}'s multicore mode, where ranks are
  * threads of one JVM, this ends every rank: the equivalent of {@code MPI_Abort}.
+ *
+ * <p>The worker deliberately does not leave the world first: leaving waits for the other ranks,
+ * which may be blocked in a collective waiting for this one ({@link LeaveAtThreadEnd}).
  */
 final class FailOnUncaughtException {
 

@@ -1,18 +1,23 @@
 package org.quire.runtime;
 
 /**
- * A worker's membership in its world, from {@link Quire#init} until {@link #close()}.
- * Closing leaves the world (MPJ's {@code MPI.Finalize}, Hazelcast client shutdown); every rank
- * must close, since closing may synchronise with the other ranks.
+ * A worker's membership in its world, obtained from {@link Quire#init}.
+ *
+ * <p>The worker leaves the world (MPJ's {@code MPI.Finalize}, Hazelcast's closing barrier and
+ * client shutdown) when the thread that called {@link Quire#init} returns normally: every message
+ * sent before is delivered, the other ranks are waited for, and the JVM then exits with status 0.
+ * If an exception escapes that thread instead, the worker prints it and exits with status 1
+ * without waiting for anyone, and the launcher stops the other ranks. Leaving is therefore not
+ * {@link #close()}'s work: in {@code try (Job job = Quire.init(args)) { ... }} a close that waited
+ * for the other ranks would hang a job whose body threw while the others sat in a collective.
  */
 public final class Job implements AutoCloseable {
 
     private final Communicator world;
     private final String[] arguments;
     private final Runnable leave;
-    private boolean closed;
 
-    /** For engines: {@code leave} runs once, at the first {@link #close()}. */
+    /** For engines: {@code leave} runs once, after the thread that called {@link Quire#init} returned. */
     public Job(Communicator world, String[] arguments, Runnable leave) {
         this.world = world;
         this.arguments = arguments.clone();
@@ -29,11 +34,19 @@ public final class Job implements AutoCloseable {
         return arguments.clone();
     }
 
+    /**
+     * Marks the end of the worker's use of {@link #world()}, which must not be used afterwards.
+     * It never blocks: the world is left when the thread that called {@link Quire#init} returns,
+     * so a worker may close and go on with serial work, and the other ranks then wait for it in
+     * their own leaving.
+     */
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
-            leave.run();
-        }
+        // Nothing to do here by design: see the class comment.
+    }
+
+    /** Leaves the world; called once, by {@link LeaveAtThreadEnd}. */
+    void leave() {
+        leave.run();
     }
 }

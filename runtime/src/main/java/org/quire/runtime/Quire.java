@@ -17,8 +17,10 @@ import java.util.Map;
  *   <li>under Slurm's {@code srun}: the {@link SlurmEnvironment} variables;</li>
  *   <li>otherwise (plain {@code java}): a world of one rank.</li>
  * </ol>
- * In a multi-rank world, an exception that escapes the calling thread (normally {@code main})
- * ends the worker with status 1, so that the launcher stops the job instead of letting it hang.
+ * In a multi-rank world the calling thread (normally {@code main}) decides how the worker ends:
+ * when it returns normally the worker leaves the world and exits with status 0; an exception that
+ * escapes it ends the worker with status 1 at once, so that the launcher stops the job instead of
+ * letting it hang (see {@link Job}).
  */
 public final class Quire {
 
@@ -26,9 +28,10 @@ public final class Quire {
     }
 
     public static Job init(String[] args) {
+        Thread caller = Thread.currentThread();
         if (MpjBootstrap.isMpjrunArguments(args)) {
-            FailOnUncaughtException.install(Thread.currentThread());
-            return MpjBootstrap.underMpjrun(args);
+            FailOnUncaughtException.install(caller);
+            return leftAtEndOf(caller, MpjBootstrap.underMpjrun(args));
         }
         Map<String, String> env = System.getenv();
         WorldSpec spec;
@@ -40,10 +43,15 @@ public final class Quire {
         } else {
             return new Job(LocalWorld.self(), args, () -> { });
         }
-        FailOnUncaughtException.install(Thread.currentThread());
-        return switch (spec.transport()) {
+        FailOnUncaughtException.install(caller);
+        return leftAtEndOf(caller, switch (spec.transport()) {
             case MPJ -> MpjBootstrap.join(spec, args);
             case HAZELCAST -> HazelcastBootstrap.join(spec, args);
-        };
+        });
+    }
+
+    private static Job leftAtEndOf(Thread caller, Job job) {
+        LeaveAtThreadEnd.watch(caller, job);
+        return job;
     }
 }

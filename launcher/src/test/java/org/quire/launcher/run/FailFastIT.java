@@ -37,6 +37,19 @@ class FailFastIT {
         assertFalse(result.stdout().contains("should be impossible"), result.toString());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"mpj", "hazelcast"})
+    void aRankThatThrowsOutOfTryWithResourcesEndsTheJob(String transport) throws Exception {
+        QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "3", "--transport", transport,
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.FailingInTry", "1");
+        assertEquals(1, result.exitCode(), result.toString());
+        assertTrue(result.stderr().contains("quire: rank 1 exited with status 1; stopping the other 2 ranks"),
+                result.toString());
+        assertTrue(result.stderr().contains("[1] Exception in thread \"main\" java.lang.IllegalStateException: rank 1"
+                + " fails inside try-with-resources"), result.toString());
+        assertFalse(result.stdout().contains("should be impossible"), result.toString());
+    }
+
     @Test
     void theFailingRanksExitStatusIsTheJobsStatus() throws Exception {
         QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "3", "-cp", QuireCommand.testWorkers(),
