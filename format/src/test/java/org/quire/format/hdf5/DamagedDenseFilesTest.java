@@ -49,31 +49,6 @@ class DamagedDenseFilesTest {
         intact = H5pyFixtures.of(H5pyFixtures.DENSE).file("dense.h5");
     }
 
-    /** Opens {@code file} and reads every member, attribute and dataset in it. */
-    private static void readEverything(Path file) throws IOException {
-        try (Hdf5File hdf5 = Hdf5File.open(file)) {
-            readGroup(hdf5.root());
-        }
-    }
-
-    private static void readGroup(Group group) throws IOException {
-        for (String name : group.memberNames()) {
-            if (name.equals("soft")) {
-                continue;
-            }
-            Hdf5Object member = group.get(name);
-            for (String attribute : member.attributeNames()) {
-                member.attribute(attribute);
-            }
-            if (member instanceof Group child) {
-                readGroup(child);
-            } else {
-                Dataset dataset = (Dataset) member;
-                dataset.read(new long[dataset.shape().length], dataset.shape());
-            }
-        }
-    }
-
     private static Path copyWith(String name, byte[] bytes) throws IOException {
         Path copy = dir.resolve(name);
         Files.write(copy, bytes);
@@ -106,7 +81,7 @@ class DamagedDenseFilesTest {
 
     @Test
     void theIntactFileReads() throws IOException {
-        readEverything(intact);
+        ReadEverything.read(intact);
     }
 
     @Test
@@ -122,7 +97,7 @@ class DamagedDenseFilesTest {
                 Path file = copyWith("flip-" + at + ".h5", damaged);
                 ChecksumMismatchException e = Assertions.assertTimeoutPreemptively(
                         Duration.ofSeconds(20), () -> assertThrows(
-                                ChecksumMismatchException.class, () -> readEverything(file),
+                                ChecksumMismatchException.class, () -> ReadEverything.read(file),
                                 kind.getValue() + " at " + at));
                 assertEquals(kind.getValue(), e.structure(), "block at " + at);
                 assertTrue(e.offset() > at, e.getMessage());
@@ -147,7 +122,7 @@ class DamagedDenseFilesTest {
         reseal(bytes, at, at + FractalHeapHeader.SIZE - 4);
         Path file = copyWith("root-beyond-eof.h5", bytes);
         CorruptFileException e = assertThrows(CorruptFileException.class,
-                () -> readEverything(file));
+                () -> ReadEverything.read(file));
         assertEquals(FractalHeapIndirectBlock.IDENTITY.structure(), e.structure(),
                 e.getMessage());
         assertTrue(e.getMessage().contains("inside the file"), e.getMessage());
@@ -164,7 +139,7 @@ class DamagedDenseFilesTest {
         reseal(bytes, at, at + FractalHeapHeader.SIZE - 4);
         Path file = copyWith("huge-blocks.h5", bytes);
         CorruptFileException e = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20),
-                () -> assertThrows(CorruptFileException.class, () -> readEverything(file)));
+                () -> assertThrows(CorruptFileException.class, () -> ReadEverything.read(file)));
         assertTrue(e.getMessage().contains("1073741824"), e.getMessage());
     }
 
@@ -213,7 +188,7 @@ class DamagedDenseFilesTest {
         }
         // A lookup through the second slot finds a block that says it is elsewhere.
         CorruptFileException e = assertThrows(CorruptFileException.class,
-                () -> readEverything(file));
+                () -> ReadEverything.read(file));
         assertTrue(e.getMessage().contains("block offset"), e.getMessage());
     }
 

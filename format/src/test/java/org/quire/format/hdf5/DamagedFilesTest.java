@@ -83,28 +83,6 @@ class DamagedFilesTest {
                 .filter(a -> a.objectPath().equals("/nested/a")).toList());
     }
 
-    /** Opens {@code file} and reads every group, attribute and whole dataset in it. */
-    private static void readEverything(Path file) throws IOException {
-        try (Hdf5File hdf5 = Hdf5File.open(file)) {
-            readGroup(hdf5.root());
-        }
-    }
-
-    private static void readGroup(Group group) throws IOException {
-        for (String name : group.memberNames()) {
-            Hdf5Object member = group.get(name);
-            for (String attribute : member.attributeNames()) {
-                member.attribute(attribute);
-            }
-            if (member instanceof Group child) {
-                readGroup(child);
-            } else {
-                Dataset dataset = (Dataset) member;
-                dataset.read(new long[dataset.shape().length], dataset.shape());
-            }
-        }
-    }
-
     private static Path copyWith(String name, byte[] bytes) throws IOException {
         Path copy = dir.resolve(name);
         Files.write(copy, bytes);
@@ -113,7 +91,7 @@ class DamagedFilesTest {
 
     @Test
     void theIntactFileReads() throws IOException {
-        readEverything(intact);
+        ReadEverything.read(intact);
     }
 
     @Test
@@ -131,7 +109,7 @@ class DamagedFilesTest {
             int blockStart = at;
             Path file = copyWith("flip-" + at + ".h5", damaged);
             ChecksumMismatchException e = assertThrows(ChecksumMismatchException.class,
-                    () -> readEverything(file), structure + " at " + at);
+                    () -> ReadEverything.read(file), structure + " at " + at);
             assertEquals(structure, e.structure(), "block at " + blockStart);
             assertTrue(e.offset() > blockStart, e.getMessage());
             assertTrue(e.getMessage().contains(file.getFileName().toString()), e.getMessage());
@@ -160,7 +138,7 @@ class DamagedFilesTest {
             int cut = length;
             Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
                 FormatException e = assertThrows(FormatException.class,
-                        () -> readEverything(file), "cut at " + cut);
+                        () -> ReadEverything.read(file), "cut at " + cut);
                 assertTrue(e instanceof CorruptFileException, "cut at " + cut + ": " + e);
             });
         }

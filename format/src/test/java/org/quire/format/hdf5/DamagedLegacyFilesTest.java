@@ -77,7 +77,7 @@ class DamagedLegacyFilesTest {
             byte[] bytes = intact.clone();
             bytes[(int) addresses[i] + 1] ^= 0x04;
             Path file = copy("signature-" + i, bytes);
-            CorruptFileException e = expectCorrupt(() -> readEverything(file));
+            CorruptFileException e = expectCorrupt(() -> ReadEverything.read(file));
             assertFailure(e, addresses[i], structures[i], "signature");
             assertEquals(e.getMessage(), expectCorrupt(() -> Hdf5Verifier.verify(file))
                     .getMessage());
@@ -94,7 +94,7 @@ class DamagedLegacyFilesTest {
         assertTrue(e.found().contains("second pointer from the node at " + chunkRoot),
                 e.getMessage());
         // A lookup of a chunk of the second subtree reaches the first one: its keys are wrong.
-        CorruptFileException read = expectCorrupt(() -> readEverything(file));
+        CorruptFileException read = expectCorrupt(() -> ReadEverything.read(file));
         assertFailure(read, chunkChild, "version 1 B-tree node", "keys");
         assertTrue(read.expected().contains("(keys 1 and 2 of the node at " + chunkRoot + ")"),
                 read.getMessage());
@@ -105,7 +105,7 @@ class DamagedLegacyFilesTest {
         byte[] bytes = intact.clone();
         putLong(bytes, chunkRoot + BTreeV1Node.childFieldOffset(0, CHUNK_KEY_SIZE), chunkRoot);
         Path file = copy("chunk-cycle", bytes);
-        CorruptFileException read = expectCorrupt(() -> readEverything(file));
+        CorruptFileException read = expectCorrupt(() -> ReadEverything.read(file));
         assertFailure(read, chunkRoot + BTreeV1Node.LEVEL_OFFSET, "version 1 B-tree node",
                 "node level");
         CorruptFileException verified = expectCorrupt(() -> Hdf5Verifier.verify(file));
@@ -118,7 +118,7 @@ class DamagedLegacyFilesTest {
         long first = longAt(bytes, groupRoot + BTreeV1Node.childFieldOffset(0, GROUP_KEY_SIZE));
         putLong(bytes, groupRoot + BTreeV1Node.childFieldOffset(1, GROUP_KEY_SIZE), first);
         Path file = copy("shared-group-node", bytes);
-        assertFailure(expectCorrupt(() -> readEverything(file)), first,
+        assertFailure(expectCorrupt(() -> ReadEverything.read(file)), first,
                 "version 1 B-tree node", "address");
     }
 
@@ -127,7 +127,7 @@ class DamagedLegacyFilesTest {
         byte[] bytes = intact.clone();
         bytes[(int) chunkChild + BTreeV1Node.LEVEL_OFFSET] = 2;
         Path file = copy("child-level", bytes);
-        CorruptFileException e = expectCorrupt(() -> readEverything(file));
+        CorruptFileException e = expectCorrupt(() -> ReadEverything.read(file));
         assertFailure(e, chunkChild + BTreeV1Node.LEVEL_OFFSET, "version 1 B-tree node",
                 "node level");
         assertEquals("2", e.found());
@@ -140,7 +140,7 @@ class DamagedLegacyFilesTest {
         byte[] bytes = intact.clone();
         putShort(bytes, chunkRoot + BTreeV1Node.ENTRIES_USED_OFFSET, 65);
         Path file = copy("tree-entries", bytes);
-        CorruptFileException e = expectCorrupt(() -> readEverything(file));
+        CorruptFileException e = expectCorrupt(() -> ReadEverything.read(file));
         assertFailure(e, chunkRoot + BTreeV1Node.ENTRIES_USED_OFFSET, "version 1 B-tree node",
                 "entries used");
         assertEquals("at most 64", e.expected());
@@ -148,7 +148,7 @@ class DamagedLegacyFilesTest {
         bytes = intact.clone();
         putShort(bytes, firstSymbolTableNode + 6, 9);
         Path snod = copy("snod-entries", bytes);
-        e = expectCorrupt(() -> readEverything(snod));
+        e = expectCorrupt(() -> ReadEverything.read(snod));
         assertFailure(e, firstSymbolTableNode + 6, "symbol table node", "number of symbols");
         assertEquals("at most 8", e.expected());
     }
@@ -159,7 +159,7 @@ class DamagedLegacyFilesTest {
         long entry = SymbolTableNode.entryAddress(firstSymbolTableNode, 0);
         putLong(bytes, entry, 1_000_000);
         Path file = copy("heap-offset", bytes);
-        CorruptFileException e = expectCorrupt(() -> readEverything(file));
+        CorruptFileException e = expectCorrupt(() -> ReadEverything.read(file));
         assertFailure(e, entry, "symbol table node", "link name offset");
         assertEquals("1000000", e.found());
     }
@@ -169,7 +169,7 @@ class DamagedLegacyFilesTest {
         byte[] bytes = intact.clone();
         putLong(bytes, localHeap + 8, 1L << 40); // data segment size
         Path heap = copy("heap-size", bytes);
-        assertFailure(expectCorrupt(() -> readEverything(heap)), localHeap + 8, "local heap",
+        assertFailure(expectCorrupt(() -> ReadEverything.read(heap)), localHeap + 8, "local heap",
                 "data segment size");
 
         bytes = intact.clone();
@@ -188,7 +188,7 @@ class DamagedLegacyFilesTest {
         long scratchPad = ROOT_ENTRY + SymbolTableEntry.SCRATCH_PAD_OFFSET;
         putLong(bytes, scratchPad, longAt(bytes, scratchPad) + 8);
         Path file = copy("scratch-pad", bytes);
-        readEverything(file); // readers follow the object header's message, as libhdf5 does
+        ReadEverything.read(file); // readers follow the object header's message, as libhdf5 does
         assertFailure(expectCorrupt(() -> Hdf5Verifier.verify(file)), scratchPad, "superblock",
                 "root group symbol table entry scratch-pad");
     }
@@ -218,7 +218,7 @@ class DamagedLegacyFilesTest {
             int length = (int) ((long) intact.length * i / 61);
             Path file = copy("truncated", java.util.Arrays.copyOf(intact, length));
             expectCorrupt(() -> Hdf5Verifier.verify(file));
-            expectCorrupt(() -> readEverything(file));
+            expectCorrupt(() -> ReadEverything.read(file));
         }
     }
 
@@ -233,28 +233,6 @@ class DamagedLegacyFilesTest {
         assertEquals(field, e.field(), e.getMessage());
         assertEquals(offset, e.offset(), e.getMessage());
         assertTrue(e.getMessage().contains(e.file().getFileName().toString()), e.getMessage());
-    }
-
-    /** Lists every group and reads every dataset whole. */
-    private static void readEverything(Path path) throws IOException {
-        try (Hdf5File file = Hdf5File.open(path)) {
-            readGroup(file.root());
-        }
-    }
-
-    private static void readGroup(Group group) throws IOException {
-        for (String name : group.memberNames()) {
-            if (name.equals("link")) {
-                continue; // a soft link, not followed
-            }
-            Hdf5Object member = group.get(name);
-            if (member instanceof Group child) {
-                readGroup(child);
-            } else {
-                Dataset dataset = (Dataset) member;
-                dataset.read(new long[dataset.shape().length], dataset.shape());
-            }
-        }
     }
 
     private static Path copy(String name, byte[] bytes) throws IOException {

@@ -1,0 +1,38 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import org.quire.format.hdf5.layout.LinkMessage;
+
+/**
+ * What the damaged-file tests do to a file: open it and read every group, every attribute and
+ * every dataset whole, following hard links (soft and external links are not followed by Quire).
+ */
+final class ReadEverything {
+
+    private ReadEverything() {
+    }
+
+    static void read(Path file) throws IOException {
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            readGroup(hdf5.root());
+        }
+    }
+
+    private static void readGroup(Group group) throws IOException {
+        for (LinkMessage link : group.links()) {
+            if (link.type() != LinkMessage.HARD) {
+                continue;
+            }
+            Hdf5Object member = group.member(link);
+            member.attributes();
+            if (member instanceof Group child) {
+                readGroup(child);
+            } else {
+                Dataset dataset = (Dataset) member;
+                dataset.read(new long[dataset.shape().length], dataset.shape());
+            }
+        }
+    }
+}
