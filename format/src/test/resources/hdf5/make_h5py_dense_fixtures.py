@@ -38,22 +38,13 @@ import sys
 import h5py
 import numpy as np
 
+from fixture_manifest import csv, type_code
+
 out = sys.argv[1]
 path = os.path.join(out, "dense.h5")
 lines = []
 # (object path, object header address, "link" or "attribute", "dense" or "compact")
 storage_checks = []
-
-
-def type_code(dt):
-    if dt.kind == "S":
-        return "S%d/1" % dt.itemsize
-    order = ">" if dt.byteorder == ">" else "<"
-    return "%s%d%s" % (dt.kind, dt.itemsize, order)
-
-
-def csv(values):
-    return ",".join(str(v) for v in values)
 
 
 def storage(address, what):

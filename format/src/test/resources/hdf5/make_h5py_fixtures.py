@@ -36,26 +36,13 @@ import sys
 import h5py
 import numpy as np
 
+from fixture_manifest import csv, type_code
+
 out = sys.argv[1]
 path = os.path.join(out, "h5py.h5")
 lines = []
 # (manifest line index, dataset name, object header address, index type it must have)
 index_checks = []
-
-
-def type_code(dt):
-    if dt.names:
-        members = ";".join("%s@%d=%s" % (n, dt.fields[n][1], type_code(dt.fields[n][0]))
-                           for n in dt.names)
-        return "C%d{%s}" % (dt.itemsize, members)
-    if dt.kind == "S":
-        return "S%d/1" % dt.itemsize
-    order = ">" if dt.byteorder == ">" else "<"
-    return "%s%d%s" % (dt.kind, dt.itemsize, order)
-
-
-def csv(values):
-    return ",".join(str(-1 if v is None else v) for v in values)
 
 
 def index_type(address):

@@ -214,12 +214,7 @@ class DamagedLegacyFilesTest {
 
     @Test
     void truncationIsCorruptAtEveryLength() throws IOException {
-        for (int i = 1; i <= 60; i++) {
-            int length = (int) ((long) intact.length * i / 61);
-            Path file = copy("truncated", java.util.Arrays.copyOf(intact, length));
-            expectCorrupt(() -> Hdf5Verifier.verify(file));
-            expectCorrupt(() -> ReadEverything.read(file));
-        }
+        Truncations.assertEveryCutIsCorrupt(intact, 61, dir, Hdf5Verifier::verify, ReadEverything::read);
     }
 
     private static CorruptFileException expectCorrupt(Executable action) {

@@ -65,7 +65,7 @@ final class H5pyFixtures {
         ExternalTools.requireTool("h5debug");
         Path directory = Files.createTempDirectory("quire-h5py-fixtures-");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(directory)));
-        Path copy = ExternalTools.resource(script, directory);
+        Path copy = ExternalTools.generatorScript(script, directory);
         ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
                 copy.toString(), directory.toString()), 300);
         assertEquals(0, result.exitCode(), result.output());

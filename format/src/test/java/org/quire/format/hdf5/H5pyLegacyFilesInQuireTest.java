@@ -49,7 +49,7 @@ class H5pyLegacyFilesInQuireTest {
     /** Runs the generator into {@code dir} and returns its manifest's records. */
     static List<String[]> generate(Path dir) throws IOException {
         ExternalTools.requireH5py();
-        Path script = ExternalTools.resource("make_h5py_legacy_fixtures.py", dir);
+        Path script = ExternalTools.generatorScript("make_h5py_legacy_fixtures.py", dir);
         ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
                 script.toString(), dir.toString()), 300);
         assertEquals(0, result.exitCode(), result.output());

@@ -1,0 +1,44 @@
+package org.quire.format.hdf5;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Assertions;
+import org.quire.format.CorruptFileException;
+
+/** The truncation check the damaged-file suites share: every cut copy of a valid file is corrupt, quickly. */
+final class Truncations {
+
+    /** What a suite does to a cut copy: verify it, read everything in it, ... */
+    @FunctionalInterface
+    interface FileAction {
+        void run(Path file) throws Exception;
+    }
+
+    private Truncations() {
+    }
+
+    /**
+     * Cuts {@code bytes} at {@code cuts} evenly spread lengths from 0 up, writes each copy into
+     * {@code directory}, and asserts that each {@code action} fails on it with a
+     * {@link CorruptFileException} within 5 seconds (no hang, no unchecked exception).
+     */
+    static void assertEveryCutIsCorrupt(byte[] bytes, int cuts, Path directory, FileAction... actions)
+            throws IOException {
+        Path file = directory.resolve("truncated.h5");
+        for (int i = 0; i < cuts; i++) {
+            int length = (int) ((long) bytes.length * i / cuts);
+            Files.write(file, Arrays.copyOf(bytes, length));
+            for (FileAction action : actions) {
+                Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5),
+                        () -> assertThrows(CorruptFileException.class, () -> action.run(file),
+                                "cut at " + length + " of " + bytes.length));
+            }
+        }
+    }
+}
