@@ -1,0 +1,12 @@
+package org.quire.format.storage;
+
+import java.io.IOException;
+
+/** An advisory lock a {@link Storage} holds on its file; released by {@link #close()}. */
+public interface StorageLock extends AutoCloseable {
+
+    boolean shared();
+
+    @Override
+    void close() throws IOException;
+}
