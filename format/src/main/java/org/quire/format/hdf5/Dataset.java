@@ -9,11 +9,16 @@ import java.util.List;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
-import org.quire.format.hdf5.layout.BTreeV1Ranks;
+import org.quire.format.hdf5.chunk.BoxCopy;
+import org.quire.format.hdf5.chunk.ChunkGrid;
+import org.quire.format.hdf5.chunk.ChunkIndex;
+import org.quire.format.hdf5.chunk.ChunkIndexes;
+import org.quire.format.hdf5.chunk.ChunkStore;
+import org.quire.format.hdf5.chunk.InPlaceChunkStore;
+import org.quire.format.hdf5.chunk.Shapes;
+import org.quire.format.hdf5.chunk.StoredChunkVisitor;
 import org.quire.format.hdf5.layout.BlockFile;
-import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
-import org.quire.format.hdf5.layout.ChunkRecordFormat;
 import org.quire.format.hdf5.layout.DataLayout;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.DataspaceMessage;
@@ -43,6 +48,7 @@ public final class Dataset extends Hdf5Object {
     /** The chunk grid, index and chunk size of a chunked dataset; null otherwise. */
     private final ChunkGrid grid;
     private final ChunkIndex index;
+    private final ChunkStore store;
     private final int chunkBytes;
     /** The elements of a contiguous or compact dataset; null for a chunked one. */
     private final ContiguousData contiguous;
@@ -63,6 +69,7 @@ public final class Dataset extends Hdf5Object {
         this.fillValue = fillValue;
         this.filters = filters;
         this.index = index;
+        this.store = new InPlaceChunkStore(file.blocks());
         this.chunkBytes = (int) (Shapes.elementCount(chunkShape) * type.size());
         this.contiguous = null;
     }
@@ -75,6 +82,7 @@ public final class Dataset extends Hdf5Object {
         this.maxShape = maxShape;
         this.grid = null;
         this.index = null;
+        this.store = null;
         this.chunkBytes = 0;
         this.contiguous = contiguous;
         this.type = type;
@@ -84,27 +92,9 @@ public final class Dataset extends Hdf5Object {
 
     static Dataset create(Hdf5File file, String path, DatasetSpec spec) {
         BlockFile blocks = file.blocks();
-        long chunkBytes = spec.chunkBytes();
         boolean filtered = !spec.filters().isEmpty();
-        ChunkRecordFormat format = filtered ? ChunkRecordFormat.filtered(chunkBytes)
-                : ChunkRecordFormat.unfiltered();
-        ChunkGrid grid = new ChunkGrid(spec.chunkShape(), spec.maxShape());
-        ChunkIndex index;
-        if (grid.unlimitedDimensions() > 1) {
-            index = BTreeV2ChunkIndex.create(blocks, format, grid.rank(), chunkBytes);
-        } else if (grid.unlimitedDimensions() == 1) {
-            index = ExtensibleArrayChunkIndex.create(blocks, format, grid, chunkBytes);
-        } else if (Arrays.equals(spec.shape(), spec.maxShape())
-                && Arrays.equals(spec.shape(), spec.chunkShape())) {
-            index = new SingleChunkIndex(grid.rank(), filtered, ChunkRecord.UNWRITTEN);
-        } else {
-            long entries = grid.maxChunkCount();
-            if (entries > FixedArrayChunkIndex.MAX_ENTRIES) {
-                throw new IllegalArgumentException(entries + " chunks exceed the "
-                        + FixedArrayChunkIndex.MAX_ENTRIES + " a fixed array index holds here");
-            }
-            index = FixedArrayChunkIndex.create(blocks, format, grid, chunkBytes);
-        }
+        ChunkIndex index = ChunkIndexes.create(blocks, spec.shape(), spec.maxShape(),
+                spec.chunkShape(), spec.type().size(), filtered);
         List<HeaderMessage> messages = new ArrayList<>();
         messages.add(HeaderMessage.of(DataspaceMessage.TYPE, 0,
                 new DataspaceMessage(spec.shape(), spec.maxShape()).encode()));
@@ -183,8 +173,8 @@ public final class Dataset extends Hdf5Object {
         Dataset dataset;
         if (layout instanceof DataLayoutMessage chunked) {
             checkLayout(name, address, space, type, chunked);
-            ChunkIndex index = openIndex(file.blocks(), file.ranks(), space, type, chunked,
-                    !filters.isEmpty());
+            ChunkIndex index = ChunkIndexes.open(file.blocks(), file.ranks(), chunked,
+                    space.dimensions(), space.maxDimensions(), !filters.isEmpty());
             dataset = new Dataset(file, path, address, null, space.dimensions(),
                     space.maxDimensions(), chunked.chunkDimensions(), type, fillValue, filters,
                     index);
@@ -239,38 +229,6 @@ public final class Dataset extends Hdf5Object {
             throw new CorruptFileException(name, address, "dataspace message", "dimension sizes",
                     "a number of elements and chunks below 2^63", "an overflow");
         }
-    }
-
-    private static ChunkIndex openIndex(BlockFile blocks, BTreeV1Ranks ranks,
-                                        DataspaceMessage space,
-                                        Datatype type, DataLayoutMessage layout, boolean filtered)
-            throws IOException {
-        long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * type.size();
-        ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions());
-        ChunkIndexParameters parameters = layout.index();
-        if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
-            return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(
-                    layout.indexAddress(), filtered ? single.filteredSize() : chunkBytes,
-                    single.filterMask()));
-        }
-        if (parameters instanceof ChunkIndexParameters.FixedArray) {
-            return FixedArrayChunkIndex.open(blocks, layout.indexAddress(), grid, chunkBytes,
-                    filtered);
-        }
-        if (parameters instanceof ChunkIndexParameters.ExtensibleArray array) {
-            return ExtensibleArrayChunkIndex.open(blocks, layout.indexAddress(), grid, array,
-                    chunkBytes, filtered);
-        }
-        if (parameters instanceof ChunkIndexParameters.BTreeV1) {
-            return new BTreeV1ChunkIndex(blocks, layout.indexAddress(), layout.chunkDimensions(),
-                    ranks.chunkNodeK());
-        }
-        if (parameters instanceof ChunkIndexParameters.Implicit) {
-            return ImplicitChunkIndex.open(blocks, layout.indexAddress(), grid,
-                    space.dimensions(), chunkBytes, filtered);
-        }
-        return BTreeV2ChunkIndex.open(blocks, layout.indexAddress(),
-                (ChunkIndexParameters.BTreeV2) parameters, grid.rank(), chunkBytes, filtered);
     }
 
     private static List<Filter> filters(Path name, long address, FilterPipelineMessage pipeline)
@@ -585,11 +543,7 @@ public final class Dataset extends Hdf5Object {
     /** Reads, unfilters and checks the chunk {@code record} points at. */
     byte[] readChunk(ChunkRecord record) throws IOException {
         BlockFile blocks = file.blocks();
-        if (record.storedSize() < 0 || record.storedSize() > Integer.MAX_VALUE) {
-            throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",
-                    "0.." + Integer.MAX_VALUE, Long.toUnsignedString(record.storedSize()));
-        }
-        byte[] bytes = blocks.read(record.address(), (int) record.storedSize(), "chunk");
+        byte[] bytes = store.read(record);
         for (int i = filters.size() - 1; i >= 0; i--) {
             if ((record.filterMask() & (1 << i)) != 0) {
                 continue;
@@ -610,15 +564,12 @@ public final class Dataset extends Hdf5Object {
         return bytes;
     }
 
-    /** Filters and stores a chunk, in place when its stored size is unchanged. */
+    /** Filters a chunk and stores it where the chunk store places it. */
     private void writeChunk(long[] scaled, ChunkRecord old, byte[] chunk) throws IOException {
         byte[] stored = chunk;
         for (Filter filter : filters) {
             stored = filter.encode(stored, type.size());
         }
-        long address = old.isWritten() && old.storedSize() == stored.length ? old.address()
-                : file.blocks().allocate(stored.length);
-        file.blocks().write(address, stored);
-        index.put(scaled, new ChunkRecord(address, stored.length, 0));
+        index.put(scaled, store.write(old, stored));
     }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.quire.format.hdf5.chunk.ChunkIndex;
 
 /**
  * The contract of {@link ChunkIndex#forEachStoredChunk}, run against every index type Quire
