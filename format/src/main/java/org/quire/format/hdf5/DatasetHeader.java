@@ -39,7 +39,7 @@ record DatasetHeader(DataspaceMessage space, Datatype type, byte[] fillValue, Da
         messages.add(HeaderMessage.of(DataspaceMessage.TYPE, 0,
                 new DataspaceMessage(spec.shape(), spec.maxShape()).encode()));
         messages.add(HeaderMessage.of(DatatypeMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
-                DatatypeMessage.encode(spec.type())));
+                Datatypes.encode(spec.type())));
         messages.add(HeaderMessage.of(FillValueMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
                 new FillValueMessage(spec.fillValue()).encode()));
         if (!spec.filters().isEmpty()) {
@@ -63,7 +63,7 @@ record DatasetHeader(DataspaceMessage space, Datatype type, byte[] fillValue, Da
             switch (message.type()) {
                 case DataspaceMessage.TYPE -> space = DataspaceMessage.decode(
                         message.reader(name, "dataspace message"));
-                case DatatypeMessage.TYPE -> type = DatatypeMessage.decode(
+                case DatatypeMessage.TYPE -> type = Datatypes.decode(
                         message.reader(name, "datatype message"));
                 case FillValueMessage.TYPE -> fill = FillValueMessage.decode(
                         message.reader(name, "fill value message"));
