@@ -7,10 +7,10 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
 
 /**
- * Chunks in the file as libhdf5 places them without free-space tracking: a chunk whose stored
- * size is unchanged (always so for an unfiltered one) is rewritten in place; one whose size
- * changed (a filtered chunk compressing differently) goes to newly allocated space at the end of
- * the file, its old space left unused.
+ * Chunks in the file, without free-space tracking: a chunk whose stored size is unchanged
+ * (always so for an unfiltered one) is rewritten in place; one whose size changed (a filtered
+ * chunk compressing differently) goes to newly allocated space at the end of the file, its old
+ * space left unused.
  */
 public final class InPlaceChunkStore implements ChunkStore {
 
