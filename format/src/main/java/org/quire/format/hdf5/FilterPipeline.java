@@ -52,10 +52,6 @@ final class FilterPipeline {
         return new FilterPipelineMessage(entries);
     }
 
-    boolean isEmpty() {
-        return filters.isEmpty();
-    }
-
     /** A chunk's bytes as stored: every filter applied, first to last. */
     byte[] encode(byte[] chunk) {
         byte[] stored = chunk;
