@@ -3,6 +3,8 @@ package org.quire.format.hdf5;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
+import org.quire.format.hdf5.chunk.Shapes;
+
 /**
  * A small named value attached to a group or dataset: {@code shape} (empty for a scalar) of
  * elements of {@code type}, {@code data} holding them in row-major order in the type's encoding.

@@ -79,7 +79,7 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
                                 + "fractal heap at offset " + in.absolutePosition()
                                 + " is a shared message, not supported");
                     }
-                    return AttributeMessage.decode(in);
+                    return AttributeMessages.decode(in);
                 }
 
                 @Override
@@ -99,7 +99,7 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
     void readAttributes(List<HeaderMessage> messages) throws IOException {
         for (HeaderMessage message : messages) {
             if (message.type() == AttributeMessage.TYPE) {
-                Attribute attribute = AttributeMessage.decode(
+                Attribute attribute = AttributeMessages.decode(
                         message.reader(file.blocks().path(), "attribute message"));
                 attributes.put(attribute.name(), attribute);
             } else if (message.type() == AttributeInfoMessage.TYPE) {
@@ -178,7 +178,8 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
             throw new IllegalArgumentException(path + " already has attribute \""
                     + attribute.name() + "\"");
         }
-        header.add(HeaderMessage.of(AttributeMessage.TYPE, 0, AttributeMessage.encode(attribute)));
+        header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
+                AttributeMessages.encode(attribute)));
         attributes.put(attribute.name(), attribute);
     }
 

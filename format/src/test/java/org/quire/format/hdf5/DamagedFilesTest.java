@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
@@ -257,7 +258,7 @@ class DamagedFilesTest {
                 HeaderMessage.of(DataspaceMessage.TYPE, 0,
                         new DataspaceMessage(new long[] {huge, huge}, new long[] {huge, huge})
                                 .encode()),
-                HeaderMessage.of(DatatypeMessage.TYPE, 1, DatatypeMessage.encode(Datatype.INT32)),
+                HeaderMessage.of(DatatypeMessage.TYPE, 1, Datatypes.encode(Datatype.INT32)),
                 HeaderMessage.of(DataLayoutMessage.TYPE, 0, new DataLayoutMessage(
                         new long[] {1, 1}, 4,
                         org.quire.format.hdf5.layout.ChunkIndexParameters.FixedArray.DEFAULT,
@@ -274,7 +275,7 @@ class DamagedFilesTest {
         Path file = forge("bigchunk.h5", "d", List.of(
                 HeaderMessage.of(DataspaceMessage.TYPE, 0,
                         new DataspaceMessage(new long[] {4}, new long[] {4}).encode()),
-                HeaderMessage.of(DatatypeMessage.TYPE, 1, DatatypeMessage.encode(Datatype.INT32)),
+                HeaderMessage.of(DatatypeMessage.TYPE, 1, Datatypes.encode(Datatype.INT32)),
                 HeaderMessage.of(org.quire.format.hdf5.layout.FilterPipelineMessage.TYPE, 1,
                         new org.quire.format.hdf5.layout.FilterPipelineMessage(List.of(
                                 new org.quire.format.hdf5.layout.FilterPipelineMessage.Entry(
@@ -432,7 +433,7 @@ class DamagedFilesTest {
                 HeaderMessage.of(DataspaceMessage.TYPE, 0,
                         new DataspaceMessage(new long[] {800, 800}, new long[] {800, 800})
                                 .encode()),
-                HeaderMessage.of(DatatypeMessage.TYPE, 1, DatatypeMessage.encode(Datatype.INT32)),
+                HeaderMessage.of(DatatypeMessage.TYPE, 1, Datatypes.encode(Datatype.INT32)),
                 HeaderMessage.of(DataLayoutMessage.TYPE, 0, new DataLayoutMessage(
                         new long[] {2, 2}, 4, new org.quire.format.hdf5.layout.ChunkIndexParameters
                         .Implicit(), SuperblockV3.SIZE).encode())));

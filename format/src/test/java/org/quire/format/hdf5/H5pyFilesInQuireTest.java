@@ -16,6 +16,8 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.quire.format.hdf5.chunk.BTreeV2ChunkIndex;
+import org.quire.format.hdf5.chunk.ImplicitChunkIndex;
 
 /**
  * Files libhdf5 writes (through h5py), read by Quire. {@code make_h5py_fixtures.py} writes them

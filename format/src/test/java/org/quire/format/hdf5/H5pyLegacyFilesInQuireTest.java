@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.BTreeV1ChunkKey;
 import org.quire.format.hdf5.layout.BTreeV1Node;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;

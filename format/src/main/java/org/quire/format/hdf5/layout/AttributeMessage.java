@@ -4,8 +4,6 @@ import java.nio.charset.StandardCharsets;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
-import org.quire.format.hdf5.Attribute;
-import org.quire.format.hdf5.Datatype;
 
 /**
  * Attribute message (header message type 0x000C), specification section IV.A.2.m.
@@ -25,10 +23,17 @@ public final class AttributeMessage {
 
     public static final int TYPE = 0x000C;
 
+    /**
+     * An attribute as the message holds it: {@code shape} (empty for a scalar) of elements of
+     * {@code type}, {@code data} holding them in row-major order.
+     */
+    public record Content(String name, DatatypeDescription type, long[] shape, byte[] data) {
+    }
+
     private AttributeMessage() {
     }
 
-    public static byte[] encode(Attribute attribute) {
+    public static byte[] encode(Content attribute) {
         byte[] name = attribute.name().getBytes(StandardCharsets.UTF_8);
         byte[] datatype = DatatypeMessage.encode(attribute.type());
         byte[] dataspace = new DataspaceMessage(attribute.shape(), null).encode();
@@ -40,7 +45,7 @@ public final class AttributeMessage {
                 .putBytes(attribute.data()).toByteArray();
     }
 
-    public static Attribute decode(LittleEndianReader in)
+    public static Content decode(LittleEndianReader in)
             throws CorruptFileException, UnsupportedFormatException {
         long at = in.absolutePosition();
         int version = in.getUnsignedByte("version");
@@ -56,7 +61,7 @@ public final class AttributeMessage {
             in.getUnsignedByte("name character set");
         }
         String name = in.getString(padded(version, nameSize), "name");
-        Datatype type = DatatypeMessage.decode(in.slice(padded(version, datatypeSize), "datatype"));
+        DatatypeDescription type = DatatypeMessage.decode(in.slice(padded(version, datatypeSize), "datatype"));
         DataspaceMessage space = DataspaceMessage.decode(
                 in.slice(padded(version, dataspaceSize), "dataspace"));
         long elements = 1;
@@ -68,7 +73,7 @@ public final class AttributeMessage {
             }
         }
         byte[] data = in.getBytes((int) elements * type.size(), "data");
-        return new Attribute(name, type, space.dimensions(), data);
+        return new Content(name, type, space.dimensions(), data);
     }
 
     private static int padded(int version, int size) {

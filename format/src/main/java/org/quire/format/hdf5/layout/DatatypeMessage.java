@@ -7,7 +7,6 @@ import java.util.List;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
-import org.quire.format.hdf5.Datatype;
 
 /**
  * Datatype message (header message type 0x0003), specification section IV.A.2.d.
@@ -46,20 +45,21 @@ public final class DatatypeMessage {
     private DatatypeMessage() {
     }
 
-    public static byte[] encode(Datatype type) {
+    public static byte[] encode(DatatypeDescription type) {
         LittleEndianWriter out = new LittleEndianWriter();
         encode(type, out);
         return out.toByteArray();
     }
 
-    private static void encode(Datatype type, LittleEndianWriter out) {
-        int order = type.byteOrder() == ByteOrder.BIG_ENDIAN ? 1 : 0;
-        if (type instanceof Datatype.IntegerType integer) {
+    private static void encode(DatatypeDescription type, LittleEndianWriter out) {
+        if (type instanceof DatatypeDescription.FixedPoint integer) {
+            int order = integer.byteOrder() == ByteOrder.BIG_ENDIAN ? 1 : 0;
             out.putByte(CLASS_FIXED_POINT | ATOMIC_VERSION << 4)
                     .putByte(order | (integer.signed() ? 0x08 : 0)).putByte(0).putByte(0)
                     .putInt(integer.size())
                     .putShort(0).putShort(8 * integer.size());
-        } else if (type instanceof Datatype.FloatType real) {
+        } else if (type instanceof DatatypeDescription.FloatingPoint real) {
+            int order = real.byteOrder() == ByteOrder.BIG_ENDIAN ? 1 : 0;
             IeeeLayout ieee = IeeeLayout.of(real.size());
             out.putByte(CLASS_FLOATING_POINT | ATOMIC_VERSION << 4)
                     .putByte(order | MANTISSA_IMPLIED_ONE).putByte(ieee.signBit()).putByte(0)
@@ -68,18 +68,18 @@ public final class DatatypeMessage {
                     .putByte(ieee.exponentBit()).putByte(ieee.exponentBits())
                     .putByte(0).putByte(ieee.mantissaBits())
                     .putInt(ieee.exponentBias());
-        } else if (type instanceof Datatype.StringType string) {
+        } else if (type instanceof DatatypeDescription.FixedString string) {
             out.putByte(CLASS_STRING | ATOMIC_VERSION << 4)
-                    .putByte(string.padding().ordinal() | (string.utf8() ? 1 : 0) << 4)
+                    .putByte(string.padding() | (string.utf8() ? 1 : 0) << 4)
                     .putByte(0).putByte(0).putInt(string.size());
         } else {
-            Datatype.CompoundType compound = (Datatype.CompoundType) type;
+            DatatypeDescription.Compound compound = (DatatypeDescription.Compound) type;
             int count = compound.members().size();
             out.putByte(CLASS_COMPOUND | COMPOUND_VERSION << 4)
                     .putByte(count).putByte(count >>> 8).putByte(0)
                     .putInt(compound.size());
             int offsetWidth = offsetWidth(compound.size());
-            for (Datatype.Member member : compound.members()) {
+            for (DatatypeDescription.Member member : compound.members()) {
                 out.putBytes(member.name().getBytes(StandardCharsets.UTF_8)).putByte(0);
                 out.putUnsigned(member.offset(), offsetWidth);
                 encode(member.type(), out);
@@ -103,7 +103,7 @@ public final class DatatypeMessage {
         return (63 - Long.numberOfLeadingZeros(Math.max(1, compoundSize))) / 8 + 1;
     }
 
-    public static Datatype decode(LittleEndianReader in)
+    public static DatatypeDescription decode(LittleEndianReader in)
             throws CorruptFileException, UnsupportedFormatException {
         long at = in.absolutePosition();
         int classAndVersion = in.getUnsignedByte("class and version");
@@ -114,59 +114,55 @@ public final class DatatypeMessage {
         in.getUnsignedByte("class bit field");
         int size = in.getCount(4, Integer.MAX_VALUE, "size");
         ByteOrder order = (bits0 & 1) != 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-        try {
-            switch (typeClass) {
-                case CLASS_FIXED_POINT -> {
-                    int bitOffset = in.getUnsignedShort("bit offset");
-                    int precision = in.getUnsignedShort("bit precision");
-                    if (bitOffset != 0 || precision != 8 * size) {
-                        throw unsupported(in, at, "integer with bit offset " + bitOffset
-                                + " and precision " + precision + " in " + size + " bytes");
-                    }
-                    return new Datatype.IntegerType(size, (bits0 & 0x08) != 0, order);
+        switch (typeClass) {
+            case CLASS_FIXED_POINT -> {
+                int bitOffset = in.getUnsignedShort("bit offset");
+                int precision = in.getUnsignedShort("bit precision");
+                if (bitOffset != 0 || precision != 8 * size) {
+                    throw unsupported(in, at, "integer with bit offset " + bitOffset
+                            + " and precision " + precision + " in " + size + " bytes");
                 }
-                case CLASS_FLOATING_POINT -> {
-                    if (size != 4 && size != 8) {
-                        throw unsupported(in, at, size + "-byte floating point");
-                    }
-                    int bitOffset = in.getUnsignedShort("bit offset");
-                    int precision = in.getUnsignedShort("bit precision");
-                    int exponentLocation = in.getUnsignedByte("exponent location");
-                    int exponentSize = in.getUnsignedByte("exponent size");
-                    int mantissaLocation = in.getUnsignedByte("mantissa location");
-                    int mantissaSize = in.getUnsignedByte("mantissa size");
-                    int bias = in.getInt("exponent bias");
-                    IeeeLayout found = new IeeeLayout(bits1, exponentLocation, exponentSize,
-                            mantissaSize, bias);
-                    if (!found.equals(IeeeLayout.of(size)) || bitOffset != 0
-                            || precision != 8 * size || mantissaLocation != 0
-                            || (bits0 & 0x30) != MANTISSA_IMPLIED_ONE) {
-                        throw unsupported(in, at, "non-IEEE floating point " + found);
-                    }
-                    return new Datatype.FloatType(size, order);
-                }
-                case CLASS_STRING -> {
-                    int padding = bits0 & 0x0f;
-                    if (padding > 2) {
-                        throw in.corrupt(at + 1, "string padding", "0, 1 or 2",
-                                Integer.toString(padding));
-                    }
-                    return new Datatype.StringType(size,
-                            Datatype.StringPadding.values()[padding], (bits0 >>> 4) == 1);
-                }
-                case CLASS_COMPOUND -> {
-                    return decodeCompound(in, version, bits0 | bits1 << 8, size);
-                }
-                default -> throw unsupported(in, at, "datatype class " + typeClass);
+                return new DatatypeDescription.FixedPoint(size, (bits0 & 0x08) != 0, order);
             }
-        } catch (IllegalArgumentException e) {
-            throw in.corrupt(at, "datatype", "a valid datatype", e.getMessage());
+            case CLASS_FLOATING_POINT -> {
+                if (size != 4 && size != 8) {
+                    throw unsupported(in, at, size + "-byte floating point");
+                }
+                int bitOffset = in.getUnsignedShort("bit offset");
+                int precision = in.getUnsignedShort("bit precision");
+                int exponentLocation = in.getUnsignedByte("exponent location");
+                int exponentSize = in.getUnsignedByte("exponent size");
+                int mantissaLocation = in.getUnsignedByte("mantissa location");
+                int mantissaSize = in.getUnsignedByte("mantissa size");
+                int bias = in.getInt("exponent bias");
+                IeeeLayout found = new IeeeLayout(bits1, exponentLocation, exponentSize,
+                        mantissaSize, bias);
+                if (!found.equals(IeeeLayout.of(size)) || bitOffset != 0
+                        || precision != 8 * size || mantissaLocation != 0
+                        || (bits0 & 0x30) != MANTISSA_IMPLIED_ONE) {
+                    throw unsupported(in, at, "non-IEEE floating point " + found);
+                }
+                return new DatatypeDescription.FloatingPoint(size, order);
+            }
+            case CLASS_STRING -> {
+                int padding = bits0 & 0x0f;
+                if (padding > 2) {
+                    throw in.corrupt(at + 1, "string padding", "0, 1 or 2",
+                            Integer.toString(padding));
+                }
+                return new DatatypeDescription.FixedString(size, padding, (bits0 >>> 4) == 1);
+            }
+            case CLASS_COMPOUND -> {
+                return decodeCompound(in, version, bits0 | bits1 << 8, size);
+            }
+            default -> throw unsupported(in, at, "datatype class " + typeClass);
         }
     }
 
-    private static Datatype decodeCompound(LittleEndianReader in, int version, int count, int size)
+    private static DatatypeDescription decodeCompound(LittleEndianReader in, int version,
+                                                      int count, int size)
             throws CorruptFileException, UnsupportedFormatException {
-        List<Datatype.Member> members = new ArrayList<>();
+        List<DatatypeDescription.Member> members = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int nameStart = in.position();
             StringBuilder name = new StringBuilder();
@@ -187,9 +183,9 @@ public final class DatatypeMessage {
             }
             String decoded = new String(name.toString().getBytes(StandardCharsets.ISO_8859_1),
                     StandardCharsets.UTF_8);
-            members.add(new Datatype.Member(decoded, offset, decode(in)));
+            members.add(new DatatypeDescription.Member(decoded, offset, decode(in)));
         }
-        return new Datatype.CompoundType(size, members);
+        return new DatatypeDescription.Compound(size, List.copyOf(members));
     }
 
     private static UnsupportedFormatException unsupported(LittleEndianReader in, long at,

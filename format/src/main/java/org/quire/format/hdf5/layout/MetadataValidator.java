@@ -3,9 +3,9 @@ package org.quire.format.hdf5.layout;
 import java.nio.file.Path;
 import java.util.HexFormat;
 
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
-import org.quire.format.hdf5.ChecksumMismatchException;
 
 /**
  * The one check every metadata block passes before any of its fields is used: signature,

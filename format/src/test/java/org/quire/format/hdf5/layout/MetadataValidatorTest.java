@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
-import org.quire.format.hdf5.ChecksumMismatchException;
 
 class MetadataValidatorTest {
 

@@ -1,13 +1,13 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 /** Arithmetic on dataset shapes that refuses to overflow. */
-final class Shapes {
+public final class Shapes {
 
     private Shapes() {
     }
 
     /** The product of {@code shape}'s sizes (1 for a scalar). */
-    static long elementCount(long[] shape) {
+    public static long elementCount(long[] shape) {
         long count = 1;
         for (long size : shape) {
             if (size < 0) {
@@ -19,7 +19,7 @@ final class Shapes {
     }
 
     /** {@code ceil(a / b)} for positive {@code b}. */
-    static long ceilDiv(long a, long b) {
+    public static long ceilDiv(long a, long b) {
         return a / b + (a % b == 0 ? 0 : 1);
     }
 }

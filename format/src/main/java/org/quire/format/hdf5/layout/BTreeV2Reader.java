@@ -1,17 +1,11 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
 import java.util.Comparator;
 import java.util.List;
 
-import org.quire.format.hdf5.BTreeV2Walk.Node;
-import org.quire.format.hdf5.layout.BTreeV2Geometry;
-import org.quire.format.hdf5.layout.BTreeV2Header;
-import org.quire.format.hdf5.layout.BTreeV2InternalNode;
 import org.quire.format.hdf5.layout.BTreeV2InternalNode.ChildPointer;
-import org.quire.format.hdf5.layout.BTreeV2LeafNode;
-import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
-import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.BTreeV2Walk.Node;
 
 /**
  * A version-2 B-tree of any record type, read-only: visit every record in order, or find one
@@ -21,7 +15,7 @@ import org.quire.format.hdf5.layout.BlockFile;
  *
  * @param <R> the record
  */
-final class BTreeV2Reader<R> {
+public final class BTreeV2Reader<R> {
 
     private final BlockFile file;
     private final long address;
@@ -30,7 +24,7 @@ final class BTreeV2Reader<R> {
 
     /** Where a record sits relative to a key: {@code < 0} before it, 0 the key's record. */
     @FunctionalInterface
-    interface KeyOrder<R> {
+    public interface KeyOrder<R> {
         int compare(R record) throws IOException;
     }
 
@@ -42,22 +36,22 @@ final class BTreeV2Reader<R> {
     }
 
     /** Reads the header at {@code address} of a tree whose records {@code resolver} accepts. */
-    static <R> BTreeV2Reader<R> open(BlockFile file, long address,
+    public static <R> BTreeV2Reader<R> open(BlockFile file, long address,
                                      BTreeV2RecordFormat.Resolver<R> resolver) throws IOException {
         return new BTreeV2Reader<>(file, address, BTreeV2Header.read(file, address, resolver));
     }
 
-    long address() {
+    public long address() {
         return address;
     }
 
     /** Records in the tree, as its header says. */
-    long size() {
+    public long size() {
         return header.totalRecords();
     }
 
     /** The record {@code key} finds, or null. */
-    R find(KeyOrder<R> key) throws IOException {
+    public R find(KeyOrder<R> key) throws IOException {
         if (header.totalRecords() == 0) {
             return null;
         }
@@ -93,7 +87,7 @@ final class BTreeV2Reader<R> {
      *
      * @param uniqueKeys no two records may be equal by {@code order}
      */
-    void forEach(Comparator<R> order, boolean uniqueKeys, BTreeV2Walk.RecordVisitor<R> visitor)
+    public void forEach(Comparator<R> order, boolean uniqueKeys, BTreeV2Walk.RecordVisitor<R> visitor)
             throws IOException {
         if (header.totalRecords() == 0) {
             return;

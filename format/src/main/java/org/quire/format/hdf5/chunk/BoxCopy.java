@@ -1,10 +1,10 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 /**
  * Copies an N-dimensional box of elements between two row-major arrays of different shapes, one
  * contiguous run along the last dimension at a time.
  */
-final class BoxCopy {
+public final class BoxCopy {
 
     private BoxCopy() {
     }
@@ -13,7 +13,7 @@ final class BoxCopy {
      * Copies the box of {@code extent} elements at {@code sourceOrigin} in {@code source} (shape
      * {@code sourceShape}) to {@code targetOrigin} in {@code target} (shape {@code targetShape}).
      */
-    static void copy(byte[] source, long[] sourceShape, long[] sourceOrigin,
+    public static void copy(byte[] source, long[] sourceShape, long[] sourceOrigin,
                      byte[] target, long[] targetShape, long[] targetOrigin,
                      long[] extent, int elementSize) {
         int rank = extent.length;
@@ -45,7 +45,7 @@ final class BoxCopy {
     }
 
     /** Fills the box of {@code extent} elements at {@code origin} with copies of {@code element}. */
-    static void fill(byte[] target, long[] targetShape, long[] origin, long[] extent,
+    public static void fill(byte[] target, long[] targetShape, long[] origin, long[] extent,
                      byte[] element) {
         byte[] box = new byte[(int) Shapes.elementCount(extent) * element.length];
         for (int i = 0; i < box.length; i += element.length) {

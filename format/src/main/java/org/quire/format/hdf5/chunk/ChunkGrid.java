@@ -1,8 +1,9 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
 
 import org.quire.format.hdf5.layout.ChunkRecord;
+import org.quire.format.hdf5.layout.DataspaceMessage;
 
 /**
  * The chunk geometry of a dataset: chunk shape, maximum shape, and the linear chunk numbering
@@ -11,7 +12,7 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * the front and varies slowest. With more than one unlimited dimension there is no such
  * numbering (libhdf5 then keys chunks by their coordinates in a version-2 B-tree).
  */
-final class ChunkGrid {
+public final class ChunkGrid {
 
     private final long[] chunk;
     private final long[] maxChunks;
@@ -23,19 +24,19 @@ final class ChunkGrid {
     /**
      * @throws ArithmeticException the number of chunks does not fit in a long
      */
-    ChunkGrid(long[] chunkShape, long[] maxShape) {
+    public ChunkGrid(long[] chunkShape, long[] maxShape) {
         int rank = chunkShape.length;
         this.chunk = chunkShape.clone();
         this.maxChunks = new long[rank];
         int unlimited = -1;
         int unlimitedCount = 0;
         for (int d = 0; d < rank; d++) {
-            if (maxShape[d] == DatasetSpec.UNLIMITED) {
+            if (maxShape[d] == DataspaceMessage.UNLIMITED) {
                 unlimited = d;
                 unlimitedCount++;
                 maxChunks[d] = Long.MAX_VALUE;
             } else if (maxShape[d] < 0) {
-                // DataspaceMessage.decode and DatasetSpec refuse these; a caller passed one.
+                // DataspaceMessage.decode and the dataset specification refuse these; a caller passed one.
                 throw new IllegalArgumentException("maximum size "
                         + Long.toUnsignedString(maxShape[d]) + " of dimension " + d
                         + " is neither unlimited nor below 2^63");
@@ -68,25 +69,25 @@ final class ChunkGrid {
         }
     }
 
-    int rank() {
+    public int rank() {
         return chunk.length;
     }
 
-    long chunkSize(int dimension) {
+    public long chunkSize(int dimension) {
         return chunk[dimension];
     }
 
-    long[] chunkShape() {
+    public long[] chunkShape() {
         return chunk.clone();
     }
 
     /** Number of dimensions that may grow without bound. */
-    int unlimitedDimensions() {
+    public int unlimitedDimensions() {
         return unlimitedDimensions;
     }
 
     /** Number of chunks of a dataset at its maximum shape; only when no dimension is unlimited. */
-    long maxChunkCount() {
+    public long maxChunkCount() {
         long count = 1;
         for (long chunks : maxChunks) {
             count = Math.multiplyExact(count, chunks);
@@ -95,7 +96,7 @@ final class ChunkGrid {
     }
 
     /** Whether chunk coordinates {@code scaled} lie inside the dataset's maximum extent. */
-    boolean contains(long[] scaled) {
+    public boolean contains(long[] scaled) {
         for (int d = 0; d < maxChunks.length; d++) {
             if (scaled[d] < 0 || scaled[d] >= maxChunks[d]) {
                 return false;
@@ -109,7 +110,7 @@ final class ChunkGrid {
      *
      * @throws IllegalStateException more than one dimension is unlimited
      */
-    long linearIndex(long[] scaled) {
+    public long linearIndex(long[] scaled) {
         requireLinearNumbering();
         long index = 0;
         for (int i = 0; i < order.length; i++) {
@@ -124,7 +125,7 @@ final class ChunkGrid {
      *
      * @throws IllegalStateException more than one dimension is unlimited
      */
-    long[] scaledCoordinates(long linear) {
+    public long[] scaledCoordinates(long linear) {
         requireLinearNumbering();
         long[] scaled = new long[order.length];
         long rest = linear;
@@ -140,7 +141,7 @@ final class ChunkGrid {
      * {@code firstIndex} onward, with their chunk coordinates: how the array indexes, which
      * store records in linear order, report their stored chunks.
      */
-    void forEachWritten(ChunkRecord[] records, long firstIndex, StoredChunkVisitor visitor)
+    public void forEachWritten(ChunkRecord[] records, long firstIndex, StoredChunkVisitor visitor)
             throws IOException {
         for (int i = 0; i < records.length; i++) {
             if (records[i].isWritten()) {

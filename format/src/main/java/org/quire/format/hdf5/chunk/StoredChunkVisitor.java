@@ -1,4 +1,4 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
 
@@ -6,7 +6,7 @@ import org.quire.format.hdf5.layout.ChunkRecord;
 
 /** Receives each chunk {@link ChunkIndex#forEachStoredChunk} finds storage for. */
 @FunctionalInterface
-interface StoredChunkVisitor {
+public interface StoredChunkVisitor {
 
     /**
      * @param chunkCoordinates the chunk's scaled coordinates (in units of chunks, per dimension)

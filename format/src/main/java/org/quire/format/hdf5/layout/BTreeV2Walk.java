@@ -1,4 +1,4 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -8,23 +8,21 @@ import java.util.List;
 import java.util.Set;
 
 import org.quire.format.CorruptFileException;
-import org.quire.format.hdf5.layout.BTreeV2InternalNode;
-import org.quire.format.hdf5.layout.BTreeV2LeafNode;
 
 /**
  * A full, checked visit of a version-2 B-tree's records in key order, over nodes however they
- * are held: read from the file ({@link BTreeV2Reader}) or in memory while a chunk index is
- * written ({@link BTreeV2ChunkIndex}). Each node must be reached by exactly one pointer (so a
- * cycle ends), no record may come before the one visited before it (nor equal it, where keys
+ * are held: read from the file ({@link BTreeV2Reader}) or in memory while the version-2
+ * B-tree chunk index is written. Each node must be reached by exactly one pointer (so a cycle
+ * ends), no record may come before the one visited before it (nor equal it, where keys
  * are unique), and every pointer's subtree total must match the records below it.
  *
  * @param <R> the record
  * @param <P> a pointer to a node: its address and subtree total, and a way to its node
  */
-final class BTreeV2Walk<R, P> {
+public final class BTreeV2Walk<R, P> {
 
     /** How the walk reaches nodes. */
-    interface Nodes<R, P> {
+    public interface Nodes<R, P> {
         long address(P pointer);
 
         /** Records in the subtree {@code pointer} leads to, as the pointer says. */
@@ -35,11 +33,11 @@ final class BTreeV2Walk<R, P> {
     }
 
     /** A node's records in order and, above the leaves, its children (one more). */
-    record Node<R, P>(List<R> records, List<P> children) {
+    public record Node<R, P>(List<R> records, List<P> children) {
     }
 
     @FunctionalInterface
-    interface RecordVisitor<R> {
+    public interface RecordVisitor<R> {
         void visit(R record) throws IOException;
     }
 
@@ -66,7 +64,7 @@ final class BTreeV2Walk<R, P> {
      * @param uniqueKeys no two records may be equal by {@code order} (false for name hashes,
      *                   which collide)
      */
-    static <R, P> void visit(Path file, Nodes<R, P> nodes, P root, int depth,
+    public static <R, P> void visit(Path file, Nodes<R, P> nodes, P root, int depth,
                              Comparator<R> order, boolean uniqueKeys, RecordVisitor<R> visitor)
             throws IOException {
         new BTreeV2Walk<>(file, nodes, order, uniqueKeys, visitor).visit(root, depth);
@@ -107,7 +105,7 @@ final class BTreeV2Walk<R, P> {
         return total;
     }
 
-    static String structure(int depth) {
+    public static String structure(int depth) {
         return (depth == 0 ? BTreeV2LeafNode.IDENTITY : BTreeV2InternalNode.IDENTITY).structure();
     }
 }

@@ -1,4 +1,4 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -27,7 +27,7 @@ import org.quire.format.hdf5.layout.ExtensibleArraySuperBlock;
  * the file the first time a chunk lands in them and never move; the header and index block are
  * allocated with the dataset.
  */
-final class ExtensibleArrayChunkIndex implements ChunkIndex {
+public final class ExtensibleArrayChunkIndex implements ChunkIndex {
 
     private final BlockFile file;
     private final ChunkGrid grid;

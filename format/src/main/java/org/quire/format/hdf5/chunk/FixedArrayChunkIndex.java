@@ -1,4 +1,4 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -21,7 +21,7 @@ import org.quire.format.hdf5.layout.PageBitmap;
  * The header and the data block with all its pages are allocated when the dataset is created
  * and never move; only the pages that hold a written chunk are ever written.
  */
-final class FixedArrayChunkIndex implements ChunkIndex {
+public final class FixedArrayChunkIndex implements ChunkIndex {
 
     /** Most entries Quire handles in one fixed array (its pages are numbered by int). */
     static final long MAX_ENTRIES = Integer.MAX_VALUE;

@@ -1,4 +1,4 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
 
@@ -9,7 +9,7 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * Single chunk "index" (layout index type 1): the dataset is one chunk whose address, and for a
  * filtered chunk its size and filter mask, are stored in the data layout message itself.
  */
-final class SingleChunkIndex implements ChunkIndex {
+public final class SingleChunkIndex implements ChunkIndex {
 
     private final int rank;
     private final boolean filtered;

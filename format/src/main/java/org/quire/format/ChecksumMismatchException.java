@@ -1,8 +1,6 @@
-package org.quire.format.hdf5;
+package org.quire.format;
 
 import java.nio.file.Path;
-
-import org.quire.format.CorruptFileException;
 
 /**
  * A metadata block's stored Jenkins lookup3 checksum differs from the one computed over its

@@ -1,4 +1,4 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
 
@@ -14,7 +14,7 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * they keep changes in memory until {@link #flush()}, which writes child structures before the
  * structures pointing at them.
  */
-interface ChunkIndex {
+public interface ChunkIndex {
 
     /** The parameters and address to store in the data layout message. */
     ChunkIndexParameters parameters();

@@ -1,4 +1,4 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -11,6 +11,7 @@ import org.quire.format.hdf5.layout.BTreeV2Geometry;
 import org.quire.format.hdf5.layout.BTreeV2Header;
 import org.quire.format.hdf5.layout.BTreeV2InternalNode;
 import org.quire.format.hdf5.layout.BTreeV2LeafNode;
+import org.quire.format.hdf5.layout.BTreeV2Walk;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
@@ -27,7 +28,7 @@ import org.quire.format.hdf5.layout.ChunkRecordFormat;
  * rewritten chunk's record is replaced where it is. {@link #flush()} writes changed nodes
  * children first, then the header.
  */
-final class BTreeV2ChunkIndex implements ChunkIndex {
+public final class BTreeV2ChunkIndex implements ChunkIndex {
 
     private final BlockFile file;
     private final long headerAddress;
@@ -137,7 +138,7 @@ final class BTreeV2ChunkIndex implements ChunkIndex {
     }
 
     /** The depth of the root node: 0 while it is a leaf. */
-    int depth() {
+    public int depth() {
         return depth;
     }
 

@@ -1,4 +1,4 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
 
@@ -15,7 +15,7 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * ({@link ChunkGrid#linearIndex}), so a chunk's address is computed, never stored (libhdf5's
  * H5Dnone.c). Read only: Quire does not write this index.
  */
-final class ImplicitChunkIndex implements ChunkIndex {
+public final class ImplicitChunkIndex implements ChunkIndex {
 
     private final ChunkGrid grid;
     private final long baseAddress;

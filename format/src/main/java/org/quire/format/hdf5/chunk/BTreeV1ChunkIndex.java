@@ -1,4 +1,4 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -22,7 +22,7 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * (level 0), child {@code i} is the chunk at key {@code i}'s offsets, with its stored size and
  * filter mask. Read only: Quire writes the version-4 indexes.
  */
-final class BTreeV1ChunkIndex implements ChunkIndex {
+public final class BTreeV1ChunkIndex implements ChunkIndex {
 
     /** Nodes kept for lookups: a path from the root of any tree of 2^32 chunks, and siblings. */
     private static final int CACHED_NODES = 64;
