@@ -99,8 +99,6 @@ final class CrossRankFailure {
 
     /** The cause of a failure rethrown on a rank that did not find it. */
     static final class FoundByRank extends IOException {
-        private static final long serialVersionUID = 1L;
-
         private final int rank;
 
         FoundByRank(int rank, String step) {
@@ -148,9 +146,8 @@ final class CrossRankFailure {
                 fields.add(readString(in));
             }
         }
-        String knownTag = tag;
-        Kind<?> kind = KINDS.stream().filter(k -> k.tag().equals(knownTag)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("unknown failure tag " + knownTag));
+        Kind<?> kind = KINDS.stream().filter(k -> k.tag().equals(tag)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown failure tag " + tag));
         Exception failure = kind.rebuild().apply(fields);
         failure.initCause(new FoundByRank(rank, step));
         if (failure instanceof IOException io) {

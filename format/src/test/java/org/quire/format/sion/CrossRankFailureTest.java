@@ -119,7 +119,6 @@ class CrossRankFailureTest {
     @Test
     void anUnknownSubclassCrossesAsItsNearestKnownClass() {
         CorruptFileException subclass = new CorruptFileException(FILE, 8, "superblock", "checksum", "1", "2") {
-            private static final long serialVersionUID = 1L;
         };
         CorruptFileException crossed = (CorruptFileException) crossed(subclass);
         assertEquals(CorruptFileException.class, crossed.getClass());
