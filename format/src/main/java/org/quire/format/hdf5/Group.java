@@ -268,9 +268,9 @@ public final class Group extends Hdf5Object {
             return child;
         }
         if (link.type() != LinkMessage.HARD) {
-            throw new UnsupportedFormatException(file.blocks().path(), childPath(path(),
-                    link.name()) + " is a soft or external link (type " + link.type()
-                    + "), not followed yet");
+            throw new UnsupportedFormatException(file.blocks().path(), "link " + childPath(path(), link.name()),
+                    UnsupportedFormatException.NO_OFFSET, "link type " + link.type() + " (soft or external)",
+                    "hard links (type 0)");
         }
         child = file.readObject(childPath(path(), link.name()), link.address());
         children.put(link.name(), child);

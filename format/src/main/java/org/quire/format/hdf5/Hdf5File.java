@@ -237,7 +237,7 @@ public final class Hdf5File implements AutoCloseable {
                 return Group.read(this, path, address, messages);
             }
         }
-        throw new UnsupportedFormatException(blocks.path(), "object " + path + " at offset "
-                + address + " is neither a group nor a dataset");
+        throw new UnsupportedFormatException(blocks.path(), "object header of " + path, address,
+                "neither a group nor a dataset (a named datatype?)", "groups and datasets");
     }
 }

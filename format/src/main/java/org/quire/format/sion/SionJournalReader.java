@@ -70,8 +70,8 @@ final class SionJournalReader implements Closeable {
         }
         int version = SionJournalLayout.version(bytes);
         if (version != SionJournalLayout.VERSION) {
-            throw new UnsupportedFormatException(path, "journal format version at offset "
-                    + SionJournalLayout.VERSION_OFFSET + " is " + version + "; supported is " + SionJournalLayout.VERSION);
+            throw new UnsupportedFormatException(path, "journal header format version", SionJournalLayout.VERSION_OFFSET,
+                    "version " + version, "version " + SionJournalLayout.VERSION);
         }
         int stored = SionJournalLayout.storedHeaderChecksum(bytes);
         int computed = SionJournalLayout.headerChecksum(bytes);
@@ -233,8 +233,9 @@ final class SionJournalReader implements Closeable {
                             "at least 1 (a task moves to its next chunk only to write to it)", "0");
                 }
                 if (Meta2Layout.size(taskCount, chunk + 2) > LARGEST_META2) {
-                    throw new UnsupportedFormatException(path, "task " + localTask + " records more than " + (chunk + 1)
-                            + " chunks: META2 of " + taskCount + " tasks would not fit one buffer (2 GiB)");
+                    throw new UnsupportedFormatException(path, "journal record", offset,
+                            "task " + localTask + " in more than " + (chunk + 1) + " chunks",
+                            "as many chunks as a META2 of " + taskCount + " tasks in one buffer (2 GiB) holds");
                 }
                 chunk++;
                 if (chunk == fills.length) {

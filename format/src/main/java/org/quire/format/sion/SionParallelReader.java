@@ -62,6 +62,7 @@ public final class SionParallelReader implements Closeable {
         TaskHandout handout = TaskHandout.decode(
                 RootVerdict.unwrap(collectives.scatter(handouts, 0), "opening the SION file " + name));
         Map<Integer, FileChannel> channels = new HashMap<>();
+        Throwable failure = null;
         try {
             for (SionTask task : handout.tasks()) {
                 if (!channels.containsKey(task.fileNumber())) {
@@ -69,6 +70,12 @@ public final class SionParallelReader implements Closeable {
                             SionFileNames.physicalFile(name, task.fileNumber()), StandardOpenOption.READ));
                 }
             }
+        } catch (IOException | RuntimeException e) {
+            failure = e;
+        }
+        try {
+            // All ranks open or none: a rank that cannot open its file fails every rank, with its exception.
+            CollectiveOutcome.agree(collectives, failure, "opening the SION file " + name);
         } catch (IOException | RuntimeException e) {
             FileChannels.closeAllAfter(channels.values(), e);
             throw e;

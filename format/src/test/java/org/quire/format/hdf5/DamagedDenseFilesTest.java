@@ -46,7 +46,7 @@ class DamagedDenseFilesTest {
     private static Path intact;
 
     @BeforeAll
-    static void generate() throws IOException {
+    static void readFixtures() throws IOException {
         intact = H5pyFixtures.of(H5pyFixtures.DENSE).file("dense.h5");
     }
 

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
+import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
 import org.quire.format.hdf5.layout.BTreeV2Geometry;
 import org.quire.format.hdf5.layout.BTreeV2Header;
@@ -82,6 +83,23 @@ class DamagedFilesTest {
         InteropCorpus.write(intact, List.of("/fixed", "/extensible", "/filters", "/btree",
                 "/nested", "/nested/a"), cases, InteropCorpus.attributes().stream()
                 .filter(a -> a.objectPath().equals("/nested/a")).toList());
+    }
+
+    /** Version 4 of the superblock does not exist yet: unsupported, naming what was found and what is read. */
+    @Test
+    void aSuperblockVersionAboveThreeIsUnsupportedNamingFoundAndSupported() throws IOException {
+        byte[] bytes = Files.readAllBytes(intact);
+        bytes[8] = 4; // the version byte follows the 8-byte signature
+        Path file = copyWith("superblock-4.h5", bytes);
+        UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
+                () -> Hdf5File.open(file).close());
+        assertEquals(file, e.file());
+        assertEquals("superblock", e.structure());
+        assertEquals(0, e.offset());
+        assertEquals("version 4", e.found());
+        assertEquals("versions 0 to 3", e.supported());
+        assertEquals(file + ": unsupported superblock at offset 0: found version 4; supported: versions 0 to 3",
+                e.getMessage());
     }
 
     private static Path copyWith(String name, byte[] bytes) throws IOException {

@@ -41,6 +41,7 @@ class DamagedLegacyFilesTest {
     @TempDir
     static Path dir;
     private static byte[] intact;
+    private static Path v108;
     /** The three-level chunk B-tree of /chunked/resizable: its root and the root's first child. */
     private static long chunkRoot;
     private static long chunkChild;
@@ -50,9 +51,10 @@ class DamagedLegacyFilesTest {
     private static long localHeap;
 
     @BeforeAll
-    static void generateFixtures() throws IOException {
-        H5pyLegacyFilesInQuireTest.generate(dir);
-        Path legacy = dir.resolve("legacy.h5");
+    static void readFixtures() throws IOException {
+        H5pyFixtures fixtures = H5pyFixtures.of(H5pyFixtures.LEGACY);
+        v108 = fixtures.file("v108.h5");
+        Path legacy = fixtures.file("legacy.h5");
         intact = Files.readAllBytes(legacy);
         try (Hdf5File file = Hdf5File.open(legacy)) {
             chunkRoot = file.root().group("chunked").dataset("resizable").chunkIndex().address();
@@ -206,7 +208,7 @@ class DamagedLegacyFilesTest {
 
     @Test
     void aFlippedBitInASuperblockVersion2IsAChecksumMismatch() throws IOException {
-        byte[] bytes = Files.readAllBytes(dir.resolve("v108.h5"));
+        byte[] bytes = Files.readAllBytes(v108);
         bytes[20] ^= 0x10;
         Path file = copy("superblock-2", bytes);
         assertThrows(ChecksumMismatchException.class, () -> Hdf5File.open(file).close());

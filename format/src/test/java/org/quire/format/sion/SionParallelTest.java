@@ -188,7 +188,9 @@ class SionParallelTest {
         assertTrue(failures.get(0) instanceof FormatException);
         assertTrue(failures.get(0).getMessage().contains("written by 4 tasks and cannot be read task-per-rank by 3 ranks"),
                 failures.get(0).getMessage());
-        assertTrue(failures.get(2).getMessage().contains("failed on rank 0"), failures.get(2).getMessage());
+        assertEquals(FormatException.class, failures.get(2).getClass());
+        assertEquals(failures.get(0).getMessage(), failures.get(2).getMessage());
+        assertEquals("found by rank 0 while opening the SION file " + name, failures.get(2).getCause().getMessage());
     }
 
     @Test
@@ -197,7 +199,10 @@ class SionParallelTest {
                 () -> SionParallelWriter.open(directory.resolve("x.sion"), collectives, 10, 3, 16,
                         SionWriteOptions.defaults())));
         assertTrue(failures.get(0).getMessage().contains("cannot write 3 files with 2 ranks"));
-        assertTrue(failures.get(1).getMessage().contains("failed on rank 0"));
+        assertEquals(failures.get(0).getClass(), failures.get(1).getClass());
+        assertEquals(failures.get(0).getMessage(), failures.get(1).getMessage());
+        assertTrue(failures.get(1).getCause().getMessage().startsWith("found by rank 0 while planning"),
+                failures.get(1).getCause().getMessage());
         assertFalse(Files.exists(directory.resolve("x.sion")));
     }
 

@@ -130,7 +130,7 @@ public final class ListCommand implements Callable<Integer> {
             try {
                 member = link.open();
             } catch (UnsupportedFormatException e) {
-                String why = e.getMessage().substring(e.file().toString().length() + 2);
+                String why = e.found() == null ? e.detail() : e.found() + "; supported: " + e.supported();
                 out.println("unsupported " + group.path() + (group.path().endsWith("/") ? "" : "/")
                         + link.name() + ": " + why);
                 unsupported++;

@@ -65,9 +65,8 @@ public final class MetadataValidator {
         if (identity.version() != BlockIdentity.NO_VERSION) {
             int version = prefix[signature.length] & 0xff;
             if (version != identity.version()) {
-                throw new UnsupportedFormatException(file, identity.structure() + " at offset "
-                        + address + " has version " + version + "; supported: "
-                        + identity.version());
+                throw new UnsupportedFormatException(file, identity.structure(), address,
+                        "version " + version, "version " + identity.version());
             }
         }
     }

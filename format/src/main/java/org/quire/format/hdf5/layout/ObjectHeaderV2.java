@@ -186,8 +186,8 @@ public final class ObjectHeaderV2 {
             long bodyAddress = in.absolutePosition();
             byte[] body = in.getBytes(size, "message body");
             if ((flags & HeaderMessage.FLAG_SHARED) != 0) {
-                throw new UnsupportedFormatException(file.path(), "shared message of type " + type
-                        + " at offset " + bodyAddress + " is not supported");
+                throw new UnsupportedFormatException(file.path(), "header message", bodyAddress,
+                        "message of type " + type + " shared (flag set)", "unshared messages");
             }
             if (type == ContinuationMessage.TYPE) {
                 pending.addLast(ContinuationMessage.decode(new LittleEndianReader(file.path(),

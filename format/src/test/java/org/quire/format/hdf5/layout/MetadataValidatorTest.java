@@ -55,7 +55,10 @@ class MetadataValidatorTest {
         block[4] = 7;
         UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
                 () -> MetadataValidator.verify(FILE, 100, block, HEADER));
-        assertTrue(e.getMessage().contains("version 7"), e.getMessage());
+        assertEquals(100, e.offset());
+        assertEquals("version 7", e.found());
+        assertEquals(HEADER.structure(), e.structure());
+        assertEquals("version " + HEADER.version(), e.supported());
     }
 
     @Test
