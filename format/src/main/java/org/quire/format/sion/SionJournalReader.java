@@ -4,15 +4,16 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * Reads the recovery journal of one physical file (layout in {@link SionJournalLayout}): checks
@@ -27,41 +28,42 @@ final class SionJournalReader implements Closeable {
     private static final long LARGEST_META2 = Integer.MAX_VALUE - 8;
 
     private final Path path;
-    private final FileChannel channel;
+    private final Storage storage;
     private final SionJournalHeader header;
 
-    private SionJournalReader(Path path, FileChannel channel, SionJournalHeader header) {
+    private SionJournalReader(Path path, Storage storage, SionJournalHeader header) {
         this.path = path;
-        this.channel = channel;
+        this.storage = storage;
         this.header = header;
     }
 
     /** Opens and checks the journal of {@code sionFile}; refuses if there is none. */
-    static SionJournalReader open(Path sionFile) throws IOException {
+    static SionJournalReader open(StorageOpener opener, Path sionFile) throws IOException {
         Path path = SionFileNames.journal(sionFile);
-        FileChannel channel;
+        Storage storage;
         try {
-            channel = FileChannel.open(path, StandardOpenOption.READ);
+            storage = opener.open(path, OpenMode.READ);
         } catch (NoSuchFileException e) {
             throw new SionRecoveryRefusedException(sionFile, SionRecoveryRefusedException.Reason.JOURNAL_MISSING,
                     "no recovery journal " + path + " beside the file (written with the journal off, by another"
                             + " writer than Quire's parallel writer, or the journal was removed): cannot recover");
         }
         try {
-            return new SionJournalReader(path, channel, readHeader(path, channel));
+            return new SionJournalReader(path, storage, readHeader(storage));
         } catch (IOException | RuntimeException e) {
-            FileChannels.closeAllAfter(List.of(channel), e);
+            Closing.closeAllAfter(List.of(storage), e);
             throw e;
         }
     }
 
-    private static SionJournalHeader readHeader(Path path, FileChannel channel) throws IOException {
-        long size = channel.size();
+    private static SionJournalHeader readHeader(Storage storage) throws IOException {
+        Path path = storage.path();
+        long size = storage.size();
         if (size < SionJournalLayout.HEADER_SIZE) {
             throw new CorruptFileException(path, size, HEADER, "header", SionJournalLayout.HEADER_SIZE + " bytes",
                     "file of " + size + " bytes (truncated)");
         }
-        ByteBuffer bytes = PositionalIo.readExactly(channel, path, 0, SionJournalLayout.HEADER_SIZE,
+        ByteBuffer bytes = PositionalIo.readExactly(storage, 0, SionJournalLayout.HEADER_SIZE,
                 ByteOrder.BIG_ENDIAN, HEADER, "header");
         byte[] magic = SionJournalLayout.magic(bytes);
         if (!Arrays.equals(magic, SionJournalLayout.MAGIC)) {
@@ -316,11 +318,7 @@ final class SionJournalReader implements Closeable {
     /** Reads a block; what lies beyond the end of the journal reads as zeros (unused slots). */
     private void readBlock(ByteBuffer block, long offset) throws IOException {
         block.clear();
-        while (block.hasRemaining()) {
-            if (channel.read(block, offset + block.position()) < 0) {
-                break;
-            }
-        }
+        storage.readFully(block, offset);
         Arrays.fill(block.array(), block.position(), block.capacity(), (byte) 0);
         block.clear();
     }
@@ -346,6 +344,6 @@ final class SionJournalReader implements Closeable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        storage.close();
     }
 }

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -20,6 +18,8 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.ChunkRecordFormat;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 /** The version-2 B-tree index on its own: splits, lookups, in-place updates, reopening. */
 class BTreeV2ChunkIndexTest {
@@ -31,8 +31,7 @@ class BTreeV2ChunkIndexTest {
 
     private BlockFile open(String name) throws IOException {
         Path path = dir.resolve(name);
-        return new BlockFile(path, FileChannel.open(path, StandardOpenOption.CREATE,
-                StandardOpenOption.READ, StandardOpenOption.WRITE));
+        return new BlockFile(FileStorage.open(path, OpenMode.CREATE_OR_OPEN));
     }
 
     /** Every chunk of a 3-D grid of {@code n^3}, in a shuffled order. */
