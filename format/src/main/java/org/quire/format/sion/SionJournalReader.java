@@ -278,31 +278,51 @@ final class SionJournalReader implements Closeable {
      * A task appends its records one after the other, so a crash can tear only its last one: if
      * a valid record follows the damaged record {@code endSequence}, the damage is corruption,
      * and ignoring it would silently drop the valid records behind it (flushed ones among them).
-     * An unused slot ({@code forcedOnly}) may have valid records behind it after a power failure,
-     * but only unforced ones: forcing the journal puts every record before the forced one on disk.
-     * Looks at the rest of the block of {@code endSequence} (already in {@code block}), or at the
-     * next slot when it is its block's last: bounded work, whatever the journal's size.
+     * An unused slot ({@code afterUnusedSlot}) may have valid records behind it after a power
+     * failure, unforced ones and at most one forced one, the task's last: the record of a flush
+     * whose journal force had not returned (a later disk sector of the block reached the disk,
+     * an earlier one did not). A forced record with a valid record behind it belongs to a flush
+     * that returned, so its force had put every record before it on disk: then the unused slot
+     * is corruption. Looks at the rest of the block of {@code endSequence} (already in
+     * {@code block}), or at the next slot when it is its block's last, and at one slot more when
+     * the last one looked at is forced: bounded work, whatever the journal's size.
      */
     private void refuseValidRecordBehind(int localTask, long endSequence, ByteBuffer block, String found,
-                                         boolean forcedOnly) throws IOException {
+                                         boolean afterUnusedSlot) throws IOException {
         int taskCount = header.taskCount();
         long next = endSequence + 1;
         long last = SionJournalLayout.slotInBlock(next) == 0 ? next
                 : endSequence + SionJournalLayout.RECORDS_PER_BLOCK - 1 - SionJournalLayout.slotInBlock(endSequence);
-        for (long sequence = next; sequence <= last; sequence++) {
+        long forced = 0; // the first valid forced record behind the unused slot, if any
+        for (long sequence = next; sequence <= last || (sequence == last + 1 && forced == last); sequence++) {
             if (SionJournalLayout.slotInBlock(sequence) == 0) {
                 readBlock(block, SionJournalLayout.blockOffset(taskCount, localTask, sequence));
             }
             ByteBuffer slot = slot(block, sequence);
-            if (!isUnused(slot) && damage(slot, localTask, sequence) == null
-                    && (!forcedOnly || SionJournalLayout.decodeRecord(slot).forced())) {
-                throw new CorruptFileException(path, SionJournalLayout.recordOffset(taskCount, localTask, endSequence),
-                        RECORD, "record " + endSequence + " of task " + localTask, "a valid record (record " + sequence
-                                + " behind it, at offset " + SionJournalLayout.recordOffset(taskCount, localTask, sequence)
-                                + (forcedOnly ? ", is valid and forced: forcing the journal put every record before it"
-                                + " on disk)" : ", is valid: only a task's last record can be torn by a crash)"), found);
+            if (isUnused(slot) || damage(slot, localTask, sequence) != null) {
+                continue;
+            }
+            String behind = null;
+            if (!afterUnusedSlot) {
+                behind = "record " + sequence + " behind it, at offset " + offset(localTask, sequence)
+                        + ", is valid: only a task's last record can be torn by a crash";
+            } else if (forced != 0) {
+                behind = "record " + forced + " behind it, at offset " + offset(localTask, forced) + ", is valid and"
+                        + " forced, and record " + sequence + " behind that is valid too: that flush returned, so"
+                        + " forcing the journal had put every record before it on disk";
+            }
+            if (behind != null) {
+                throw new CorruptFileException(path, offset(localTask, endSequence), RECORD,
+                        "record " + endSequence + " of task " + localTask, "a valid record (" + behind + ")", found);
+            }
+            if (SionJournalLayout.decodeRecord(slot).forced() && forced == 0) {
+                forced = sequence;
             }
         }
+    }
+
+    private long offset(int localTask, long sequence) {
+        return SionJournalLayout.recordOffset(header.taskCount(), localTask, sequence);
     }
 
     /** How many bytes of {@code task}'s chunk {@code chunk} lie before the end of the SION file. */

@@ -117,6 +117,9 @@ public final class SionParallelWriter implements Closeable {
                 storage.truncate(0);
                 storage.write(ByteBuffer.wrap(assignment.meta1Head()), 0);
                 if (options.journal()) {
+                    // Recovery needs every file's META1 and journal header. A rank's flush forces only its
+                    // own file and journal, so each file's are forced here, before any rank can flush.
+                    storage.force(true);
                     journal = TaskJournalWriter.create(options.storage(), journalFile,
                             journalHeader(assignment, fileCount));
                 } else {

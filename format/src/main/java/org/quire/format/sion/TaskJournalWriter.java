@@ -29,12 +29,16 @@ final class TaskJournalWriter implements Closeable, TaskChunkWriter.FinishedChun
         this.journalId = journalId;
     }
 
-    /** Creates (or empties) the journal {@code file} with {@code header}, for the file's local task 0. */
+    /**
+     * Creates (or empties) the journal {@code file} with {@code header}, for the file's local
+     * task 0, and forces it to stable storage.
+     */
     static TaskJournalWriter create(StorageOpener opener, Path file, SionJournalHeader header) throws IOException {
         Storage storage = opener.open(file, OpenMode.CREATE_OR_OPEN);
         try {
             storage.truncate(0);
             storage.write(SionJournalLayout.encodeHeader(header), 0);
+            storage.force(true);
         } catch (IOException | RuntimeException e) {
             Closing.closeAllAfter(List.of(storage), e);
             throw e;
