@@ -230,17 +230,21 @@ public final class SionRecovery {
 
     /**
      * The fill levels of the first {@code length} bytes of a stream whose chunks hold
-     * {@code bytesPerChunk}: chunks behind it are dropped, the chunk it ends in keeps its part.
+     * {@code bytesPerChunk}: the chunk it ends in keeps its part, the chunks behind it stay with
+     * 0 bytes. Keeping them keeps META2 where the journal's chunks end, so that neither it nor
+     * the cut behind it lands on bytes the journal describes: a recovery that dies after cutting
+     * the file replays the same journal against the same bytes when it is run again.
      */
     static long[] streamPrefix(long[] bytesPerChunk, long length) {
-        int chunks = 1;
+        int chunk = 0;
         long before = 0;
-        while (before + bytesPerChunk[chunks - 1] < length) {
-            before += bytesPerChunk[chunks - 1];
-            chunks++;
+        while (before + bytesPerChunk[chunk] < length) {
+            before += bytesPerChunk[chunk];
+            chunk++;
         }
-        long[] prefix = Arrays.copyOf(bytesPerChunk, chunks);
-        prefix[chunks - 1] = length - before;
+        long[] prefix = new long[bytesPerChunk.length];
+        System.arraycopy(bytesPerChunk, 0, prefix, 0, chunk);
+        prefix[chunk] = length - before;
         return prefix;
     }
 }

@@ -1,5 +1,6 @@
 package org.quire.format.sion;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,6 +43,8 @@ class SionCrashSimulationTest {
     private static final int FS_BLOCK_SIZE = 512;
     private static final int SEEDS = 3;
     private static final int FAILURES_SHOWN = 8;
+    /** Every how many crash points the recovery itself is crashed at each of its operations. */
+    private static final int RECOVERY_CRASH_STRIDE = 10;
 
     enum Step { OPEN, WRITE, FLUSH, CLOSE }
 
@@ -125,6 +128,43 @@ class SionCrashSimulationTest {
     }
 
     /**
+     * Key-value recovery cuts a task at its last complete record, below the fill levels its
+     * journal records. A recovery that dies after cutting the file must leave bytes the journal
+     * describes in place, or running it again finds records beyond the end of the file (found by
+     * the test above): the chunks behind the cut stay in META2 with 0 bytes.
+     */
+    @Test
+    void keyValueRecoveryThatDiesAfterCuttingTheFileCanRunAgain() throws Exception {
+        CrashSimulator simulator = new CrashSimulator();
+        byte[] first = SionSerialWriterTest.pattern(0, 0, 40);
+        ThreadGroupCollectives.run(1, collectives -> {
+            SionParallelWriter writer = SionParallelWriter.open(NAME, collectives, 128, 1, 64,
+                    SionWriteOptions.defaults().withStorage(simulator).withKeyValueMode(KeyValueMode.INLINE));
+            writer.writeKeyValue(1, ByteBuffer.wrap(first));
+            writer.flush();
+            writer.writeKeyValue(2, ByteBuffer.wrap(SionSerialWriterTest.pattern(0, 40, 300))); // chunks 0, 1, 2
+            return writer; // never closed: the job dies inside chunk 2
+        });
+        CrashSimulator recovery = new CrashSimulator(simulator.processCrash(simulator.eventCount()));
+        RecoveredTask task = SionRecovery.recover(NAME, SionRecoveryMode.EVERY_RECORD, recovery).tasks().get(0);
+        assertArrayEquals(new long[] {16 + 40, 0}, task.bytesPerChunk(), "journalled: chunks 0 and 1 full");
+        for (int step = 0; step < recovery.eventCount(); step++) {
+            for (long seed = 0; seed < 5; seed++) {
+                CrashSimulator again = new CrashSimulator(recovery.crash(step, seed));
+                try {
+                    SionRecovery.recover(NAME, SionRecoveryMode.EVERY_RECORD, again);
+                } catch (SionRecoveryRefusedException e) {
+                    assertEquals(SionRecoveryRefusedException.Reason.ALREADY_CLOSED, e.reason());
+                }
+                try (SionFile sion = SionFile.open(NAME, again)) {
+                    assertArrayEquals(first, sion.readKey(0, 1), "step " + step + " seed " + seed);
+                    assertEquals(1, sion.keyValueRecords(0).size());
+                }
+            }
+        }
+    }
+
+    /**
      * One rank's work: about 40 records of 1..1500 bytes (chunks hold 512, so records span
      * chunks and the journal gets more than a disk sector of records), a flush every few records.
      */
@@ -168,34 +208,61 @@ class SionCrashSimulationTest {
 
     /** Recovers crashed files and checks the invariants, collecting failures. */
     private static final class Checker {
-        private final CrashSimulator workload;
+        private final List<CrashSimulator.Event> events;
         private final List<RankLog> logs;
         private final int everyCloseReturned;
         final List<String> failures = new ArrayList<>();
 
         Checker(CrashSimulator workload, List<RankLog> logs) {
-            this.workload = workload;
+            this.events = workload.events();
             this.logs = logs;
             this.everyCloseReturned = logs.stream().mapToInt(log -> log.mark(Step.CLOSE).eventsAfter()).max()
                     .orElseThrow();
         }
 
         /**
+         * Recovers {@code files}, crashed at {@code point}, and checks the result; at every
+         * {@value #RECOVERY_CRASH_STRIDE}th point also crashes that recovery at each of its
+         * operations (two seeds) and checks that running it again gives a right result too.
+         *
          * @param exact every task must be a prefix of its stream (false: only its flushed part,
          *              for {@link SionRecoveryMode#EVERY_RECORD} after a power failure)
          */
         void check(int point, String crash, Map<Path, byte[]> files, SionRecoveryMode mode, boolean exact) {
             String where = "crash point " + point + " (" + crash + ", after "
-                    + (point == 0 ? "nothing" : workload.events().get(point - 1)) + "), " + mode + ": ";
+                    + (point == 0 ? "nothing" : events.get(point - 1)) + "), " + mode + ": ";
+            if (point >= everyCloseReturned) {
+                checkComplete(where + "after close: ", new CrashSimulator(files));
+            }
+            CrashSimulator recovery = recoverAndCheck(where, point, files, mode, exact, false);
+            if (recovery == null || point % RECOVERY_CRASH_STRIDE != 0) {
+                return;
+            }
+            List<CrashSimulator.Event> recoveryEvents = recovery.events();
+            for (int step = 0; step < recoveryEvents.size(); step++) {
+                for (long seed = 0; seed < 2; seed++) {
+                    recoverAndCheck(where + "recovery crashed before its operation " + step + " ("
+                            + recoveryEvents.get(step) + ", seed " + seed + ") and ran again: ", point,
+                            recovery.crash(step, seed), mode, exact, true);
+                }
+            }
+        }
+
+        /**
+         * Recovers {@code files}; returns the simulator it ran on (its log) if it recovered them,
+         * else null. {@code again}: an earlier recovery may have closed them already.
+         */
+        private CrashSimulator recoverAndCheck(String where, int point, Map<Path, byte[]> files, SionRecoveryMode mode,
+                                               boolean exact, boolean again) {
             CrashSimulator afterCrash = new CrashSimulator(files);
             try {
-                if (point >= everyCloseReturned) {
-                    checkComplete(where + "after close: ", new CrashSimulator(files));
-                }
                 SionRecovery.recover(NAME, mode, afterCrash);
                 checkStreams(where, point, afterCrash, mode, exact);
+                return afterCrash;
             } catch (SionRecoveryRefusedException e) {
-                if (e.reason() == SionRecoveryRefusedException.Reason.ALREADY_CLOSED) {
+                if (e.reason() == SionRecoveryRefusedException.Reason.ALREADY_CLOSED && again) {
+                    checkStreams(where + "already closed by the first recovery: ", point, afterCrash, mode, exact);
+                } else if (e.reason() == SionRecoveryRefusedException.Reason.ALREADY_CLOSED) {
                     checkComplete(where + "already closed: ", afterCrash);
                 } else {
                     refusedOrFailed(where, point, e, exact);
@@ -205,6 +272,7 @@ class SionCrashSimulationTest {
             } catch (Exception | AssertionError e) {
                 failures.add(where + "untyped " + e);
             }
+            return null;
         }
 
         /**
@@ -231,7 +299,7 @@ class SionCrashSimulationTest {
         }
 
         private void checkStreams(String where, int point, CrashSimulator files, SionRecoveryMode mode,
-                                  boolean exact) throws Exception {
+                                  boolean exact) {
             try (SionFile sion = SionFile.open(NAME, files)) {
                 for (int task = 0; task < logs.size(); task++) {
                     RankLog log = logs.get(task);
@@ -255,6 +323,8 @@ class SionCrashSimulationTest {
                         failures.add(where + "task " + task + ": " + problem);
                     }
                 }
+            } catch (Exception e) {
+                failures.add(where + "the recovered file does not read: " + e);
             }
         }
     }
