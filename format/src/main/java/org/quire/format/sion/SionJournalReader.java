@@ -140,7 +140,7 @@ final class SionJournalReader implements Closeable {
      */
     TaskFills readTask(int localTask, ChunkGeometry geometry, long sionFileSize, SionRecoveryMode mode)
             throws IOException {
-        FillLevels fills = new FillLevels(localTask, geometry, sionFileSize);
+        FillLevels fills = new FillLevels(localTask, geometry, sionFileSize, mode);
         if (mode == SionRecoveryMode.EVERY_RECORD) {
             Run run = walkRun(localTask, fills::apply);
             return new TaskFills(fills.bytesPerChunk(), run.records(), run.damagedRecordOffset());
@@ -202,13 +202,15 @@ final class SionJournalReader implements Closeable {
         private final int localTask;
         private final ChunkGeometry geometry;
         private final long sionFileSize;
+        private final SionRecoveryMode mode;
         private long[] fills = new long[1];
         private long chunk;
 
-        FillLevels(int localTask, ChunkGeometry geometry, long sionFileSize) {
+        FillLevels(int localTask, ChunkGeometry geometry, long sionFileSize, SionRecoveryMode mode) {
             this.localTask = localTask;
             this.geometry = geometry;
             this.sionFileSize = sionFileSize;
+            this.mode = mode;
         }
 
         long[] bytesPerChunk() {
@@ -245,10 +247,15 @@ final class SionJournalReader implements Closeable {
             }
             long allowed = Math.min(capacity, bytesBeforeEndOfFile(geometry, localTask, chunk, sionFileSize));
             if (record.bytes() < fills[(int) chunk] || record.bytes() > allowed) {
+                boolean onlyBeyondTheEnd = record.bytes() >= fills[(int) chunk] && record.bytes() <= capacity;
                 throw new CorruptFileException(path, offset + SionJournalLayout.RECORD_BYTES_OFFSET, RECORD,
                         "bytes in chunk " + chunk + " of task " + localTask + " (record " + sequence + ")",
                         fills[(int) chunk] + ".." + allowed + " (not less than the chunk's previous record, within"
-                                + " its capacity " + capacity + " and the SION file's " + sionFileSize + " bytes)",
+                                + " its capacity " + capacity + " and the SION file's " + sionFileSize + " bytes"
+                                + (onlyBeyondTheEnd && mode == SionRecoveryMode.EVERY_RECORD && !record.forced()
+                                ? "; an unforced record beyond the end of the file is what a power failure or an"
+                                + " operating system crash can leave: recover with FLUSHED_ONLY"
+                                + " (quire sion recover --flushed-only)" : "") + ")",
                         Long.toString(record.bytes()));
             }
             fills[(int) chunk] = record.bytes();

@@ -404,6 +404,8 @@ class SionRecoveryTest {
                 () -> SionRecovery.recover(sion, SionRecoveryMode.EVERY_RECORD));
         assertEquals(SionJournalLayout.recordOffset(2, 0, 4) + SionJournalLayout.RECORD_BYTES_OFFSET,
                 beyondEnd.offset(), "the unforced record of chunk 2 claims bytes the disk does not hold");
+        assertTrue(beyondEnd.expected().endsWith("recover with FLUSHED_ONLY (quire sion recover --flushed-only))"),
+                beyondEnd.expected());
         SionRecovery.recover(sion, SionRecoveryMode.FLUSHED_ONLY);
         try (SionFile recovered = SionFile.open(sion)) {
             assertArrayEquals(pattern(0, 0, 200), recovered.readFully(0));
