@@ -165,6 +165,65 @@ class SionCrashSimulationTest {
     }
 
     /**
+     * Opening a name again replaces the closed set in place (META1's head over the old one, the
+     * old tail behind it until the file is cut). At every crash point of that, with 20 seeds,
+     * the set read is the old one, the new one, or a {@link FormatException}: never a mixture.
+     */
+    @Test
+    void aCrashWhileReplacingAClosedSetLeavesTheOldSetTheNewSetOrATypedError() throws Exception {
+        CrashSimulator simulator = new CrashSimulator();
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(NAME, collectives, FS_BLOCK_SIZE, 1,
+                    FS_BLOCK_SIZE, SionWriteOptions.defaults().withStorage(simulator))) {
+                writer.write(SionSerialWriterTest.pattern(collectives.rank(), 0, 300 + 700 * collectives.rank()));
+            }
+            return null;
+        });
+        int replacing = simulator.eventCount();
+        ThreadGroupCollectives.run(3, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(NAME, collectives,
+                    1024L * (collectives.rank() + 1), 1, FS_BLOCK_SIZE, SionWriteOptions.defaults().withStorage(simulator))) {
+                writer.write(SionSerialWriterTest.pattern(collectives.rank() + 5, 0, 100));
+            }
+            return null;
+        });
+        List<byte[]> oldSet = List.of(SionSerialWriterTest.pattern(0, 0, 300), SionSerialWriterTest.pattern(1, 0, 1000));
+        List<byte[]> newSet = List.of(SionSerialWriterTest.pattern(5, 0, 100), SionSerialWriterTest.pattern(6, 0, 100),
+                SionSerialWriterTest.pattern(7, 0, 100));
+        int oldSeen = 0;
+        int newSeen = 0;
+        for (int point = replacing; point <= simulator.eventCount(); point++) {
+            for (long seed = 0; seed < 20; seed++) {
+                try (SionFile sion = SionFile.open(NAME, new CrashSimulator(simulator.crash(point, seed)))) {
+                    List<byte[]> streams = new ArrayList<>();
+                    for (int task = 0; task < sion.taskCount(); task++) {
+                        streams.add(sion.readFully(task));
+                    }
+                    oldSeen += sameStreams(streams, oldSet) ? 1 : 0;
+                    newSeen += sameStreams(streams, newSet) ? 1 : 0;
+                    assertTrue(sameStreams(streams, oldSet) || sameStreams(streams, newSet),
+                            "crash point " + point + " seed " + seed + ": neither the old set nor the new one");
+                } catch (FormatException e) {
+                    // the set is damaged, and says so
+                }
+            }
+        }
+        assertTrue(oldSeen > 0 && newSeen > 0, "old set " + oldSeen + " times, new set " + newSeen + " times");
+    }
+
+    private static boolean sameStreams(List<byte[]> found, List<byte[]> expected) {
+        if (found.size() != expected.size()) {
+            return false;
+        }
+        for (int task = 0; task < found.size(); task++) {
+            if (!Arrays.equals(found.get(task), expected.get(task))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * One rank's work: about 40 records of 1..1500 bytes (chunks hold 512, so records span
      * chunks and the journal gets more than a disk sector of records), a flush every few records.
      */
