@@ -1,10 +1,8 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,6 +20,9 @@ import org.quire.format.hdf5.layout.ObjectHeaderV2;
 import org.quire.format.hdf5.layout.Superblock;
 import org.quire.format.hdf5.layout.SuperblockV3;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * An HDF5 file: {@link #create(Path)} a new one to write, or {@link #open(Path)} an existing one
@@ -67,9 +68,12 @@ public final class Hdf5File implements AutoCloseable {
      * @throws java.nio.file.FileAlreadyExistsException the file exists (it is never truncated)
      */
     public static Hdf5File create(Path path) throws IOException {
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE);
-        Hdf5File file = new Hdf5File(new BlockFile(path, channel), true);
+        return create(path, FileStorage.OPENER);
+    }
+
+    /** {@link #create(Path)} through {@code opener} (a test's crash simulator, or real files). */
+    public static Hdf5File create(Path path, StorageOpener opener) throws IOException {
+        Hdf5File file = new Hdf5File(new BlockFile(opener.open(path, OpenMode.CREATE_NEW)), true);
         file.blocks.allocate(SuperblockV3.SIZE);
         file.root = Group.create(file, "/");
         file.writeSuperblock(SuperblockV3.FLAG_OPEN_FOR_WRITE);
@@ -85,7 +89,12 @@ public final class Hdf5File implements AutoCloseable {
      * @throws UnsupportedFormatException the file uses a format feature not read yet
      */
     public static Hdf5File open(Path path) throws IOException {
-        BlockFile blocks = new BlockFile(path, FileChannel.open(path, StandardOpenOption.READ));
+        return open(path, FileStorage.OPENER);
+    }
+
+    /** {@link #open(Path)} through {@code opener}. */
+    public static Hdf5File open(Path path, StorageOpener opener) throws IOException {
+        BlockFile blocks = new BlockFile(opener.open(path, OpenMode.READ));
         try {
             Hdf5File file = new Hdf5File(blocks, false);
             Superblock superblock = Superblock.read(blocks);

@@ -2,7 +2,6 @@ package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Map;
@@ -10,6 +9,7 @@ import java.util.TreeMap;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.storage.Storage;
 
 /**
  * Positional access to an HDF5 file's bytes: bounds-checked reads of structures at addresses,
@@ -21,17 +21,17 @@ import org.quire.format.UnsupportedFormatException;
 public final class BlockFile implements AutoCloseable {
 
     private final Path path;
-    private final FileChannel channel;
+    private final Storage storage;
     private long endOfAllocation;
     /** How many blocks of each structure {@link #readVerified} has checked. */
     private final Map<String, Long> verifiedBlocks = new TreeMap<>();
     /** How many blocks without checksum (version 0/1 structures) have been read and checked. */
     private final Map<String, Long> checkedBlocks = new TreeMap<>();
 
-    public BlockFile(Path path, FileChannel channel) throws IOException {
-        this.path = path;
-        this.channel = channel;
-        this.endOfAllocation = channel.size();
+    public BlockFile(Storage storage) throws IOException {
+        this.path = storage.path();
+        this.storage = storage;
+        this.endOfAllocation = storage.size();
     }
 
     public Path path() {
@@ -40,7 +40,7 @@ public final class BlockFile implements AutoCloseable {
 
     /** Bytes currently in the file. */
     public long size() throws IOException {
-        return channel.size();
+        return storage.size();
     }
 
     /** The first address past every allocated byte: the superblock's end-of-file address. */
@@ -60,7 +60,7 @@ public final class BlockFile implements AutoCloseable {
      * {@code structure} if they are not all inside the file.
      */
     public byte[] read(long address, int length, String structure) throws IOException {
-        long fileSize = channel.size();
+        long fileSize = storage.size();
         if (!Addresses.isDefined(address) || address < 0 || length < 0
                 || address > fileSize - length) {
             throw new CorruptFileException(path, address, structure, "address",
@@ -69,14 +69,9 @@ public final class BlockFile implements AutoCloseable {
                             : "the undefined address");
         }
         ByteBuffer buffer = ByteBuffer.allocate(length);
-        long at = address;
-        while (buffer.hasRemaining()) {
-            int read = channel.read(buffer, at);
-            if (read < 0) {
-                throw new CorruptFileException(path, at, structure, "bytes",
-                        length + " bytes", (at - address) + " bytes before end of file");
-            }
-            at += read;
+        if (!storage.readFully(buffer, address)) {
+            throw new CorruptFileException(path, address + buffer.position(), structure, "bytes",
+                    length + " bytes", buffer.position() + " bytes before end of file");
         }
         return buffer.array();
     }
@@ -124,11 +119,17 @@ public final class BlockFile implements AutoCloseable {
     }
 
     public void write(long address, ByteBuffer bytes) throws IOException {
-        long at = address;
-        while (bytes.hasRemaining()) {
-            at += channel.write(bytes, at);
-        }
-        endOfAllocation = Math.max(endOfAllocation, at);
+        long end = address + bytes.remaining();
+        storage.write(bytes, address);
+        endOfAllocation = Math.max(endOfAllocation, end);
+    }
+
+    /**
+     * Makes every write so far durable ({@link Storage#force}); {@code metadata} also forces
+     * the file's size.
+     */
+    public void force(boolean metadata) throws IOException {
+        storage.force(metadata);
     }
 
     /** Fails unless {@code actual} is {@code supported}: a feature this code does not handle. */
@@ -142,6 +143,6 @@ public final class BlockFile implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        storage.close();
     }
 }

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,6 +17,8 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.ChunkRecordFormat;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 /**
  * The version-2 B-tree index on its own, beyond the chunk index contract
@@ -34,8 +34,7 @@ class BTreeV2ChunkIndexTest {
 
     private BlockFile open(String name) throws IOException {
         Path path = dir.resolve(name);
-        return new BlockFile(path, FileChannel.open(path, StandardOpenOption.CREATE,
-                StandardOpenOption.READ, StandardOpenOption.WRITE));
+        return new BlockFile(FileStorage.open(path, OpenMode.CREATE_OR_OPEN));
     }
 
     /** Every chunk of a 3-D grid of {@code n^3}, in a shuffled order. */
