@@ -266,18 +266,27 @@ public final class MetadataCache {
         setDirty(node, false);
     }
 
-    /** Evicts least recently used entries until {@code incoming} more bytes fit, if it can. */
+    /**
+     * Evicts least recently used entries until {@code incoming} more bytes fit, if it can. A
+     * pass that evicted something is followed by another: evicting a child may have made an
+     * older parent evictable.
+     */
     private void makeRoom(long incoming) throws IOException {
-        CachedNode candidate = recency.oldest();
-        while (candidate != null && accountedBytes + incoming > maxBytes) {
-            CachedNode newer = candidate.newer;
-            if (evictable(candidate)) {
-                if (candidate.dirty) {
-                    write(candidate);
+        boolean evicted = true;
+        while (evicted && accountedBytes + incoming > maxBytes) {
+            evicted = false;
+            CachedNode candidate = recency.oldest();
+            while (candidate != null && accountedBytes + incoming > maxBytes) {
+                CachedNode newer = candidate.newer;
+                if (evictable(candidate)) {
+                    if (candidate.dirty) {
+                        write(candidate);
+                    }
+                    evict(candidate);
+                    evicted = true;
                 }
-                evict(candidate);
+                candidate = newer;
             }
-            candidate = newer;
         }
     }
 

@@ -101,6 +101,19 @@ class EvictionTest {
     }
 
     @Test
+    void aParentIsEvictedInTheSameCallOnceItsChildIsGone() throws IOException {
+        MetadataCache cache = cacheHolding(2);
+        insert(cache, 100);
+        insert(cache, 200);
+        cache.createFlushDependency(100, 200);
+        // Slightly larger than one entry: room for it needs both to go.
+        cache.insert(new LongBlock(300, FlushStage.METADATA, 2));
+        assertEquals(List.of(200L, 100L), storage.writtenAddresses());
+        assertEquals(1, cache.entryCount());
+        assertTrue(cache.contains(300));
+    }
+
+    @Test
     void keepsADirtyEntryWithADirtyChildEvenOverTheBound() throws IOException {
         MetadataCache cache = cacheHolding(2);
         insert(cache, 100);
