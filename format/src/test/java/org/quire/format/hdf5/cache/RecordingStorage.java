@@ -7,13 +7,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 import org.quire.format.storage.Storage;
 import org.quire.format.storage.StorageLock;
 
 /**
- * A {@link Storage} in memory that records the order of writes and forces: enough to check
- * the order a flush puts on disk, not a crash simulator. Bytes are kept in sparse pages, so
- * addresses that are allocated but never written cost nothing.
+ * A {@link Storage} in memory that records the order of writes and forces, with the bytes of
+ * each write, so a test can rebuild what a crash would leave on disk ({@link #imageWith}).
+ * Bytes are kept in sparse pages, so addresses allocated but never written cost nothing.
  */
 final class RecordingStorage implements Storage {
 
@@ -36,6 +37,8 @@ final class RecordingStorage implements Storage {
 
     private final Map<Long, byte[]> pages = new HashMap<>();
     private final List<Event> events = new ArrayList<>();
+    /** The bytes of each event: a copy for a write, null for a force. */
+    private final List<byte[]> contents = new ArrayList<>();
     private long size;
 
     /** Every write and force so far, oldest first. */
@@ -50,6 +53,21 @@ final class RecordingStorage implements Storage {
 
     void clearEvents() {
         events.clear();
+        contents.clear();
+    }
+
+    /**
+     * What a disk would hold had only some of the recorded writes reached it: a new storage
+     * with the writes whose event index {@code survives} accepts applied in order.
+     */
+    RecordingStorage imageWith(IntPredicate survives) {
+        RecordingStorage image = new RecordingStorage();
+        for (int i = 0; i < events.size(); i++) {
+            if (!events.get(i).force() && survives.test(i)) {
+                image.write(ByteBuffer.wrap(contents.get(i)), events.get(i).address());
+            }
+        }
+        return image;
     }
 
     @Override
@@ -87,6 +105,9 @@ final class RecordingStorage implements Storage {
     @Override
     public void write(ByteBuffer source, long position) {
         events.add(Event.write(position, source.remaining()));
+        byte[] copy = new byte[source.remaining()];
+        source.duplicate().get(copy);
+        contents.add(copy);
         long at = position;
         while (source.hasRemaining()) {
             int inPage = (int) (at % PAGE);
@@ -105,6 +126,7 @@ final class RecordingStorage implements Storage {
     @Override
     public void force(boolean metadata) {
         events.add(Event.FORCE);
+        contents.add(null);
     }
 
     @Override
