@@ -3,11 +3,14 @@ package org.quire.format.hdf5;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.cache.BlockEntry;
+import org.quire.format.hdf5.cache.Durability;
+import org.quire.format.hdf5.cache.FlushStage;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeKValuesMessage;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
@@ -22,6 +25,7 @@ import org.quire.format.hdf5.layout.SuperblockV3;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
 import org.quire.format.storage.StorageOpener;
 
 /**
@@ -40,8 +44,12 @@ import org.quire.format.storage.StorageOpener;
  * }
  * }</pre>
  *
- * <p>While a writer has the file open, the superblock says so (consistency flag "open for
- * writing"); {@link #close()} writes every structure and clears the flag. Not thread-safe.
+ * <p>Every structure a writer changes (superblock, object headers, chunk index blocks) is an
+ * entry of a metadata cache bounded in memory; {@link #flush()} writes the dirty ones children
+ * first, the superblock last, forcing as {@link WriteOptions} say. While a writer has the file
+ * open, the superblock says so (consistency flag "open for writing"); {@link #close()} flushes
+ * and clears the flag. A file a crashed writer left is read after {@link #clearOpenForWriting}.
+ * Not thread-safe.
  */
 public final class Hdf5File implements AutoCloseable {
 
@@ -49,16 +57,21 @@ public final class Hdf5File implements AutoCloseable {
     private static final byte[] OHDR = "OHDR".getBytes(StandardCharsets.US_ASCII);
 
     private final BlockFile blocks;
+    private final MetadataCache cache;
     private final boolean writable;
-    private final List<WritableObjectHeader> headers = new ArrayList<>();
-    private final List<Dataset> datasets = new ArrayList<>();
+    /** The superblock of a file being written, held for the file's life; null when read only. */
+    private BlockEntry<Hdf5File> superblock;
+    private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
     private Group root;
     /** Node capacities of the old format's B-trees and symbol table nodes. */
     private BTreeV1Ranks ranks = BTreeV1Ranks.DEFAULT;
     private boolean closed;
 
-    private Hdf5File(BlockFile blocks, boolean writable) {
-        this.blocks = blocks;
+    private Hdf5File(Storage storage, boolean writable, WriteOptions options)
+            throws IOException {
+        this.blocks = new BlockFile(storage);
+        this.cache = new MetadataCache(storage, options.metadataCacheBytes(),
+                writable ? options.durability().cacheDurability() : Durability.NONE);
         this.writable = writable;
     }
 
@@ -73,11 +86,34 @@ public final class Hdf5File implements AutoCloseable {
 
     /** {@link #create(Path)} through {@code opener} (a test's crash simulator, or real files). */
     public static Hdf5File create(Path path, StorageOpener opener) throws IOException {
-        Hdf5File file = new Hdf5File(new BlockFile(opener.open(path, OpenMode.CREATE_NEW)), true);
-        file.blocks.allocate(SuperblockV3.SIZE);
-        file.root = Group.create(file, "/");
-        file.writeSuperblock(SuperblockV3.FLAG_OPEN_FOR_WRITE);
-        return file;
+        return create(path, opener, WriteOptions.DEFAULT);
+    }
+
+    /** {@link #create(Path)} with {@code options} (durability, metadata cache bound). */
+    public static Hdf5File create(Path path, WriteOptions options) throws IOException {
+        return create(path, FileStorage.OPENER, options);
+    }
+
+    /**
+     * {@link #create(Path)} through {@code opener} with {@code options}. The new file is
+     * flushed once: from here on it opens, after a crash too.
+     */
+    public static Hdf5File create(Path path, StorageOpener opener, WriteOptions options)
+            throws IOException {
+        Storage storage = opener.open(path, OpenMode.CREATE_NEW);
+        try {
+            Hdf5File file = new Hdf5File(storage, true, options);
+            long address = file.blocks.allocate(SuperblockV3.SIZE);
+            file.root = Group.create(file, "/");
+            file.superblock = file.cache.insertProtected(new BlockEntry<>(address,
+                    SuperblockV3.SIZE, FlushStage.SUPERBLOCK, file, Hdf5File::encodeSuperblock));
+            file.cache.createFlushDependency(address, file.root.header.address());
+            file.flush();
+            return file;
+        } catch (IOException | RuntimeException e) {
+            storage.close();
+            throw e;
+        }
     }
 
     /**
@@ -94,9 +130,10 @@ public final class Hdf5File implements AutoCloseable {
 
     /** {@link #open(Path)} through {@code opener}. */
     public static Hdf5File open(Path path, StorageOpener opener) throws IOException {
-        BlockFile blocks = new BlockFile(opener.open(path, OpenMode.READ));
+        Storage storage = opener.open(path, OpenMode.READ);
         try {
-            Hdf5File file = new Hdf5File(blocks, false);
+            Hdf5File file = new Hdf5File(storage, false, WriteOptions.DEFAULT);
+            BlockFile blocks = file.blocks;
             Superblock superblock = Superblock.read(blocks);
             file.ranks = file.ranks(superblock);
             int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
@@ -118,7 +155,7 @@ public final class Hdf5File implements AutoCloseable {
             file.root = group;
             return file;
         } catch (IOException | RuntimeException e) {
-            blocks.close();
+            storage.close();
             throw e;
         }
     }
@@ -136,13 +173,18 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /**
-     * Writes every chunk index, object header and the superblock, children before the
-     * structures that point at them, so that what is on disk is a complete file.
+     * Writes every structure changed since the last flush, children before the structures that
+     * point at them and the superblock (with the true end of file) last, so that what is on
+     * disk is a complete file: the state of this flush. It survives the writer process being
+     * killed; it survives a crash of the node or a power failure only with {@link
+     * WriteOptions.Durability#EVERY_FLUSH}, which forces the file before the object headers,
+     * before the superblock and at the end.
      */
     public void flush() throws IOException {
         requireOpen();
         if (writable) {
-            writeAll(SuperblockV3.FLAG_OPEN_FOR_WRITE);
+            publish();
+            cache.flush();
         }
     }
 
@@ -153,7 +195,9 @@ public final class Hdf5File implements AutoCloseable {
         }
         try {
             if (writable) {
-                writeAll(0);
+                consistencyFlags = 0;
+                publish();
+                cache.flushForClose();
             }
         } finally {
             closed = true;
@@ -161,29 +205,28 @@ public final class Hdf5File implements AutoCloseable {
         }
     }
 
-    private void writeAll(int consistencyFlags) throws IOException {
-        for (Dataset dataset : datasets) {
-            dataset.flushIndex();
-        }
-        // Objects created later are children of objects created earlier: write them first.
-        for (int i = headers.size() - 1; i >= 0; i--) {
-            headers.get(i).flush();
-        }
+    /** Marks the superblock dirty; its end of file must be inside the file when written. */
+    private void publish() throws IOException {
         // Reserved but unwritten space (pages not yet used) must still be inside the file.
         long end = blocks.endOfAllocation();
         if (blocks.size() < end) {
             blocks.write(end - 1, new byte[1]);
         }
-        writeSuperblock(consistencyFlags);
+        cache.markDirty(superblock);
     }
 
-    private void writeSuperblock(int consistencyFlags) throws IOException {
-        blocks.write(0, new SuperblockV3(consistencyFlags, blocks.endOfAllocation(),
-                root.header.address()).encode());
+    /** The superblock as the cache writes it: after every allocation of the flush. */
+    private byte[] encodeSuperblock() {
+        return new SuperblockV3(consistencyFlags, blocks.endOfAllocation(),
+                root.header.address()).encode();
     }
 
     BlockFile blocks() {
         return blocks;
+    }
+
+    MetadataCache cache() {
+        return cache;
     }
 
     BTreeV1Ranks ranks() {
@@ -201,14 +244,6 @@ public final class Hdf5File implements AutoCloseable {
             }
         }
         return superblock.ranks();
-    }
-
-    void track(WritableObjectHeader header) {
-        headers.add(header);
-    }
-
-    void track(Dataset dataset) {
-        datasets.add(dataset);
     }
 
     void requireOpen() {

@@ -82,6 +82,13 @@ public final class MetadataCache {
         dirty.add(node);
     }
 
+    /** {@link #insert} then {@link #protect}: a new entry its holder uses at once. */
+    public <T extends CacheEntry> T insertProtected(T entry) throws IOException {
+        insert(entry);
+        nodes.get(entry.address()).protections++;
+        return entry;
+    }
+
     /**
      * The entry at {@code address}, loaded with {@code loader} when the cache does not hold it,
      * protected from eviction until as many {@link #unprotect} calls as {@code protect} calls.
@@ -200,6 +207,13 @@ public final class MetadataCache {
     /** The last flush before the file closes, forcing as {@link Durability#forcesAtClose()}. */
     public void flushForClose() throws IOException {
         flush(durability.forcesAtClose());
+    }
+
+    /** Whether {@code parentAddress} is written only after {@code childAddress} (directly). */
+    public boolean dependsOn(long parentAddress, long childAddress) {
+        CachedNode parent = nodes.get(parentAddress);
+        CachedNode child = nodes.get(childAddress);
+        return parent != null && child != null && parent.children().contains(child);
     }
 
     public boolean contains(long address) {
