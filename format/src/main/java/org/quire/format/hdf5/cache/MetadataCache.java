@@ -51,6 +51,8 @@ public final class MetadataCache {
     private final Set<CachedNode> dirty = new HashSet<>();
     private final RecencyList recency = new RecencyList();
     private long accountedBytes;
+    private long peakAccountedBytes;
+    private int peakEntryCount;
 
     /**
      * @param storage the file the entries are written to and reloaded from
@@ -239,6 +241,16 @@ public final class MetadataCache {
         return accountedBytes;
     }
 
+    /** The most {@link #accountedBytes()} ever reached. */
+    public long peakAccountedBytes() {
+        return peakAccountedBytes;
+    }
+
+    /** The most entries ever held at once. */
+    public int peakEntryCount() {
+        return peakEntryCount;
+    }
+
     public long maxBytes() {
         return maxBytes;
     }
@@ -315,6 +327,8 @@ public final class MetadataCache {
         nodes.put(node.address(), node);
         recency.addNewest(node);
         accountedBytes += charge(node.entry);
+        peakAccountedBytes = Math.max(peakAccountedBytes, accountedBytes);
+        peakEntryCount = Math.max(peakEntryCount, nodes.size());
     }
 
     /** Only for a clean entry without children: nothing is left to order. */
