@@ -9,6 +9,7 @@ import java.util.List;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.BlockEntry;
 import org.quire.format.hdf5.cache.Durability;
+import org.quire.format.hdf5.cache.FlushJournal;
 import org.quire.format.hdf5.cache.FlushStage;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
@@ -58,6 +59,10 @@ public final class Hdf5File implements AutoCloseable {
 
     private final BlockFile blocks;
     private final MetadataCache cache;
+    /** The flush journal of a file being written, and where it is; null when read only. */
+    private final FlushJournal journal;
+    private final Path journalPath;
+    private final StorageOpener opener;
     private final boolean writable;
     /** The superblock of a file being written, held for the file's life; null when read only. */
     private BlockEntry<Hdf5File> superblock;
@@ -67,12 +72,20 @@ public final class Hdf5File implements AutoCloseable {
     private BTreeV1Ranks ranks = BTreeV1Ranks.DEFAULT;
     private boolean closed;
 
-    private Hdf5File(Storage storage, boolean writable, WriteOptions options)
-            throws IOException {
+    private Hdf5File(Storage storage, StorageOpener opener, FlushJournal journal,
+                     WriteOptions options) throws IOException {
         this.blocks = new BlockFile(storage);
+        this.writable = journal != null;
         this.cache = new MetadataCache(storage, options.metadataCacheBytes(),
-                writable ? options.durability().cacheDurability() : Durability.NONE);
-        this.writable = writable;
+                writable ? options.durability().cacheDurability() : Durability.NONE, journal);
+        this.journal = journal;
+        this.journalPath = journalPath(storage.path());
+        this.opener = opener;
+    }
+
+    /** Where the flush journal of the HDF5 file {@code path} is: {@code <name>.qjnl} beside it. */
+    public static Path journalPath(Path path) {
+        return path.resolveSibling(path.getFileName() + ".qjnl");
     }
 
     /**
@@ -101,8 +114,12 @@ public final class Hdf5File implements AutoCloseable {
     public static Hdf5File create(Path path, StorageOpener opener, WriteOptions options)
             throws IOException {
         Storage storage = opener.open(path, OpenMode.CREATE_NEW);
+        Storage journalStorage = null;
         try {
-            Hdf5File file = new Hdf5File(storage, true, options);
+            journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
+            journalStorage.truncate(0);
+            Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
+                    options);
             long address = file.blocks.allocate(SuperblockV3.SIZE);
             file.root = Group.create(file, "/");
             file.superblock = file.cache.insertProtected(new BlockEntry<>(address,
@@ -111,6 +128,9 @@ public final class Hdf5File implements AutoCloseable {
             file.flush();
             return file;
         } catch (IOException | RuntimeException e) {
+            if (journalStorage != null) {
+                journalStorage.close();
+            }
             storage.close();
             throw e;
         }
@@ -132,7 +152,7 @@ public final class Hdf5File implements AutoCloseable {
     public static Hdf5File open(Path path, StorageOpener opener) throws IOException {
         Storage storage = opener.open(path, OpenMode.READ);
         try {
-            Hdf5File file = new Hdf5File(storage, false, WriteOptions.DEFAULT);
+            Hdf5File file = new Hdf5File(storage, opener, null, WriteOptions.DEFAULT);
             BlockFile blocks = file.blocks;
             Superblock superblock = Superblock.read(blocks);
             file.ranks = file.ranks(superblock);
@@ -158,6 +178,51 @@ public final class Hdf5File implements AutoCloseable {
             storage.close();
             throw e;
         }
+    }
+
+    /**
+     * Makes a file a crashed writer left readable, as {@code h5clear -s} does for libhdf5's
+     * files, and more: replays the flush journal ({@code <name>.qjnl}) if it holds a committed
+     * flush, so the file holds that flush's state, then clears the superblock's "open for
+     * writing" flag, forces the file and removes the journal. An uncommitted journal is
+     * ignored: the file then holds the last completed flush's state. The file keeps its size:
+     * the superblock's end of file address was true at every flush, so nothing is cut.
+     * Running it again, or on a file closed properly, changes nothing.
+     *
+     * @throws org.quire.format.CorruptFileException the superblock is damaged
+     * @throws UnsupportedFormatException the file is not one Quire writes (superblock 3)
+     */
+    public static void recover(Path path, StorageOpener opener) throws IOException {
+        Path journalPath = journalPath(path);
+        try (BlockFile file = new BlockFile(opener.open(path, OpenMode.READ_WRITE))) {
+            Storage journal = null;
+            try {
+                journal = opener.open(journalPath, OpenMode.READ);
+            } catch (java.nio.file.NoSuchFileException e) {
+                // no journal: nothing was being flushed
+            }
+            if (journal != null) {
+                try {
+                    for (FlushJournal.Block block : FlushJournal.committedBlocks(journal)) {
+                        file.write(block.address(), block.image());
+                    }
+                } finally {
+                    journal.close();
+                }
+            }
+            SuperblockV3 superblock = SuperblockV3.read(file);
+            if (superblock.consistencyFlags() != 0) {
+                file.write(0, new SuperblockV3(0, superblock.endOfFileAddress(),
+                        superblock.rootGroupAddress()).encode());
+            }
+            file.force(true);
+        }
+        opener.deleteIfExists(journalPath);
+    }
+
+    /** {@link #recover(Path, StorageOpener)} of a file on disk. */
+    public static void recover(Path path) throws IOException {
+        recover(path, FileStorage.OPENER);
     }
 
     public Group root() {
@@ -198,6 +263,8 @@ public final class Hdf5File implements AutoCloseable {
                 consistencyFlags = 0;
                 publish();
                 cache.flushForClose();
+                journal.close();
+                opener.deleteIfExists(journalPath);
             }
         } finally {
             closed = true;
