@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.storage.CrashSimulator;
 
 /**
@@ -29,6 +31,9 @@ import org.quire.format.storage.CrashSimulator;
 class Hdf5CrashSimulationTest {
 
     private static final Path FILE = Path.of("crash.h5");
+
+    @TempDir
+    Path dir;
 
     /** One round: grow to {@code shape}, then write the chunks of {@code start}/{@code count}. */
     private record Round(long[] shape, long[] start, long[] count) {
@@ -188,6 +193,10 @@ class Hdf5CrashSimulationTest {
     private static State readBack(Map<Path, byte[]> files) throws IOException {
         CrashSimulator disk = new CrashSimulator(files);
         Hdf5File.recover(FILE, disk);
+        return readRecovered(disk);
+    }
+
+    private static State readRecovered(CrashSimulator disk) throws IOException {
         try (Hdf5File file = Hdf5File.open(FILE, disk)) {
             if (!file.root().contains("d")) {
                 return null;
@@ -294,5 +303,81 @@ class Hdf5CrashSimulationTest {
             int checked = checkEveryPoint(workload, run, 2);
             assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
         }
+    }
+
+    /**
+     * h5py (libhdf5) reads recovered crash images as Quire does: eight points of each workload,
+     * half after a killed writer, half after a power failure; compared element by element.
+     */
+    @Test
+    void h5pyReadsRecoveredCrashImagesAsQuireDoes() throws IOException {
+        ExternalTools.requireH5py();
+        List<String> arguments = new ArrayList<>(List.of(ExternalTools.PYTHON.toString(),
+                "-c", String.join("\n",
+                        "import sys, h5py, numpy",
+                        "for path in sys.argv[1:]:",
+                        "    with h5py.File(path, 'r') as f:",
+                        "        if 'd' not in f:",
+                        "            print(path, 'none')",
+                        "            continue",
+                        "        d = f['d'][...]",
+                        "        cells = [','.join(str(int(c)) for c in i) + '=' + str(int(d[i]))",
+                        "                 for i in zip(*numpy.nonzero(d))]",
+                        "        print(path, ','.join(str(n) for n in d.shape), ' '.join(cells))")));
+        List<String> expected = new ArrayList<>();
+        for (Workload workload : workloads()) {
+            Run run = write(workload, WriteOptions.DEFAULT.withDurability(
+                    WriteOptions.Durability.EVERY_FLUSH));
+            int events = run.simulator().eventCount();
+            for (int i = 0; i < 8; i++) {
+                int point = run.created() + (events - run.created()) * i / 7;
+                CrashSimulator disk = new CrashSimulator(i % 2 == 0
+                        ? run.simulator().processCrash(point) : run.simulator().crash(point, i));
+                Hdf5File.recover(FILE, disk);
+                State state = readRecovered(disk);
+                Path image = dir.resolve(workload.name().replace(' ', '-') + "-" + point + ".h5");
+                Files.write(image, disk.files().get(FILE));
+                arguments.add(image.toString());
+                expected.add(image + " " + describe(state, workload.spec().chunkShape()));
+            }
+        }
+        ExternalTools.Result result = ExternalTools.run(arguments, 300);
+        org.junit.jupiter.api.Assertions.assertEquals(0, result.exitCode(), result.output());
+        org.junit.jupiter.api.Assertions.assertEquals(expected, result.stdout().lines().toList());
+    }
+
+    /** The state as the h5py script prints it: shape, then each non-zero element in order. */
+    private static String describe(State state, long[] chunkShape) {
+        if (state == null) {
+            return "none";
+        }
+        TreeMap<List<Long>, Byte> cells = new TreeMap<>(Hdf5CrashSimulationTest::compare);
+        state.chunks().forEach((chunk, bytes) -> {
+            for (int i = 0; i < bytes.size(); i++) {
+                List<Long> at = new ArrayList<>();
+                long rest = i;
+                for (int d = chunkShape.length - 1; d >= 0; d--) {
+                    at.add(0, chunk.get(d) * chunkShape[d] + rest % chunkShape[d]);
+                    rest /= chunkShape[d];
+                }
+                if (bytes.get(i) != 0) {
+                    cells.put(at, bytes.get(i));
+                }
+            }
+        });
+        StringBuilder line = new StringBuilder();
+        for (int d = 0; d < state.shape().length; d++) {
+            line.append(d == 0 ? "" : ",").append(state.shape()[d]);
+        }
+        line.append(' ');
+        List<String> parts = new ArrayList<>();
+        cells.forEach((at, value) -> {
+            StringBuilder cell = new StringBuilder();
+            for (int d = 0; d < at.size(); d++) {
+                cell.append(d == 0 ? "" : ",").append(at.get(d));
+            }
+            parts.add(cell.append('=').append(value).toString());
+        });
+        return line.append(String.join(" ", parts)).toString();
     }
 }
