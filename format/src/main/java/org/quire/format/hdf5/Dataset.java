@@ -78,15 +78,24 @@ public final class Dataset extends Hdf5Object {
         List<HeaderMessage> messages = DatasetHeader.messages(spec, data.layoutMessage());
         WritableObjectHeader header = new WritableObjectHeader(blocks, cache, messages,
                 SPARE_HEADER_BYTES);
-        if (cache.contains(index.address())) {
-            // The layout message points at the index: its header is written first.
-            cache.createFlushDependency(header.address(), index.address());
-        }
+        dependOnIndex(cache, header, index);
         Dataset dataset = new Dataset(file, path, header.address(), header, spec.shape(),
                 spec.maxShape(), spec.type(), spec.fillValue(), spec.filters(), data, null);
         dataset.dataspaceHandle = DatasetHeader.DATASPACE_MESSAGE;
         dataset.layoutHandle = messages.size() - 1;
         return dataset;
+    }
+
+    /**
+     * The layout message points at the index's header, or for a single chunk at the chunk's
+     * proxy: the object header is written after it (when the cache holds it; once evicted it is
+     * clean, with nothing left to order).
+     */
+    private static void dependOnIndex(MetadataCache cache, WritableObjectHeader header,
+                                      ChunkIndex index) {
+        if (cache.contains(index.address())) {
+            cache.createFlushDependency(header.address(), index.address());
+        }
     }
 
     /** The dataset whose header {@code messages} were read at {@code address}. */
@@ -234,6 +243,7 @@ public final class Dataset extends Hdf5Object {
         chunks.write(start, count, source);
         if (chunks.index().recordsInLayoutMessage()) {
             header.replace(layoutHandle, chunks.layoutMessage().encode());
+            dependOnIndex(file.cache(), header, chunks.index());
         }
     }
 
