@@ -258,17 +258,26 @@ public final class Hdf5File implements AutoCloseable {
         if (closed) {
             return;
         }
+        closed = true;
+        boolean flushed = false;
         try {
             if (writable) {
                 consistencyFlags = 0;
                 publish();
                 cache.flushForClose();
-                journal.close();
-                opener.deleteIfExists(journalPath);
+                flushed = true;
             }
         } finally {
-            closed = true;
-            blocks.close();
+            try {
+                if (writable) {
+                    journal.close();
+                    if (flushed) {
+                        opener.deleteIfExists(journalPath);
+                    } // else left for recover()
+                }
+            } finally {
+                blocks.close();
+            }
         }
     }
 
