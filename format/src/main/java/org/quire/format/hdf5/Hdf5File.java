@@ -49,7 +49,7 @@ import org.quire.format.storage.StorageOpener;
  * entry of a metadata cache bounded in memory; {@link #flush()} writes the dirty ones children
  * first, the superblock last, forcing as {@link WriteOptions} say. While a writer has the file
  * open, the superblock says so (consistency flag "open for writing"); {@link #close()} flushes
- * and clears the flag. A file a crashed writer left is read after {@link #clearOpenForWriting}.
+ * and clears the flag. A file a crashed writer left is read after {@link #recover}.
  * Not thread-safe.
  */
 public final class Hdf5File implements AutoCloseable {
