@@ -10,15 +10,23 @@ import java.nio.file.Path;
 public class FormatException extends IOException {
 
     private final Path file;
+    private final String detail;
 
     public FormatException(Path file, String message) {
         super(file + ": " + message);
         this.file = file;
+        this.detail = message;
     }
 
     public FormatException(Path file, String message, Throwable cause) {
         super(file + ": " + message, cause);
         this.file = file;
+        this.detail = message;
+    }
+
+    /** The message without the file name it starts with. */
+    public String detail() {
+        return detail;
     }
 
     /** The file the failure is about. */

@@ -9,6 +9,7 @@ import java.util.List;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
@@ -20,7 +21,10 @@ import org.quire.format.hdf5.layout.DataspaceMessage;
 import org.quire.format.hdf5.layout.DatatypeMessage;
 import org.quire.format.hdf5.layout.FillValueMessage;
 import org.quire.format.hdf5.layout.FilterPipelineMessage;
+import org.quire.format.hdf5.layout.GlobalHeapId;
 import org.quire.format.hdf5.layout.HeaderMessage;
+import org.quire.format.hdf5.layout.LittleEndianReader;
+import org.quire.format.hdf5.layout.SharedMessage;
 
 /**
  * A dataset. Quire writes chunked datasets and reads chunked (every chunk index, version-1
@@ -154,8 +158,7 @@ public final class Dataset extends Hdf5Object {
             switch (message.type()) {
                 case DataspaceMessage.TYPE -> space = DataspaceMessage.decode(
                         message.reader(name, "dataspace message"));
-                case DatatypeMessage.TYPE -> type = DatatypeMessage.decode(
-                        message.reader(name, "datatype message"));
+                case DatatypeMessage.TYPE -> type = datatype(file, message);
                 case FillValueMessage.TYPE -> fill = FillValueMessage.decode(
                         message.reader(name, "fill value message"));
                 case FillValueMessage.OLD_TYPE -> oldFill = FillValueMessage.decodeOld(
@@ -199,6 +202,15 @@ public final class Dataset extends Hdf5Object {
         }
         dataset.readAttributes(messages);
         return dataset;
+    }
+
+    /** The datatype message's type, or the committed datatype it refers to when shared. */
+    private static Datatype datatype(Hdf5File file, HeaderMessage message) throws IOException {
+        LittleEndianReader in = message.reader(file.path(), "datatype message");
+        if ((message.flags() & HeaderMessage.FLAG_SHARED) != 0) {
+            return file.references().committedDatatype(SharedMessage.objectHeaderAddress(in));
+        }
+        return DatatypeMessage.decode(in);
     }
 
     private static ContiguousData contiguousData(BlockFile blocks, long address,
@@ -248,6 +260,12 @@ public final class Dataset extends Hdf5Object {
         long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * type.size();
         ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), space.maxDimensions());
         ChunkIndexParameters parameters = layout.index();
+        boolean arrayOrTree = parameters instanceof ChunkIndexParameters.FixedArray
+                || parameters instanceof ChunkIndexParameters.ExtensibleArray
+                || parameters instanceof ChunkIndexParameters.BTreeV2;
+        if (arrayOrTree && !Addresses.isDefined(layout.indexAddress())) {
+            return new UnallocatedChunkIndex(parameters);
+        }
         if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
             return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(
                     layout.indexAddress(), filtered ? single.filteredSize() : chunkBytes,
@@ -443,6 +461,43 @@ public final class Dataset extends Hdf5Object {
             }
         });
         return ByteBuffer.wrap(target).order(type.byteOrder());
+    }
+
+    /**
+     * The bytes of each string in the hyperslab, in row-major order: for a variable-length
+     * string type the bytes stored in the global heap (an element never written is empty),
+     * for a fixed-length one without trailing padding, as h5py returns them.
+     *
+     * @throws IllegalStateException the type is not a string type
+     */
+    public List<byte[]> readStringBytes(long[] start, long[] count) throws IOException {
+        ByteBuffer elements = read(start, count);
+        byte[] bytes = new byte[elements.remaining()];
+        elements.get(bytes);
+        List<byte[]> strings = new ArrayList<>();
+        if (type instanceof Datatype.VariableLengthStringType) {
+            for (int at = 0; at < bytes.length; at += GlobalHeapId.SIZE) {
+                GlobalHeapId id = GlobalHeapId.decode(file.path(), Addresses.UNDEFINED, bytes,
+                        at);
+                strings.add(id.isEmpty() ? new byte[0] : file.references().globalHeapObject(id));
+            }
+        } else if (type instanceof Datatype.StringType fixed) {
+            for (int at = 0; at < bytes.length; at += fixed.size()) {
+                strings.add(fixed.decodeBytes(bytes, at));
+            }
+        } else {
+            throw new IllegalStateException(path() + " holds " + type + ", not strings");
+        }
+        return strings;
+    }
+
+    /** The strings in the hyperslab ({@link #readStringBytes}) as text. */
+    public List<String> readStrings(long[] start, long[] count) throws IOException {
+        List<String> texts = new ArrayList<>();
+        for (byte[] string : readStringBytes(start, count)) {
+            texts.add(Strings.decode(type, string));
+        }
+        return texts;
     }
 
     public byte[] readBytes(long[] start, long[] count) throws IOException {

@@ -269,8 +269,11 @@ public final class Group extends Hdf5Object {
         }
         if (link.type() != LinkMessage.HARD) {
             throw new UnsupportedFormatException(file.blocks().path(), childPath(path(),
-                    link.name()) + " is a soft or external link (type " + link.type()
-                    + "), not followed yet");
+                    link.name()) + " is " + switch (link.type()) {
+                        case LinkMessage.SOFT -> "a soft link";
+                        case LinkMessage.EXTERNAL -> "an external link";
+                        default -> "a link of type " + link.type();
+                    } + ", not followed");
         }
         child = file.readObject(childPath(path(), link.name()), link.address());
         children.put(link.name(), child);

@@ -15,6 +15,7 @@ import org.quire.format.hdf5.layout.BTreeKValuesMessage;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.DatatypeMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV1;
@@ -51,6 +52,7 @@ public final class Hdf5File implements AutoCloseable {
     private final boolean writable;
     private final List<WritableObjectHeader> headers = new ArrayList<>();
     private final List<Dataset> datasets = new ArrayList<>();
+    private final FileReferences references = new FileReferences(this);
     private Group root;
     /** Node capacities of the old format's B-trees and symbol table nodes. */
     private BTreeV1Ranks ranks = BTreeV1Ranks.DEFAULT;
@@ -94,10 +96,12 @@ public final class Hdf5File implements AutoCloseable {
             if ((superblock.consistencyFlags() & writing) != 0) {
                 throw new FileOpenForWritingException(path, superblock.consistencyFlags());
             }
-            if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
+            // libhdf5 counts the user block in the end of file address.
+            long fileSize = blocks.baseAddress() + blocks.size();
+            if (Long.compareUnsigned(superblock.endOfFileAddress(), fileSize) > 0) {
                 throw new org.quire.format.CorruptFileException(path,
-                        superblock.endOfFileAddressOffset(), "superblock",
-                        "end of file address", "at most the file size " + blocks.size(),
+                        blocks.baseAddress() + superblock.endOfFileAddressOffset(), "superblock",
+                        "end of file address", "at most the file size " + fileSize,
                         Long.toUnsignedString(superblock.endOfFileAddress()));
             }
             Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
@@ -216,15 +220,32 @@ public final class Hdf5File implements AutoCloseable {
         return objectOf(path, address, headerMessages(address));
     }
 
+    /** Resolves committed datatypes and global heap objects of this file. */
+    FileReferences references() {
+        return references;
+    }
+
     /** The messages of the object header at {@code address}, version 2 ("OHDR") or 1. */
-    private List<HeaderMessage> headerMessages(long address) throws IOException {
+    List<HeaderMessage> headerMessages(long address) throws IOException {
         byte[] signature = blocks.read(address, OHDR.length, "object header");
         return Arrays.equals(signature, OHDR) ? ObjectHeaderV2.read(blocks, address)
                 : ObjectHeaderV1.read(blocks, address);
     }
 
-    /** The group or dataset whose header at {@code address} holds {@code messages}. */
+    /** The group, dataset or committed datatype whose header at {@code address} holds {@code messages}. */
     Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages)
+            throws IOException {
+        try {
+            return objectOfKind(path, address, messages);
+        } catch (UnsupportedFormatException e) {
+            if (e.detail().startsWith(path + " ") || e.detail().startsWith("object " + path)) {
+                throw e;
+            }
+            throw new UnsupportedFormatException(blocks.path(), path + ": " + e.detail());
+        }
+    }
+
+    private Hdf5Object objectOfKind(String path, long address, List<HeaderMessage> messages)
             throws IOException {
         for (HeaderMessage message : messages) {
             if (message.type() == DataLayoutMessage.TYPE) {
@@ -237,7 +258,12 @@ public final class Hdf5File implements AutoCloseable {
                 return Group.read(this, path, address, messages);
             }
         }
+        for (HeaderMessage message : messages) {
+            if (message.type() == DatatypeMessage.TYPE) {
+                return CommittedDatatype.read(this, path, address, messages);
+            }
+        }
         throw new UnsupportedFormatException(blocks.path(), "object " + path + " at offset "
-                + address + " is neither a group nor a dataset");
+                + address + " is neither a group, a dataset nor a committed datatype");
     }
 }

@@ -5,6 +5,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashSet;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.LinkMessage;
@@ -77,11 +79,14 @@ public final class Hdf5Verifier {
         private long chunks;
         private long chunkBytes;
         private long contiguousBytes;
+        private long committedDatatypes;
+        private final List<Unsupported> unsupported = new ArrayList<>();
 
         Walk(Hdf5File file, Superblock superblock) {
             this.file = file;
             this.superblock = superblock;
-            this.endOfFile = superblock.endOfFileAddress();
+            // Addresses are relative to the superblock; the end of file address is not.
+            this.endOfFile = superblock.endOfFileAddress() - file.blocks().baseAddress();
             visitedHeaders.add(superblock.rootGroupAddress());
         }
 
@@ -101,18 +106,26 @@ public final class Hdf5Verifier {
                     if (!visitedHeaders.add(link.address())) {
                         continue; // a second hard link to an object already checked
                     }
-                    Hdf5Object member = group.member(link);
+                    Hdf5Object member;
+                    try {
+                        member = group.member(link);
+                    } catch (UnsupportedFormatException e) {
+                        unsupported.add(new Unsupported(Hdf5Object.childPath(group.path(),
+                                link.name()), e.detail()));
+                        continue;
+                    }
                     count(member);
                     if (member instanceof Group child) {
                         pending.push(child);
-                    } else {
-                        verifyStorage((Dataset) member);
+                    } else if (member instanceof Dataset dataset) {
+                        verifyStorage(dataset);
                     }
                 }
             }
             return new VerificationReport(file.path(), groups, datasets, attributes,
                     linksNotFollowed, denseMessages, file.blocks().verifiedBlocks(),
-                    file.blocks().checkedBlocks(), chunks, chunkBytes, contiguousBytes);
+                    file.blocks().checkedBlocks(), chunks, chunkBytes, contiguousBytes,
+                    committedDatatypes, unsupported);
         }
 
         /**
@@ -153,16 +166,24 @@ public final class Hdf5Verifier {
         private void count(Hdf5Object object) throws IOException {
             if (object instanceof Group) {
                 groups++;
-            } else {
+            } else if (object instanceof Dataset) {
                 datasets++;
-            }
-            DenseMessageStorage<?, Attribute> dense = object.denseAttributes();
-            if (dense == null) {
-                attributes += object.attributeNames().size();
             } else {
-                long count = dense.verify().size();
-                attributes += count;
-                denseMessages += count;
+                committedDatatypes++;
+            }
+            DenseMessageStorage<?, Hdf5Object.StoredAttribute> dense = object.denseAttributes();
+            List<Hdf5Object.StoredAttribute> stored = dense == null
+                    ? object.storedAttributes() : dense.verify();
+            if (dense != null) {
+                denseMessages += stored.size();
+            }
+            for (Hdf5Object.StoredAttribute attribute : stored) {
+                if (attribute.unsupported() == null) {
+                    attributes++;
+                } else {
+                    unsupported.add(new Unsupported(object.path() + "@" + attribute.name(),
+                            attribute.unsupported().reason()));
+                }
             }
         }
 

@@ -27,6 +27,13 @@ final class H5pyFixtures {
     /** {@code dense.h5}, {@code external.h5}: dense links and attributes, contiguous, compact. */
     static final String DENSE = "make_h5py_dense_fixtures.py";
 
+    /**
+     * {@code compat.h5}, {@code compat_latest.h5}, {@code userblock_*.h5}: what h5py users
+     * write by default (variable-length strings, bools, enums, scalars, committed datatypes,
+     * integers of every size, never-written datasets, user blocks, parts Quire does not read).
+     */
+    static final String COMPAT = "make_h5py_compat_fixtures.py";
+
     /** Signatures of the blocks of dense storage, and the structure errors must name. */
     static final Map<String, String> DENSE_BLOCKS = new LinkedHashMap<>();
 

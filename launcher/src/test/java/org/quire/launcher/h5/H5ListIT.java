@@ -244,7 +244,7 @@ class H5ListIT {
                 "group /g",
                 "dataset /g/d (same object as /alias)",
                 "group /g/up (same object as /)",
-                "unsupported /soft: /soft is a soft or external link (type 1), not followed yet"),
+                "unsupported /soft: /soft is a soft link, not followed"),
                 result.stdoutLines());
         assertEquals(List.of("quire h5 ls: 1 member(s) not listed: Quire does not read them yet (lines"
                 + " 'unsupported PATH: why' above)"), result.stderr().lines().toList());

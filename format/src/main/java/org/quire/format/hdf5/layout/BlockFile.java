@@ -15,14 +15,16 @@ import org.quire.format.UnsupportedFormatException;
  * Positional access to an HDF5 file's bytes: bounds-checked reads of structures at addresses,
  * verified reads of checksummed metadata blocks, writes, and end-of-file allocation.
  *
- * <p>Addresses are relative to the superblock's base address, which is 0 for every file Quire
- * writes or reads.
+ * <p>Addresses are relative to the base address: where the superblock is, 0 unless a user
+ * block precedes it ({@link Superblock#read} sets it).
  */
 public final class BlockFile implements AutoCloseable {
 
     private final Path path;
     private final FileChannel channel;
     private long endOfAllocation;
+    /** Absolute offset of address 0: the size of the user block before the superblock. */
+    private long baseAddress;
     /** How many blocks of each structure {@link #readVerified} has checked. */
     private final Map<String, Long> verifiedBlocks = new TreeMap<>();
     /** How many blocks without checksum (version 0/1 structures) have been read and checked. */
@@ -38,9 +40,20 @@ public final class BlockFile implements AutoCloseable {
         return path;
     }
 
-    /** Bytes currently in the file. */
+    /** Bytes currently in the file from the base address on. */
     public long size() throws IOException {
-        return channel.size();
+        return channel.size() - baseAddress;
+    }
+
+    /** Absolute offset of address 0 (the user block's size). */
+    public long baseAddress() {
+        return baseAddress;
+    }
+
+    /** Makes addresses relative to {@code absolute}, where the superblock was found. */
+    void useBaseAddress(long absolute) throws IOException {
+        baseAddress = absolute;
+        endOfAllocation = size();
     }
 
     /** The first address past every allocated byte: the superblock's end-of-file address. */
@@ -60,7 +73,7 @@ public final class BlockFile implements AutoCloseable {
      * {@code structure} if they are not all inside the file.
      */
     public byte[] read(long address, int length, String structure) throws IOException {
-        long fileSize = channel.size();
+        long fileSize = size();
         if (!Addresses.isDefined(address) || address < 0 || length < 0
                 || address > fileSize - length) {
             throw new CorruptFileException(path, address, structure, "address",
@@ -71,7 +84,7 @@ public final class BlockFile implements AutoCloseable {
         ByteBuffer buffer = ByteBuffer.allocate(length);
         long at = address;
         while (buffer.hasRemaining()) {
-            int read = channel.read(buffer, at);
+            int read = channel.read(buffer, baseAddress + at);
             if (read < 0) {
                 throw new CorruptFileException(path, at, structure, "bytes",
                         length + " bytes", (at - address) + " bytes before end of file");
@@ -126,7 +139,7 @@ public final class BlockFile implements AutoCloseable {
     public void write(long address, ByteBuffer bytes) throws IOException {
         long at = address;
         while (bytes.hasRemaining()) {
-            at += channel.write(bytes, at);
+            at += channel.write(bytes, baseAddress + at);
         }
         endOfAllocation = Math.max(endOfAllocation, at);
     }

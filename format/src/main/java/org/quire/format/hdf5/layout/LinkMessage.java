@@ -28,6 +28,8 @@ public record LinkMessage(String name, int type, long address) {
     public static final int TYPE = 0x0006;
     public static final int HARD = 0;
     public static final int SOFT = 1;
+    /** Link type 64: an object in another file (file name and path in the link). */
+    public static final int EXTERNAL = 64;
 
     private static final int TYPE_PRESENT = 0x08;
     private static final int CREATION_ORDER_PRESENT = 0x04;

@@ -107,7 +107,7 @@ public final class ObjectHeaderV1 {
             }
             long bodyAddress = in.absolutePosition();
             byte[] body = in.getBytes(size, "message body");
-            if ((flags & HeaderMessage.FLAG_SHARED) != 0) {
+            if ((flags & HeaderMessage.FLAG_SHARED) != 0 && type != DatatypeMessage.TYPE) {
                 throw new UnsupportedFormatException(file.path(), "shared message of type " + type
                         + " at offset " + bodyAddress + " is not supported");
             }

@@ -185,7 +185,7 @@ public final class ObjectHeaderV2 {
             }
             long bodyAddress = in.absolutePosition();
             byte[] body = in.getBytes(size, "message body");
-            if ((flags & HeaderMessage.FLAG_SHARED) != 0) {
+            if ((flags & HeaderMessage.FLAG_SHARED) != 0 && type != DatatypeMessage.TYPE) {
                 throw new UnsupportedFormatException(file.path(), "shared message of type " + type
                         + " at offset " + bodyAddress + " is not supported");
             }

@@ -91,9 +91,9 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
             in.skip(2);
         }
         long base = in.getAddress("base address");
-        if (base != 0) {
+        if (base != file.baseAddress()) {
             throw new UnsupportedFormatException(file.path(), "superblock base address " + base
-                    + "; supported: 0");
+                    + "; supported: the superblock's own offset " + file.baseAddress());
         }
         in.getAddress("free-space info address");
         long endOfFile = in.getAddress("end of file address");

@@ -76,9 +76,9 @@ public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long roo
                 Addresses.SIZE_OF_LENGTHS);
         int flags = in.getUnsignedByte("file consistency flags");
         long base = in.getAddress("base address");
-        if (base != 0) {
+        if (base != file.baseAddress()) {
             throw new UnsupportedFormatException(file.path(), "superblock base address " + base
-                    + "; supported: 0");
+                    + "; supported: the superblock's own offset " + file.baseAddress());
         }
         long extension = in.getAddress("superblock extension address");
         long endOfFile = in.getAddress("end of file address");

@@ -1,0 +1,11 @@
+package org.quire.format.hdf5;
+
+/**
+ * A part of a file Quire does not read (an attribute, link or object of a kind it does not
+ * handle), named, with the reason; everything else in the file still reads.
+ *
+ * @param name   the attribute's name, or the path of the link or object
+ * @param reason what Quire does not read, as the format exception said it
+ */
+public record Unsupported(String name, String reason) {
+}
