@@ -54,7 +54,7 @@ class H5VerifyIT {
         assertEquals(0, result.exitCode(), result.toString());
         assertEquals("", result.stderr());
         List<String> lines = result.stdoutLines();
-        assertEquals(4, lines.size(), result.toString());
+        assertEquals(5, lines.size(), result.toString());
         assertEquals(file + ": valid", lines.get(0));
         assertEquals("  objects:         2 groups, 7 datasets, 4 attributes", lines.get(1));
         // Nine objects (the root's header needed a continuation block), seven datasets: five fixed
@@ -63,9 +63,12 @@ class H5VerifyIT {
                 + " header 1, extensible array index block 1, fixed array data block 5, fixed array data block"
                 + " page 1, fixed array header 5, object header 9, object header continuation block 1,"
                 + " superblock 1)", lines.get(2));
+        // The two text attributes are variable-length strings, each in a global heap collection.
+        assertEquals("  no checksum:     2 blocks without checksum checked (global heap collection 2)",
+                lines.get(3));
         // 3 + 4 + 12 + 20 + 1 + 2 + 1 chunks (ints1d, floats2d, cube, log, names, records, sparse).
-        assertTrue(lines.get(3).matches("  chunks:          43 stored chunks, \\d+ bytes, read through their"
-                + " filters"), lines.get(3));
+        assertTrue(lines.get(4).matches("  chunks:          43 stored chunks, \\d+ bytes, read through their"
+                + " filters"), lines.get(4));
     }
 
     @Test
@@ -129,7 +132,7 @@ class H5VerifyIT {
         int trees = indexesOf(h5pyBytes, "TREE").size();
         int nodes = indexesOf(h5pyBytes, "SNOD").size();
         assertEquals(13, indexesOf(h5pyBytes, "HEAP").size());
-        assertTrue(lines.get(3).matches("  old format:      \\d+ blocks without checksum checked \\(local heap 13,"
+        assertTrue(lines.get(3).matches("  no checksum:     \\d+ blocks without checksum checked \\(local heap 13,"
                 + " superblock 1, symbol table node " + nodes + ", version 1 B-tree node " + trees
                 + ", version 1 object header 23, version 1 object header continuation block \\d+\\)"),
                 lines.get(3));
