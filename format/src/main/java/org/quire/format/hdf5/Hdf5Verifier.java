@@ -110,8 +110,8 @@ public final class Hdf5Verifier {
                     try {
                         member = group.member(link);
                     } catch (UnsupportedFormatException e) {
-                        unsupported.add(new Unsupported(Hdf5Object.childPath(group.path(),
-                                link.name()), e.detail()));
+                        unsupported.add(Unsupported.of(Hdf5Object.childPath(group.path(),
+                                link.name()), e));
                         continue;
                     }
                     count(member);

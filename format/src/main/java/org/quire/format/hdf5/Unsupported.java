@@ -8,4 +8,11 @@ package org.quire.format.hdf5;
  * @param reason what Quire does not read, as the format exception said it
  */
 public record Unsupported(String name, String reason) {
+
+    /** The part {@code name} and why, from {@code e} (without the name if it starts with it). */
+    public static Unsupported of(String name, org.quire.format.FormatException e) {
+        String detail = e.detail();
+        return new Unsupported(name, detail.startsWith(name + ": ")
+                ? detail.substring(name.length() + 2) : detail);
+    }
 }

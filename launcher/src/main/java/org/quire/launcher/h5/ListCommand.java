@@ -138,9 +138,8 @@ public final class ListCommand implements Callable<Integer> {
             try {
                 member = link.open();
             } catch (UnsupportedFormatException e) {
-                String why = e.detail();
-                out.println("unsupported " + group.path() + (group.path().endsWith("/") ? "" : "/")
-                        + link.name() + ": " + why);
+                String path = group.path() + (group.path().endsWith("/") ? "" : "/") + link.name();
+                out.println("unsupported " + path + ": " + Unsupported.of(path, e).reason());
                 unsupported++;
                 continue;
             }
