@@ -31,64 +31,14 @@ import sys
 import h5py
 import numpy as np
 
+from fixture_manifest import record_attributes, record_dataset
+
 out = sys.argv[1]
 lines = []
 
 VLEN_UTF8 = h5py.string_dtype("utf-8")
 VLEN_ASCII = h5py.string_dtype("ascii")
 COLOURS = {"RED": 0, "GREEN": 1, "BLUE": 7}
-
-
-def shape_text(shape):
-    return ",".join(str(n) for n in shape)
-
-
-def type_code(dt):
-    string = h5py.check_string_dtype(dt)
-    if string is not None and string.length is None:
-        return "vlen-utf8" if string.encoding == "utf-8" else "vlen-ascii"
-    if dt == np.bool_:
-        return "bool"
-    enum = h5py.check_enum_dtype(dt)
-    if enum is not None:
-        members = ";".join("%s=%d" % (n, v) for n, v in sorted(enum.items(), key=lambda m: m[1]))
-        return "enum(%s){%s}" % (type_code(np.dtype(dt.str)), members)
-    if dt.kind == "S":
-        return "S%d" % dt.itemsize
-    order = ">" if dt.byteorder == ">" else "<"
-    return "%s%d%s" % (dt.kind, dt.itemsize, order)
-
-
-def token(value, dt):
-    if isinstance(value, str):
-        return value.encode("utf-8").hex()
-    if isinstance(value, bytes):
-        return value.hex()
-    if dt.kind == "f":
-        return struct.pack(">d" if dt.itemsize == 8 else ">f", value).hex()
-    return str(int(value))
-
-
-def values(array, dt):
-    flat = np.asarray(array, dtype=object if dt.kind == "O" else dt).reshape(-1)
-    return ",".join(token(v, dt) for v in flat)
-
-
-def record_dataset(name, d):
-    dt = d.dtype
-    lines.append("D|%s|%s|%s|%s|%s" % (name, d.name, type_code(dt), shape_text(d.shape),
-                                       values(d[()], dt)))
-
-
-def record_attributes(name, obj, skip=()):
-    for key in obj.attrs:
-        if key in skip:
-            continue
-        dt = obj.attrs.get_id(key).dtype
-        value = obj.attrs[key]
-        shape = obj.attrs.get_id(key).shape
-        lines.append("A|%s|%s|%s|%s|%s|%s" % (name, obj.name, key, type_code(dt),
-                                              shape_text(shape), values(value, dt)))
 
 
 def odd_integer(group, label, size, signed, big_endian, numbers):
@@ -198,24 +148,24 @@ def record(name, f, odd_records):
     def visit(path, obj):
         if isinstance(obj, h5py.Datatype):
             lines.append("O|%s|%s|datatype" % (name, obj.name))
-            record_attributes(name, obj)
+            record_attributes(lines, name, obj)
             return
         if isinstance(obj, h5py.Group):
             lines.append("O|%s|%s|group" % (name, obj.name))
-            record_attributes(name, obj, skip=("reference", "array_type"))
+            record_attributes(lines, name, obj, skip=("reference", "array_type"))
             return
         lines.append("O|%s|%s|dataset" % (name, obj.name))
         if obj.name.startswith("/integers") or obj.name in ("/unsupported/refs",
                                                              "/unsupported/vlen_ints"):
             return
-        record_dataset(name, obj)
-        record_attributes(name, obj)
+        record_dataset(lines, name, obj)
+        record_attributes(lines, name, obj)
 
     lines.append("O|%s|/|group" % name)
-    record_attributes(name, f)
+    record_attributes(lines, name, f)
     for key in ("text", "enums", "scalars", "named", "unwritten", "integers", "unsupported"):
         lines.append("O|%s|/%s|group" % (name, key))
-        record_attributes(name, f[key], skip=("reference", "array_type"))
+        record_attributes(lines, name, f[key], skip=("reference", "array_type"))
         f[key].visititems(visit)
     for path, code, back in odd_records:
         lines.append("D|%s|%s|%s|%d|%s" % (name, path, code, len(back),
@@ -250,10 +200,10 @@ for name, size, libver in (("userblock_512.h5", 512, "earliest"),
             raise SystemExit("%s: user block of %d bytes, meant %d" % (name, f.userblock_size,
                                                                        size))
         lines.append("O|%s|/|group" % name)
-        record_attributes(name, f)
+        record_attributes(lines, name, f)
         for key in ("data", "plain"):
             lines.append("O|%s|/%s|dataset" % (name, key))
-            record_dataset(name, f[key])
+            record_dataset(lines, name, f[key])
 
 with open(os.path.join(out, "manifest.txt"), "w") as handle:
     handle.write("\n".join(lines) + "\n")

@@ -71,10 +71,11 @@ public final class Dataset extends Hdf5Object {
         this.contiguous = null;
     }
 
-    /** A contiguous or compact dataset read from a file. */
-    private Dataset(Hdf5File file, String path, long address, long[] shape, long[] maxShape,
-                    Datatype type, byte[] fillValue, ContiguousData contiguous) {
-        super(file, path, address, null);
+    /** A contiguous or compact dataset: read from a file, or written whole ({@code header}). */
+    private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
+                    long[] shape, long[] maxShape, Datatype type, byte[] fillValue,
+                    ContiguousData contiguous) {
+        super(file, path, address, header);
         this.shape = shape;
         this.maxShape = maxShape;
         this.grid = null;
@@ -139,6 +140,36 @@ public final class Dataset extends Hdf5Object {
         return dataset;
     }
 
+    /**
+     * A dataset of {@code shape} (empty for a scalar) written whole, at once, as h5py writes
+     * {@code create_dataset(name, data=...)}: contiguous, its {@code stored} elements (for
+     * variable-length strings, global heap IDs) in one block; it cannot grow or be rewritten.
+     */
+    static Dataset createContiguous(Hdf5File file, String path, Datatype type, long[] shape,
+                                    byte[] stored) throws IOException {
+        BlockFile blocks = file.blocks();
+        long address = Addresses.UNDEFINED;
+        if (stored.length > 0) {
+            address = blocks.allocate(stored.length);
+            blocks.write(address, stored);
+        }
+        List<HeaderMessage> messages = List.of(
+                HeaderMessage.of(DataspaceMessage.TYPE, 0,
+                        new DataspaceMessage(shape, shape).encode()),
+                HeaderMessage.of(DatatypeMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
+                        DatatypeMessage.encode(type)),
+                HeaderMessage.of(FillValueMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
+                        new FillValueMessage(null).encode()),
+                HeaderMessage.of(DataLayoutMessage.TYPE, 0,
+                        new DataLayout.Contiguous(address, stored.length).encode()));
+        WritableObjectHeader header = new WritableObjectHeader(blocks, messages,
+                SPARE_HEADER_BYTES);
+        file.track(header);
+        return new Dataset(file, path, header.address(), header, shape.clone(), shape.clone(),
+                type, null, ContiguousData.contiguous(blocks, header.address(), address,
+                        stored.length, shape, type.size()));
+    }
+
     private static DataLayoutMessage layoutMessage(long[] chunkShape, Datatype type,
                                                    ChunkIndex index) {
         return new DataLayoutMessage(chunkShape, type.size(), index.parameters(), index.address());
@@ -197,8 +228,9 @@ public final class Dataset extends Hdf5Object {
                         "filters", "none (only chunked datasets are filtered)",
                         filters.size() + " filters");
             }
-            dataset = new Dataset(file, path, address, space.dimensions(), space.maxDimensions(),
-                    type, fillValue, contiguousData(file.blocks(), address, space, type, layout));
+            dataset = new Dataset(file, path, address, null, space.dimensions(),
+                    space.maxDimensions(), type, fillValue,
+                    contiguousData(file.blocks(), address, space, type, layout));
         }
         dataset.readAttributes(messages);
         return dataset;
@@ -374,6 +406,7 @@ public final class Dataset extends Hdf5Object {
      */
     public void extend(long... newShape) {
         requireWritable();
+        requireChunked();
         if (newShape.length != shape.length) {
             throw new IllegalArgumentException("rank " + newShape.length + ", dataset has "
                     + shape.length);
@@ -392,6 +425,7 @@ public final class Dataset extends Hdf5Object {
 
     public void write(long[] start, long[] count, ByteBuffer data) throws IOException {
         requireWritable();
+        requireChunked();
         long elements = checkSelection(start, count);
         if (data.remaining() != elements * type.size()) {
             throw new IllegalArgumentException("selection of " + elements + " elements needs "

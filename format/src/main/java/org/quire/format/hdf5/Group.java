@@ -222,6 +222,60 @@ public final class Group extends Hdf5Object {
     }
 
     /**
+     * A dataset written whole, now, as h5py's {@code create_dataset(name, data=...)} writes it
+     * without chunks or filters: contiguous, {@code shape} empty for a scalar. It cannot grow
+     * or be written again.
+     *
+     * @param elements the elements in row-major order, in the type's encoding
+     * @throws IllegalArgumentException the bytes do not match the shape, or the type is a
+     *                                  variable-length string ({@link #createStringDataset})
+     */
+    public Dataset createDataset(String name, Datatype type, long[] shape, byte[] elements)
+            throws IOException {
+        requireWritable();
+        checkNewName(name);
+        if (type instanceof Datatype.VariableLengthStringType) {
+            throw new IllegalArgumentException("variable-length strings are written with "
+                    + "createStringDataset");
+        }
+        if (Shapes.elementCount(shape) * type.size() != elements.length) {
+            throw new IllegalArgumentException(elements.length + " bytes for shape "
+                    + java.util.Arrays.toString(shape) + " of " + type.size() + "-byte elements");
+        }
+        return linkNew(name, Dataset.createContiguous(file, childPath(path(), name), type,
+                shape.clone(), elements.clone()));
+    }
+
+    /**
+     * A dataset of variable-length UTF-8 strings written whole, now, as h5py writes a list of
+     * {@code str} (a scalar for {@code shape} {@code []}): the strings in the global heap, the
+     * elements contiguous.
+     *
+     * @throws IllegalArgumentException the number of strings does not match the shape
+     */
+    public Dataset createStringDataset(String name, long[] shape, List<String> strings)
+            throws IOException {
+        requireWritable();
+        checkNewName(name);
+        if (Shapes.elementCount(shape) != strings.size()) {
+            throw new IllegalArgumentException(strings.size() + " strings for shape "
+                    + java.util.Arrays.toString(shape));
+        }
+        List<byte[]> bytes = new ArrayList<>();
+        for (String string : strings) {
+            bytes.add(string.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        byte[] elements = GlobalHeapWriter.store(file.blocks(), bytes);
+        return linkNew(name, Dataset.createContiguous(file, childPath(path(), name),
+                Datatype.VariableLengthStringType.UTF8, shape.clone(), elements));
+    }
+
+    private Dataset linkNew(String name, Dataset dataset) {
+        link(name, dataset, dataset.header.address());
+        return dataset;
+    }
+
+    /**
      * @throws NoSuchElementException there is no member {@code name}
      * @throws IllegalArgumentException {@code name} is a dataset
      */

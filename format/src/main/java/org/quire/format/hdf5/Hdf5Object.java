@@ -12,11 +12,8 @@ import org.quire.format.hdf5.layout.AttributeInfoMessage;
 import org.quire.format.hdf5.layout.AttributeMessage;
 import org.quire.format.hdf5.layout.BTreeV2AttributeRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
-import org.quire.format.hdf5.layout.GlobalHeapCollection;
-import org.quire.format.hdf5.layout.GlobalHeapId;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LittleEndianReader;
-import org.quire.format.hdf5.layout.LittleEndianWriter;
 import org.quire.format.hdf5.layout.StoredReferences;
 
 /**
@@ -241,19 +238,11 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
         if (!(attribute.type() instanceof Datatype.VariableLengthStringType)) {
             return attribute.data();
         }
-        List<byte[]> strings = attribute.strings();
-        byte[] collection = GlobalHeapCollection.encode(strings);
-        long address = file.blocks().allocate(collection.length);
         try {
-            file.blocks().write(address, collection);
+            return GlobalHeapWriter.store(file.blocks(), attribute.strings());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        LittleEndianWriter ids = new LittleEndianWriter();
-        for (int i = 0; i < strings.size(); i++) {
-            ids.putBytes(new GlobalHeapId(strings.get(i).length, address, i + 1).encode());
-        }
-        return ids.toByteArray();
     }
 
     /** The dense attribute storage of an object read from a file, or null. */

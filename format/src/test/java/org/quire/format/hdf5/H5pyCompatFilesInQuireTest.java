@@ -181,7 +181,7 @@ class H5pyCompatFilesInQuireTest {
         return "f" + type.size() + order;
     }
 
-    private static String datasetValues(Dataset dataset, long[] shape) throws IOException {
+    static String datasetValues(Dataset dataset, long[] shape) throws IOException {
         long[] start = new long[shape.length];
         Datatype type = dataset.type();
         if (type instanceof Datatype.StringType
@@ -192,7 +192,7 @@ class H5pyCompatFilesInQuireTest {
         return numbers(type, bytes, (int) Shapes.elementCount(shape));
     }
 
-    private static String attributeValues(Attribute attribute) {
+    static String attributeValues(Attribute attribute) {
         Datatype type = attribute.type();
         if (type instanceof Datatype.StringType
                 || type instanceof Datatype.VariableLengthStringType) {
@@ -227,7 +227,7 @@ class H5pyCompatFilesInQuireTest {
         return String.join(",", tokens);
     }
 
-    private static String csv(long[] values) {
+    static String csv(long[] values) {
         StringJoiner text = new StringJoiner(",");
         for (long value : values) {
             text.add(Long.toString(value));
