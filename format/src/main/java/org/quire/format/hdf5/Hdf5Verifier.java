@@ -38,8 +38,13 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  * node of every group's and chunk index's version-1 B-tree, every symbol table node and local
  * heap, each once, and the root group's entry in the superblock against its symbol table message.
  *
- * <p>The first problem found is thrown, with what its exception names (file, offset, structure,
- * field, expected, found); a valid file yields a {@link VerificationReport}. The cost follows
+ * Every variable-length string of an attribute or dataset is found in its global heap
+ * collection, each collection read and checked once.
+ *
+ * <p>An object, link or attribute of a kind Quire does not read (a reference type, say) is
+ * listed in the report's {@link VerificationReport#unsupported()} with the reason, and the walk
+ * goes on. The first problem found is thrown, with what its exception names (file, offset,
+ * structure, field, expected, found); a valid file yields a {@link VerificationReport}. The cost follows
  * what was written: pages and blocks never written are not read.
  */
 public final class Hdf5Verifier {
@@ -51,8 +56,8 @@ public final class Hdf5Verifier {
      * @throws FileOpenForWritingException a writer has the file open, or died with it open
      * @throws CorruptFileException        a structure or chunk is damaged (its checksum
      *                                     subclass for a metadata block whose bytes changed)
-     * @throws org.quire.format.UnsupportedFormatException the file uses a feature Quire does
-     *                                     not read, so it cannot be checked
+     * @throws org.quire.format.UnsupportedFormatException the superblock or root group uses a
+     *                                     feature Quire does not read, so nothing can be checked
      */
     public static VerificationReport verify(Path path) throws IOException {
         Superblock superblock;
@@ -64,6 +69,9 @@ public final class Hdf5Verifier {
             return new Walk(file, superblock).run();
         }
     }
+
+    /** Variable-length strings resolved per read while checking a dataset of them. */
+    private static final long STRINGS_PER_READ = 1 << 16;
 
     /** One verification: counts and the set of object headers already checked. */
     private static final class Walk {
@@ -190,8 +198,37 @@ public final class Hdf5Verifier {
         private void verifyStorage(Dataset dataset) throws IOException {
             if (dataset.layout() == StorageLayout.CHUNKED) {
                 verifyChunks(dataset);
+            } else {
+                verifyContiguous(dataset);
+            }
+            if (dataset.type() instanceof Datatype.VariableLengthStringType) {
+                verifyStrings(dataset);
+            }
+        }
+
+        /**
+         * Every element of a variable-length string dataset found in its global heap
+         * collection (each collection read and checked once), read a block of rows at a time.
+         */
+        private void verifyStrings(Dataset dataset) throws IOException {
+            long[] shape = dataset.shape();
+            if (shape.length == 0) {
+                dataset.readStringBytes(shape, shape);
                 return;
             }
+            long[] rowShape = shape.clone();
+            rowShape[0] = 1;
+            long rows = Math.max(1, STRINGS_PER_READ / Math.max(1, Shapes.elementCount(rowShape)));
+            for (long row = 0; row < shape[0]; row += rows) {
+                long[] start = new long[shape.length];
+                start[0] = row;
+                long[] count = shape.clone();
+                count[0] = Math.min(rows, shape[0] - row);
+                dataset.readStringBytes(start, count);
+            }
+        }
+
+        private void verifyContiguous(Dataset dataset) throws IOException {
             // Opening the dataset checked the size against the shape and the file's length.
             ContiguousData data = dataset.contiguousData();
             if (data.layout() == StorageLayout.CONTIGUOUS
