@@ -20,7 +20,7 @@ public class CorruptFileException extends FormatException {
 
     public CorruptFileException(Path file, long offset, String structure, String field,
                                 String expected, String found) {
-        super(file, "corrupt " + structure + " at offset " + offset + ": " + field
+        super(file, "corrupt " + structure + " at " + place(offset) + ": " + field
                 + " expected " + expected + ", found " + found);
         this.offset = offset;
         this.structure = structure;
@@ -29,7 +29,15 @@ public class CorruptFileException extends FormatException {
         this.found = found;
     }
 
-    /** Absolute byte offset in {@link #file()} of the field that is wrong. */
+    /**
+     * "offset N"; a negative offset (a structure reached through an undefined address, all
+     * bits set) is never printed as a number.
+     */
+    private static String place(long offset) {
+        return offset >= 0 ? "offset " + offset : "an undefined address";
+    }
+
+    /** Absolute byte offset in {@link #file()} of the field that is wrong (negative: none). */
     public long offset() {
         return offset;
     }
