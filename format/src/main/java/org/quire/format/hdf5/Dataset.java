@@ -525,6 +525,19 @@ public final class Dataset extends Hdf5Object {
         return strings;
     }
 
+    /**
+     * The hyperslab's integers, of any size from 1 to 8 bytes (enumerations as their
+     * integers), widened to long: sign-extended when signed, unsigned 64-bit values keep their
+     * bits.
+     *
+     * @throws IllegalArgumentException the type is not an integer or enumeration type
+     */
+    public long[] readIntegers(long[] start, long[] count) throws IOException {
+        ElementCodec.integerOf(type);
+        long elements = checkSelection(start, count);
+        return ElementCodec.decodeLongs(type, read(start, count), (int) elements);
+    }
+
     /** The strings in the hyperslab ({@link #readStringBytes}) as text. */
     public List<String> readStrings(long[] start, long[] count) throws IOException {
         List<String> texts = new ArrayList<>();

@@ -43,6 +43,30 @@ public sealed interface Datatype {
         public IntegerType withByteOrder(ByteOrder order) {
             return new IntegerType(size, signed, order);
         }
+
+        /**
+         * The element at {@code offset} of {@code bytes} widened to long: sign-extended when
+         * signed; an unsigned 64-bit value keeps its bits.
+         */
+        public long decode(byte[] bytes, int offset) {
+            boolean big = byteOrder == ByteOrder.BIG_ENDIAN;
+            long value = 0;
+            for (int b = 0; b < size; b++) {
+                value = value << 8 | (bytes[offset + (big ? b : size - 1 - b)] & 0xffL);
+            }
+            int unused = 64 - 8 * size;
+            return signed ? value << unused >> unused : value;
+        }
+
+        /** {@code value} as one element, truncated to {@code size} bytes. */
+        public byte[] encode(long value) {
+            boolean big = byteOrder == ByteOrder.BIG_ENDIAN;
+            byte[] out = new byte[size];
+            for (int b = 0; b < size; b++) {
+                out[big ? size - 1 - b : b] = (byte) (value >>> 8 * b);
+            }
+            return out;
+        }
     }
 
     /** An IEEE 754 binary32 ({@code size} 4) or binary64 ({@code size} 8) number. */

@@ -58,18 +58,11 @@ final class ElementCodec {
      */
     static long[] decodeLongs(Datatype type, ByteBuffer bytes, int count) {
         Datatype.IntegerType integer = integerOf(type);
-        int size = integer.size();
-        boolean big = integer.byteOrder() == java.nio.ByteOrder.BIG_ENDIAN;
-        int base = bytes.position();
+        byte[] elements = new byte[count * integer.size()];
+        bytes.duplicate().get(elements);
         long[] out = new long[count];
         for (int i = 0; i < count; i++) {
-            long value = 0;
-            for (int b = 0; b < size; b++) {
-                int at = base + i * size + (big ? b : size - 1 - b);
-                value = value << 8 | (bytes.get(at) & 0xffL);
-            }
-            int unused = 64 - 8 * size;
-            out[i] = integer.signed() ? value << unused >> unused : value;
+            out[i] = integer.decode(elements, i * integer.size());
         }
         return out;
     }
@@ -111,13 +104,7 @@ final class ElementCodec {
         if (!(type instanceof Datatype.IntegerType || type instanceof Datatype.EnumType)) {
             throw new IllegalArgumentException("not a number type: " + type);
         }
-        int size = type.size();
-        boolean big = type.byteOrder() == java.nio.ByteOrder.BIG_ENDIAN;
-        byte[] out = new byte[size];
-        for (int b = 0; b < size; b++) {
-            out[big ? size - 1 - b : b] = (byte) (value >>> 8 * b);
-        }
-        return out;
+        return integerOf(type).encode(value);
     }
 
     /** One element of {@code type} holding {@code value}. */

@@ -188,8 +188,10 @@ class H5pyCompatFilesInQuireTest {
                 || type instanceof Datatype.VariableLengthStringType) {
             return hexList(dataset.readStringBytes(start, shape));
         }
-        ByteBuffer bytes = dataset.read(start, shape);
-        return numbers(type, bytes, (int) Shapes.elementCount(shape));
+        if (type instanceof Datatype.FloatType) {
+            return numbers(type, dataset.read(start, shape), (int) Shapes.elementCount(shape));
+        }
+        return integers(type, dataset.readIntegers(start, shape));
     }
 
     static String attributeValues(Attribute attribute) {
@@ -210,11 +212,16 @@ class H5pyCompatFilesInQuireTest {
                         ? String.format("%08x", Float.floatToRawIntBits(in.getFloat()))
                         : String.format("%016x", Double.doubleToRawLongBits(in.getDouble())));
             }
-        } else {
-            boolean signed = ElementCodec.integerOf(type).signed();
-            for (long value : ElementCodec.decodeLongs(type, bytes, count)) {
-                tokens.add(signed ? Long.toString(value) : Long.toUnsignedString(value));
-            }
+            return String.join(",", tokens);
+        }
+        return integers(type, ElementCodec.decodeLongs(type, bytes, count));
+    }
+
+    private static String integers(Datatype type, long[] values) {
+        boolean signed = ElementCodec.integerOf(type).signed();
+        List<String> tokens = new ArrayList<>();
+        for (long value : values) {
+            tokens.add(signed ? Long.toString(value) : Long.toUnsignedString(value));
         }
         return String.join(",", tokens);
     }

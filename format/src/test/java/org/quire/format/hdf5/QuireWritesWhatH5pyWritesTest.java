@@ -125,6 +125,38 @@ class QuireWritesWhatH5pyWritesTest {
         }
     }
 
+    @Test
+    void aDamagedGlobalHeapCollectionIsCorruptNamingItsPlace() throws IOException {
+        byte[] intact = Files.readAllBytes(file);
+        int collection = indexOf(intact, "GCOL".getBytes(StandardCharsets.US_ASCII));
+        assertTrue(collection > 0);
+        byte[] signature = intact.clone();
+        signature[collection + 1] ^= 0x20;
+        Path damaged = Files.write(dir.resolve("gcol-signature.h5"), signature);
+        org.quire.format.CorruptFileException e = assertThrows(
+                org.quire.format.CorruptFileException.class, () -> ReadEverything.read(damaged));
+        assertEquals("global heap collection", e.structure(), e.getMessage());
+        assertEquals(collection, e.offset(), e.getMessage());
+        // The first object's index (2 bytes after the 16-byte collection header) changed.
+        byte[] index = intact.clone();
+        index[collection + 16] = 9;
+        Path renumbered = Files.write(dir.resolve("gcol-index.h5"), index);
+        e = assertThrows(org.quire.format.CorruptFileException.class,
+                () -> Hdf5Verifier.verify(renumbered));
+        assertEquals("global heap collection", e.structure(), e.getMessage());
+        assertEquals("object 1", e.field(), e.getMessage());
+        assertEquals("no such object", e.found(), e.getMessage());
+    }
+
+    private static int indexOf(byte[] bytes, byte[] pattern) {
+        for (int i = 0; i + pattern.length <= bytes.length; i++) {
+            if (java.util.Arrays.equals(bytes, i, i + pattern.length, pattern, 0, pattern.length)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** The manifest lines of {@code group} and everything under it, as Quire reads them. */
     private static void describe(Group group, TreeSet<String> lines) throws IOException {
         String name = file.getFileName().toString();

@@ -1,7 +1,6 @@
 package org.quire.launcher.h5;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -27,11 +26,11 @@ final class ValueFormat {
      */
     static String format(Datatype type, byte[] bytes, int offset) {
         if (type instanceof Datatype.IntegerType integer) {
-            long value = integer(integer, bytes, offset);
+            long value = integer.decode(bytes, offset);
             return integer.signed() ? Long.toString(value) : Long.toUnsignedString(value);
         }
         if (type instanceof Datatype.EnumType enumeration) {
-            long value = integer(enumeration.base(), bytes, offset);
+            long value = enumeration.base().decode(bytes, offset);
             String name = enumeration.nameOf(value);
             return name != null ? name : enumeration.base().signed() ? Long.toString(value)
                     : Long.toUnsignedString(value);
@@ -54,18 +53,6 @@ final class ValueFormat {
                     offset + member.offset()));
         }
         return members.toString();
-    }
-
-    /** The integer of {@code type.size()} bytes at {@code offset}, sign-extended if signed. */
-    private static long integer(Datatype.IntegerType type, byte[] bytes, int offset) {
-        int size = type.size();
-        boolean big = type.byteOrder() == ByteOrder.BIG_ENDIAN;
-        long value = 0;
-        for (int b = 0; b < size; b++) {
-            value = value << 8 | (bytes[offset + (big ? b : size - 1 - b)] & 0xffL);
-        }
-        int unused = 64 - 8 * size;
-        return type.signed() ? value << unused >> unused : value;
     }
 
     /**

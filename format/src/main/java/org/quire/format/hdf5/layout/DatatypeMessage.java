@@ -103,7 +103,7 @@ public final class DatatypeMessage {
                 out.putBytes(member.name().getBytes(StandardCharsets.UTF_8)).putByte(0);
             }
             for (Datatype.EnumMember member : enumeration.members()) {
-                out.putBytes(enumValue(enumeration.base(), member.value()));
+                out.putBytes(enumeration.base().encode(member.value()));
             }
         } else {
             Datatype.CompoundType compound = (Datatype.CompoundType) type;
@@ -258,28 +258,10 @@ public final class DatatypeMessage {
         }
         List<Datatype.EnumMember> members = new ArrayList<>();
         for (String name : names) {
-            byte[] value = in.getBytes(size, "member value");
-            long number = 0;
-            boolean big = integer.byteOrder() == ByteOrder.BIG_ENDIAN;
-            for (int b = 0; b < size; b++) {
-                number = number << 8 | (value[big ? b : size - 1 - b] & 0xffL);
-            }
-            int unused = 64 - 8 * size;
-            members.add(new Datatype.EnumMember(name, integer.signed()
-                    ? number << unused >> unused : number));
+            members.add(new Datatype.EnumMember(name,
+                    integer.decode(in.getBytes(size, "member value"), 0)));
         }
         return new Datatype.EnumType(integer, members);
-    }
-
-    /** An enumeration member's value as {@code base} stores it. */
-    private static byte[] enumValue(Datatype.IntegerType base, long value) {
-        int size = base.size();
-        boolean big = base.byteOrder() == ByteOrder.BIG_ENDIAN;
-        byte[] out = new byte[size];
-        for (int b = 0; b < size; b++) {
-            out[big ? size - 1 - b : b] = (byte) (value >>> 8 * b);
-        }
-        return out;
     }
 
     /** A NUL-terminated UTF-8 name, {@code padded} to a multiple of 8 bytes with its NUL. */

@@ -99,7 +99,7 @@ public final class GlobalHeapCollection {
     }
 
     /**
-     * A collection at {@code address} holding {@code objects} as objects 1, 2, ..., each with
+     * A collection holding {@code objects} as objects 1, 2, ..., each with
      * reference count 1, the rest free; {@link #encodedSize} bytes.
      */
     public static byte[] encode(List<byte[]> objects) {
