@@ -17,16 +17,46 @@ public class CorruptFileException extends FormatException {
     private final String field;
     private final String expected;
     private final String found;
+    private final String object;
 
     public CorruptFileException(Path file, long offset, String structure, String field,
                                 String expected, String found) {
-        super(file, "corrupt " + structure + " at " + place(offset) + ": " + field
-                + " expected " + expected + ", found " + found);
+        this(file, offset, structure, field, expected, found, null);
+    }
+
+    /**
+     * @param object what the structure belongs to, e.g. an HDF5 object's path, or null; the
+     *               message names it after the structure
+     */
+    public CorruptFileException(Path file, long offset, String structure, String field,
+                                String expected, String found, String object) {
+        super(file, "corrupt " + structure + (object != null ? " of " + object : "") + " at "
+                + place(offset) + ": " + field + " expected " + expected + ", found " + found);
         this.offset = offset;
         this.structure = structure;
         this.field = field;
         this.expected = expected;
         this.found = found;
+        this.object = object;
+    }
+
+    /**
+     * This failure, met while reading {@code object} (an HDF5 object's path, say), with a
+     * message that names it; itself if it already names one.
+     */
+    public CorruptFileException of(String object) {
+        if (this.object != null) {
+            return this;
+        }
+        CorruptFileException named = new CorruptFileException(file(), offset, structure, field,
+                expected, found, object);
+        named.initCause(this);
+        return named;
+    }
+
+    /** What the structure belongs to (e.g. an HDF5 object's path), or null if not named. */
+    public String object() {
+        return object;
     }
 
     /**

@@ -478,6 +478,14 @@ public final class Dataset extends Hdf5Object {
 
     /** The hyperslab's elements, in the datatype's byte order (the buffer's order is set to it). */
     public ByteBuffer read(long[] start, long[] count) throws IOException {
+        try {
+            return readElements(start, count);
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
+    }
+
+    private ByteBuffer readElements(long[] start, long[] count) throws IOException {
         file.requireOpen();
         long elements = checkSelection(start, count);
         byte[] target = new byte[(int) (elements * type.size())];
@@ -513,7 +521,12 @@ public final class Dataset extends Hdf5Object {
             for (int at = 0; at < bytes.length; at += GlobalHeapId.SIZE) {
                 GlobalHeapId id = GlobalHeapId.decode(file.path(), Addresses.UNDEFINED, bytes,
                         at);
-                strings.add(id.isEmpty() ? new byte[0] : file.references().globalHeapObject(id));
+                try {
+                    strings.add(id.isEmpty() ? new byte[0]
+                            : file.references().globalHeapObject(id));
+                } catch (CorruptFileException e) {
+                    throw e.of(path());
+                }
             }
         } else if (type instanceof Datatype.StringType fixed) {
             for (int at = 0; at < bytes.length; at += fixed.size()) {

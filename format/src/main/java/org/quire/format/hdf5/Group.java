@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
@@ -183,7 +184,11 @@ public final class Group extends Hdf5Object {
 
     /** The link messages of this group, in {@link #memberNames()}'s order. */
     List<LinkMessage> links() throws IOException {
-        return dense != null ? dense.all() : new ArrayList<>(links.values());
+        try {
+            return dense != null ? dense.all() : new ArrayList<>(links.values());
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
     }
 
     public boolean contains(String name) throws IOException {
@@ -192,7 +197,11 @@ public final class Group extends Hdf5Object {
 
     /** The link {@code name}, looked up by name hash when the links are dense; or null. */
     LinkMessage link(String name) throws IOException {
-        return dense != null ? dense.find(name) : links.get(name);
+        try {
+            return dense != null ? dense.find(name) : links.get(name);
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
     }
 
     /** The symbol table message of an old-style group read from a file, or null. */

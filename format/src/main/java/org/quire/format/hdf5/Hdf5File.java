@@ -217,7 +217,11 @@ public final class Hdf5File implements AutoCloseable {
      * the group or dataset it holds.
      */
     Hdf5Object readObject(String path, long address) throws IOException {
-        return objectOf(path, address, headerMessages(address));
+        try {
+            return objectOf(path, address, headerMessages(address));
+        } catch (org.quire.format.CorruptFileException e) {
+            throw e.of(path);
+        }
     }
 
     /** Resolves committed datatypes and global heap objects of this file. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.AttributeInfoMessage;
 import org.quire.format.hdf5.layout.AttributeMessage;
@@ -190,8 +191,12 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
 
     /** Every attribute as stored, readable or not, in {@link #attributeNames()}'s order. */
     List<StoredAttribute> storedAttributes() throws IOException {
-        return denseAttributes == null ? new ArrayList<>(attributes.values())
-                : denseAttributes.all();
+        try {
+            return denseAttributes == null ? new ArrayList<>(attributes.values())
+                    : denseAttributes.all();
+        } catch (CorruptFileException e) {
+            throw e.of(path);
+        }
     }
 
     /**
@@ -201,8 +206,13 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
      * @throws UnsupportedFormatException its type is one Quire does not read
      */
     public Attribute attribute(String name) throws IOException {
-        StoredAttribute attribute = denseAttributes != null ? denseAttributes.find(name)
-                : attributes.get(name);
+        StoredAttribute attribute;
+        try {
+            attribute = denseAttributes != null ? denseAttributes.find(name)
+                    : attributes.get(name);
+        } catch (CorruptFileException e) {
+            throw e.of(path);
+        }
         if (attribute == null) {
             throw new NoSuchElementException(path + " has no attribute \"" + name + "\"");
         }

@@ -166,9 +166,13 @@ public final class Hdf5Verifier {
             if (dense == null) {
                 return group.links();
             }
-            List<LinkMessage> links = dense.verify();
-            denseMessages += links.size();
-            return links;
+            try {
+                List<LinkMessage> links = dense.verify();
+                denseMessages += links.size();
+                return links;
+            } catch (CorruptFileException e) {
+                throw e.of(group.path());
+            }
         }
 
         private void count(Hdf5Object object) throws IOException {
@@ -180,8 +184,12 @@ public final class Hdf5Verifier {
                 committedDatatypes++;
             }
             DenseMessageStorage<?, Hdf5Object.StoredAttribute> dense = object.denseAttributes();
-            List<Hdf5Object.StoredAttribute> stored = dense == null
-                    ? object.storedAttributes() : dense.verify();
+            List<Hdf5Object.StoredAttribute> stored;
+            try {
+                stored = dense == null ? object.storedAttributes() : dense.verify();
+            } catch (CorruptFileException e) {
+                throw e.of(object.path());
+            }
             if (dense != null) {
                 denseMessages += stored.size();
             }
@@ -195,14 +203,19 @@ public final class Hdf5Verifier {
             }
         }
 
+        /** The dataset's elements; a failure names the dataset. */
         private void verifyStorage(Dataset dataset) throws IOException {
-            if (dataset.layout() == StorageLayout.CHUNKED) {
-                verifyChunks(dataset);
-            } else {
-                verifyContiguous(dataset);
-            }
-            if (dataset.type() instanceof Datatype.VariableLengthStringType) {
-                verifyStrings(dataset);
+            try {
+                if (dataset.layout() == StorageLayout.CHUNKED) {
+                    verifyChunks(dataset);
+                } else {
+                    verifyContiguous(dataset);
+                }
+                if (dataset.type() instanceof Datatype.VariableLengthStringType) {
+                    verifyStrings(dataset);
+                }
+            } catch (CorruptFileException e) {
+                throw e.of(dataset.path());
             }
         }
 
@@ -243,10 +256,10 @@ public final class Hdf5Verifier {
             dataset.forEachStoredChunk((coordinates, record) -> {
                 if (!dataset.chunkGrid().contains(coordinates)) {
                     throw new CorruptFileException(file.path(), dataset.address(),
-                            "chunk index of " + dataset.path(), "chunk coordinates",
+                            "chunk index", "chunk coordinates",
                             "inside the maximum extent " + Arrays.toString(dataset.maxShape())
                                     + " in chunks of " + Arrays.toString(dataset.chunkShape()),
-                            Arrays.toString(coordinates));
+                            Arrays.toString(coordinates), dataset.path());
                 }
                 try {
                     checkInsideFile(record.address(), record.storedSize(), "chunk");
@@ -254,11 +267,11 @@ public final class Hdf5Verifier {
                 } catch (CorruptFileException e) {
                     // Only chunk bytes are read here (no lookup3 block: index blocks fail
                     // outside this visitor, as they are), so the cause is a plain corruption.
-                    CorruptFileException named = new CorruptFileException(e.file(), e.offset(),
-                            "chunk " + Arrays.toString(coordinates) + " of " + dataset.path(),
-                            e.field(), e.expected(), e.found());
-                    named.initCause(e);
-                    throw named;
+                    CorruptFileException chunk = new CorruptFileException(e.file(), e.offset(),
+                            "chunk " + Arrays.toString(coordinates), e.field(), e.expected(),
+                            e.found(), dataset.path());
+                    chunk.initCause(e);
+                    throw chunk;
                 }
                 chunks++;
                 chunkBytes += record.storedSize();

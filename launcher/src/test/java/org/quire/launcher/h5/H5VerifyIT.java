@@ -110,8 +110,9 @@ class H5VerifyIT {
                 byte[] damaged = h5pyBytes.clone();
                 damaged[at + 12] ^= 0x08;
                 String error = verifyFails("h5py-" + kind.getKey() + "-" + at + ".h5", damaged);
-                assertTrue(error.matches("corrupt " + kind.getValue() + " at offset \\d+: checksum expected "
-                        + HEX + ", found " + HEX), error);
+                // Every failure names the object whose structure it is.
+                assertTrue(error.matches("corrupt " + kind.getValue() + " of /\\S* at offset \\d+: checksum"
+                        + " expected " + HEX + ", found " + HEX), error);
             }
         }
     }
@@ -147,9 +148,11 @@ class H5VerifyIT {
             byte[] damaged = h5pyBytes.clone();
             damaged[at + 2] ^= 0x08;
             String error = verifyFails("h5py-earliest-" + kind.getKey() + ".h5", damaged);
+            assertTrue(error.matches("corrupt " + kind.getValue() + " of /\\S* at offset \\d+: .*"), error);
             assertEquals("corrupt " + kind.getValue() + " at offset " + at + ": signature expected \""
                     + kind.getKey() + "\", found \"" + kind.getKey().substring(0, 2)
-                    + (char) (kind.getKey().charAt(2) ^ 0x08) + kind.getKey().charAt(3) + "\"", error);
+                    + (char) (kind.getKey().charAt(2) ^ 0x08) + kind.getKey().charAt(3) + "\"",
+                    error.replaceFirst(" of /\\S* at offset", " at offset"));
         }
     }
 
@@ -203,8 +206,8 @@ class H5VerifyIT {
     void aFlippedBitInAnObjectHeader() throws Exception {
         int header = indexOf(bytes, "OHDR");
         String error = verifyFails("object-header.h5", flipped(header + 12));
-        assertTrue(error.matches("corrupt object header at offset \\d+: checksum expected " + HEX + ", found "
-                + HEX), error);
+        assertTrue(error.matches("corrupt object header of / at offset \\d+: checksum expected " + HEX
+                + ", found " + HEX), error);
     }
 
     @Test
@@ -212,14 +215,14 @@ class H5VerifyIT {
         long page = sparsePageZero();
         String error = verifyFails("fixed-page.h5", flipped(page + 100));
         // Page 0 holds 1,024 entries of 8 bytes; its checksum follows them.
-        assertTrue(error.matches("corrupt fixed array data block page at offset " + (page + 1024 * 8)
+        assertTrue(error.matches("corrupt fixed array data block page of /sparse at offset " + (page + 1024 * 8)
                 + ": checksum expected " + HEX + ", found " + HEX), error);
     }
 
     @Test
     void aFlippedBitInAnExtensibleArrayDataBlock() throws Exception {
         String error = verifyFails("extensible-block.h5", flipped(indexOf(bytes, "EADB") + 12));
-        assertTrue(error.matches("corrupt extensible array data block at offset \\d+: checksum expected " + HEX
+        assertTrue(error.matches("corrupt extensible array data block of /log at offset \\d+: checksum expected " + HEX
                 + ", found " + HEX), error);
     }
 
