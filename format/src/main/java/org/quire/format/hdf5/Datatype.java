@@ -7,7 +7,8 @@ import java.util.Objects;
 
 /**
  * The type of one element of a dataset or attribute, as the HDF5 datatype message describes it.
- * Quire handles the classes below; any other class in a file is reported as unsupported.
+ * Quire handles the classes below; any other class in a file (references, arrays,
+ * variable-length sequences, opaque, bitfield, time) is reported as unsupported, by name.
  */
 public sealed interface Datatype {
 

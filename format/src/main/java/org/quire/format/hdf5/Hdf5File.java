@@ -29,7 +29,8 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  * to read. Files are written with superblock version 3 and version-2 object headers (libhdf5's
  * "latest" format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
  * by default (superblock 0, version-1 object headers, symbol table groups, version-1 B-tree
- * chunk indexes) and with superblock 2 are read too.
+ * chunk indexes) and with superblock 2 are read too, also after a user block (the superblock at
+ * 512, 1024, 2048, ... bytes).
  *
  * <pre>{@code
  * try (Hdf5File file = Hdf5File.create(path)) {

@@ -6,8 +6,11 @@
  * typed failures specific to HDF5; the chunk indexes, dense link and attribute storage
  * (fractal heaps, version-2 B-trees read through one checked node walk) and contiguous and
  * compact data behind it; libhdf5's default, old format (symbol table groups, version-1 B-tree
- * chunk indexes), read only; and {@code Hdf5Verifier}, which checks every structure, heap block,
- * index node and stored chunk of a file. Byte layouts live in
+ * chunk indexes), read only; the types h5py writes by default (variable-length strings in
+ * the global heap, enumerations and bools, scalars, committed datatypes, user blocks), with the
+ * parts Quire does not read named ({@code Unsupported}) while the rest reads; and
+ * {@code Hdf5Verifier}, which checks every structure, heap block, index node and stored chunk of
+ * a file. Byte layouts live in
  * {@code org.quire.format.hdf5.layout}.
  * See {@code docs/hdf5.md}.
  */
