@@ -71,6 +71,7 @@ def write_contents(f):
     f.attrs["ratio"] = 0.25
     f.attrs["raw"] = np.bytes_(b"a\x00b\xff")
     f.attrs["unicode_\u00e9"] = "caf\u00e9"
+    f.attrs["fixed_utf8"] = np.array("caf\u00e9".encode(), dtype=h5py.string_dtype("utf-8", 8))
 
     text = f.create_group("text")
     text.create_dataset("utf8", data=np.array(["alpha", "\u03b2eta", "", "x" * 300],
@@ -130,7 +131,8 @@ def write_contents(f):
                 code, back = odd_integer(odd, label, size, signed, big, numbers)
                 odd_records.append((odd.name + "/" + label, code, back))
 
-    # What Quire does not read: each next to something it reads, which must still read.
+    # What Quire does not read: each next to something it reads, which must still read. (h5py's
+    # Empty is a null dataspace: no shape at all.)
     weird = f.create_group("unsupported")
     weird.attrs["fine"] = np.int64(12)
     weird.attrs["reference"] = f["text"].ref
@@ -138,6 +140,8 @@ def write_contents(f):
     weird.create_dataset("refs", data=np.array([f.ref, f["text"].ref], dtype=h5py.ref_dtype))
     weird.create_dataset("vlen_ints", shape=(2,), dtype=h5py.vlen_dtype("i4"))
     weird["vlen_ints"][0] = [1, 2, 3]
+    weird.attrs["empty"] = h5py.Empty("f8")
+    weird.create_dataset("empty", data=h5py.Empty("i4"))
     weird.create_dataset("readable", data=np.arange(3, dtype="i4"))
     weird["external"] = h5py.ExternalLink("elsewhere.h5", "/x")
     weird["soft"] = h5py.SoftLink("/text/utf8")
@@ -152,11 +156,11 @@ def record(name, f, odd_records):
             return
         if isinstance(obj, h5py.Group):
             lines.append("O|%s|%s|group" % (name, obj.name))
-            record_attributes(lines, name, obj, skip=("reference", "array_type"))
+            record_attributes(lines, name, obj, skip=("reference", "array_type", "empty"))
             return
         lines.append("O|%s|%s|dataset" % (name, obj.name))
-        if obj.name.startswith("/integers") or obj.name in ("/unsupported/refs",
-                                                             "/unsupported/vlen_ints"):
+        if obj.name.startswith("/integers") or obj.name in (
+                "/unsupported/refs", "/unsupported/vlen_ints", "/unsupported/empty"):
             return
         record_dataset(lines, name, obj)
         record_attributes(lines, name, obj)
@@ -165,7 +169,7 @@ def record(name, f, odd_records):
     record_attributes(lines, name, f)
     for key in ("text", "enums", "scalars", "named", "unwritten", "integers", "unsupported"):
         lines.append("O|%s|/%s|group" % (name, key))
-        record_attributes(lines, name, f[key], skip=("reference", "array_type"))
+        record_attributes(lines, name, f[key], skip=("reference", "array_type", "empty"))
         f[key].visititems(visit)
     for path, code, back in odd_records:
         lines.append("D|%s|%s|%s|%d|%s" % (name, path, code, len(back),
@@ -174,6 +178,8 @@ def record(name, f, odd_records):
                          ("/unsupported@array_type", "array"),
                          ("/unsupported/refs", "reference"),
                          ("/unsupported/vlen_ints", "variable-length sequence"),
+                         ("/unsupported@empty", "null dataspace"),
+                         ("/unsupported/empty", "null dataspace"),
                          ("/unsupported/external", "external link"),
                          ("/unsupported/soft", "soft link")):
         lines.append("U|%s|%s|%s" % (name, what, reason))

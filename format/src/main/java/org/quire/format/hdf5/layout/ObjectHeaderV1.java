@@ -107,6 +107,8 @@ public final class ObjectHeaderV1 {
             }
             long bodyAddress = in.absolutePosition();
             byte[] body = in.getBytes(size, "message body");
+            // A shared datatype names a committed datatype (a SharedMessage); the
+            // readers of datatype messages resolve it. Other shared messages are not read.
             if ((flags & HeaderMessage.FLAG_SHARED) != 0 && type != DatatypeMessage.TYPE) {
                 throw new UnsupportedFormatException(file.path(), "shared message of type " + type
                         + " at offset " + bodyAddress + " is not supported");
