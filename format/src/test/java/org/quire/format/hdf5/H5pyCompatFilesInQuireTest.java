@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -146,6 +147,82 @@ class H5pyCompatFilesInQuireTest {
             assertEquals(expected, found, name);
             assertEquals(expected.isEmpty() ? 0 : 2, report.linksNotFollowed(), name);
             assertEquals(name.startsWith("compat") ? 1 : 0, report.committedDatatypes(), name);
+        }
+    }
+
+    /**
+     * A damaged byte anywhere (the default format has no checksums, nor has the global heap in
+     * either) reads as valid, or fails with a format exception naming the file, never another
+     * exception or a hang.
+     */
+    @Test
+    void aDamagedByteAnywhereIsAFormatErrorOrReadsNeverACrash() throws Exception {
+        for (String name : List.of("compat.h5", "compat_latest.h5")) {
+            flipBits(java.nio.file.Files.readAllBytes(fixtures.file(name)), 300);
+        }
+    }
+
+    private static void flipBits(byte[] intact, int copies) throws Exception {
+        java.util.Random random = new java.util.Random(42);
+        Path damaged = java.nio.file.Files.createTempFile("quire-compat-damaged-", ".h5");
+        try {
+            for (int i = 0; i < copies; i++) {
+                byte[] bytes = intact.clone();
+                int at = random.nextInt(bytes.length);
+                bytes[at] ^= (byte) (1 << random.nextInt(8));
+                java.nio.file.Files.write(damaged, bytes);
+                String where = "bit flipped at " + at;
+                org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                        java.time.Duration.ofSeconds(10), () -> {
+                            readOrFormatError(() -> Hdf5Verifier.verify(damaged), where);
+                            readOrFormatError(() -> readEverything(damaged), where);
+                        });
+            }
+        } finally {
+            java.nio.file.Files.deleteIfExists(damaged);
+        }
+    }
+
+    private interface Read {
+        void run() throws Exception;
+    }
+
+    private static void readOrFormatError(Read read, String where) {
+        try {
+            read.run();
+        } catch (org.quire.format.FormatException e) {
+            assertTrue(e.getMessage().startsWith(e.file().toString()), where + ": " + e);
+        } catch (Exception | Error e) {
+            throw new AssertionError(where + ": " + e, e);
+        }
+    }
+
+    /** Every object, attribute and element Quire reads, strings from the global heap. */
+    private static void readEverything(Path path) throws IOException {
+        try (Hdf5File file = Hdf5File.open(path)) {
+            java.util.ArrayDeque<Group> pending = new java.util.ArrayDeque<>(List.of(file.root()));
+            Set<Long> seen = new java.util.HashSet<>();
+            while (!pending.isEmpty()) {
+                Group group = pending.pop();
+                group.attributes();
+                for (Group.Member member : group.members()) {
+                    Hdf5Object object;
+                    try {
+                        object = member.open();
+                    } catch (UnsupportedFormatException e) {
+                        continue;
+                    }
+                    if (!seen.add(object.address())) {
+                        continue;
+                    }
+                    object.attributes();
+                    if (object instanceof Group child) {
+                        pending.push(child);
+                    } else if (object instanceof Dataset dataset) {
+                        datasetValues(dataset, dataset.shape());
+                    }
+                }
+            }
         }
     }
 
