@@ -2,6 +2,7 @@ package org.quire.format.hdf5;
 
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -117,7 +118,7 @@ public sealed interface Datatype {
             byte[] out = new byte[size];
             System.arraycopy(raw, 0, out, 0, raw.length);
             if (padding == StringPadding.SPACE_PADDED) {
-                java.util.Arrays.fill(out, raw.length, size, (byte) ' ');
+                Arrays.fill(out, raw.length, size, (byte) ' ');
             }
             return out;
         }
@@ -132,7 +133,7 @@ public sealed interface Datatype {
             while (end > offset && bytes[end - 1] == pad) {
                 end--;
             }
-            return java.util.Arrays.copyOfRange(bytes, offset, end);
+            return Arrays.copyOfRange(bytes, offset, end);
         }
 
         /** The text in {@code size} bytes at {@code offset} ({@link #decodeBytes}), decoded. */

@@ -1,7 +1,9 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -249,7 +251,7 @@ public final class Group extends Hdf5Object {
         }
         if (Shapes.elementCount(shape) * type.size() != elements.length) {
             throw new IllegalArgumentException(elements.length + " bytes for shape "
-                    + java.util.Arrays.toString(shape) + " of " + type.size() + "-byte elements");
+                    + Arrays.toString(shape) + " of " + type.size() + "-byte elements");
         }
         return linkNew(name, Dataset.createContiguous(file, childPath(path(), name), type,
                 shape.clone(), elements.clone()));
@@ -268,11 +270,11 @@ public final class Group extends Hdf5Object {
         checkNewName(name);
         if (Shapes.elementCount(shape) != strings.size()) {
             throw new IllegalArgumentException(strings.size() + " strings for shape "
-                    + java.util.Arrays.toString(shape));
+                    + Arrays.toString(shape));
         }
         List<byte[]> bytes = new ArrayList<>();
         for (String string : strings) {
-            bytes.add(string.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            bytes.add(string.getBytes(StandardCharsets.UTF_8));
         }
         byte[] elements = GlobalHeapWriter.store(file.blocks(), bytes);
         return linkNew(name, Dataset.createContiguous(file, childPath(path(), name),

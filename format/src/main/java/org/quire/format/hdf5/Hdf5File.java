@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeKValuesMessage;
@@ -220,7 +221,7 @@ public final class Hdf5File implements AutoCloseable {
     Hdf5Object readObject(String path, long address) throws IOException {
         try {
             return objectOf(path, address, headerMessages(address));
-        } catch (org.quire.format.CorruptFileException e) {
+        } catch (CorruptFileException e) {
             throw e.of(path);
         }
     }

@@ -1,6 +1,7 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -251,7 +252,7 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
         try {
             return GlobalHeapWriter.store(file.blocks(), attribute.strings());
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

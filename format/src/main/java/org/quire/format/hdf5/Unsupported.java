@@ -1,5 +1,7 @@
 package org.quire.format.hdf5;
 
+import org.quire.format.FormatException;
+
 /**
  * A part of a file Quire does not read (an attribute, link or object of a kind it does not
  * handle), named, with the reason; everything else in the file still reads.
@@ -10,7 +12,7 @@ package org.quire.format.hdf5;
 public record Unsupported(String name, String reason) {
 
     /** The part {@code name} and why, from {@code e} (without the name if it starts with it). */
-    public static Unsupported of(String name, org.quire.format.FormatException e) {
+    public static Unsupported of(String name, FormatException e) {
         String detail = e.detail();
         return new Unsupported(name, detail.startsWith(name + ": ")
                 ? detail.substring(name.length() + 2) : detail);

@@ -1,5 +1,6 @@
 package org.quire.format.hdf5.layout;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -268,7 +269,7 @@ public final class DatatypeMessage {
     private static String nulTerminated(LittleEndianReader in, boolean padded, String field)
             throws CorruptFileException {
         int start = in.position();
-        java.io.ByteArrayOutputStream name = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream name = new ByteArrayOutputStream();
         for (int b = in.getUnsignedByte(field); b != 0; b = in.getUnsignedByte(field)) {
             name.write(b);
         }

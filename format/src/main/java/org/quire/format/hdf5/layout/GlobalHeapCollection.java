@@ -1,6 +1,8 @@
 package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +89,7 @@ public final class GlobalHeapCollection {
      *
      * @throws CorruptFileException the collection has no such object, or a shorter one
      */
-    public byte[] object(java.nio.file.Path file, GlobalHeapId id) throws CorruptFileException {
+    public byte[] object(Path file, GlobalHeapId id) throws CorruptFileException {
         byte[] object = objects.get(id.objectIndex());
         if (object == null || object.length < id.length()) {
             throw new CorruptFileException(file, address, IDENTITY.structure(), "object "
@@ -95,7 +97,7 @@ public final class GlobalHeapCollection {
                     object == null ? "no such object" : object.length + " bytes");
         }
         return object.length == id.length() ? object
-                : java.util.Arrays.copyOf(object, (int) id.length());
+                : Arrays.copyOf(object, (int) id.length());
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.quire.format.hdf5.layout;
 
+import java.nio.file.Path;
+
 import org.quire.format.CorruptFileException;
 
 /**
@@ -21,7 +23,7 @@ public record GlobalHeapId(long length, long collectionAddress, int objectIndex)
     public static final int SIZE = 16;
 
     /** The element stored at {@code offset} of {@code bytes}. */
-    public static GlobalHeapId decode(java.nio.file.Path file, long address, byte[] bytes,
+    public static GlobalHeapId decode(Path file, long address, byte[] bytes,
                                       int offset) throws CorruptFileException {
         LittleEndianReader in = new LittleEndianReader(file, address, "variable-length element",
                 bytes, offset, SIZE);

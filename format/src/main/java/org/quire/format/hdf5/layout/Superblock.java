@@ -1,6 +1,7 @@
 package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
+import java.util.Arrays;
 
 import org.quire.format.UnsupportedFormatException;
 
@@ -57,7 +58,7 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
         byte[] signature = SuperblockV0.SIGNATURE_ONLY.signature();
         for (long at = 0; at <= file.size() - signature.length;
              at = at == 0 ? FIRST_USER_BLOCK_SIZE : 2 * at) {
-            if (java.util.Arrays.equals(signature, file.read(at, signature.length,
+            if (Arrays.equals(signature, file.read(at, signature.length,
                     "superblock"))) {
                 return at;
             }
