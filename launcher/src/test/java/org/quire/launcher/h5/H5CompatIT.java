@@ -30,6 +30,7 @@ class H5CompatIT {
     static Path dir;
     private static Path file;
     private static Path userBlock;
+    private static Path unwritten;
 
     @BeforeAll
     static void writeFiles() throws IOException, InterruptedException {
@@ -41,9 +42,10 @@ class H5CompatIT {
         }
         file = dir.resolve("compat.h5");
         userBlock = dir.resolve("userblock.h5");
+        unwritten = dir.resolve("unwritten.h5");
         QuireCommand.Result result = QuireCommand.runProcess(new ProcessBuilder(
-                H5pyFixture.PYTHON.toString(), script.toString(), file.toString(), userBlock.toString()),
-                LIMIT);
+                H5pyFixture.PYTHON.toString(), script.toString(), file.toString(), userBlock.toString(),
+                unwritten.toString()), LIMIT);
         assertEquals(0, result.exitCode(), result.toString());
     }
 
@@ -100,6 +102,28 @@ class H5CompatIT {
                 + " them yet (lines 'unsupported PATH: why' and '@NAME: unsupported: why' above)"),
                 result.stderr().lines().toList());
         assertTrue(!result.stdout().contains("-1"), result.stdout());
+    }
+
+    @Test
+    void chunkedDatasetsNeverWrittenListDumpAndVerifyAsTheFillValue() throws Exception {
+        QuireCommand.Result list = quire("h5", "ls", unwritten.toString());
+        assertEquals(0, list.exitCode(), list.toString());
+        List<String> lines = list.stdoutLines();
+        for (String dataset : List.of("/a_extensible", "/b_fixed", "/c_btree", "/d_written")) {
+            assertTrue(lines.contains("dataset " + dataset), lines.toString());
+        }
+        assertTrue(lines.contains("    chunk index: extensible array"), lines.toString());
+        assertTrue(lines.contains("    chunk index: v2 B-tree"), lines.toString());
+        QuireCommand.Result empty = quire("h5", "dump", unwritten.toString(), "/a_extensible");
+        assertEquals(0, empty.exitCode(), empty.toString());
+        assertEquals("", empty.stdout());
+        QuireCommand.Result fixed = quire("h5", "dump", unwritten.toString(), "/b_fixed");
+        assertEquals(List.of("[0]: -9, -9, -9"), fixed.stdoutLines(), fixed.toString());
+        QuireCommand.Result tree = quire("h5", "dump", unwritten.toString(), "/c_btree");
+        assertEquals(List.of("[0, 0]: 4, 4", "[1, 0]: 4, 4"), tree.stdoutLines(), tree.toString());
+        QuireCommand.Result verified = quire("h5", "verify", unwritten.toString());
+        assertEquals(0, verified.exitCode(), verified.toString());
+        assertEquals("  objects:         1 groups, 4 datasets, 0 attributes", verified.stdoutLines().get(1));
     }
 
     @Test
