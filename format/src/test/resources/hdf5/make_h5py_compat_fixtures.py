@@ -14,6 +14,8 @@ superblock, as MATLAB v7.3 files have), and OUTPUT_DIR/manifest.txt, one record 
   U|file|path|reason                                an object, link ("path") or attribute
                                                     ("object path@name") Quire does not read;
                                                     its message must contain reason
+  L|file|path|target                                a soft link and the object it leads to
+                                                    (empty: none, a dangling link)
 
 Type codes: vlen-utf8, vlen-ascii, S<n> (fixed bytes), bool, enum(<base code>){NAME=value;...},
 i<n><order>, u<n><order> (n bytes, 1 to 8), f<n><order>. Values are separated by commas:
@@ -144,7 +146,13 @@ def write_contents(f):
     weird.create_dataset("empty", data=h5py.Empty("i4"))
     weird.create_dataset("readable", data=np.arange(3, dtype="i4"))
     weird["external"] = h5py.ExternalLink("elsewhere.h5", "/x")
-    weird["soft"] = h5py.SoftLink("/text/utf8")
+
+    links = f.create_group("links")
+    links.create_dataset("target", data=np.arange(2, dtype="<i2"))
+    links["absolute"] = h5py.SoftLink("/text/utf8")
+    links["relative"] = h5py.SoftLink("target")
+    links["chain"] = h5py.SoftLink("/links/absolute")
+    links["dangling"] = h5py.SoftLink("/nowhere")
     return odd_records
 
 
@@ -167,7 +175,8 @@ def record(name, f, odd_records):
 
     lines.append("O|%s|/|group" % name)
     record_attributes(lines, name, f)
-    for key in ("text", "enums", "scalars", "named", "unwritten", "integers", "unsupported"):
+    for key in ("text", "enums", "scalars", "named", "unwritten", "integers", "unsupported",
+                "links"):
         lines.append("O|%s|/%s|group" % (name, key))
         record_attributes(lines, name, f[key], skip=("reference", "array_type", "empty"))
         f[key].visititems(visit)
@@ -180,9 +189,16 @@ def record(name, f, odd_records):
                          ("/unsupported/vlen_ints", "variable-length sequence"),
                          ("/unsupported@empty", "null dataspace"),
                          ("/unsupported/empty", "null dataspace"),
-                         ("/unsupported/external", "external link"),
-                         ("/unsupported/soft", "soft link")):
+                         ("/unsupported/external", "external link")):
         lines.append("U|%s|%s|%s" % (name, what, reason))
+    for link, target in (("/links/absolute", "/text/utf8"), ("/links/relative", "/links/target"),
+                         ("/links/chain", "/text/utf8")):
+        if f[link] != f[target]:
+            raise SystemExit("%s: %s does not lead to %s" % (name, link, target))
+        lines.append("L|%s|%s|%s" % (name, link, target))
+    if f.get("/links/dangling") is not None:
+        raise SystemExit("%s: /links/dangling leads somewhere" % name)
+    lines.append("L|%s|/links/dangling|" % name)
 
 
 for name, libver in (("compat.h5", "earliest"), ("compat_latest.h5", "latest")):

@@ -30,6 +30,9 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  */
 public final class Group extends Hdf5Object {
 
+    /** Soft links followed in a row at most, as libhdf5 (its default nesting limit). */
+    private static final int MAX_SOFT_LINKS = 16;
+
     /** Room in a new group's header for a few links and attributes before a continuation. */
     private static final int SPARE_HEADER_BYTES = 160;
 
@@ -175,12 +178,19 @@ public final class Group extends Hdf5Object {
         }
 
         /**
-         * The group or dataset the link leads to.
+         * The object the link leads to, through a soft link too.
          *
-         * @throws UnsupportedFormatException a soft or external link (not followed yet)
+         * @throws UnsupportedFormatException an external link (not followed), or an object of a
+         *                                    kind Quire does not read
+         * @throws NoSuchElementException     a soft link to nothing
          */
         public Hdf5Object open() throws IOException {
             return member(link);
+        }
+
+        /** The path a soft link names, or null for a hard or external link. */
+        public String softLinkTarget() {
+            return link.softLinkTarget();
         }
     }
 
@@ -309,9 +319,11 @@ public final class Group extends Hdf5Object {
     }
 
     /**
-     * The group or dataset {@code name} links to.
+     * The object {@code name} links to, following a soft link (its path is then the target's).
      *
-     * @throws NoSuchElementException there is no member {@code name}
+     * @throws NoSuchElementException there is no member {@code name}, or it is a soft link to
+     *                                nothing
+     * @throws UnsupportedFormatException an external link, or an object Quire does not read
      */
     public Hdf5Object get(String name) throws IOException {
         file.requireOpen();
@@ -332,17 +344,47 @@ public final class Group extends Hdf5Object {
         if (child != null) {
             return child;
         }
+        if (link.type() == LinkMessage.SOFT) {
+            return follow(link, MAX_SOFT_LINKS);
+        }
         if (link.type() != LinkMessage.HARD) {
             throw new UnsupportedFormatException(file.blocks().path(), childPath(path(),
-                    link.name()) + " is " + switch (link.type()) {
-                        case LinkMessage.SOFT -> "a soft link";
-                        case LinkMessage.EXTERNAL -> "an external link";
-                        default -> "a link of type " + link.type();
-                    } + ", not followed");
+                    link.name()) + " is " + (link.type() == LinkMessage.EXTERNAL
+                            ? "an external link" : "a link of type " + link.type())
+                    + ", not followed");
         }
         child = file.readObject(childPath(path(), link.name()), link.address());
         children.put(link.name(), child);
         return child;
+    }
+
+    /**
+     * The object the soft link {@code link} of this group names: its path, absolute or relative
+     * to this group, walked link by link, following at most {@code hops} soft links in all.
+     */
+    private Hdf5Object follow(LinkMessage link, int hops) throws IOException {
+        String where = childPath(path(), link.name());
+        String target = link.softLinkTarget();
+        if (hops == 0) {
+            throw new UnsupportedFormatException(file.blocks().path(), where + " is a soft link "
+                    + "to " + target + " through more than " + MAX_SOFT_LINKS
+                    + " soft links, not followed");
+        }
+        Hdf5Object object = target.startsWith("/") ? file.root() : this;
+        for (String part : target.split("/")) {
+            if (part.isEmpty() || part.equals(".")) {
+                continue;
+            }
+            LinkMessage next = object instanceof Group group ? group.link(part) : null;
+            if (next == null) {
+                throw new NoSuchElementException(where + " is a soft link to " + target
+                        + ", which does not exist");
+            }
+            Group group = (Group) object;
+            object = next.type() == LinkMessage.SOFT ? group.follow(next, hops - 1)
+                    : group.member(next);
+        }
+        return object;
     }
 
     private void link(String name, Hdf5Object child, long address) {

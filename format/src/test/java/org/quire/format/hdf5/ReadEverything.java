@@ -7,7 +7,8 @@ import org.quire.format.hdf5.layout.LinkMessage;
 
 /**
  * What the damaged-file tests do to a file: open it and read every group, every attribute and
- * every dataset whole (variable-length strings from the global heap), following hard links (soft and external links are not followed by Quire).
+ * every dataset whole (variable-length strings from the global heap), following hard links
+ * (the objects of soft links are read through their hard links).
  */
 final class ReadEverything {
 

@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
  * {@code quire h5 ls FILE [PATH]}: the groups and datasets under PATH, depth first, members in
  * name order. Each object is a line {@code group PATH} or {@code dataset PATH}, followed by its
  * properties and attributes, indented (an object met again through another hard link is one
- * line, {@code group /a/up (same object as /)}; a member Quire cannot read yet is a line
+ * line, {@code group /a/up (same object as /)}; a soft link is a line {@code link PATH ->
+ * TARGET}, not followed here; a member Quire cannot read yet is a line
  * {@code unsupported PATH: why}, and the status is then 1). Groups and attributes stored
  * densely list like compact ones; a contiguous or compact dataset shows {@code layout:
  * contiguous} or {@code layout: compact} in place of the chunk shape and index:
@@ -134,17 +135,25 @@ public final class ListCommand implements Callable<Integer> {
         List<Group.Member> members = new ArrayList<>(group.members());
         members.sort(Comparator.comparing(Group.Member::name));
         for (Group.Member link : members) {
+            if (link.softLinkTarget() != null) {
+                out.println("link " + childPath(group, link.name()) + " -> " + link.softLinkTarget());
+                continue;
+            }
             Hdf5Object member;
             try {
                 member = link.open();
             } catch (UnsupportedFormatException e) {
-                String path = group.path() + (group.path().endsWith("/") ? "" : "/") + link.name();
+                String path = childPath(group, link.name());
                 out.println("unsupported " + path + ": " + Unsupported.of(path, e).reason());
                 unsupported++;
                 continue;
             }
             list(member, out);
         }
+    }
+
+    private static String childPath(Group group, String name) {
+        return group.path() + (group.path().endsWith("/") ? "" : "/") + name;
     }
 
     private static void describe(Dataset dataset, PrintWriter out) {

@@ -227,7 +227,8 @@ class H5ListIT {
                         "    g.create_dataset('d', data=numpy.arange(10), chunks=(4,))",
                         "    g['up'] = f",
                         "    f['alias'] = g['d']",
-                        "    f['soft'] = h5py.SoftLink('/g/d')")), LIMIT);
+                        "    f['soft'] = h5py.SoftLink('/g/d')",
+                        "    f['ext'] = h5py.ExternalLink('other.h5', '/x')")), LIMIT);
         assertEquals(0, written.exitCode(), written.toString());
         QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "ls", links.toString());
         assertEquals(1, result.exitCode(), result.toString());
@@ -241,14 +242,18 @@ class H5ListIT {
                 "    chunk index: fixed array",
                 "    filters:     none",
                 "    fill value:  0 (default)",
+                "unsupported /ext: /ext is an external link, not followed",
                 "group /g",
                 "dataset /g/d (same object as /alias)",
                 "group /g/up (same object as /)",
-                "unsupported /soft: /soft is a soft link, not followed"),
+                "link /soft -> /g/d"),
                 result.stdoutLines());
         assertEquals(List.of("quire h5 ls: 1 member(s) or attribute(s) not listed: Quire does not read"
                 + " them yet (lines 'unsupported PATH: why' and '@NAME: unsupported: why' above)"),
                 result.stderr().lines().toList());
+        // A soft link is followed where a path is looked up.
+        QuireCommand.Result dump = QuireCommand.run(LIMIT, "h5", "dump", links.toString(), "/soft");
+        assertEquals(List.of("[0]: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9"), dump.stdoutLines(), dump.toString());
     }
 
     @Test
