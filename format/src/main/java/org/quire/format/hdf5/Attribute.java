@@ -58,7 +58,7 @@ public record Attribute(String name, Datatype type, long[] shape, byte[] data,
                 List.of(text.getBytes(StandardCharsets.UTF_8)));
     }
 
-    /** A boolean attribute the way h5py writes numpy's {@code bool}: {@link Datatype.EnumType#BOOLEAN}. */
+    /** Booleans the way h5py writes numpy's {@code bool}: {@link Datatype.EnumType#BOOLEAN}. */
     public static Attribute of(String name, boolean... values) {
         byte[] data = new byte[values.length];
         for (int i = 0; i < values.length; i++) {

@@ -197,8 +197,8 @@ public final class Dataset extends Hdf5Object {
                 case DataLayoutMessage.TYPE -> layout = DataLayout.decode(
                         message.reader(name, "data layout message"));
                 case DataLayout.EXTERNAL_DATA_FILES_MESSAGE_TYPE -> throw
-                        new UnsupportedFormatException(name, "dataset " + path + " at offset "
-                                + address + " stores its elements in external files");
+                        new UnsupportedFormatException(name, "the dataset at offset " + address
+                                + " stores its elements in external files");
                 case FilterPipelineMessage.TYPE -> filters = filters(name, address,
                         FilterPipelineMessage.decode(message.reader(name,
                                 "filter pipeline message")));

@@ -5,8 +5,10 @@ import java.nio.ByteBuffer;
 /**
  * Converts between Java primitive arrays and element bytes in a datatype's byte order. A typed
  * array must match the datatype's width: {@code byte[]} for 1-byte integers, {@code short[]} for
- * 2, {@code int[]} for 4, {@code long[]} for 8 (enumerations as their integer type), {@code float[]} for float32, {@code double[]}
- * for float64. Signedness is the caller's interpretation, as in Java.
+ * 2, {@code int[]} for 4, {@code long[]} for 8 (enumerations as their integer type),
+ * {@code float[]} for float32, {@code double[]} for float64. Signedness is the caller's
+ * interpretation, as in Java. Integers of other sizes are widened to long
+ * ({@link #decodeLongs}).
  */
 final class ElementCodec {
 

@@ -44,8 +44,9 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  * <p>An object, link or attribute of a kind Quire does not read (a reference type, say) is
  * listed in the report's {@link VerificationReport#unsupported()} with the reason, and the walk
  * goes on. The first problem found is thrown, with what its exception names (file, offset,
- * structure, field, expected, found); a valid file yields a {@link VerificationReport}. The cost follows
- * what was written: pages and blocks never written are not read.
+ * structure, the object it belongs to, field, expected, found); a valid file yields a
+ * {@link VerificationReport}. The cost follows what was written: pages and blocks never written
+ * are not read.
  */
 public final class Hdf5Verifier {
 

@@ -106,7 +106,8 @@ class H5pyDenseFilesInQuireTest {
     private static void verifyAll(Hdf5Object object, int[] verified) throws IOException {
         if (object.denseAttributes() != null) {
             assertEquals(new HashSet<>(object.attributeNames()), object.denseAttributes().verify()
-                    .stream().map(Hdf5Object.StoredAttribute::name).collect(Collectors.toSet()), object.path());
+                    .stream().map(Hdf5Object.StoredAttribute::name).collect(Collectors.toSet()),
+                    object.path());
             verified[1]++;
         }
         if (object instanceof Group group) {
