@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
 import org.quire.format.UnsupportedFormatException;
@@ -69,6 +70,10 @@ final class CrossRankFailure {
                     e -> strings(e.file(), e.reason(), e.detail()),
                     f -> new SionRecoveryRefusedException(path(f.get(0)),
                             SionRecoveryRefusedException.Reason.valueOf(f.get(1)), f.get(2))),
+            new Kind<>("checksum-mismatch", ChecksumMismatchException.class, 5,
+                    e -> strings(e.file(), e.offset(), e.structure(), e.stored(), e.computed()),
+                    f -> new ChecksumMismatchException(path(f.get(0)), Long.parseLong(f.get(1)), f.get(2),
+                            Integer.parseInt(f.get(3)), Integer.parseInt(f.get(4)))),
             new Kind<>("corrupt-file", CorruptFileException.class, 6,
                     e -> strings(e.file(), e.offset(), e.structure(), e.field(), e.expected(), e.found()),
                     f -> new CorruptFileException(path(f.get(0)), Long.parseLong(f.get(1)), f.get(2), f.get(3),

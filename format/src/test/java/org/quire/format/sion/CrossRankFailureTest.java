@@ -16,6 +16,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
 import org.quire.format.UnsupportedFormatException;
@@ -48,6 +49,20 @@ class CrossRankFailureTest {
         assertEquals("endianness word", crossed.field());
         assertEquals("00 00 00 00 or 01 01 01 01", crossed.expected());
         assertEquals("01 00 00 00", crossed.found());
+        assertEquals(found.getMessage(), crossed.getMessage());
+    }
+
+    @Test
+    void aChecksumMismatchKeepsStoredAndComputed() {
+        ChecksumMismatchException found = new ChecksumMismatchException(FILE, 44, "superblock v2", 0xdeadbeef,
+                0x01020304);
+        ChecksumMismatchException crossed = (ChecksumMismatchException) crossed(found);
+        assertEquals(ChecksumMismatchException.class, crossed.getClass());
+        assertEquals(FILE, crossed.file());
+        assertEquals(44, crossed.offset());
+        assertEquals("superblock v2", crossed.structure());
+        assertEquals(0xdeadbeef, crossed.stored());
+        assertEquals(0x01020304, crossed.computed());
         assertEquals(found.getMessage(), crossed.getMessage());
     }
 
@@ -172,7 +187,7 @@ class CrossRankFailureTest {
     void anUnknownTagIsAMalformedReportNamingRankAndTag() throws IOException {
         assertMalformed(report(2, "quota-exceeded", 1, "over quota"),
                 PREFIX + " (from rank 2, tag quota-exceeded): unknown tag; known: [sion-not-closed,"
-                        + " sion-recovery-refused, corrupt-file, unsupported-format, format, no-such-file,"
+                        + " sion-recovery-refused, checksum-mismatch, corrupt-file, unsupported-format, format, no-such-file,"
                         + " access-denied, file-already-exists, file-system, illegal-argument, illegal-state, other]");
     }
 
