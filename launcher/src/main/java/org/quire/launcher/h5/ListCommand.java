@@ -130,9 +130,8 @@ public final class ListCommand implements Callable<Integer> {
             try {
                 member = link.open();
             } catch (UnsupportedFormatException e) {
-                String why = e.found() == null ? e.detail() : e.found() + "; supported: " + e.supported();
                 out.println("unsupported " + group.path() + (group.path().endsWith("/") ? "" : "/")
-                        + link.name() + ": " + why);
+                        + link.name() + ": " + e.detail());
                 unsupported++;
                 continue;
             }

@@ -244,10 +244,34 @@ class H5ListIT {
                 "group /g",
                 "dataset /g/d (same object as /alias)",
                 "group /g/up (same object as /)",
-                "unsupported /soft: link type 1 (soft or external); supported: hard links (type 0)"),
+                "unsupported /soft: unsupported link /soft: found link type 1 (soft or external); supported:"
+                        + " hard links (type 0)"),
                 result.stdoutLines());
         assertEquals(List.of("quire h5 ls: 1 member(s) not listed: Quire does not read them yet (lines"
                 + " 'unsupported PATH: why' above)"), result.stderr().lines().toList());
+    }
+
+    /** The line of a member Quire cannot read names the structure and its offset, not only what was found. */
+    @Test
+    void anUnsupportedMemberNamesTheStructureAndItsOffset() throws Exception {
+        RequiredTool.requireWorking(H5pyFixture.PYTHON, "python3-h5py (apt-get install python3-h5py)",
+                "-c", "import h5py, numpy");
+        Path virtual = dir.resolve("virtual.h5");
+        QuireCommand.Result written = QuireCommand.runProcess(new ProcessBuilder(H5pyFixture.PYTHON.toString(),
+                "-c", String.join("\n",
+                        "import h5py, numpy",
+                        "with h5py.File('" + virtual + "', 'w', libver='latest') as f:",
+                        "    f['source'] = numpy.arange(10)",
+                        "    layout = h5py.VirtualLayout(shape=(10,), dtype='i8')",
+                        "    layout[:] = h5py.VirtualSource(f['source'])",
+                        "    f.create_virtual_dataset('vds', layout)")), LIMIT);
+        assertEquals(0, written.exitCode(), written.toString());
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "ls", virtual.toString());
+        assertEquals(1, result.exitCode(), result.toString());
+        String line = result.stdoutLines().stream().filter(l -> l.startsWith("unsupported /vds: ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no line for /vds in " + result));
+        assertTrue(line.matches("unsupported /vds: unsupported data layout message at offset [1-9][0-9]*: found"
+                + " version 4, class 3; supported: .+"), line);
     }
 
     @Test
