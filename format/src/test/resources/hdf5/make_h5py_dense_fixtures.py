@@ -199,10 +199,17 @@ with h5py.File(path, "w", libver="latest") as f:
     record_group(c, "dense")
 
 # A contiguous dataset whose elements are in another file (external storage), in a file of its
-# own: Quire must refuse it rather than read fill values.
-with h5py.File(os.path.join(out, "external.h5"), "w", libver="latest") as f:
-    f.create_dataset("outside", shape=(4,), dtype="<i4",
-                     external=[(os.path.join(out, "external.raw"), 0, 16)])[:] = [1, 2, 3, 4]
+# own: Quire must refuse it rather than read fill values. The external file is named relative to
+# the working directory (libhdf5 resolves it there), so the committed file holds no path of the
+# machine that made it.
+working_directory = os.getcwd()
+os.chdir(out)
+try:
+    with h5py.File("external.h5", "w", libver="latest") as f:
+        f.create_dataset("outside", shape=(4,), dtype="<i4",
+                         external=[("external.raw", 0, 16)])[:] = [1, 2, 3, 4]
+finally:
+    os.chdir(working_directory)
 
 for name, address, what, expected in storage_checks:
     found = storage(address, what)

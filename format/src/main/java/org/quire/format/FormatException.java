@@ -24,13 +24,13 @@ public class FormatException extends IOException {
         this.detail = message;
     }
 
-    /** The message without the file name it starts with. */
-    public String detail() {
-        return detail;
-    }
-
     /** The file the failure is about. */
     public Path file() {
         return file;
+    }
+
+    /** The message without the file name in front. */
+    public String detail() {
+        return detail;
     }
 }

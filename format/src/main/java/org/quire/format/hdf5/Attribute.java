@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import org.quire.format.hdf5.chunk.Shapes;
+
 /**
  * A small named value attached to a group or dataset: {@code shape} (empty for a scalar) of
  * elements of {@code type}. For a variable-length string type the elements are

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.layout.DatatypeDescription;
 import org.quire.format.hdf5.layout.DatatypeMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
 
@@ -30,13 +31,27 @@ public final class CommittedDatatype extends Hdf5Object {
         return object;
     }
 
-    /** The datatype message among {@code messages}, the header at {@code address}. */
+    /** The datatype of the datatype message among {@code messages}, the header at {@code address}. */
     static Datatype typeIn(Hdf5File file, long address, List<HeaderMessage> messages)
             throws IOException {
+        return Datatypes.decode(datatypeMessage(file, address, messages).reader(file.path(),
+                "datatype message"));
+    }
+
+    /** What the datatype message among {@code messages} says, the header at {@code address}. */
+    static DatatypeDescription descriptionIn(Hdf5File file, long address,
+                                             List<HeaderMessage> messages) throws IOException {
+        return DatatypeMessage.decode(datatypeMessage(file, address, messages).reader(file.path(),
+                "datatype message"));
+    }
+
+    private static HeaderMessage datatypeMessage(Hdf5File file, long address,
+                                                 List<HeaderMessage> messages)
+            throws CorruptFileException {
         for (HeaderMessage message : messages) {
             if (message.type() == DatatypeMessage.TYPE
                     && (message.flags() & HeaderMessage.FLAG_SHARED) == 0) {
-                return DatatypeMessage.decode(message.reader(file.path(), "datatype message"));
+                return message;
             }
         }
         throw new CorruptFileException(file.path(), address, "object header", "messages",

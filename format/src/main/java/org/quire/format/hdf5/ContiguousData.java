@@ -3,6 +3,8 @@ package org.quire.format.hdf5;
 import java.io.IOException;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.chunk.BoxCopy;
+import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
 

@@ -5,6 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import org.quire.format.hdf5.chunk.ChunkGrid;
+import org.quire.format.hdf5.chunk.Shapes;
+
 /**
  * What a new chunked dataset looks like: current and maximum shape, chunk shape, element type,
  * fill value and filters. Build one with {@link #builder(Datatype, long...)}.

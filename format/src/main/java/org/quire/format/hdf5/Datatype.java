@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import org.quire.format.hdf5.layout.DatatypeDescription;
+
 /**
  * The type of one element of a dataset or attribute, as the HDF5 datatype message describes it.
  * Quire handles the classes below; any other class in a file (references, arrays,
@@ -150,7 +152,7 @@ public sealed interface Datatype {
      */
     record VariableLengthStringType(StringPadding padding, boolean utf8) implements Datatype {
         /** Bytes of one stored element: length (4), collection address (8), object index (4). */
-        public static final int STORED_SIZE = 16;
+        public static final int STORED_SIZE = DatatypeDescription.VariableLengthString.STORED_SIZE;
 
         /** What h5py writes for a Python {@code str}: NUL-terminated UTF-8. */
         public static final VariableLengthStringType UTF8 =

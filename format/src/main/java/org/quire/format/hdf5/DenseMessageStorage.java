@@ -17,6 +17,7 @@ import java.util.Set;
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeV2Header;
+import org.quire.format.hdf5.layout.BTreeV2Reader;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.FractalHeapHeader;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.quire.format.hdf5.layout.DatatypeDescription;
 import org.quire.format.hdf5.layout.GlobalHeapCollection;
 import org.quire.format.hdf5.layout.GlobalHeapId;
 import org.quire.format.hdf5.layout.StoredReferences;
@@ -15,7 +16,7 @@ import org.quire.format.hdf5.layout.StoredReferences;
 final class FileReferences implements StoredReferences {
 
     private final Hdf5File file;
-    private final Map<Long, Datatype> committed = new HashMap<>();
+    private final Map<Long, DatatypeDescription> committed = new HashMap<>();
     private final Map<Long, GlobalHeapCollection> collections = new HashMap<>();
 
     FileReferences(Hdf5File file) {
@@ -23,10 +24,10 @@ final class FileReferences implements StoredReferences {
     }
 
     @Override
-    public Datatype committedDatatype(long address) throws IOException {
-        Datatype type = committed.get(address);
+    public DatatypeDescription committedDatatype(long address) throws IOException {
+        DatatypeDescription type = committed.get(address);
         if (type == null) {
-            type = CommittedDatatype.typeIn(file, address, file.headerMessages(address));
+            type = CommittedDatatype.descriptionIn(file, address, file.headerMessages(address));
             committed.put(address, type);
         }
         return type;

@@ -12,6 +12,7 @@ import java.util.NoSuchElementException;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.GroupInfoMessage;
@@ -348,10 +349,11 @@ public final class Group extends Hdf5Object {
             return follow(link, MAX_SOFT_LINKS);
         }
         if (link.type() != LinkMessage.HARD) {
-            throw new UnsupportedFormatException(file.blocks().path(), childPath(path(),
-                    link.name()) + " is " + (link.type() == LinkMessage.EXTERNAL
-                            ? "an external link" : "a link of type " + link.type())
-                    + ", not followed");
+            throw new UnsupportedFormatException(file.blocks().path(), "link",
+                    UnsupportedFormatException.NO_OFFSET, (link.type() == LinkMessage.EXTERNAL
+                            ? "an external link" : "a link") + " (type " + link.type() + ")",
+                    "hard and soft links (types " + LinkMessage.HARD + " and "
+                            + LinkMessage.SOFT + ")").within(childPath(path(), link.name()));
         }
         child = file.readObject(childPath(path(), link.name()), link.address());
         children.put(link.name(), child);

@@ -1,10 +1,8 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +22,9 @@ import org.quire.format.hdf5.layout.ObjectHeaderV2;
 import org.quire.format.hdf5.layout.Superblock;
 import org.quire.format.hdf5.layout.SuperblockV3;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * An HDF5 file: {@link #create(Path)} a new one to write, or {@link #open(Path)} an existing one
@@ -71,9 +72,12 @@ public final class Hdf5File implements AutoCloseable {
      * @throws java.nio.file.FileAlreadyExistsException the file exists (it is never truncated)
      */
     public static Hdf5File create(Path path) throws IOException {
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE);
-        Hdf5File file = new Hdf5File(new BlockFile(path, channel), true);
+        return create(path, FileStorage.OPENER);
+    }
+
+    /** {@link #create(Path)} through {@code opener} (a test's crash simulator, or real files). */
+    public static Hdf5File create(Path path, StorageOpener opener) throws IOException {
+        Hdf5File file = new Hdf5File(new BlockFile(opener.open(path, OpenMode.CREATE_NEW)), true);
         file.blocks.allocate(SuperblockV3.SIZE);
         file.root = Group.create(file, "/");
         file.writeSuperblock(SuperblockV3.FLAG_OPEN_FOR_WRITE);
@@ -89,7 +93,12 @@ public final class Hdf5File implements AutoCloseable {
      * @throws UnsupportedFormatException the file uses a format feature not read yet
      */
     public static Hdf5File open(Path path) throws IOException {
-        BlockFile blocks = new BlockFile(path, FileChannel.open(path, StandardOpenOption.READ));
+        return open(path, FileStorage.OPENER);
+    }
+
+    /** {@link #open(Path)} through {@code opener}. */
+    public static Hdf5File open(Path path, StorageOpener opener) throws IOException {
+        BlockFile blocks = new BlockFile(opener.open(path, OpenMode.READ));
         try {
             Hdf5File file = new Hdf5File(blocks, false);
             Superblock superblock = Superblock.read(blocks);
@@ -247,7 +256,7 @@ public final class Hdf5File implements AutoCloseable {
         try {
             return objectOfKind(path, address, messages);
         } catch (UnsupportedFormatException e) {
-            throw new UnsupportedFormatException(blocks.path(), path + ": " + e.detail());
+            throw e.within(path);
         }
     }
 
@@ -269,7 +278,8 @@ public final class Hdf5File implements AutoCloseable {
                 return CommittedDatatype.read(this, path, address, messages);
             }
         }
-        throw new UnsupportedFormatException(blocks.path(), "the object at offset " + address
-                + " is neither a group, a dataset nor a committed datatype");
+        throw new UnsupportedFormatException(blocks.path(), "object header", address,
+                "neither a group, a dataset nor a committed datatype",
+                "groups, datasets and committed datatypes");
     }
 }

@@ -45,11 +45,11 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
                 throws IOException {
             LittleEndianReader copy = in.duplicate();
             try {
-                Attribute attribute = AttributeMessage.decode(in, references);
+                Attribute attribute = AttributeMessages.decode(in, references);
                 return new StoredAttribute(attribute.name(), attribute, null);
             } catch (UnsupportedFormatException e) {
                 String name = AttributeMessage.name(copy);
-                return new StoredAttribute(name, null, new Unsupported(name, e.detail()));
+                return new StoredAttribute(name, null, Unsupported.of(name, e));
             }
         }
     }
@@ -97,9 +97,9 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
                 public StoredAttribute decode(BTreeV2AttributeRecord record,
                                               LittleEndianReader in) throws IOException {
                     if ((record.messageFlags() & HeaderMessage.FLAG_SHARED) != 0) {
-                        throw new UnsupportedFormatException(in.file(), "dense attribute in the "
-                                + "fractal heap at offset " + in.absolutePosition()
-                                + " is a shared message, not supported");
+                        throw new UnsupportedFormatException(in.file(),
+                                "dense attribute in the fractal heap", in.absolutePosition(),
+                                "a shared message", "attribute messages stored in the heap");
                     }
                     return StoredAttribute.read(in, references);
                 }
@@ -237,7 +237,7 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
                     + attribute.name() + "\"");
         }
         header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
-                AttributeMessage.encode(attribute, storedElements(attribute))));
+                AttributeMessages.encode(attribute, storedElements(attribute))));
         attributes.put(attribute.name(), new StoredAttribute(attribute.name(), attribute, null));
     }
 

@@ -1,9 +1,7 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,6 +12,7 @@ import java.util.Set;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.LinkMessage;
@@ -21,6 +20,9 @@ import org.quire.format.hdf5.layout.Superblock;
 import org.quire.format.hdf5.layout.SuperblockV0;
 import org.quire.format.hdf5.layout.SymbolTableEntry;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * Checks every structure of an HDF5 file Quire can read: the superblock (checksum, "open for
@@ -61,12 +63,16 @@ public final class Hdf5Verifier {
      *                                     feature Quire does not read, so nothing can be checked
      */
     public static VerificationReport verify(Path path) throws IOException {
+        return verify(path, FileStorage.OPENER);
+    }
+
+    /** {@link #verify(Path)} of the file {@code opener} opens. */
+    public static VerificationReport verify(Path path, StorageOpener opener) throws IOException {
         Superblock superblock;
-        try (BlockFile superblockOnly = new BlockFile(path,
-                FileChannel.open(path, StandardOpenOption.READ))) {
+        try (BlockFile superblockOnly = new BlockFile(opener.open(path, OpenMode.READ))) {
             superblock = Superblock.read(superblockOnly);
         }
-        try (Hdf5File file = Hdf5File.open(path)) {
+        try (Hdf5File file = Hdf5File.open(path, opener)) {
             return new Walk(file, superblock).run();
         }
     }

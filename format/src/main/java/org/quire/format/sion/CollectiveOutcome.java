@@ -1,9 +1,6 @@
 package org.quire.format.sion;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import org.quire.format.Collectives;
 
 /**
@@ -18,33 +15,32 @@ final class CollectiveOutcome {
 
     /**
      * Reports this rank's {@code failure} (null if it succeeded) and throws on every rank if any
-     * rank failed: the rank's own exception where it has one, otherwise an {@link IOException}
-     * naming the ranks that failed.
+     * rank failed: the rank's own exception where it has one, otherwise the failure of the lowest
+     * rank that failed, with the same class and fields ({@link CrossRankFailure}).
      */
     static void agree(Collectives collectives, Throwable failure, String step) throws IOException {
-        byte[] mine = failure == null ? new byte[0]
-                : ("rank " + collectives.rank() + ": " + failure).getBytes(StandardCharsets.UTF_8);
+        byte[] mine = failure == null ? new byte[0] : CrossRankFailure.encode(collectives.rank(), failure);
         byte[][] all = collectives.gather(mine, 0);
-        byte[] summary = null;
+        byte[] first = null;
         if (collectives.rank() == 0) {
-            List<String> failures = new ArrayList<>();
+            first = new byte[0];
             for (byte[] report : all) {
                 if (report.length > 0) {
-                    failures.add(new String(report, StandardCharsets.UTF_8));
+                    first = report;
+                    break;
                 }
             }
-            summary = String.join("; ", failures).getBytes(StandardCharsets.UTF_8);
         }
-        byte[] verdict = collectives.broadcast(summary, 0);
+        byte[] verdict = collectives.broadcast(first, 0);
         if (failure != null) {
             rethrow(failure);
         }
         if (verdict.length > 0) {
-            throw new IOException(step + " failed on other ranks: " + new String(verdict, StandardCharsets.UTF_8));
+            CrossRankFailure.rethrow(verdict, step);
         }
     }
 
-    static void rethrow(Throwable failure) throws IOException {
+    private static void rethrow(Throwable failure) throws IOException {
         if (failure instanceof IOException io) {
             throw io;
         }

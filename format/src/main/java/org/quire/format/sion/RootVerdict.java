@@ -1,13 +1,13 @@
 package org.quire.format.sion;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * What rank 0 scatters after a step only it performs (planning a write, reading metadata): either
- * the rank's payload or the reason rank 0 failed, so that every rank stops instead of waiting.
- * Wire form: one status byte (1 = payload follows, 0 = UTF-8 reason follows), then the bytes.
+ * the rank's payload or the failure rank 0 found, so that every rank stops instead of waiting and
+ * throws the same exception. Wire form: one status byte (1 = payload follows, 0 = a
+ * {@link CrossRankFailure} follows), then the bytes.
  */
 final class RootVerdict {
 
@@ -21,22 +21,18 @@ final class RootVerdict {
         return prefixed(PAYLOAD, payload);
     }
 
-    static byte[] failure(Throwable failure) {
-        return prefixed(FAILURE, String.valueOf(failure).getBytes(StandardCharsets.UTF_8));
-    }
-
     /** Every rank's part when rank 0 failed. */
     static byte[][] failureForAll(Throwable failure, int ranks) {
         byte[][] parts = new byte[ranks][];
-        Arrays.fill(parts, failure(failure));
+        Arrays.fill(parts, prefixed(FAILURE, CrossRankFailure.encode(0, failure)));
         return parts;
     }
 
-    /** The payload, or an {@link IOException} carrying rank 0's reason for {@code step}. */
+    /** The payload, or rank 0's failure in {@code step}, thrown with its class and fields. */
     static byte[] unwrap(byte[] verdict, String step) throws IOException {
         byte[] body = Arrays.copyOfRange(verdict, 1, verdict.length);
         if (verdict[0] == FAILURE) {
-            throw new IOException(step + " failed on rank 0: " + new String(body, StandardCharsets.UTF_8));
+            CrossRankFailure.rethrow(body, step);
         }
         return body;
     }

@@ -44,8 +44,8 @@ final class SionMetadataValidator {
      */
     void checkReadableInOnePiece(long size, String what) throws UnsupportedFormatException {
         if (size > Integer.MAX_VALUE - 8) {
-            throw new UnsupportedFormatException(file, what + " take " + size
-                    + " bytes, more than this reader reads in one piece (2 GiB)");
+            throw new UnsupportedFormatException(file, what, UnsupportedFormatException.NO_OFFSET,
+                    size + " bytes", "at most " + (Integer.MAX_VALUE - 8) + " bytes (read in one piece)");
         }
     }
 
@@ -80,9 +80,9 @@ final class SionMetadataValidator {
             UnsupportedFormatException {
         int version = fixed.fileFormatVersion();
         if (version < OLDEST_READABLE_FILEFORMAT_VERSION || version > NEWEST_READABLE_FILEFORMAT_VERSION) {
-            throw new UnsupportedFormatException(file, "fileformat_version at offset "
-                    + Meta1Layout.FILEFORMAT_VERSION_OFFSET + " is " + version + "; supported are "
-                    + OLDEST_READABLE_FILEFORMAT_VERSION + ".." + NEWEST_READABLE_FILEFORMAT_VERSION);
+            throw new UnsupportedFormatException(file, "META1 fileformat_version", Meta1Layout.FILEFORMAT_VERSION_OFFSET,
+                    "version " + version, "versions " + OLDEST_READABLE_FILEFORMAT_VERSION + " to "
+                    + NEWEST_READABLE_FILEFORMAT_VERSION);
         }
         if (fixed.fsBlockSize() < 1) {
             throw new CorruptFileException(file, Meta1Layout.FS_BLOCK_SIZE_OFFSET, META1, "fsblksize",
@@ -120,8 +120,8 @@ final class SionMetadataValidator {
         if (code == KeyValueMode.INLINE.code()) {
             return KeyValueMode.INLINE;
         }
-        throw new UnsupportedFormatException(file, "flag1 at offset " + Meta1Layout.FLAG1_OFFSET
-                + " declares key-value mode " + code + "; supported are 0 or 50 (none) and 51 (inline)");
+        throw new UnsupportedFormatException(file, "META1 flag1 key-value mode", Meta1Layout.FLAG1_OFFSET,
+                "mode " + code, "0 or 50 (none) and 51 (inline)");
     }
 
     /**

@@ -37,8 +37,8 @@ final class TaskStreams {
 
     static void requireKeyValueMode(Path name, KeyValueMode mode) throws UnsupportedFormatException {
         if (mode != KeyValueMode.INLINE) {
-            throw new UnsupportedFormatException(name, "key-value access needs key-value mode INLINE (flag1 51<<32);"
-                    + " this file's mode is " + mode);
+            throw new UnsupportedFormatException(name, "META1 flag1 key-value mode", Meta1Layout.FLAG1_OFFSET,
+                    "mode " + mode, "INLINE (flag1 51<<32) for key-value access");
         }
     }
 

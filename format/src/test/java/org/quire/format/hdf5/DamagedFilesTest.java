@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,8 +19,10 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
+import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
 import org.quire.format.hdf5.layout.BTreeV2Geometry;
 import org.quire.format.hdf5.layout.BTreeV2Header;
@@ -38,6 +38,8 @@ import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.LinkMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
 import org.quire.format.hdf5.layout.SuperblockV3;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 /**
  * Damaged and hostile files: every failure is a typed {@link FormatException} naming the
@@ -81,6 +83,23 @@ class DamagedFilesTest {
         InteropCorpus.write(intact, List.of("/fixed", "/extensible", "/filters", "/btree",
                 "/nested", "/nested/a"), cases, InteropCorpus.attributes().stream()
                 .filter(a -> a.objectPath().equals("/nested/a")).toList());
+    }
+
+    /** Version 4 of the superblock does not exist yet: unsupported, naming what was found and what is read. */
+    @Test
+    void aSuperblockVersionAboveThreeIsUnsupportedNamingFoundAndSupported() throws IOException {
+        byte[] bytes = Files.readAllBytes(intact);
+        bytes[8] = 4; // the version byte follows the 8-byte signature
+        Path file = copyWith("superblock-4.h5", bytes);
+        UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
+                () -> Hdf5File.open(file).close());
+        assertEquals(file, e.file());
+        assertEquals("superblock", e.structure());
+        assertEquals(0, e.offset());
+        assertEquals("version 4", e.found());
+        assertEquals("versions 0 to 3", e.supported());
+        assertEquals(file + ": unsupported superblock at offset 0: found version 4; supported: versions 0 to 3",
+                e.getMessage());
     }
 
     private static Path copyWith(String name, byte[] bytes) throws IOException {
@@ -178,8 +197,7 @@ class DamagedFilesTest {
             throws IOException {
         Path file = dir.resolve(fileName);
         Files.deleteIfExists(file);
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
-                StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.CREATE_OR_OPEN))) {
             blocks.allocate(SuperblockV3.SIZE);
             WritableObjectHeader child = new WritableObjectHeader(blocks, messages, 0);
             WritableObjectHeader root = new WritableObjectHeader(blocks, List.of(
@@ -199,8 +217,7 @@ class DamagedFilesTest {
         Path file = forge("beyond.h5", "child", List.of());
         byte[] bytes = Files.readAllBytes(file);
         // Re-point the link: rebuild the root header with the far address.
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
-                StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ_WRITE))) {
             SuperblockV3 superblock = SuperblockV3.read(blocks);
             long far = 1L << 40;
             byte[] root = ObjectHeaderV2.encodeChunkZero(List.of(
@@ -227,8 +244,7 @@ class DamagedFilesTest {
     void aContinuationCycleIsCorruptNotAnEndlessLoop() throws IOException {
         Path file = dir.resolve("cycle.h5");
         Files.deleteIfExists(file);
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
-                StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.CREATE_OR_OPEN))) {
             blocks.allocate(SuperblockV3.SIZE);
             int capacity = 64;
             long block = blocks.allocate(ObjectHeaderV2.continuationSize(capacity));
@@ -257,7 +273,7 @@ class DamagedFilesTest {
                 HeaderMessage.of(DataspaceMessage.TYPE, 0,
                         new DataspaceMessage(new long[] {huge, huge}, new long[] {huge, huge})
                                 .encode()),
-                HeaderMessage.of(DatatypeMessage.TYPE, 1, DatatypeMessage.encode(Datatype.INT32)),
+                HeaderMessage.of(DatatypeMessage.TYPE, 1, Datatypes.encode(Datatype.INT32)),
                 HeaderMessage.of(DataLayoutMessage.TYPE, 0, new DataLayoutMessage(
                         new long[] {1, 1}, 4,
                         org.quire.format.hdf5.layout.ChunkIndexParameters.FixedArray.DEFAULT,
@@ -274,7 +290,7 @@ class DamagedFilesTest {
         Path file = forge("bigchunk.h5", "d", List.of(
                 HeaderMessage.of(DataspaceMessage.TYPE, 0,
                         new DataspaceMessage(new long[] {4}, new long[] {4}).encode()),
-                HeaderMessage.of(DatatypeMessage.TYPE, 1, DatatypeMessage.encode(Datatype.INT32)),
+                HeaderMessage.of(DatatypeMessage.TYPE, 1, Datatypes.encode(Datatype.INT32)),
                 HeaderMessage.of(org.quire.format.hdf5.layout.FilterPipelineMessage.TYPE, 1,
                         new org.quire.format.hdf5.layout.FilterPipelineMessage(List.of(
                                 new org.quire.format.hdf5.layout.FilterPipelineMessage.Entry(
@@ -319,8 +335,7 @@ class DamagedFilesTest {
     /** Rewrites the root node of the only B-tree in {@code file}, checksum included. */
     private static void changeRoot(Path file, RootChange change) throws IOException {
         long headerAddress = indexOf(Files.readAllBytes(file), "BTHD");
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
-                StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ_WRITE))) {
             BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(blocks, headerAddress,
                     2, 4);
             assertEquals(1, header.depth());
@@ -410,8 +425,7 @@ class DamagedFilesTest {
     void aBTreeHeaderWithAnImpossibleDepthFailsBeforeReadingNodes() throws IOException {
         Path file = btreeFile("btree-depth.h5");
         long headerAddress = indexOf(Files.readAllBytes(file), "BTHD");
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
-                StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ_WRITE))) {
             BTreeV2Header<BTreeV2ChunkRecord> h = BTreeV2Header.read(blocks, headerAddress, 2, 4);
             blocks.write(headerAddress, new BTreeV2Header<>(h.format(), h.nodeSize(), 40,
                     h.splitPercent(), h.mergePercent(), h.rootAddress(), h.rootRecords(),
@@ -432,7 +446,7 @@ class DamagedFilesTest {
                 HeaderMessage.of(DataspaceMessage.TYPE, 0,
                         new DataspaceMessage(new long[] {800, 800}, new long[] {800, 800})
                                 .encode()),
-                HeaderMessage.of(DatatypeMessage.TYPE, 1, DatatypeMessage.encode(Datatype.INT32)),
+                HeaderMessage.of(DatatypeMessage.TYPE, 1, Datatypes.encode(Datatype.INT32)),
                 HeaderMessage.of(DataLayoutMessage.TYPE, 0, new DataLayoutMessage(
                         new long[] {2, 2}, 4, new org.quire.format.hdf5.layout.ChunkIndexParameters
                         .Implicit(), SuperblockV3.SIZE).encode())));

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.BTreeV1ChunkKey;
 import org.quire.format.hdf5.layout.BTreeV1Node;
@@ -40,6 +41,7 @@ class DamagedLegacyFilesTest {
     @TempDir
     static Path dir;
     private static byte[] intact;
+    private static Path v108;
     /** The three-level chunk B-tree of /chunked/resizable: its root and the root's first child. */
     private static long chunkRoot;
     private static long chunkChild;
@@ -49,9 +51,10 @@ class DamagedLegacyFilesTest {
     private static long localHeap;
 
     @BeforeAll
-    static void generateFixtures() throws IOException {
-        H5pyLegacyFilesInQuireTest.generate(dir);
-        Path legacy = dir.resolve("legacy.h5");
+    static void readFixtures() throws IOException {
+        H5pyFixtures fixtures = H5pyFixtures.of(H5pyFixtures.LEGACY);
+        v108 = fixtures.file("v108.h5");
+        Path legacy = fixtures.file("legacy.h5");
         intact = Files.readAllBytes(legacy);
         try (Hdf5File file = Hdf5File.open(legacy)) {
             chunkRoot = file.root().group("chunked").dataset("resizable").chunkIndex().address();
@@ -103,7 +106,7 @@ class DamagedLegacyFilesTest {
     @Test
     void aLeafKeyOutOfOrderFailsTheLookupAsItFailsVerification() throws IOException {
         long leaf;
-        try (Hdf5File file = Hdf5File.open(dir.resolve("legacy.h5"))) {
+        try (Hdf5File file = Hdf5File.open(copy("intact", intact))) {
             leaf = BTreeV1Node.read(file.blocks(), chunkChild, BTreeV1ChunkKey.format(1),
                     BTreeV1Ranks.DEFAULT.chunkNodeK()).children()[0];
         }
@@ -230,7 +233,7 @@ class DamagedLegacyFilesTest {
 
     @Test
     void aFlippedBitInASuperblockVersion2IsAChecksumMismatch() throws IOException {
-        byte[] bytes = Files.readAllBytes(dir.resolve("v108.h5"));
+        byte[] bytes = Files.readAllBytes(v108);
         bytes[20] ^= 0x10;
         Path file = copy("superblock-2", bytes);
         assertThrows(ChecksumMismatchException.class, () -> Hdf5File.open(file).close());

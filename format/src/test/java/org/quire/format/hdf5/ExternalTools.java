@@ -87,15 +87,6 @@ final class ExternalTools {
         }
     }
 
-    /**
-     * Copies the h5py fixture generator {@code name} ({@code make_h5py_*.py}) to {@code dir} with
-     * the module it imports ({@code fixture_manifest.py}) and returns the generator's path.
-     */
-    static Path generatorScript(String name, Path dir) throws IOException {
-        resource("fixture_manifest.py", dir);
-        return resource(name, dir);
-    }
-
     /** Copies a test resource under {@code hdf5/} to {@code dir} and returns its path. */
     static Path resource(String name, Path dir) throws IOException {
         try (var in = ExternalTools.class.getResourceAsStream("/hdf5/" + name)) {

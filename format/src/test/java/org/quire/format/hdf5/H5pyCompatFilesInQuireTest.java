@@ -20,6 +20,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.chunk.Shapes;
 
 /**
  * What h5py users write by default, read by Quire with the values h5py reads:

@@ -24,8 +24,8 @@ import org.quire.format.hdf5.layout.LinkMessage;
 
 /**
  * Files libhdf5 writes (through h5py) with dense link and attribute storage and contiguous and
- * compact datasets, read by Quire. {@code make_h5py_dense_fixtures.py} writes them into a
- * temporary directory with a manifest of member names in h5py's order, attribute values and
+ * compact datasets, read by Quire. {@code make_h5py_dense_fixtures.py} wrote them (committed in
+ * {@code make_h5py_dense_fixtures/}) with a manifest of member names in h5py's order, attribute values and
  * the bytes each dataset holds.
  */
 class H5pyDenseFilesInQuireTest {
@@ -33,7 +33,7 @@ class H5pyDenseFilesInQuireTest {
     private static H5pyFixtures fixtures;
 
     @BeforeAll
-    static void generateFixtures() throws IOException {
+    static void readFixtures() throws IOException {
         fixtures = H5pyFixtures.of(H5pyFixtures.DENSE);
     }
 

@@ -16,10 +16,12 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.quire.format.hdf5.chunk.BTreeV2ChunkIndex;
+import org.quire.format.hdf5.chunk.ImplicitChunkIndex;
 
 /**
- * Files libhdf5 writes (through h5py), read by Quire. {@code make_h5py_fixtures.py} writes them
- * into a temporary directory with a manifest of shapes, types, fill values, the chunk index
+ * Files libhdf5 writes (through h5py), read by Quire. {@code make_h5py_fixtures.py} wrote them
+ * (committed in {@code make_h5py_fixtures/}) with a manifest of shapes, types, fill values, the chunk index
  * libhdf5 chose (as h5debug reports it) and the bytes each dataset was given.
  */
 class H5pyFilesInQuireTest {
@@ -27,7 +29,7 @@ class H5pyFilesInQuireTest {
     private static H5pyFixtures fixtures;
 
     @BeforeAll
-    static void generateFixtures() throws IOException {
+    static void readFixtures() throws IOException {
         fixtures = H5pyFixtures.of(H5pyFixtures.CHUNKED);
     }
 

@@ -1,24 +1,22 @@
 package org.quire.format.hdf5;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
- * The files the h5py fixture scripts write ({@code make_h5py_fixtures.py},
- * {@code make_h5py_dense_fixtures.py}), each script run once per JVM into a temporary directory
- * shared by the tests (which must not change them: they damage copies), with its manifest.
+ * The files an h5py fixture script wrote, committed beside it: {@code hdf5/make_x.py} wrote the
+ * files and {@code manifest.txt} of {@code hdf5/make_x/} (with the versions that made them in
+ * {@code GENERATED_WITH.txt}); {@code regenerate_fixtures.py} writes them again and
+ * {@link H5pyFixtureGeneratorsTest} checks that the installed h5py still makes the same contents.
+ * Reading them needs no h5py. Tests must not change them: they damage copies.
  */
 final class H5pyFixtures {
 
@@ -26,6 +24,8 @@ final class H5pyFixtures {
     static final String CHUNKED = "make_h5py_fixtures.py";
     /** {@code dense.h5}, {@code external.h5}: dense links and attributes, contiguous, compact. */
     static final String DENSE = "make_h5py_dense_fixtures.py";
+    /** {@code legacy.h5}, {@code v108.h5}, {@code ranks.h5}, {@code ranks_v108.h5}: old formats. */
+    static final String LEGACY = "make_h5py_legacy_fixtures.py";
 
     /**
      * {@code compat.h5}, {@code compat_latest.h5}, {@code userblock_*.h5}: what h5py users
@@ -46,7 +46,8 @@ final class H5pyFixtures {
         DENSE_BLOCKS.put("BTLF", "version 2 B-tree leaf node");
     }
 
-    private static final Map<String, H5pyFixtures> GENERATED = new HashMap<>();
+    static final String MANIFEST = "manifest.txt";
+    static final String VERSIONS = "GENERATED_WITH.txt";
 
     private final Path directory;
     /** The manifest's lines, split at '|': a kind letter, then the kind's fields. */
@@ -57,27 +58,11 @@ final class H5pyFixtures {
         this.manifest = manifest;
     }
 
-    /** The files of {@code script} ({@link #CHUNKED} or {@link #DENSE}), generated on first use. */
-    static synchronized H5pyFixtures of(String script) throws IOException {
-        H5pyFixtures fixtures = GENERATED.get(script);
-        if (fixtures == null) {
-            fixtures = generate(script);
-            GENERATED.put(script, fixtures);
-        }
-        return fixtures;
-    }
-
-    private static H5pyFixtures generate(String script) throws IOException {
-        ExternalTools.requireH5py();
-        ExternalTools.requireTool("h5debug");
-        Path directory = Files.createTempDirectory("quire-h5py-fixtures-");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(directory)));
-        Path copy = ExternalTools.generatorScript(script, directory);
-        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
-                copy.toString(), directory.toString()), 300);
-        assertEquals(0, result.exitCode(), result.output());
+    /** The committed files of {@code script} ({@link #CHUNKED}, {@link #DENSE}, {@link #LEGACY}). */
+    static H5pyFixtures of(String script) throws IOException {
+        Path directory = directory(script);
         List<String[]> manifest = new ArrayList<>();
-        for (String line : Files.readAllLines(directory.resolve("manifest.txt"))) {
+        for (String line : Files.readAllLines(directory.resolve(MANIFEST))) {
             if (!line.isBlank()) {
                 manifest.add(line.split("\\|", -1));
             }
@@ -85,14 +70,33 @@ final class H5pyFixtures {
         return new H5pyFixtures(directory, manifest);
     }
 
-    private static void deleteRecursively(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** The test resource directory {@code hdf5/}, holding the scripts (on the test class path). */
+    static Path resourceDirectory() {
+        URL url = H5pyFixtures.class.getResource("/hdf5/" + CHUNKED);
+        if (url == null) {
+            throw new AssertionError("test resource hdf5/" + CHUNKED + " is not on the class path");
         }
+        try {
+            return Path.of(url.toURI()).getParent();
+        } catch (URISyntaxException e) {
+            throw new AssertionError("cannot turn " + url + " into a path", e);
+        }
+    }
+
+    /** The directory of {@code script}'s committed output; missing output is an error, not an abort. */
+    static Path directory(String script) {
+        Path directory = resourceDirectory().resolve(outputName(script));
+        if (!Files.isRegularFile(directory.resolve(MANIFEST))) {
+            throw new AssertionError("no committed output of " + script + " in " + directory
+                    + ": run /usr/bin/python3 format/src/test/resources/hdf5/regenerate_fixtures.py " + script
+                    + " and commit the directory it writes");
+        }
+        return directory;
+    }
+
+    /** {@code make_x.py} writes into {@code make_x/}. */
+    static String outputName(String script) {
+        return script.substring(0, script.length() - ".py".length());
     }
 
     /** A file the script wrote. */

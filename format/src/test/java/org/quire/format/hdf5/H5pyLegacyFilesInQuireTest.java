@@ -19,6 +19,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.BTreeV1ChunkKey;
 import org.quire.format.hdf5.layout.BTreeV1Node;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
@@ -28,37 +30,21 @@ import org.quire.format.hdf5.layout.BTreeV1Ranks;
  * object headers, symbol table groups, version-1 B-tree chunk indexes), with
  * {@code libver=('v108', 'v108')} (superblock 2, version-3 layouts), and both again with node
  * capacities other than the defaults (superblock 1; superblock 2 with a B-tree 'K' values
- * message in its extension), read and verified by Quire. {@code make_h5py_legacy_fixtures.py} writes them with a manifest of member names in
- * h5py's order, attribute values, the bytes each dataset holds and libhdf5's chunk counts.
+ * message in its extension), read and verified by Quire. {@code make_h5py_legacy_fixtures.py} wrote them (committed in
+ * {@code make_h5py_legacy_fixtures/}) with a manifest of member names in h5py's order, attribute values, the bytes each dataset holds and libhdf5's chunk counts.
  */
 class H5pyLegacyFilesInQuireTest {
 
     static final List<String> FILES = List.of("legacy.h5", "v108.h5", "ranks.h5",
             "ranks_v108.h5");
 
-    @TempDir
-    static Path dir;
+    private static H5pyFixtures fixtures;
     private static List<String[]> manifest;
 
     @BeforeAll
-    static void generateFixtures() throws IOException {
-        manifest = generate(dir);
-    }
-
-    /** Runs the generator into {@code dir} and returns its manifest's records. */
-    static List<String[]> generate(Path dir) throws IOException {
-        ExternalTools.requireH5py();
-        Path script = ExternalTools.generatorScript("make_h5py_legacy_fixtures.py", dir);
-        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
-                script.toString(), dir.toString()), 300);
-        assertEquals(0, result.exitCode(), result.output());
-        List<String[]> records = new ArrayList<>();
-        for (String line : Files.readAllLines(dir.resolve("manifest.txt"))) {
-            if (!line.isBlank()) {
-                records.add(line.split("\\|", -1));
-            }
-        }
-        return records;
+    static void readManifest() throws IOException {
+        fixtures = H5pyFixtures.of(H5pyFixtures.LEGACY);
+        manifest = fixtures.manifest();
     }
 
     private static List<String[]> records(String kind, String file) {
@@ -84,7 +70,7 @@ class H5pyLegacyFilesInQuireTest {
         for (String name : FILES) {
             List<String[]> groups = records("G", name);
             assertEquals(7, groups.size());
-            try (Hdf5File file = Hdf5File.open(dir.resolve(name))) {
+            try (Hdf5File file = Hdf5File.open(fixtures.file(name))) {
                 for (String[] g : groups) {
                     Group group = (Group) InteropCorpus.object(file, g[2]);
                     List<String> expected = List.of(g[3].split("/"));
@@ -115,7 +101,7 @@ class H5pyLegacyFilesInQuireTest {
         for (String name : FILES) {
             List<String[]> values = records("V", name);
             assertEquals(1 + 14 + 2, values.size());
-            try (Hdf5File file = Hdf5File.open(dir.resolve(name))) {
+            try (Hdf5File file = Hdf5File.open(fixtures.file(name))) {
                 for (String[] v : values) {
                     Attribute attribute = InteropCorpus.object(file, v[2]).attribute(v[3]);
                     assertEquals(v[4], H5pyFilesInQuireTest.typeCode(attribute.type()), v[3]);
@@ -132,7 +118,7 @@ class H5pyLegacyFilesInQuireTest {
         for (String name : FILES) {
             List<String[]> datasets = records("D", name);
             assertEquals(14, datasets.size());
-            try (Hdf5File file = Hdf5File.open(dir.resolve(name))) {
+            try (Hdf5File file = Hdf5File.open(fixtures.file(name))) {
                 for (String[] d : datasets) {
                     Dataset dataset = (Dataset) InteropCorpus.object(file, d[2]);
                     String what = name + d[2];
@@ -148,7 +134,7 @@ class H5pyLegacyFilesInQuireTest {
                     byte[] fill = dataset.fillValue() != null ? dataset.fillValue()
                             : new byte[dataset.type().size()];
                     assertEquals(d[7], HexFormat.of().formatHex(fill), what);
-                    byte[] expected = Files.readAllBytes(dir.resolve(d[9]));
+                    byte[] expected = Files.readAllBytes(fixtures.file(d[9]));
                     assertArrayEquals(expected, dataset.read(new long[shape.length], shape)
                             .array(), what);
                     assertHyperslabMatches(dataset, shape, expected, what);
@@ -191,7 +177,7 @@ class H5pyLegacyFilesInQuireTest {
     void theTreesHaveSeveralLevelsAndTheCapacitiesTheFileDeclares() throws IOException {
         BTreeV1Ranks other = new BTreeV1Ranks(6, 8, 16);
         for (String name : FILES) {
-            try (Hdf5File file = Hdf5File.open(dir.resolve(name))) {
+            try (Hdf5File file = Hdf5File.open(fixtures.file(name))) {
                 BTreeV1Ranks ranks = name.startsWith("ranks") ? other : BTreeV1Ranks.DEFAULT;
                 assertEquals(ranks, file.ranks(), name);
                 if (oldGroups(name)) {
@@ -211,7 +197,7 @@ class H5pyLegacyFilesInQuireTest {
     @Test
     void theWalkOfEveryChunkAndTheLookupOfEachAgree() throws IOException {
         for (String name : FILES) {
-            try (Hdf5File file = Hdf5File.open(dir.resolve(name))) {
+            try (Hdf5File file = Hdf5File.open(fixtures.file(name))) {
                 for (String[] d : records("D", name)) {
                     if (!d[3].equals("chunked")) {
                         continue;
@@ -232,7 +218,7 @@ class H5pyLegacyFilesInQuireTest {
     @Test
     void theVerifierWalksEveryBlockOnceAndCountsWhatLibhdf5Counts() throws IOException {
         for (String name : FILES) {
-            Path path = dir.resolve(name);
+            Path path = fixtures.file(name);
             VerificationReport report = Hdf5Verifier.verify(path);
             // the root, /many and its 130 groups, nested/level_1/level_2 and its 5 leaves,
             // /contiguous, /chunked

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
 
@@ -39,7 +40,7 @@ class Hdf5VerifierDenseStorageTest {
     private static H5pyFixtures fixtures;
 
     @BeforeAll
-    static void generate() throws IOException {
+    static void readFixtures() throws IOException {
         fixtures = H5pyFixtures.of(H5pyFixtures.DENSE);
         intact = fixtures.file("dense.h5");
         bytes = Files.readAllBytes(intact);
@@ -58,6 +59,7 @@ class Hdf5VerifierDenseStorageTest {
                 "    totals[2] += len(f.attrs)",
                 "    f.visititems(visit)",
                 "print(*totals)");
+        ExternalTools.requireH5py();
         ExternalTools.Result counted = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
                 "-c", count, intact.toString()), 120);
         assertEquals(0, counted.exitCode(), counted.output());

@@ -11,6 +11,8 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
+import org.quire.format.hdf5.chunk.Shapes;
+
 /**
  * The datasets, groups and attributes the interoperability tests write with Quire and check with
  * the oracles. Element values are a function of the element's row-major position in the

@@ -23,6 +23,7 @@ import io.jhdf.HdfFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.chunk.BTreeV2ChunkIndex;
 
 /**
  * Files Quire writes, read by the reference readers: h5py (every byte, plus shapes, types,

@@ -77,8 +77,8 @@ class QuireWritesWhatH5pyWritesTest {
     @Test
     void h5pyReadsEveryValueAsQuireReadsIt() throws IOException {
         ExternalTools.requireH5py();
-        Path script = ExternalTools.generatorScript("describe_h5py_file.py",
-                Files.createDirectories(dir.resolve("py")));
+        // Run where it is: it imports fixture_manifest.py from its own directory.
+        Path script = H5pyFixtures.resourceDirectory().resolve("describe_h5py_file.py");
         Path manifest = dir.resolve("h5py-manifest.txt");
         ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
                 script.toString(), file.toString(), manifest.toString()), 120);

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,6 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 class WritableObjectHeaderTest {
 
@@ -23,8 +23,7 @@ class WritableObjectHeaderTest {
 
     private BlockFile open() throws Exception {
         Path path = dir.resolve("header.h5");
-        return new BlockFile(path, FileChannel.open(path, StandardOpenOption.CREATE,
-                StandardOpenOption.READ, StandardOpenOption.WRITE));
+        return new BlockFile(FileStorage.open(path, OpenMode.CREATE_OR_OPEN));
     }
 
     @Test

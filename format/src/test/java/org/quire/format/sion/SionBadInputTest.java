@@ -117,8 +117,12 @@ class SionBadInputTest {
             Path file = patch(16, littleInt(version));
             UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class, () -> SionFile.open(file));
             assertEquals(file, e.file());
-            assertTrue(e.getMessage().contains("fileformat_version at offset 16 is " + version + "; supported are 3..5"),
-                    e.getMessage());
+            assertEquals("META1 fileformat_version", e.structure());
+            assertEquals(16, e.offset());
+            assertEquals("version " + version, e.found());
+            assertEquals("versions 3 to 5", e.supported());
+            assertEquals(file + ": unsupported META1 fileformat_version at offset 16: found version " + version
+                    + "; supported: versions 3 to 5", e.getMessage());
         }
     }
 
@@ -149,7 +153,9 @@ class SionBadInputTest {
             channel.write(ByteBuffer.wrap(new byte[1]), Meta1Layout.size(taskCount) + 4096); // sparse
         }
         UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class, () -> SionFile.open(file));
-        assertTrue(e.getMessage().contains("META1 arrays of ntasks 150000000 take 2400000012 bytes"), e.getMessage());
+        assertEquals("META1 arrays of ntasks 150000000", e.structure());
+        assertEquals("2400000012 bytes", e.found());
+        assertEquals(UnsupportedFormatException.NO_OFFSET, e.offset());
     }
 
     @Test
@@ -163,7 +169,10 @@ class SionBadInputTest {
     void unknownKeyValueModeIsUnsupported() throws IOException {
         Path file = patch(36, littleLong(52L << 32));
         UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class, () -> SionFile.open(file));
-        assertTrue(e.getMessage().contains("flag1 at offset 36 declares key-value mode 52"), e.getMessage());
+        assertEquals("META1 flag1 key-value mode", e.structure());
+        assertEquals(36, e.offset());
+        assertEquals("mode 52", e.found());
+        assertEquals("0 or 50 (none) and 51 (inline)", e.supported());
     }
 
     @Test

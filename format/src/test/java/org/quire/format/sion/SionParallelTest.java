@@ -14,12 +14,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.quire.format.FormatException;
+import org.quire.format.storage.CrashSimulator;
 
 /** Parallel write and read over {@link ThreadGroupCollectives}: one thread per rank. */
 class SionParallelTest {
@@ -188,7 +190,9 @@ class SionParallelTest {
         assertTrue(failures.get(0) instanceof FormatException);
         assertTrue(failures.get(0).getMessage().contains("written by 4 tasks and cannot be read task-per-rank by 3 ranks"),
                 failures.get(0).getMessage());
-        assertTrue(failures.get(2).getMessage().contains("failed on rank 0"), failures.get(2).getMessage());
+        assertEquals(FormatException.class, failures.get(2).getClass());
+        assertEquals(failures.get(0).getMessage(), failures.get(2).getMessage());
+        assertEquals("found by rank 0 while opening the SION file " + name, failures.get(2).getCause().getMessage());
     }
 
     @Test
@@ -197,7 +201,10 @@ class SionParallelTest {
                 () -> SionParallelWriter.open(directory.resolve("x.sion"), collectives, 10, 3, 16,
                         SionWriteOptions.defaults())));
         assertTrue(failures.get(0).getMessage().contains("cannot write 3 files with 2 ranks"));
-        assertTrue(failures.get(1).getMessage().contains("failed on rank 0"));
+        assertEquals(failures.get(0).getClass(), failures.get(1).getClass());
+        assertEquals(failures.get(0).getMessage(), failures.get(1).getMessage());
+        assertTrue(failures.get(1).getCause().getMessage().startsWith("found by rank 0 while planning"),
+                failures.get(1).getCause().getMessage());
         assertFalse(Files.exists(directory.resolve("x.sion")));
     }
 
@@ -241,5 +248,37 @@ class SionParallelTest {
             }
         });
         assertEquals(List.of(1, 2), checked);
+    }
+
+    /** Every byte goes through the storage opener given: a set written and read in a simulator's memory. */
+    @Test
+    void writesAndReadsASetThroughItsStorageOpener() throws Exception {
+        CrashSimulator memory = new CrashSimulator();
+        Path name = Path.of("/simulated/seam.sion");
+        ThreadGroupCollectives.run(3, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives,
+                    requestedChunkSize(collectives.rank()), 2, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults().withStorage(memory))) {
+                writer.write(streamOf(collectives.rank()));
+            }
+            try (SionParallelReader reader = SionParallelReader.openOwnTask(name, collectives, memory)) {
+                assertArrayEquals(streamOf(collectives.rank()), reader.readFully(reader.tasks().get(0)));
+            }
+            return null;
+        });
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelReader reader = SionParallelReader.openMapped(name, collectives, memory)) {
+                for (SionTask task : reader.tasks()) {
+                    assertArrayEquals(streamOf(task.index()), reader.readFully(task));
+                }
+            }
+            return null;
+        });
+        try (SionFile sion = SionFile.open(name, memory)) {
+            assertEquals(3, sion.taskCount());
+        }
+        assertEquals(Set.of(name, SionFileNames.physicalFile(name, 1)), memory.files().keySet(),
+                "the journals are gone after close, nothing is on disk");
+        assertFalse(Files.exists(name));
     }
 }

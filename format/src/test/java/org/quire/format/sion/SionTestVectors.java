@@ -9,29 +9,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * The real SIONlib 1.7.6 files in {@code <repo root>/../shared/testdata/sionlib} and their
- * description {@code sionlib-testvectors.json}. The repository root comes from
- * {@code QUIRE_REPO_ROOT} (set by surefire), else from walking up to the directory holding
- * {@code .git}. A missing directory fails the test under CI and aborts it loudly elsewhere.
+ * The real SIONlib 1.7.6 files in {@code format/src/test/resources/sionlib} and their
+ * description {@code sionlib-testvectors.json} (see the README there). They are read by path, from
+ * the launcher's tests too, so the directory is found from the repository root: {@code QUIRE_REPO_ROOT}
+ * (set by surefire and failsafe), else the directory holding {@code .git} above the working directory.
  */
 public final class SionTestVectors {
+
+    private static final String RELATIVE_DIRECTORY = "format/src/test/resources/sionlib";
 
     private SionTestVectors() {
     }
 
     public static Path directory() {
-        Path directory = repositoryRoot().resolve("../shared/testdata/sionlib").normalize();
+        Path directory = repositoryRoot().resolve(RELATIVE_DIRECTORY);
         if (!Files.isDirectory(directory)) {
-            String message = "SIONlib 1.7.6 test vectors are missing: expected directory " + directory
-                    + " (<repo root>/../shared/testdata/sionlib); interoperability with SIONlib is NOT tested";
-            System.err.println("*** " + message);
-            if (System.getenv("CI") != null) {
-                fail(message);
-            }
-            Assumptions.abort(message);
+            throw new AssertionError("SIONlib 1.7.6 test vectors are missing: expected directory " + directory
+                    + " (they are part of the repository)");
         }
         return directory;
     }

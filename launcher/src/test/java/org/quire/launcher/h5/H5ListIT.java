@@ -242,7 +242,8 @@ class H5ListIT {
                 "    chunk index: fixed array",
                 "    filters:     none",
                 "    fill value:  0 (default)",
-                "unsupported /ext: /ext is an external link, not followed",
+                "unsupported /ext: link: found an external link (type 64); supported: hard and soft links"
+                        + " (types 0 and 1)",
                 "group /g",
                 "dataset /g/d (same object as /alias)",
                 "group /g/up (same object as /)",
@@ -254,6 +255,30 @@ class H5ListIT {
         // A soft link is followed where a path is looked up.
         QuireCommand.Result dump = QuireCommand.run(LIMIT, "h5", "dump", links.toString(), "/soft");
         assertEquals(List.of("[0]: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9"), dump.stdoutLines(), dump.toString());
+    }
+
+    /** The line of a member Quire cannot read names the structure and its offset, not only what was found. */
+    @Test
+    void anUnsupportedMemberNamesTheStructureAndItsOffset() throws Exception {
+        RequiredTool.requireWorking(H5pyFixture.PYTHON, "python3-h5py (apt-get install python3-h5py)",
+                "-c", "import h5py, numpy");
+        Path virtual = dir.resolve("virtual.h5");
+        QuireCommand.Result written = QuireCommand.runProcess(new ProcessBuilder(H5pyFixture.PYTHON.toString(),
+                "-c", String.join("\n",
+                        "import h5py, numpy",
+                        "with h5py.File('" + virtual + "', 'w', libver='latest') as f:",
+                        "    f['source'] = numpy.arange(10)",
+                        "    layout = h5py.VirtualLayout(shape=(10,), dtype='i8')",
+                        "    layout[:] = h5py.VirtualSource(f['source'])",
+                        "    f.create_virtual_dataset('vds', layout)")), LIMIT);
+        assertEquals(0, written.exitCode(), written.toString());
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "ls", virtual.toString());
+        assertEquals(1, result.exitCode(), result.toString());
+        String line = result.stdoutLines().stream().filter(l -> l.startsWith("unsupported /vds: ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no line for /vds in " + result));
+        // The path once, then the structure, its offset, what was found and what is supported.
+        assertTrue(line.matches("unsupported /vds: data layout message at offset [1-9][0-9]*: found"
+                + " version 4, class 3; supported: .+"), line);
     }
 
     @Test

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +22,8 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.FixedArrayDataBlock;
 import org.quire.format.hdf5.layout.FixedArrayHeader;
 import org.quire.launcher.QuireCommand;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 /**
  * {@code quire h5 verify}, run as a real process: valid files (Quire's and h5py's) are status 0
@@ -287,7 +287,7 @@ class H5VerifyIT {
     }
 
     private static long sparsePageZero() throws IOException {
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file, StandardOpenOption.READ))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ))) {
             FixedArrayHeader header = FixedArrayHeader.read(blocks, fixedArrayAt(blocks, 1_000_000));
             return new FixedArrayDataBlock(header).pageAddress(0);
         }
@@ -295,7 +295,7 @@ class H5VerifyIT {
 
     /** Chunk [0, 0, 0] of /grid/cube (12 chunks of 2 x 2 x 2 int16). */
     private static long cubeChunkZeroAddress() throws IOException {
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file, StandardOpenOption.READ))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ))) {
             int at = fixedArrayAt(blocks, 12);
             FixedArrayHeader header = FixedArrayHeader.read(blocks, at);
             return new FixedArrayDataBlock(header).read(blocks, at, 16).records()[0].address();

@@ -83,7 +83,8 @@ class SionVerifyIT {
     void anEndiannessWordFlippedToBigEndianMakesTheFormatVersionUnreadable() throws Exception {
         Path copy = copyWith(MIXED, Meta1Layout.ENDIANNESS_OFFSET, new byte[] {1, 1, 1, 1});
         // Read big-endian, the stored little-endian 5 is 5 << 24.
-        assertRejected(copy, "fileformat_version at offset 16 is " + (5 << 24) + "; supported are 3..5");
+        assertRejected(copy, "unsupported META1 fileformat_version at offset 16: found version " + (5 << 24)
+                + "; supported: versions 3 to 5");
     }
 
     @Test

@@ -2,13 +2,8 @@ package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
-import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
-import org.quire.format.hdf5.Attribute;
-import org.quire.format.hdf5.Datatype;
 
 /**
  * Attribute message (header message type 0x000C), specification section IV.A.2.m.
@@ -25,24 +20,29 @@ import org.quire.format.hdf5.Datatype;
  * flags: b0 the datatype is shared (a {@link SharedMessage} naming a committed datatype),
  * b1 the dataspace is shared (not supported).
  * </pre>
- * Elements of a variable-length string type are stored as {@link GlobalHeapId}s; decoding
- * resolves them to the strings' bytes.
+ * Elements of a variable-length string type are stored as {@link GlobalHeapId}s.
  */
 public final class AttributeMessage {
 
     public static final int TYPE = 0x000C;
 
-    private AttributeMessage() {
-    }
-
     private static final int FLAG_DATATYPE_SHARED = 0x01;
     private static final int FLAG_DATASPACE_SHARED = 0x02;
 
     /**
-     * The message for {@code attribute}; {@code data} is its elements as stored (for a
-     * variable-length string type, the global heap IDs of its strings).
+     * An attribute as the message holds it: {@code shape} (empty for a scalar) of elements of
+     * {@code type}, {@code data} holding them as stored in row-major order (for a
+     * variable-length string type, global heap IDs), starting at {@code dataAddress} (undefined
+     * for an attribute not yet written).
      */
-    public static byte[] encode(Attribute attribute, byte[] data) {
+    public record Content(String name, DatatypeDescription type, long[] shape, byte[] data,
+                          long dataAddress) {
+    }
+
+    private AttributeMessage() {
+    }
+
+    public static byte[] encode(Content attribute) {
         byte[] name = attribute.name().getBytes(StandardCharsets.UTF_8);
         byte[] datatype = DatatypeMessage.encode(attribute.type());
         byte[] dataspace = new DataspaceMessage(attribute.shape(), null).encode();
@@ -51,32 +51,31 @@ public final class AttributeMessage {
                 .putShort(name.length + 1).putShort(datatype.length).putShort(dataspace.length)
                 .putByte(ascii ? 0 : 1)
                 .putBytes(name).putByte(0).putBytes(datatype).putBytes(dataspace)
-                .putBytes(data).toByteArray();
+                .putBytes(attribute.data()).toByteArray();
     }
 
     /**
-     * The attribute in {@code in}; committed datatypes and variable-length strings are
-     * resolved through {@code references}.
+     * The attribute in {@code in}; a committed datatype is resolved through
+     * {@code references}.
      *
-     * @throws UnsupportedFormatException its type is one Quire does not read; the message
+     * @throws UnsupportedFormatException its type is one Quire does not read; the exception
      *                                    names the attribute ({@link #name} reads the name alone)
      */
-    public static Attribute decode(LittleEndianReader in, StoredReferences references)
+    public static Content decode(LittleEndianReader in, StoredReferences references)
             throws IOException {
         long at = in.absolutePosition();
         Header header = Header.read(in);
         String name = header.name();
         try {
-            Datatype type;
             LittleEndianReader datatype = in.slice(padded(header.version(),
                     header.datatypeSize()), "datatype");
-            if ((header.flags() & FLAG_DATATYPE_SHARED) != 0) {
-                type = references.committedDatatype(SharedMessage.objectHeaderAddress(datatype));
-            } else {
-                type = DatatypeMessage.decode(datatype);
-            }
+            DatatypeDescription type = (header.flags() & FLAG_DATATYPE_SHARED) != 0
+                    ? references.committedDatatype(SharedMessage.objectHeaderAddress(datatype))
+                    : DatatypeMessage.decode(datatype);
             if ((header.flags() & FLAG_DATASPACE_SHARED) != 0) {
-                throw new UnsupportedFormatException(in.file(), "its dataspace is shared");
+                throw new UnsupportedFormatException(in.file(), "dataspace",
+                        in.absolutePosition(), "a shared dataspace message",
+                        "a dataspace stored in the attribute message");
             }
             DataspaceMessage space = DataspaceMessage.decode(
                     in.slice(padded(header.version(), header.dataspaceSize()), "dataspace"));
@@ -90,19 +89,9 @@ public final class AttributeMessage {
             }
             long dataAddress = in.absolutePosition();
             byte[] data = in.getBytes((int) elements * type.size(), "data");
-            if (type instanceof Datatype.VariableLengthStringType) {
-                List<byte[]> strings = new ArrayList<>();
-                for (int i = 0; i < elements; i++) {
-                    GlobalHeapId id = GlobalHeapId.decode(in.file(), dataAddress, data,
-                            i * GlobalHeapId.SIZE);
-                    strings.add(id.isEmpty() ? new byte[0] : references.globalHeapObject(id));
-                }
-                return Attribute.ofStrings(name, type, space.dimensions(), strings);
-            }
-            return new Attribute(name, type, space.dimensions(), data);
+            return new Content(name, type, space.dimensions(), data, dataAddress);
         } catch (UnsupportedFormatException e) {
-            throw new UnsupportedFormatException(in.file(), "attribute \"" + name
-                    + "\" (message at offset " + at + "): " + e.detail());
+            throw e.within("attribute \"" + name + "\" (message at offset " + at + ")");
         }
     }
 
@@ -118,8 +107,8 @@ public final class AttributeMessage {
             long at = in.absolutePosition();
             int version = in.getUnsignedByte("version");
             if (version < 1 || version > 3) {
-                throw new UnsupportedFormatException(in.file(), "attribute message at offset "
-                        + at + " has version " + version + "; supported: 1 to 3");
+                throw new UnsupportedFormatException(in.file(), "attribute message", at,
+                        "version " + version, "versions 1 to 3");
             }
             int flags = in.getUnsignedByte("flags");
             int nameSize = in.getUnsignedShort("name size");

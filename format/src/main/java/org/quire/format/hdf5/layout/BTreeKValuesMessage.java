@@ -28,8 +28,8 @@ public final class BTreeKValuesMessage {
         long at = in.absolutePosition();
         int version = in.getUnsignedByte("version");
         if (version != VERSION) {
-            throw new UnsupportedFormatException(in.file(), "B-tree 'K' values message at offset "
-                    + at + " has version " + version + "; supported: " + VERSION);
+            throw new UnsupportedFormatException(in.file(), "B-tree 'K' values message", at,
+                    "version " + version, "version " + VERSION);
         }
         int chunk = positive(in, "indexed storage internal node K");
         int groupInternal = positive(in, "group internal node K");

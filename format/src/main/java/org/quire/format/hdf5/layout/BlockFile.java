@@ -2,7 +2,6 @@ package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Map;
@@ -10,6 +9,7 @@ import java.util.TreeMap;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.storage.Storage;
 
 /**
  * Positional access to an HDF5 file's bytes: bounds-checked reads of structures at addresses,
@@ -21,7 +21,7 @@ import org.quire.format.UnsupportedFormatException;
 public final class BlockFile implements AutoCloseable {
 
     private final Path path;
-    private final FileChannel channel;
+    private final Storage storage;
     private long endOfAllocation;
     /** Absolute offset of address 0: the size of the user block before the superblock. */
     private long baseAddress;
@@ -30,10 +30,10 @@ public final class BlockFile implements AutoCloseable {
     /** How many blocks without checksum (version 0/1 structures) have been read and checked. */
     private final Map<String, Long> checkedBlocks = new TreeMap<>();
 
-    public BlockFile(Path path, FileChannel channel) throws IOException {
-        this.path = path;
-        this.channel = channel;
-        this.endOfAllocation = channel.size();
+    public BlockFile(Storage storage) throws IOException {
+        this.path = storage.path();
+        this.storage = storage;
+        this.endOfAllocation = storage.size();
     }
 
     public Path path() {
@@ -42,7 +42,7 @@ public final class BlockFile implements AutoCloseable {
 
     /** Bytes currently in the file from the base address on. */
     public long size() throws IOException {
-        return channel.size() - baseAddress;
+        return storage.size() - baseAddress;
     }
 
     /** Absolute offset of address 0 (the user block's size). */
@@ -82,14 +82,9 @@ public final class BlockFile implements AutoCloseable {
                             : "the undefined address");
         }
         ByteBuffer buffer = ByteBuffer.allocate(length);
-        long at = address;
-        while (buffer.hasRemaining()) {
-            int read = channel.read(buffer, baseAddress + at);
-            if (read < 0) {
-                throw new CorruptFileException(path, at, structure, "bytes",
-                        length + " bytes", (at - address) + " bytes before end of file");
-            }
-            at += read;
+        if (!storage.readFully(buffer, baseAddress + address)) {
+            throw new CorruptFileException(path, address + buffer.position(), structure, "bytes",
+                    length + " bytes", buffer.position() + " bytes before end of file");
         }
         return buffer.array();
     }
@@ -137,11 +132,17 @@ public final class BlockFile implements AutoCloseable {
     }
 
     public void write(long address, ByteBuffer bytes) throws IOException {
-        long at = address;
-        while (bytes.hasRemaining()) {
-            at += channel.write(bytes, baseAddress + at);
-        }
-        endOfAllocation = Math.max(endOfAllocation, at);
+        long end = address + bytes.remaining();
+        storage.write(bytes, baseAddress + address);
+        endOfAllocation = Math.max(endOfAllocation, end);
+    }
+
+    /**
+     * Makes every write so far durable ({@link Storage#force}); {@code metadata} also forces
+     * the file's size.
+     */
+    public void force(boolean metadata) throws IOException {
+        storage.force(metadata);
     }
 
     /** Fails unless {@code actual} is {@code supported}: a feature this code does not handle. */
@@ -155,6 +156,6 @@ public final class BlockFile implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        storage.close();
     }
 }

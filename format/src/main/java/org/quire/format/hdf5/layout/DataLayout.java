@@ -60,8 +60,8 @@ public sealed interface DataLayout permits DataLayout.Compact, DataLayout.Contig
         if ((version == 3 || version == 4) && layoutClass == CLASS_CONTIGUOUS) {
             return new Contiguous(in.getAddress("address"), in.getLength("size"));
         }
-        throw new UnsupportedFormatException(in.file(), "data layout message at offset " + at
-                + " has version " + version + ", class " + layoutClass + "; supported: versions "
-                + "3 and 4 of classes 0 (compact), 1 (contiguous) and 2 (chunked)");
+        throw new UnsupportedFormatException(in.file(), "data layout message", at,
+                "version " + version + ", class " + layoutClass,
+                "versions 3 and 4 of classes 0 (compact), 1 (contiguous) and 2 (chunked)");
     }
 }

@@ -89,9 +89,8 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
         int version = in.getUnsignedByte("version");
         int layoutClass = in.getUnsignedByte("layout class");
         if (version != VERSION || layoutClass != CLASS_CHUNKED) {
-            throw new UnsupportedFormatException(in.file(), "data layout message at offset " + at
-                    + " has version " + version + ", class " + layoutClass
-                    + "; supported: version 4, class 2 (chunked)");
+            throw new UnsupportedFormatException(in.file(), "data layout message", at,
+                    "version " + version + ", class " + layoutClass, "version 4, class 2 (chunked)");
         }
         return decodeChunked(in, at);
     }
@@ -126,8 +125,8 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
                     Long.toUnsignedString(elementSize));
         }
         if ((flags & FLAG_DONT_FILTER_PARTIAL_CHUNKS) != 0) {
-            throw new UnsupportedFormatException(in.file(), "data layout message at offset " + at
-                    + ": unfiltered partial edge chunks are not supported");
+            throw new UnsupportedFormatException(in.file(), "data layout message", at,
+                    "flag 'do not filter partial edge chunks'", "partial edge chunks filtered like the others");
         }
         int code = in.getUnsignedByte("chunk indexing type");
         ChunkIndexParameters index = switch (code) {

@@ -51,8 +51,8 @@ public record DataspaceMessage(long[] dimensions, long[] maxDimensions) {
         long at = in.absolutePosition();
         int version = in.getUnsignedByte("version");
         if (version != 1 && version != 2) {
-            throw new UnsupportedFormatException(in.file(), "dataspace message at offset " + at
-                    + " has version " + version + "; supported: 1, 2");
+            throw new UnsupportedFormatException(in.file(), "dataspace message", at,
+                    "version " + version, "versions 1 and 2");
         }
         int rank = in.getCount(1, MAX_RANK, "dimensionality");
         int flags = in.getUnsignedByte("flags");
@@ -61,7 +61,8 @@ public record DataspaceMessage(long[] dimensions, long[] maxDimensions) {
         } else {
             int type = in.getUnsignedByte("dataspace type");
             if (type == 2) {
-                throw new UnsupportedFormatException(in.file(), "null dataspace at offset " + at);
+                throw new UnsupportedFormatException(in.file(), "dataspace message", at,
+                        "dataspace type 2 (a null dataspace: no elements)", "types 0 (scalar) and 1 (simple)");
             }
         }
         long[] dimensions = new long[rank];

@@ -8,7 +8,6 @@ import java.util.List;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
-import org.quire.format.hdf5.Datatype;
 
 /**
  * Datatype message (header message type 0x0003), specification section IV.A.2.d.
@@ -59,24 +58,30 @@ public final class DatatypeMessage {
     /** Floating-point bit field b4-5 = 2: the mantissa's leading 1 is implied. */
     private static final int MANTISSA_IMPLIED_ONE = 0x20;
     private static final int COMPOUND_VERSION = 3;
+    /** The base type libhdf5 gives a variable-length string: an unsigned byte. */
+    private static final DatatypeDescription.FixedPoint VARIABLE_LENGTH_STRING_BASE =
+            new DatatypeDescription.FixedPoint(1, false, ByteOrder.LITTLE_ENDIAN);
+    private static final String SUPPORTED_CLASSES = "fixed-point (all bits significant),"
+            + " IEEE floating-point, string, compound, enumeration and variable-length string";
 
     private DatatypeMessage() {
     }
 
-    public static byte[] encode(Datatype type) {
+    public static byte[] encode(DatatypeDescription type) {
         LittleEndianWriter out = new LittleEndianWriter();
         encode(type, out);
         return out.toByteArray();
     }
 
-    private static void encode(Datatype type, LittleEndianWriter out) {
-        int order = type.byteOrder() == ByteOrder.BIG_ENDIAN ? 1 : 0;
-        if (type instanceof Datatype.IntegerType integer) {
+    private static void encode(DatatypeDescription type, LittleEndianWriter out) {
+        if (type instanceof DatatypeDescription.FixedPoint integer) {
+            int order = integer.byteOrder() == ByteOrder.BIG_ENDIAN ? 1 : 0;
             out.putByte(CLASS_FIXED_POINT | ATOMIC_VERSION << 4)
                     .putByte(order | (integer.signed() ? 0x08 : 0)).putByte(0).putByte(0)
                     .putInt(integer.size())
                     .putShort(0).putShort(8 * integer.size());
-        } else if (type instanceof Datatype.FloatType real) {
+        } else if (type instanceof DatatypeDescription.FloatingPoint real) {
+            int order = real.byteOrder() == ByteOrder.BIG_ENDIAN ? 1 : 0;
             IeeeLayout ieee = IeeeLayout.of(real.size());
             out.putByte(CLASS_FLOATING_POINT | ATOMIC_VERSION << 4)
                     .putByte(order | MANTISSA_IMPLIED_ONE).putByte(ieee.signBit()).putByte(0)
@@ -85,35 +90,35 @@ public final class DatatypeMessage {
                     .putByte(ieee.exponentBit()).putByte(ieee.exponentBits())
                     .putByte(0).putByte(ieee.mantissaBits())
                     .putInt(ieee.exponentBias());
-        } else if (type instanceof Datatype.StringType string) {
+        } else if (type instanceof DatatypeDescription.FixedString string) {
             out.putByte(CLASS_STRING | ATOMIC_VERSION << 4)
-                    .putByte(string.padding().ordinal() | (string.utf8() ? 1 : 0) << 4)
+                    .putByte(string.padding() | (string.utf8() ? 1 : 0) << 4)
                     .putByte(0).putByte(0).putInt(string.size());
-        } else if (type instanceof Datatype.VariableLengthStringType string) {
+        } else if (type instanceof DatatypeDescription.VariableLengthString string) {
             out.putByte(CLASS_VARIABLE_LENGTH | ATOMIC_VERSION << 4)
-                    .putByte(VARIABLE_LENGTH_STRING | string.padding().ordinal() << 4)
+                    .putByte(VARIABLE_LENGTH_STRING | string.padding() << 4)
                     .putByte(string.utf8() ? 1 : 0).putByte(0).putInt(string.size());
-            encode(Datatype.UINT8, out);
-        } else if (type instanceof Datatype.EnumType enumeration) {
+            encode(VARIABLE_LENGTH_STRING_BASE, out);
+        } else if (type instanceof DatatypeDescription.Enumeration enumeration) {
             int count = enumeration.members().size();
             out.putByte(CLASS_ENUMERATION | UNPADDED_NAMES_VERSION << 4)
                     .putByte(count).putByte(count >>> 8).putByte(0)
                     .putInt(enumeration.size());
             encode(enumeration.base(), out);
-            for (Datatype.EnumMember member : enumeration.members()) {
+            for (DatatypeDescription.EnumMember member : enumeration.members()) {
                 out.putBytes(member.name().getBytes(StandardCharsets.UTF_8)).putByte(0);
             }
-            for (Datatype.EnumMember member : enumeration.members()) {
-                out.putBytes(enumeration.base().encode(member.value()));
+            for (DatatypeDescription.EnumMember member : enumeration.members()) {
+                out.putBytes(member.value());
             }
         } else {
-            Datatype.CompoundType compound = (Datatype.CompoundType) type;
+            DatatypeDescription.Compound compound = (DatatypeDescription.Compound) type;
             int count = compound.members().size();
             out.putByte(CLASS_COMPOUND | COMPOUND_VERSION << 4)
                     .putByte(count).putByte(count >>> 8).putByte(0)
                     .putInt(compound.size());
             int offsetWidth = offsetWidth(compound.size());
-            for (Datatype.Member member : compound.members()) {
+            for (DatatypeDescription.Member member : compound.members()) {
                 out.putBytes(member.name().getBytes(StandardCharsets.UTF_8)).putByte(0);
                 out.putUnsigned(member.offset(), offsetWidth);
                 encode(member.type(), out);
@@ -137,7 +142,7 @@ public final class DatatypeMessage {
         return (63 - Long.numberOfLeadingZeros(Math.max(1, compoundSize))) / 8 + 1;
     }
 
-    public static Datatype decode(LittleEndianReader in)
+    public static DatatypeDescription decode(LittleEndianReader in)
             throws CorruptFileException, UnsupportedFormatException {
         long at = in.absolutePosition();
         int classAndVersion = in.getUnsignedByte("class and version");
@@ -148,78 +153,73 @@ public final class DatatypeMessage {
         in.getUnsignedByte("class bit field");
         int size = in.getCount(4, Integer.MAX_VALUE, "size");
         ByteOrder order = (bits0 & 1) != 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-        try {
-            switch (typeClass) {
-                case CLASS_FIXED_POINT -> {
-                    int bitOffset = in.getUnsignedShort("bit offset");
-                    int precision = in.getUnsignedShort("bit precision");
-                    if (bitOffset != 0 || precision != 8 * size) {
-                        throw unsupported(in, at, "integer with bit offset " + bitOffset
-                                + " and precision " + precision + " in " + size + " bytes");
-                    }
-                    return new Datatype.IntegerType(size, (bits0 & 0x08) != 0, order);
+        switch (typeClass) {
+            case CLASS_FIXED_POINT -> {
+                int bitOffset = in.getUnsignedShort("bit offset");
+                int precision = in.getUnsignedShort("bit precision");
+                if (bitOffset != 0 || precision != 8 * size) {
+                    throw unsupported(in, at, "integer with bit offset " + bitOffset
+                            + " and precision " + precision + " in " + size + " bytes");
                 }
-                case CLASS_FLOATING_POINT -> {
-                    if (size != 4 && size != 8) {
-                        throw unsupported(in, at, size + "-byte floating point");
-                    }
-                    int bitOffset = in.getUnsignedShort("bit offset");
-                    int precision = in.getUnsignedShort("bit precision");
-                    int exponentLocation = in.getUnsignedByte("exponent location");
-                    int exponentSize = in.getUnsignedByte("exponent size");
-                    int mantissaLocation = in.getUnsignedByte("mantissa location");
-                    int mantissaSize = in.getUnsignedByte("mantissa size");
-                    int bias = in.getInt("exponent bias");
-                    IeeeLayout found = new IeeeLayout(bits1, exponentLocation, exponentSize,
-                            mantissaSize, bias);
-                    if (!found.equals(IeeeLayout.of(size)) || bitOffset != 0
-                            || precision != 8 * size || mantissaLocation != 0
-                            || (bits0 & 0x30) != MANTISSA_IMPLIED_ONE) {
-                        throw unsupported(in, at, "non-IEEE floating point " + found);
-                    }
-                    return new Datatype.FloatType(size, order);
-                }
-                case CLASS_STRING -> {
-                    int padding = bits0 & 0x0f;
-                    if (padding > 2) {
-                        throw in.corrupt(at + 1, "string padding", "0, 1 or 2",
-                                Integer.toString(padding));
-                    }
-                    return new Datatype.StringType(size,
-                            Datatype.StringPadding.values()[padding], (bits0 >>> 4) == 1);
-                }
-                case CLASS_COMPOUND -> {
-                    return decodeCompound(in, version, bits0 | bits1 << 8, size);
-                }
-                case CLASS_ENUMERATION -> {
-                    return decodeEnumeration(in, at, version, bits0 | bits1 << 8, size);
-                }
-                case CLASS_VARIABLE_LENGTH -> {
-                    Datatype base = decode(in);
-                    if ((bits0 & 0x0f) != VARIABLE_LENGTH_STRING) {
-                        throw unsupported(in, at, "variable-length sequence of " + base);
-                    }
-                    int padding = bits0 >>> 4;
-                    if (padding > 2 || size != Datatype.VariableLengthStringType.STORED_SIZE) {
-                        throw in.corrupt(at, "variable-length string", "padding 0..2 and size "
-                                + Datatype.VariableLengthStringType.STORED_SIZE,
-                                "padding " + padding + ", size " + size);
-                    }
-                    return new Datatype.VariableLengthStringType(
-                            Datatype.StringPadding.values()[padding], (bits1 & 0x0f) == 1);
-                }
-                default -> throw unsupported(in, at, (typeClass < CLASS_NAMES.length
-                        ? CLASS_NAMES[typeClass] : "unknown") + " datatype (class " + typeClass
-                        + ")");
+                return new DatatypeDescription.FixedPoint(size, (bits0 & 0x08) != 0, order);
             }
-        } catch (IllegalArgumentException e) {
-            throw in.corrupt(at, "datatype", "a valid datatype", e.getMessage());
+            case CLASS_FLOATING_POINT -> {
+                if (size != 4 && size != 8) {
+                    throw unsupported(in, at, size + "-byte floating point");
+                }
+                int bitOffset = in.getUnsignedShort("bit offset");
+                int precision = in.getUnsignedShort("bit precision");
+                int exponentLocation = in.getUnsignedByte("exponent location");
+                int exponentSize = in.getUnsignedByte("exponent size");
+                int mantissaLocation = in.getUnsignedByte("mantissa location");
+                int mantissaSize = in.getUnsignedByte("mantissa size");
+                int bias = in.getInt("exponent bias");
+                IeeeLayout found = new IeeeLayout(bits1, exponentLocation, exponentSize,
+                        mantissaSize, bias);
+                if (!found.equals(IeeeLayout.of(size)) || bitOffset != 0
+                        || precision != 8 * size || mantissaLocation != 0
+                        || (bits0 & 0x30) != MANTISSA_IMPLIED_ONE) {
+                    throw unsupported(in, at, "non-IEEE floating point " + found);
+                }
+                return new DatatypeDescription.FloatingPoint(size, order);
+            }
+            case CLASS_STRING -> {
+                int padding = bits0 & 0x0f;
+                if (padding > 2) {
+                    throw in.corrupt(at + 1, "string padding", "0, 1 or 2",
+                            Integer.toString(padding));
+                }
+                return new DatatypeDescription.FixedString(size, padding, (bits0 >>> 4) == 1);
+            }
+            case CLASS_COMPOUND -> {
+                return decodeCompound(in, version, bits0 | bits1 << 8, size);
+            }
+            case CLASS_ENUMERATION -> {
+                return decodeEnumeration(in, at, version, bits0 | bits1 << 8, size);
+            }
+            case CLASS_VARIABLE_LENGTH -> {
+                DatatypeDescription base = decode(in);
+                if ((bits0 & 0x0f) != VARIABLE_LENGTH_STRING) {
+                    throw unsupported(in, at, "variable-length sequence of " + base);
+                }
+                int padding = bits0 >>> 4;
+                if (padding > 2 || size != DatatypeDescription.VariableLengthString.STORED_SIZE) {
+                    throw in.corrupt(at, "variable-length string", "padding 0..2 and size "
+                            + DatatypeDescription.VariableLengthString.STORED_SIZE,
+                            "padding " + padding + ", size " + size);
+                }
+                return new DatatypeDescription.VariableLengthString(padding, (bits1 & 0x0f) == 1);
+            }
+            default -> throw unsupported(in, at, (typeClass < CLASS_NAMES.length
+                    ? CLASS_NAMES[typeClass] : "unknown") + " datatype (class " + typeClass
+                    + ")");
         }
     }
 
-    private static Datatype decodeCompound(LittleEndianReader in, int version, int count, int size)
+    private static DatatypeDescription decodeCompound(LittleEndianReader in, int version,
+                                                      int count, int size)
             throws CorruptFileException, UnsupportedFormatException {
-        List<Datatype.Member> members = new ArrayList<>();
+        List<DatatypeDescription.Member> members = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int nameStart = in.position();
             StringBuilder name = new StringBuilder();
@@ -240,16 +240,16 @@ public final class DatatypeMessage {
             }
             String decoded = new String(name.toString().getBytes(StandardCharsets.ISO_8859_1),
                     StandardCharsets.UTF_8);
-            members.add(new Datatype.Member(decoded, offset, decode(in)));
+            members.add(new DatatypeDescription.Member(decoded, offset, decode(in)));
         }
-        return new Datatype.CompoundType(size, members);
+        return new DatatypeDescription.Compound(size, List.copyOf(members));
     }
 
-    private static Datatype decodeEnumeration(LittleEndianReader in, long at, int version,
-                                              int count, int size)
+    private static DatatypeDescription decodeEnumeration(LittleEndianReader in, long at,
+                                                         int version, int count, int size)
             throws CorruptFileException, UnsupportedFormatException {
-        Datatype base = decode(in);
-        if (!(base instanceof Datatype.IntegerType integer) || integer.size() != size) {
+        DatatypeDescription base = decode(in);
+        if (!(base instanceof DatatypeDescription.FixedPoint integer) || integer.size() != size) {
             throw in.corrupt(at, "enumeration", "a base integer type of " + size + " bytes",
                     base.toString());
         }
@@ -257,12 +257,12 @@ public final class DatatypeMessage {
         for (int i = 0; i < count; i++) {
             names.add(nulTerminated(in, version < UNPADDED_NAMES_VERSION, "member name"));
         }
-        List<Datatype.EnumMember> members = new ArrayList<>();
+        List<DatatypeDescription.EnumMember> members = new ArrayList<>();
         for (String name : names) {
-            members.add(new Datatype.EnumMember(name,
-                    integer.decode(in.getBytes(size, "member value"), 0)));
+            members.add(new DatatypeDescription.EnumMember(name,
+                    in.getBytes(size, "member value")));
         }
-        return new Datatype.EnumType(integer, members);
+        return new DatatypeDescription.Enumeration(integer, List.copyOf(members));
     }
 
     /** A NUL-terminated UTF-8 name, {@code padded} to a multiple of 8 bytes with its NUL. */
@@ -282,7 +282,7 @@ public final class DatatypeMessage {
 
     private static UnsupportedFormatException unsupported(LittleEndianReader in, long at,
                                                           String what) {
-        return new UnsupportedFormatException(in.file(), "datatype message at offset " + at
-                + ": " + what + " is not supported");
+        return new UnsupportedFormatException(in.file(), "datatype message", at, what,
+                SUPPORTED_CLASSES);
     }
 }

@@ -61,8 +61,8 @@ public record FillValueMessage(byte[] value) {
             in.skip(3);
             defined = true;
         } else {
-            throw new UnsupportedFormatException(in.file(), "fill value message at offset " + at
-                    + " has version " + version + "; supported: 1 to 3");
+            throw new UnsupportedFormatException(in.file(), "fill value message", at,
+                    "version " + version, "versions 1 to 3");
         }
         return defined ? sizeAndValue(in) : new FillValueMessage(null);
     }

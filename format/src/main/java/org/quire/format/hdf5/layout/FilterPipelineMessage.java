@@ -47,8 +47,8 @@ public record FilterPipelineMessage(List<Entry> filters) {
         long at = in.absolutePosition();
         int version = in.getUnsignedByte("version");
         if (version != 1 && version != 2) {
-            throw new UnsupportedFormatException(in.file(), "filter pipeline message at offset "
-                    + at + " has version " + version + "; supported: 1, 2");
+            throw new UnsupportedFormatException(in.file(), "filter pipeline message", at,
+                    "version " + version, "versions 1 and 2");
         }
         int count = in.getCount(1, 32, "number of filters");
         if (version == 1) {

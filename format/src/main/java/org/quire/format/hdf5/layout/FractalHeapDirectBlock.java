@@ -3,8 +3,8 @@ package org.quire.format.hdf5.layout;
 import java.io.IOException;
 import java.util.Arrays;
 
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
-import org.quire.format.hdf5.ChecksumMismatchException;
 
 /**
  * Fractal heap direct block, specification section III.G ("Fractal Heap Direct Block"): the

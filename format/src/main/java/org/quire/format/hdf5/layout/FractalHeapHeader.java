@@ -58,8 +58,8 @@ public record FractalHeapHeader(int heapIdLength, boolean directBlocksChecksumme
         }
         int filtersLength = in.getUnsignedShort("I/O filters' encoded length");
         if (filtersLength != 0) {
-            throw new UnsupportedFormatException(file.path(), "fractal heap at offset " + address
-                    + " has I/O filters; supported: none");
+            throw new UnsupportedFormatException(file.path(), "fractal heap header", address,
+                    "I/O filters (" + filtersLength + " bytes encoded)", "no I/O filters");
         }
         int flags = in.getUnsignedByte("flags");
         long maxManaged = in.getInt("maximum size of managed objects") & 0xffffffffL;

@@ -49,8 +49,8 @@ public sealed interface FractalHeapId {
         int version = first >>> 6;
         int type = (first >>> 4) & 3;
         if (version != 0) {
-            throw new UnsupportedFormatException(in.file(), "fractal heap ID at offset " + at
-                    + " has version " + version + "; supported: 0");
+            throw new UnsupportedFormatException(in.file(), "fractal heap ID", at,
+                    "version " + version, "version 0");
         }
         int idLength = header.heapIdLength();
         switch (type) {

@@ -69,8 +69,8 @@ public record LinkMessage(String name, int type, long address, String softLinkTa
         long at = in.absolutePosition();
         int version = in.getUnsignedByte("version");
         if (version != 1) {
-            throw new UnsupportedFormatException(in.file(), "link message at offset " + at
-                    + " has version " + version + "; supported: 1");
+            throw new UnsupportedFormatException(in.file(), "link message", at,
+                    "version " + version, "version 1");
         }
         int flags = in.getUnsignedByte("flags");
         int type = (flags & TYPE_PRESENT) != 0 ? in.getUnsignedByte("link type") : HARD;

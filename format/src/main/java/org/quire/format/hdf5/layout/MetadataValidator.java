@@ -3,9 +3,9 @@ package org.quire.format.hdf5.layout;
 import java.nio.file.Path;
 import java.util.HexFormat;
 
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
-import org.quire.format.hdf5.ChecksumMismatchException;
 
 /**
  * The one check every metadata block passes before any of its fields is used: signature,
@@ -65,9 +65,8 @@ public final class MetadataValidator {
         if (identity.version() != BlockIdentity.NO_VERSION) {
             int version = prefix[signature.length] & 0xff;
             if (version != identity.version()) {
-                throw new UnsupportedFormatException(file, identity.structure() + " at offset "
-                        + address + " has version " + version + "; supported: "
-                        + identity.version());
+                throw new UnsupportedFormatException(file, identity.structure(), address,
+                        "version " + version, "version " + identity.version());
             }
         }
     }

@@ -110,8 +110,9 @@ public final class ObjectHeaderV1 {
             // A shared datatype names a committed datatype (a SharedMessage); the
             // readers of datatype messages resolve it. Other shared messages are not read.
             if ((flags & HeaderMessage.FLAG_SHARED) != 0 && type != DatatypeMessage.TYPE) {
-                throw new UnsupportedFormatException(file.path(), "shared message of type " + type
-                        + " at offset " + bodyAddress + " is not supported");
+                throw new UnsupportedFormatException(file.path(), "header message", bodyAddress,
+                        "message of type " + type + " shared (flag set)",
+                        "unshared messages and shared datatypes");
             }
             if (type == ContinuationMessage.TYPE) {
                 pending.addLast(ContinuationMessage.decode(new LittleEndianReader(file.path(),

@@ -35,12 +35,13 @@ public final class SharedMessage {
             case 2 -> { }
             case 3 -> {
                 if (type == IN_SHARED_MESSAGE_HEAP) {
-                    throw new UnsupportedFormatException(in.file(), "shared message at offset "
-                            + at + " is in the shared object header message heap, not supported");
+                    throw new UnsupportedFormatException(in.file(), "shared message", at,
+                            "type " + type + " (in the shared object header message heap)",
+                            "messages shared in an object header");
                 }
             }
-            default -> throw new UnsupportedFormatException(in.file(), "shared message at "
-                    + "offset " + at + " has version " + version + "; supported: 1 to 3");
+            default -> throw new UnsupportedFormatException(in.file(), "shared message", at,
+                    "version " + version, "versions 1 to 3");
         }
         return in.getAddress("object header address");
     }

@@ -48,8 +48,8 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
         return switch (version) {
             case 0, 1 -> SuperblockV0.read(file, version);
             case 2, 3 -> SuperblockV3.read(file);
-            default -> throw new UnsupportedFormatException(file.path(), "superblock at offset "
-                    + file.baseAddress() + " has version " + version + "; supported: 0 to 3");
+            default -> throw new UnsupportedFormatException(file.path(), "superblock",
+                    file.baseAddress(), "version " + version, "versions 0 to 3");
         };
     }
 

@@ -90,18 +90,20 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
             chunkK = positiveK(in, "indexed storage internal node K");
             in.skip(2);
         }
+        long baseAt = in.absolutePosition();
         long base = in.getAddress("base address");
         if (base != file.baseAddress()) {
-            throw new UnsupportedFormatException(file.path(), "superblock base address " + base
-                    + "; supported: the superblock's own offset " + file.baseAddress());
+            throw new UnsupportedFormatException(file.path(), "superblock base address", baseAt,
+                    Long.toUnsignedString(base), "the superblock's own offset " + file.baseAddress());
         }
         in.getAddress("free-space info address");
         long endOfFile = in.getAddress("end of file address");
+        long driverAt = in.absolutePosition();
         long driver = in.getAddress("driver information block address");
         if (Addresses.isDefined(driver)) {
-            throw new UnsupportedFormatException(file.path(), "superblock names a driver "
-                    + "information block at offset " + driver + " (a multi-file driver); "
-                    + "supported: single files");
+            throw new UnsupportedFormatException(file.path(), "superblock driver information block address", driverAt,
+                    "a driver information block at offset " + driver + " (a multi-file driver)",
+                    "single files (no driver information block)");
         }
         SymbolTableEntry root = SymbolTableEntry.decode(in);
         file.countChecked("superblock");
@@ -114,8 +116,8 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
         long at = in.absolutePosition();
         int value = in.getUnsignedByte(field);
         if (value != 0) {
-            throw new UnsupportedFormatException(in.file(), "superblock at offset " + at + ": "
-                    + field + " is " + value + "; supported: 0");
+            throw new UnsupportedFormatException(in.file(), "superblock " + field, at,
+                    Integer.toString(value), "0");
         }
     }
 

@@ -75,10 +75,11 @@ public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long roo
         file.requireSupported("size of lengths", in.getUnsignedByte("size of lengths"),
                 Addresses.SIZE_OF_LENGTHS);
         int flags = in.getUnsignedByte("file consistency flags");
+        long baseAt = in.absolutePosition();
         long base = in.getAddress("base address");
         if (base != file.baseAddress()) {
-            throw new UnsupportedFormatException(file.path(), "superblock base address " + base
-                    + "; supported: the superblock's own offset " + file.baseAddress());
+            throw new UnsupportedFormatException(file.path(), "superblock base address", baseAt,
+                    Long.toUnsignedString(base), "the superblock's own offset " + file.baseAddress());
         }
         long extension = in.getAddress("superblock extension address");
         long endOfFile = in.getAddress("end of file address");

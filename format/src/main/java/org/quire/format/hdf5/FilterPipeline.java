@@ -1,0 +1,84 @@
+package org.quire.format.hdf5;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.layout.ChunkRecord;
+import org.quire.format.hdf5.layout.FilterPipelineMessage;
+
+/**
+ * A dataset's filters in pipeline order: applied first to last when a chunk is stored, last to
+ * first (skipping those the chunk's filter mask marks) when it is read; and their coding in the
+ * filter pipeline message (filter identification values of specification section IV.A.2.l).
+ */
+final class FilterPipeline {
+
+    private final List<Filter> filters;
+    private final int elementSize;
+
+    FilterPipeline(List<Filter> filters, int elementSize) {
+        this.filters = List.copyOf(filters);
+        this.elementSize = elementSize;
+    }
+
+    /** The filters {@code message} of the dataset at {@code address} names. */
+    static List<Filter> filters(Path name, long address, FilterPipelineMessage message)
+            throws UnsupportedFormatException {
+        List<Filter> filters = new ArrayList<>();
+        for (FilterPipelineMessage.Entry entry : message.filters()) {
+            filters.add(switch (entry.id()) {
+                case 1 -> Filter.deflate(entry.clientData().length > 0
+                        ? Math.min(9, Math.max(0, entry.clientData()[0])) : 6);
+                case 2 -> Filter.shuffle();
+                case 3 -> Filter.fletcher32();
+                default -> throw new UnsupportedFormatException(name, "dataset at offset "
+                        + address + " uses filter " + entry.id() + "; supported: 1 (deflate), "
+                        + "2 (shuffle), 3 (Fletcher-32)");
+            });
+        }
+        return List.copyOf(filters);
+    }
+
+    /** The filter pipeline message naming these filters. */
+    FilterPipelineMessage message() {
+        List<FilterPipelineMessage.Entry> entries = new ArrayList<>();
+        for (Filter filter : filters) {
+            entries.add(new FilterPipelineMessage.Entry(filter.id(), filter.flags(),
+                    filter.clientData(elementSize)));
+        }
+        return new FilterPipelineMessage(entries);
+    }
+
+    /** A chunk's bytes as stored: every filter applied, first to last. */
+    byte[] encode(byte[] chunk) {
+        byte[] stored = chunk;
+        for (Filter filter : filters) {
+            stored = filter.encode(stored, elementSize);
+        }
+        return stored;
+    }
+
+    /**
+     * The chunk {@code record} of {@code file} points at, from its {@code stored} bytes: the
+     * filters its mask does not skip undone, last to first.
+     */
+    byte[] decode(Path file, ChunkRecord record, byte[] stored) throws CorruptFileException {
+        byte[] bytes = stored;
+        for (int i = filters.size() - 1; i >= 0; i--) {
+            if ((record.filterMask() & (1 << i)) != 0) {
+                continue;
+            }
+            try {
+                bytes = filters.get(i).decode(bytes, elementSize);
+            } catch (IllegalArgumentException e) {
+                throw new CorruptFileException(file, record.address(), "chunk",
+                        "filter " + filters.get(i).getClass().getSimpleName(),
+                        "data the filter wrote", e.getMessage());
+            }
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,101 @@
+package org.quire.format.hdf5.chunk;
+
+import java.io.IOException;
+import java.util.Arrays;
+
+import org.quire.format.hdf5.layout.Addresses;
+import org.quire.format.hdf5.layout.BTreeV1Ranks;
+import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.ChunkIndexParameters;
+import org.quire.format.hdf5.layout.ChunkRecord;
+import org.quire.format.hdf5.layout.ChunkRecordFormat;
+import org.quire.format.hdf5.layout.DataLayoutMessage;
+
+/**
+ * The one place that knows the set of chunk indexes: which index a new dataset gets, and which
+ * implementation opens the index a data layout message names. The on-disk code of each index
+ * type is in {@link ChunkIndexParameters}; adding an index means a record there (code and
+ * creation parameters, coded by {@link DataLayoutMessage}), an implementation of
+ * {@link ChunkIndex} in this package, and a branch in each method here.
+ */
+public final class ChunkIndexes {
+
+    private ChunkIndexes() {
+    }
+
+    /**
+     * A new, empty index for a dataset of {@code shape} growing to {@code maxShape}, chosen as
+     * libhdf5 1.10.8 does with the latest file format: a version-2 B-tree with more than one
+     * unlimited dimension, an extensible array with one, the single chunk index when the dataset
+     * is one chunk that never grows, a fixed array otherwise.
+     *
+     * @throws IllegalArgumentException a fixed array would need more entries than Quire writes
+     */
+    public static ChunkIndex create(BlockFile blocks, long[] shape, long[] maxShape,
+                                    long[] chunkShape, int elementSize, boolean filtered) {
+        long chunkBytes = Shapes.elementCount(chunkShape) * elementSize;
+        ChunkRecordFormat format = filtered ? ChunkRecordFormat.filtered(chunkBytes)
+                : ChunkRecordFormat.unfiltered();
+        ChunkGrid grid = new ChunkGrid(chunkShape, maxShape);
+        if (grid.unlimitedDimensions() > 1) {
+            return BTreeV2ChunkIndex.create(blocks, format, grid.rank(), chunkBytes);
+        }
+        if (grid.unlimitedDimensions() == 1) {
+            return ExtensibleArrayChunkIndex.create(blocks, format, grid, chunkBytes);
+        }
+        if (Arrays.equals(shape, maxShape) && Arrays.equals(shape, chunkShape)) {
+            return new SingleChunkIndex(grid.rank(), filtered, ChunkRecord.UNWRITTEN);
+        }
+        long entries = grid.maxChunkCount();
+        if (entries > FixedArrayChunkIndex.MAX_ENTRIES) {
+            throw new IllegalArgumentException(entries + " chunks exceed the "
+                    + FixedArrayChunkIndex.MAX_ENTRIES + " a fixed array index holds here");
+        }
+        return FixedArrayChunkIndex.create(blocks, format, grid, chunkBytes);
+    }
+
+    /**
+     * The index {@code layout} names, for a dataset of {@code shape} and {@code maxShape} whose
+     * chunks are {@code filtered} or not. The caller has checked the layout against the
+     * dataspace (rank, and a chunk grid whose sizes do not overflow). A fixed array,
+     * extensible array or version-2 B-tree libhdf5 never allocated (no chunk written: an
+     * undefined address) is an {@link UnallocatedChunkIndex}.
+     */
+    public static ChunkIndex open(BlockFile blocks, BTreeV1Ranks ranks, DataLayoutMessage layout,
+                                  long[] shape, long[] maxShape, boolean filtered)
+            throws IOException {
+        long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * layout.elementSize();
+        ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), maxShape);
+        long address = layout.indexAddress();
+        ChunkIndexParameters parameters = layout.index();
+        boolean allocatedWithFirstChunk = parameters instanceof ChunkIndexParameters.FixedArray
+                || parameters instanceof ChunkIndexParameters.ExtensibleArray
+                || parameters instanceof ChunkIndexParameters.BTreeV2;
+        if (allocatedWithFirstChunk && !Addresses.isDefined(address)) {
+            return new UnallocatedChunkIndex(parameters);
+        }
+        if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
+            return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(address,
+                    filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
+        }
+        if (parameters instanceof ChunkIndexParameters.Implicit) {
+            return ImplicitChunkIndex.open(blocks, address, grid, shape, chunkBytes, filtered);
+        }
+        if (parameters instanceof ChunkIndexParameters.FixedArray) {
+            return FixedArrayChunkIndex.open(blocks, address, grid, chunkBytes, filtered);
+        }
+        if (parameters instanceof ChunkIndexParameters.ExtensibleArray array) {
+            return ExtensibleArrayChunkIndex.open(blocks, address, grid, array, chunkBytes,
+                    filtered);
+        }
+        if (parameters instanceof ChunkIndexParameters.BTreeV2 tree) {
+            return BTreeV2ChunkIndex.open(blocks, address, tree, grid.rank(), chunkBytes,
+                    filtered);
+        }
+        if (parameters instanceof ChunkIndexParameters.BTreeV1) {
+            return new BTreeV1ChunkIndex(blocks, address, layout.chunkDimensions(),
+                    ranks.chunkNodeK());
+        }
+        throw new IllegalStateException("no chunk index implements " + parameters);
+    }
+}

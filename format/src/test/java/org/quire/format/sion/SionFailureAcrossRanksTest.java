@@ -1,0 +1,208 @@
+package org.quire.format.sion;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.Collectives;
+import org.quire.format.CorruptFileException;
+
+/**
+ * A failure one rank finds in a collective open is, on every rank, an exception of the same class
+ * with the same fields; on the ranks that did not find it its cause names the rank that did.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SionFailureAcrossRanksTest {
+
+    private static final int RANKS = 3;
+
+    @TempDir
+    Path directory;
+
+    private Path writeThreeTasks(String fileName) throws Exception {
+        Path name = directory.resolve(fileName);
+        ThreadGroupCollectives.run(RANKS, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, 64,
+                    SionWriteOptions.defaults().withMetadataOrder(ByteOrder.LITTLE_ENDIAN))) {
+                writer.write(ByteBuffer.wrap(SionSerialWriterTest.pattern(collectives.rank(), 0, 50)));
+            }
+            return null;
+        });
+        return name;
+    }
+
+    private static void overwrite(Path file, long offset, byte[] bytes) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(bytes), offset);
+        }
+    }
+
+    private static List<IOException> openMappedOnEveryRank(Path name) throws Exception {
+        return ThreadGroupCollectives.run(RANKS, collectives ->
+                assertThrows(IOException.class, () -> SionParallelReader.openMapped(name, collectives)));
+    }
+
+    @Test
+    void aCorruptFileFoundByRankZeroIsTheSameCorruptFileExceptionOnEveryRank() throws Exception {
+        Path name = writeThreeTasks("corrupt.sion");
+        overwrite(name, Meta1Layout.ENDIANNESS_OFFSET, new byte[] {1, 0, 0, 0});
+        List<IOException> failures = openMappedOnEveryRank(name);
+
+        CorruptFileException found = assertInstanceOf(CorruptFileException.class, failures.get(0));
+        assertEquals(Meta1Layout.ENDIANNESS_OFFSET, found.offset());
+        for (int rank = 1; rank < RANKS; rank++) {
+            CorruptFileException crossed = assertInstanceOf(CorruptFileException.class, failures.get(rank));
+            assertEquals(found.getClass(), crossed.getClass());
+            assertEquals(found.file(), crossed.file());
+            assertEquals(found.offset(), crossed.offset());
+            assertEquals(found.structure(), crossed.structure());
+            assertEquals(found.field(), crossed.field());
+            assertEquals(found.expected(), crossed.expected());
+            assertEquals(found.found(), crossed.found());
+            assertEquals(found.getMessage(), crossed.getMessage());
+            assertEquals("found by rank 0 while opening the SION file " + name, crossed.getCause().getMessage());
+        }
+    }
+
+    @Test
+    void aFileNeverClosedIsSionNotClosedOnEveryRank() throws Exception {
+        Path name = writeThreeTasks("open.sion");
+        overwrite(name, Meta1Layout.startOfMeta2Offset(RANKS), new byte[8]);
+        for (IOException failure : openMappedOnEveryRank(name)) {
+            SionNotClosedException notClosed = assertInstanceOf(SionNotClosedException.class, failure);
+            assertEquals(Meta1Layout.startOfMeta2Offset(RANKS), notClosed.offset());
+            assertEquals(name, notClosed.file());
+        }
+    }
+
+    /**
+     * The last file of a set vanishes after rank 0 read the metadata and before the rank reading
+     * it opens it: that rank fails with NoSuchFileException, and so do the others.
+     */
+    @Test
+    void oneRankFailingToOpenItsFileForReadingFailsEveryRank() throws Exception {
+        Path name = directory.resolve("vanishing.sion");
+        ThreadGroupCollectives.run(RANKS, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, RANKS, 64,
+                    SionWriteOptions.defaults())) {
+                writer.write(ByteBuffer.wrap(SionSerialWriterTest.pattern(collectives.rank(), 0, 50)));
+            }
+            return null;
+        });
+        Path last = SionFileNames.physicalFile(name, RANKS - 1);
+        List<IOException> failures = ThreadGroupCollectives.run(RANKS, collectives -> {
+            Collectives deletingAfterHandout = new DelegatingCollectives(collectives) {
+                @Override
+                public byte[] scatter(byte[][] parts, int root) {
+                    byte[] part = super.scatter(parts, root);
+                    if (rank() == RANKS - 1) {
+                        try {
+                            Files.delete(last);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    }
+                    return part;
+                }
+            };
+            return assertThrows(IOException.class, () -> SionParallelReader.openMapped(name, deletingAfterHandout));
+        });
+        for (int rank = 0; rank < RANKS; rank++) {
+            NoSuchFileException failure = assertInstanceOf(NoSuchFileException.class, failures.get(rank));
+            assertEquals(last.toString(), failure.getFile());
+            if (rank != RANKS - 1) {
+                assertEquals("found by rank " + (RANKS - 1) + " while opening the SION file " + name,
+                        failure.getCause().getMessage());
+            }
+        }
+    }
+
+    /** Passes every operation to another {@link Collectives}; tests override one. */
+    private static class DelegatingCollectives implements Collectives {
+        private final Collectives delegate;
+
+        DelegatingCollectives(Collectives delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public int rank() {
+            return delegate.rank();
+        }
+
+        @Override
+        public int size() {
+            return delegate.size();
+        }
+
+        @Override
+        public void barrier() {
+            delegate.barrier();
+        }
+
+        @Override
+        public byte[] broadcast(byte[] data, int root) {
+            return delegate.broadcast(data, root);
+        }
+
+        @Override
+        public byte[][] gather(byte[] data, int root) {
+            return delegate.gather(data, root);
+        }
+
+        @Override
+        public byte[] scatter(byte[][] parts, int root) {
+            return delegate.scatter(parts, root);
+        }
+    }
+
+    /**
+     * With one file per rank, the rank creating the last file finds a directory in its place and
+     * fails alone; the two others, which succeeded, fail too, with its exception.
+     */
+    @Test
+    void oneRankFailingToCreateItsFileFailsEveryRankWithThatFailure() throws Exception {
+        Path name = directory.resolve("set.sion");
+        Path last = SionFileNames.physicalFile(name, RANKS - 1);
+        Files.createDirectory(last);
+        List<IOException> failures = ThreadGroupCollectives.run(RANKS, collectives ->
+                assertThrows(IOException.class, () -> SionParallelWriter.open(name, collectives, 100, RANKS, 64,
+                        SionWriteOptions.defaults())));
+
+        List<IOException> own = failures.stream().filter(f -> !(f.getCause() instanceof CrossRankFailure.FoundByRank))
+                .toList();
+        assertEquals(1, own.size(), failures.toString());
+        FileSystemException found = assertInstanceOf(FileSystemException.class, own.get(0));
+        assertEquals(last.toString(), found.getFile());
+        int finder = failures.indexOf(found);
+        for (int rank = 0; rank < RANKS; rank++) {
+            FileSystemException failure = assertInstanceOf(FileSystemException.class, failures.get(rank));
+            assertEquals(found.getClass(), failure.getClass());
+            assertEquals(found.getFile(), failure.getFile());
+            assertEquals(found.getReason(), failure.getReason());
+            if (rank != finder) {
+                CrossRankFailure.FoundByRank origin = (CrossRankFailure.FoundByRank) failure.getCause();
+                assertEquals(finder, origin.rank());
+                assertEquals("found by rank " + finder + " while creating the SION file " + name,
+                        origin.getMessage());
+            }
+        }
+        assertNotEquals(0, finder, "the last file's creator is not rank 0 with one file per rank");
+    }
+}
