@@ -368,9 +368,10 @@ public final class Group extends Hdf5Object {
         String where = childPath(path(), link.name());
         String target = link.softLinkTarget();
         if (hops == 0) {
-            throw new UnsupportedFormatException(file.blocks().path(), where + " is a soft link "
-                    + "to " + target + " through more than " + MAX_SOFT_LINKS
-                    + " soft links, not followed");
+            throw new UnsupportedFormatException(file.blocks().path(), "soft link",
+                    UnsupportedFormatException.NO_OFFSET, "a link to " + target + " through more than "
+                            + MAX_SOFT_LINKS + " soft links",
+                    "at most " + MAX_SOFT_LINKS + " soft links in a row").within(where);
         }
         Hdf5Object object = target.startsWith("/") ? file.root() : this;
         for (String part : target.split("/")) {
