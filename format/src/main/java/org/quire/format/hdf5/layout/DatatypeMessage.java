@@ -62,7 +62,8 @@ public final class DatatypeMessage {
     private static final DatatypeDescription.FixedPoint VARIABLE_LENGTH_STRING_BASE =
             new DatatypeDescription.FixedPoint(1, false, ByteOrder.LITTLE_ENDIAN);
     private static final String SUPPORTED_CLASSES = "fixed-point (all bits significant),"
-            + " IEEE floating-point, string, compound, enumeration and variable-length string";
+            + " IEEE floating-point, string, compound, enumeration and variable-length string"
+            + " classes";
 
     private DatatypeMessage() {
     }
