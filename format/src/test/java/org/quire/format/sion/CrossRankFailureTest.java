@@ -49,6 +49,30 @@ class CrossRankFailureTest {
         assertEquals("endianness word", crossed.field());
         assertEquals("00 00 00 00 or 01 01 01 01", crossed.expected());
         assertEquals("01 00 00 00", crossed.found());
+        assertNull(crossed.object());
+        assertEquals(found.getMessage(), crossed.getMessage());
+    }
+
+    @Test
+    void aCorruptFileKeepsTheObjectItNames() {
+        CorruptFileException found = new CorruptFileException(FILE, 4, "fixed array header", "signature",
+                "FAHD", "XXXX").of("/grid");
+        CorruptFileException crossed = (CorruptFileException) crossed(found);
+        assertEquals(CorruptFileException.class, crossed.getClass());
+        assertEquals("/grid", crossed.object());
+        assertEquals("fixed array header", crossed.structure());
+        assertEquals(found.getMessage(), crossed.getMessage());
+    }
+
+    @Test
+    void aChecksumMismatchKeepsTheObjectItNames() {
+        ChecksumMismatchException found = new ChecksumMismatchException(FILE, 44, "fixed array header",
+                0xdeadbeef, 0x01020304).of("/grid");
+        ChecksumMismatchException crossed = (ChecksumMismatchException) crossed(found);
+        assertEquals(ChecksumMismatchException.class, crossed.getClass());
+        assertEquals("/grid", crossed.object());
+        assertEquals(0xdeadbeef, crossed.stored());
+        assertEquals(0x01020304, crossed.computed());
         assertEquals(found.getMessage(), crossed.getMessage());
     }
 
@@ -169,6 +193,10 @@ class CrossRankFailureTest {
     }
 
     private static void writeString(DataOutputStream out, String value) throws IOException {
+        if (value == null) {
+            out.writeInt(-1);
+            return;
+        }
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
         out.writeInt(utf8.length);
         out.write(utf8);
@@ -194,15 +222,17 @@ class CrossRankFailureTest {
     @Test
     void aFieldCountOtherThanTheTagsIsAMalformedReport() throws IOException {
         assertMalformed(report(1, "corrupt-file", 2, FILE.toString(), "4"),
-                PREFIX + " (from rank 1, tag corrupt-file): 2 fields, the tag has 6");
+                PREFIX + " (from rank 1, tag corrupt-file): 2 fields, the tag has 7");
         assertMalformed(report(1, "format", 3, FILE.toString(), "x", "y"),
                 PREFIX + " (from rank 1, tag format): 3 fields, the tag has 2");
     }
 
     @Test
     void aFieldItsClassRejectsIsAMalformedReport() throws IOException {
-        assertMalformed(report(1, "corrupt-file", 6, FILE.toString(), "four", "META1", "endianness word", "0", "1"),
-                PREFIX + " (from rank 1, tag corrupt-file): fields [" + FILE + ", four, META1, endianness word, 0, 1]"
+        assertMalformed(report(1, "corrupt-file", 7, FILE.toString(), "four", "META1", "endianness word", "0", "1",
+                        null),
+                PREFIX + " (from rank 1, tag corrupt-file): fields [" + FILE + ", four, META1, endianness word, 0, 1,"
+                        + " null]"
                         + " rejected: java.lang.NumberFormatException: For input string: \"four\"");
         assertMalformed(report(1, "sion-recovery-refused", 3, FILE.toString(), "NO_SUCH_REASON", "d"),
                 PREFIX + " (from rank 1, tag sion-recovery-refused): fields [" + FILE + ", NO_SUCH_REASON, d]"
@@ -233,10 +263,10 @@ class CrossRankFailureTest {
     @Test
     void aLastFieldCutShortIsAMalformedReport() throws IOException {
         byte[] whole = CrossRankFailure.encode(3, new CorruptFileException(FILE, 4, "META1", "endianness word",
-                "00 00 00 00", "01 00 00 00"));
+                "00 00 00 00", "01 00 00 00", "/grid/cube"));
         byte[] cut = Arrays.copyOf(whole, whole.length - 3);
-        assertMalformed(cut, PREFIX + " (from rank 3, tag corrupt-file): the field 5 has length 11 at byte "
-                + (whole.length - 15) + ", 8 bytes remain");
+        assertMalformed(cut, PREFIX + " (from rank 3, tag corrupt-file): the field 6 has length 10 at byte "
+                + (whole.length - 14) + ", 7 bytes remain");
     }
 
     @Test
