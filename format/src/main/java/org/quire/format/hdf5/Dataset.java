@@ -3,6 +3,7 @@ package org.quire.format.hdf5;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -14,11 +15,13 @@ import org.quire.format.hdf5.chunk.ChunkIndexes;
 import org.quire.format.hdf5.chunk.InPlaceChunkStore;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.chunk.StoredChunkVisitor;
+import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.DataLayout;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.DataspaceMessage;
+import org.quire.format.hdf5.layout.GlobalHeapId;
 import org.quire.format.hdf5.layout.HeaderMessage;
 
 /**
@@ -98,11 +101,34 @@ public final class Dataset extends Hdf5Object {
         }
     }
 
+    /**
+     * A dataset of {@code shape} (empty for a scalar) written whole, at once, as h5py writes
+     * {@code create_dataset(name, data=...)}: contiguous, its {@code stored} elements (for
+     * variable-length strings, global heap IDs) in one block; it cannot grow or be rewritten.
+     */
+    static Dataset createContiguous(Hdf5File file, String path, Datatype type, long[] shape,
+                                    byte[] stored) throws IOException {
+        BlockFile blocks = file.blocks();
+        long address = Addresses.UNDEFINED;
+        if (stored.length > 0) {
+            address = blocks.allocate(stored.length);
+            blocks.write(address, stored);
+        }
+        List<HeaderMessage> messages = DatasetHeader.wholeMessages(type, shape,
+                new DataLayout.Contiguous(address, stored.length));
+        WritableObjectHeader header = new WritableObjectHeader(blocks, file.cache(), messages,
+                SPARE_HEADER_BYTES);
+        return new Dataset(file, path, header.address(), header, shape.clone(), shape.clone(),
+                type, null, List.of(), null, ContiguousData.contiguous(blocks, header.address(), address,
+                        stored.length, shape, type.size()));
+    }
+
     /** The dataset whose header {@code messages} were read at {@code address}. */
     static Dataset read(Hdf5File file, String path, long address, List<HeaderMessage> messages)
             throws IOException {
         BlockFile blocks = file.blocks();
-        DatasetHeader described = DatasetHeader.decode(blocks.path(), path, address, messages);
+        DatasetHeader described = DatasetHeader.decode(blocks.path(), address, messages,
+                file.references());
         DataspaceMessage space = described.space();
         Datatype type = described.type();
         ChunkedData chunked = null;
@@ -214,6 +240,7 @@ public final class Dataset extends Hdf5Object {
      */
     public void extend(long... newShape) {
         requireWritable();
+        requireChunked();
         if (newShape.length != shape.length) {
             throw new IllegalArgumentException("rank " + newShape.length + ", dataset has "
                     + shape.length);
@@ -232,6 +259,7 @@ public final class Dataset extends Hdf5Object {
 
     public void write(long[] start, long[] count, ByteBuffer data) throws IOException {
         requireWritable();
+        requireChunked();
         long elements = checkSelection(start, count);
         if (data.remaining() != elements * type.size()) {
             throw new IllegalArgumentException("selection of " + elements + " elements needs "
@@ -277,6 +305,14 @@ public final class Dataset extends Hdf5Object {
 
     /** The hyperslab's elements, in the datatype's byte order (the buffer's order is set to it). */
     public ByteBuffer read(long[] start, long[] count) throws IOException {
+        try {
+            return readElements(start, count);
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
+    }
+
+    private ByteBuffer readElements(long[] start, long[] count) throws IOException {
         file.requireOpen();
         long elements = checkSelection(start, count);
         byte[] target = new byte[(int) (elements * type.size())];
@@ -287,6 +323,61 @@ public final class Dataset extends Hdf5Object {
             chunked.read(start, count, target);
         }
         return ByteBuffer.wrap(target).order(type.byteOrder());
+    }
+
+    /**
+     * The bytes of each string in the hyperslab, in row-major order: for a variable-length
+     * string type the bytes stored in the global heap (an element never written is empty),
+     * for a fixed-length one without trailing padding, as h5py returns them.
+     *
+     * @throws IllegalStateException the type is not a string type
+     */
+    public List<byte[]> readStringBytes(long[] start, long[] count) throws IOException {
+        ByteBuffer elements = read(start, count);
+        byte[] bytes = new byte[elements.remaining()];
+        elements.get(bytes);
+        List<byte[]> strings = new ArrayList<>();
+        if (type instanceof Datatype.VariableLengthStringType) {
+            for (int at = 0; at < bytes.length; at += GlobalHeapId.SIZE) {
+                GlobalHeapId id = GlobalHeapId.decode(file.path(), Addresses.UNDEFINED, bytes,
+                        at);
+                try {
+                    strings.add(id.isEmpty() ? new byte[0]
+                            : file.references().globalHeapObject(id));
+                } catch (CorruptFileException e) {
+                    throw e.of(path());
+                }
+            }
+        } else if (type instanceof Datatype.StringType fixed) {
+            for (int at = 0; at < bytes.length; at += fixed.size()) {
+                strings.add(fixed.decodeBytes(bytes, at));
+            }
+        } else {
+            throw new IllegalStateException(path() + " holds " + type + ", not strings");
+        }
+        return strings;
+    }
+
+    /**
+     * The hyperslab's integers, of any size from 1 to 8 bytes (enumerations as their
+     * integers), widened to long: sign-extended when signed, unsigned 64-bit values keep their
+     * bits.
+     *
+     * @throws IllegalArgumentException the type is not an integer or enumeration type
+     */
+    public long[] readIntegers(long[] start, long[] count) throws IOException {
+        ElementCodec.integerOf(type);
+        long elements = checkSelection(start, count);
+        return ElementCodec.decodeLongs(type, read(start, count), (int) elements);
+    }
+
+    /** The strings in the hyperslab ({@link #readStringBytes}) as text. */
+    public List<String> readStrings(long[] start, long[] count) throws IOException {
+        List<String> texts = new ArrayList<>();
+        for (byte[] string : readStringBytes(start, count)) {
+            texts.add(Strings.decode(type, string));
+        }
+        return texts;
     }
 
     public byte[] readBytes(long[] start, long[] count) throws IOException {

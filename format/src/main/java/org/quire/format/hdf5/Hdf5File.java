@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.BlockEntry;
 import org.quire.format.hdf5.cache.Durability;
@@ -17,6 +18,7 @@ import org.quire.format.hdf5.layout.BTreeKValuesMessage;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.DatatypeMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV1;
@@ -34,7 +36,8 @@ import org.quire.format.storage.StorageOpener;
  * to read. Files are written with superblock version 3 and version-2 object headers (libhdf5's
  * "latest" format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
  * by default (superblock 0, version-1 object headers, symbol table groups, version-1 B-tree
- * chunk indexes) and with superblock 2 are read too.
+ * chunk indexes) and with superblock 2 are read too, also after a user block (the superblock at
+ * 512, 1024, 2048, ... bytes).
  *
  * <pre>{@code
  * try (Hdf5File file = Hdf5File.create(path)) {
@@ -67,6 +70,7 @@ public final class Hdf5File implements AutoCloseable {
     /** The superblock of a file being written, held for the file's life; null when read only. */
     private BlockEntry<Hdf5File> superblock;
     private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
+    private final FileReferences references = new FileReferences(this);
     private Group root;
     /** Node capacities of the old format's B-trees and symbol table nodes. */
     private BTreeV1Ranks ranks = BTreeV1Ranks.DEFAULT;
@@ -160,10 +164,12 @@ public final class Hdf5File implements AutoCloseable {
             if ((superblock.consistencyFlags() & writing) != 0) {
                 throw new FileOpenForWritingException(path, superblock.consistencyFlags());
             }
-            if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
+            // libhdf5 counts the user block in the end of file address.
+            long fileSize = blocks.baseAddress() + blocks.size();
+            if (Long.compareUnsigned(superblock.endOfFileAddress(), fileSize) > 0) {
                 throw new org.quire.format.CorruptFileException(path,
-                        superblock.endOfFileAddressOffset(), "superblock",
-                        "end of file address", "at most the file size " + blocks.size(),
+                        blocks.baseAddress() + superblock.endOfFileAddressOffset(), "superblock",
+                        "end of file address", "at most the file size " + fileSize,
                         Long.toUnsignedString(superblock.endOfFileAddress()));
             }
             Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
@@ -333,18 +339,39 @@ public final class Hdf5File implements AutoCloseable {
      * the group or dataset it holds.
      */
     Hdf5Object readObject(String path, long address) throws IOException {
-        return objectOf(path, address, headerMessages(address));
+        try {
+            return objectOf(path, address, headerMessages(address));
+        } catch (CorruptFileException e) {
+            throw e.of(path);
+        }
+    }
+
+    /** Resolves committed datatypes and global heap objects of this file. */
+    FileReferences references() {
+        return references;
     }
 
     /** The messages of the object header at {@code address}, version 2 ("OHDR") or 1. */
-    private List<HeaderMessage> headerMessages(long address) throws IOException {
+    List<HeaderMessage> headerMessages(long address) throws IOException {
         byte[] signature = blocks.read(address, OHDR.length, "object header");
         return Arrays.equals(signature, OHDR) ? ObjectHeaderV2.read(blocks, address)
                 : ObjectHeaderV1.read(blocks, address);
     }
 
-    /** The group or dataset whose header at {@code address} holds {@code messages}. */
+    /**
+     * The group, dataset or committed datatype whose header at {@code address} holds
+     * {@code messages}; a feature it uses that Quire does not read fails naming {@code path}.
+     */
     Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages)
+            throws IOException {
+        try {
+            return objectOfKind(path, address, messages);
+        } catch (UnsupportedFormatException e) {
+            throw e.within(path);
+        }
+    }
+
+    private Hdf5Object objectOfKind(String path, long address, List<HeaderMessage> messages)
             throws IOException {
         for (HeaderMessage message : messages) {
             if (message.type() == DataLayoutMessage.TYPE) {
@@ -357,7 +384,13 @@ public final class Hdf5File implements AutoCloseable {
                 return Group.read(this, path, address, messages);
             }
         }
-        throw new UnsupportedFormatException(blocks.path(), "object header of " + path, address,
-                "neither a group nor a dataset (a named datatype?)", "groups and datasets");
+        for (HeaderMessage message : messages) {
+            if (message.type() == DatatypeMessage.TYPE) {
+                return CommittedDatatype.read(this, path, address, messages);
+            }
+        }
+        throw new UnsupportedFormatException(blocks.path(), "object header", address,
+                "neither a group, a dataset nor a committed datatype",
+                "groups, datasets and committed datatypes");
     }
 }

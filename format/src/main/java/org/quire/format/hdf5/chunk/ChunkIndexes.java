@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Arrays;
 
 import org.quire.format.hdf5.cache.MetadataCache;
+import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
@@ -60,7 +61,8 @@ public final class ChunkIndexes {
      * The index {@code layout} names, for a dataset of {@code shape} and {@code maxShape} whose
      * chunks are {@code filtered} or not; its blocks are reached through {@code cache}. The
      * caller has checked the layout against the dataspace (rank, and a chunk grid whose sizes
-     * do not overflow).
+     * do not overflow). A fixed array, extensible array or version-2 B-tree libhdf5 never
+     * allocated (no chunk written: an undefined address) is an {@link UnallocatedChunkIndex}.
      */
     public static ChunkIndex open(BlockFile file, MetadataCache cache, BTreeV1Ranks ranks,
                                   DataLayoutMessage layout, long[] shape, long[] maxShape,
@@ -70,6 +72,12 @@ public final class ChunkIndexes {
         ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), maxShape);
         long address = layout.indexAddress();
         ChunkIndexParameters parameters = layout.index();
+        boolean allocatedWithFirstChunk = parameters instanceof ChunkIndexParameters.FixedArray
+                || parameters instanceof ChunkIndexParameters.ExtensibleArray
+                || parameters instanceof ChunkIndexParameters.BTreeV2;
+        if (allocatedWithFirstChunk && !Addresses.isDefined(address)) {
+            return new UnallocatedChunkIndex(parameters);
+        }
         if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
             return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(address,
                     filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
