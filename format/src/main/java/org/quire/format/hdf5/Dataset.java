@@ -1,12 +1,14 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.chunk.ChunkGrid;
 import org.quire.format.hdf5.chunk.ChunkIndex;
 import org.quire.format.hdf5.chunk.ChunkIndexes;
@@ -31,7 +33,8 @@ import org.quire.format.hdf5.layout.HeaderMessage;
  * order (typed arrays are converted).
  *
  * <p>Written chunks go to the file at once; the chunk index, the dataspace and the object
- * headers reach the file on {@link Hdf5File#flush()} and {@link Hdf5File#close()}.
+ * headers reach the file on {@link Hdf5File#flush()} and {@link Hdf5File#close()} (or earlier,
+ * index blocks only, when the metadata cache makes room).
  */
 public final class Dataset extends Hdf5Object {
 
@@ -65,20 +68,37 @@ public final class Dataset extends Hdf5Object {
 
     static Dataset create(Hdf5File file, String path, DatasetSpec spec) {
         BlockFile blocks = file.blocks();
-        ChunkIndex index = ChunkIndexes.create(blocks, spec.shape(), spec.maxShape(),
-                spec.chunkShape(), spec.type().size(), !spec.filters().isEmpty());
-        ChunkedData data = chunkedData(blocks, new ChunkGrid(spec.chunkShape(), spec.maxShape()),
-                index, spec.filters(), spec.type().size(), spec.fillValue());
+        MetadataCache cache = file.cache();
+        ChunkIndex index;
+        try {
+            index = ChunkIndexes.create(blocks, cache, spec.shape(), spec.maxShape(),
+                    spec.chunkShape(), spec.type().size(), !spec.filters().isEmpty());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ChunkedData data = chunkedData(blocks, cache, new ChunkGrid(spec.chunkShape(),
+                spec.maxShape()), index, spec.filters(), spec.type().size(), spec.fillValue());
         List<HeaderMessage> messages = DatasetHeader.messages(spec, data.layoutMessage());
-        WritableObjectHeader header = new WritableObjectHeader(blocks, messages,
+        WritableObjectHeader header = new WritableObjectHeader(blocks, cache, messages,
                 SPARE_HEADER_BYTES);
-        file.track(header);
+        dependOnIndex(cache, header, index);
         Dataset dataset = new Dataset(file, path, header.address(), header, spec.shape(),
                 spec.maxShape(), spec.type(), spec.fillValue(), spec.filters(), data, null);
         dataset.dataspaceHandle = DatasetHeader.DATASPACE_MESSAGE;
         dataset.layoutHandle = messages.size() - 1;
-        file.track(dataset);
         return dataset;
+    }
+
+    /**
+     * The layout message points at the index's header, or for a single chunk at the chunk's
+     * proxy: the object header is written after it (when the cache holds it; once evicted it is
+     * clean, with nothing left to order).
+     */
+    private static void dependOnIndex(MetadataCache cache, WritableObjectHeader header,
+                                      ChunkIndex index) {
+        if (cache.contains(index.address())) {
+            cache.createFlushDependency(header.address(), index.address());
+        }
     }
 
     /**
@@ -96,9 +116,8 @@ public final class Dataset extends Hdf5Object {
         }
         List<HeaderMessage> messages = DatasetHeader.wholeMessages(type, shape,
                 new DataLayout.Contiguous(address, stored.length));
-        WritableObjectHeader header = new WritableObjectHeader(blocks, messages,
+        WritableObjectHeader header = new WritableObjectHeader(blocks, file.cache(), messages,
                 SPARE_HEADER_BYTES);
-        file.track(header);
         return new Dataset(file, path, header.address(), header, shape.clone(), shape.clone(),
                 type, null, List.of(), null, ContiguousData.contiguous(blocks, header.address(), address,
                         stored.length, shape, type.size()));
@@ -115,9 +134,9 @@ public final class Dataset extends Hdf5Object {
         ChunkedData chunked = null;
         ContiguousData contiguous = null;
         if (described.layout() instanceof DataLayoutMessage layout) {
-            ChunkIndex index = ChunkIndexes.open(blocks, file.ranks(), layout, space.dimensions(),
-                    space.maxDimensions(), !described.filters().isEmpty());
-            chunked = chunkedData(blocks, new ChunkGrid(layout.chunkDimensions(),
+            ChunkIndex index = ChunkIndexes.open(blocks, file.cache(), file.ranks(), layout,
+                    space.dimensions(), space.maxDimensions(), !described.filters().isEmpty());
+            chunked = chunkedData(blocks, file.cache(), new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
         } else {
@@ -130,10 +149,10 @@ public final class Dataset extends Hdf5Object {
         return dataset;
     }
 
-    private static ChunkedData chunkedData(BlockFile blocks, ChunkGrid grid, ChunkIndex index,
-                                           List<Filter> filters, int elementSize,
-                                           byte[] fillValue) {
-        return new ChunkedData(blocks.path(), grid, index, new InPlaceChunkStore(blocks),
+    private static ChunkedData chunkedData(BlockFile blocks, MetadataCache cache, ChunkGrid grid,
+                                           ChunkIndex index, List<Filter> filters,
+                                           int elementSize, byte[] fillValue) {
+        return new ChunkedData(blocks.path(), grid, index, new InPlaceChunkStore(blocks, cache),
                 new FilterPipeline(filters, elementSize), elementSize, fillValue);
     }
 
@@ -248,7 +267,12 @@ public final class Dataset extends Hdf5Object {
         }
         byte[] source = new byte[data.remaining()];
         data.duplicate().get(source);
-        chunked.write(start, count, source);
+        ChunkedData chunks = requireChunked();
+        chunks.write(start, count, source);
+        if (chunks.index().recordsInLayoutMessage()) {
+            header.replace(layoutHandle, chunks.layoutMessage().encode());
+            dependOnIndex(file.cache(), header, chunks.index());
+        }
     }
 
     public void write(long[] start, long[] count, byte[] data) throws IOException {
@@ -387,11 +411,6 @@ public final class Dataset extends Hdf5Object {
         ElementCodec.requireMatch(type, array);
         ElementCodec.decode(type, read(start, count), array);
         return array;
-    }
-
-    /** Writes the chunk index and the layout message; called by the file's flush. */
-    void flushIndex() throws IOException {
-        header.replace(layoutHandle, chunked.flush().encode());
     }
 
     private long checkSelection(long[] start, long[] count) {

@@ -101,11 +101,10 @@ public final class Group extends Hdf5Object {
 
     /** A new, empty group whose header is allocated in {@code file}. */
     static Group create(Hdf5File file, String path) {
-        WritableObjectHeader header = new WritableObjectHeader(file.blocks(), List.of(
+        WritableObjectHeader header = new WritableObjectHeader(file.blocks(), file.cache(), List.of(
                 HeaderMessage.of(LinkInfoMessage.TYPE, 0, LinkInfoMessage.compact().encode()),
                 HeaderMessage.of(GroupInfoMessage.TYPE, 0, GroupInfoMessage.encodeDefault())),
                 SPARE_HEADER_BYTES);
-        file.track(header);
         return new Group(file, path, header.address(), header);
     }
 
@@ -231,7 +230,7 @@ public final class Group extends Hdf5Object {
         requireWritable();
         checkNewName(name);
         Group group = create(file, childPath(path(), name));
-        link(name, group, group.header.address());
+        link(name, group, group.header);
         return group;
     }
 
@@ -239,7 +238,7 @@ public final class Group extends Hdf5Object {
         requireWritable();
         checkNewName(name);
         Dataset dataset = Dataset.create(file, childPath(path(), name), spec);
-        link(name, dataset, dataset.header.address());
+        link(name, dataset, dataset.header);
         return dataset;
     }
 
@@ -293,7 +292,7 @@ public final class Group extends Hdf5Object {
     }
 
     private Dataset linkNew(String name, Dataset dataset) {
-        link(name, dataset, dataset.header.address());
+        link(name, dataset, dataset.header);
         return dataset;
     }
 
@@ -390,9 +389,11 @@ public final class Group extends Hdf5Object {
         return object;
     }
 
-    private void link(String name, Hdf5Object child, long address) {
-        LinkMessage link = LinkMessage.hard(name, address);
+    /** Links the new {@code child}; this header is written only after the child's. */
+    private void link(String name, Hdf5Object child, WritableObjectHeader childHeader) {
+        LinkMessage link = LinkMessage.hard(name, childHeader.address());
         header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.encode()));
+        file.cache().createFlushDependency(header.address(), childHeader.address());
         links.put(name, link);
         children.put(name, child);
     }

@@ -3,12 +3,16 @@ package org.quire.format.hdf5;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.cache.BlockEntry;
+import org.quire.format.hdf5.cache.Durability;
+import org.quire.format.hdf5.cache.FlushJournal;
+import org.quire.format.hdf5.cache.FlushStage;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeKValuesMessage;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
@@ -24,6 +28,7 @@ import org.quire.format.hdf5.layout.SuperblockV3;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
 import org.quire.format.storage.StorageOpener;
 
 /**
@@ -43,8 +48,12 @@ import org.quire.format.storage.StorageOpener;
  * }
  * }</pre>
  *
- * <p>While a writer has the file open, the superblock says so (consistency flag "open for
- * writing"); {@link #close()} writes every structure and clears the flag. Not thread-safe.
+ * <p>Every structure a writer changes (superblock, object headers, chunk index blocks) is an
+ * entry of a metadata cache bounded in memory; {@link #flush()} writes the dirty ones children
+ * first, the superblock last, forcing as {@link WriteOptions} say. While a writer has the file
+ * open, the superblock says so (consistency flag "open for writing"); {@link #close()} flushes
+ * and clears the flag. A file a crashed writer left is read after {@link #recover}.
+ * Not thread-safe.
  */
 public final class Hdf5File implements AutoCloseable {
 
@@ -52,18 +61,35 @@ public final class Hdf5File implements AutoCloseable {
     private static final byte[] OHDR = "OHDR".getBytes(StandardCharsets.US_ASCII);
 
     private final BlockFile blocks;
+    private final MetadataCache cache;
+    /** The flush journal of a file being written, and where it is; null when read only. */
+    private final FlushJournal journal;
+    private final Path journalPath;
+    private final StorageOpener opener;
     private final boolean writable;
-    private final List<WritableObjectHeader> headers = new ArrayList<>();
-    private final List<Dataset> datasets = new ArrayList<>();
+    /** The superblock of a file being written, held for the file's life; null when read only. */
+    private BlockEntry<Hdf5File> superblock;
+    private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
     private final FileReferences references = new FileReferences(this);
     private Group root;
     /** Node capacities of the old format's B-trees and symbol table nodes. */
     private BTreeV1Ranks ranks = BTreeV1Ranks.DEFAULT;
     private boolean closed;
 
-    private Hdf5File(BlockFile blocks, boolean writable) {
-        this.blocks = blocks;
-        this.writable = writable;
+    private Hdf5File(Storage storage, StorageOpener opener, FlushJournal journal,
+                     WriteOptions options) throws IOException {
+        this.blocks = new BlockFile(storage);
+        this.writable = journal != null;
+        this.cache = new MetadataCache(storage, options.metadataCacheBytes(),
+                writable ? options.durability().cacheDurability() : Durability.NONE, journal);
+        this.journal = journal;
+        this.journalPath = journalPath(storage.path());
+        this.opener = opener;
+    }
+
+    /** Where the flush journal of the HDF5 file {@code path} is: {@code <name>.qjnl} beside it. */
+    public static Path journalPath(Path path) {
+        return path.resolveSibling(path.getFileName() + ".qjnl");
     }
 
     /**
@@ -77,11 +103,41 @@ public final class Hdf5File implements AutoCloseable {
 
     /** {@link #create(Path)} through {@code opener} (a test's crash simulator, or real files). */
     public static Hdf5File create(Path path, StorageOpener opener) throws IOException {
-        Hdf5File file = new Hdf5File(new BlockFile(opener.open(path, OpenMode.CREATE_NEW)), true);
-        file.blocks.allocate(SuperblockV3.SIZE);
-        file.root = Group.create(file, "/");
-        file.writeSuperblock(SuperblockV3.FLAG_OPEN_FOR_WRITE);
-        return file;
+        return create(path, opener, WriteOptions.DEFAULT);
+    }
+
+    /** {@link #create(Path)} with {@code options} (durability, metadata cache bound). */
+    public static Hdf5File create(Path path, WriteOptions options) throws IOException {
+        return create(path, FileStorage.OPENER, options);
+    }
+
+    /**
+     * {@link #create(Path)} through {@code opener} with {@code options}. The new file is
+     * flushed once: from here on it opens, after a crash too.
+     */
+    public static Hdf5File create(Path path, StorageOpener opener, WriteOptions options)
+            throws IOException {
+        Storage storage = opener.open(path, OpenMode.CREATE_NEW);
+        Storage journalStorage = null;
+        try {
+            journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
+            journalStorage.truncate(0);
+            Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
+                    options);
+            long address = file.blocks.allocate(SuperblockV3.SIZE);
+            file.root = Group.create(file, "/");
+            file.superblock = file.cache.insertProtected(new BlockEntry<>(address,
+                    SuperblockV3.SIZE, FlushStage.SUPERBLOCK, file, Hdf5File::encodeSuperblock));
+            file.cache.createFlushDependency(address, file.root.header.address());
+            file.flush();
+            return file;
+        } catch (IOException | RuntimeException e) {
+            if (journalStorage != null) {
+                journalStorage.close();
+            }
+            storage.close();
+            throw e;
+        }
     }
 
     /**
@@ -98,9 +154,10 @@ public final class Hdf5File implements AutoCloseable {
 
     /** {@link #open(Path)} through {@code opener}. */
     public static Hdf5File open(Path path, StorageOpener opener) throws IOException {
-        BlockFile blocks = new BlockFile(opener.open(path, OpenMode.READ));
+        Storage storage = opener.open(path, OpenMode.READ);
         try {
-            Hdf5File file = new Hdf5File(blocks, false);
+            Hdf5File file = new Hdf5File(storage, opener, null, WriteOptions.DEFAULT);
+            BlockFile blocks = file.blocks;
             Superblock superblock = Superblock.read(blocks);
             file.ranks = file.ranks(superblock);
             int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
@@ -124,9 +181,54 @@ public final class Hdf5File implements AutoCloseable {
             file.root = group;
             return file;
         } catch (IOException | RuntimeException e) {
-            blocks.close();
+            storage.close();
             throw e;
         }
+    }
+
+    /**
+     * Makes a file a crashed writer left readable, as {@code h5clear -s} does for libhdf5's
+     * files, and more: replays the flush journal ({@code <name>.qjnl}) if it holds a committed
+     * flush, so the file holds that flush's state, then clears the superblock's "open for
+     * writing" flag, forces the file and removes the journal. An uncommitted journal is
+     * ignored: the file then holds the last completed flush's state. The file keeps its size:
+     * the superblock's end of file address was true at every flush, so nothing is cut.
+     * Running it again, or on a file closed properly, changes nothing.
+     *
+     * @throws org.quire.format.CorruptFileException the superblock is damaged
+     * @throws UnsupportedFormatException the file is not one Quire writes (superblock 3)
+     */
+    public static void recover(Path path, StorageOpener opener) throws IOException {
+        Path journalPath = journalPath(path);
+        try (BlockFile file = new BlockFile(opener.open(path, OpenMode.READ_WRITE))) {
+            Storage journal = null;
+            try {
+                journal = opener.open(journalPath, OpenMode.READ);
+            } catch (java.nio.file.NoSuchFileException e) {
+                // no journal: nothing was being flushed
+            }
+            if (journal != null) {
+                try {
+                    for (FlushJournal.Block block : FlushJournal.committedBlocks(journal)) {
+                        file.write(block.address(), block.image());
+                    }
+                } finally {
+                    journal.close();
+                }
+            }
+            SuperblockV3 superblock = SuperblockV3.read(file);
+            if (superblock.consistencyFlags() != 0) {
+                file.write(0, new SuperblockV3(0, superblock.endOfFileAddress(),
+                        superblock.rootGroupAddress()).encode());
+            }
+            file.force(true);
+        }
+        opener.deleteIfExists(journalPath);
+    }
+
+    /** {@link #recover(Path, StorageOpener)} of a file on disk. */
+    public static void recover(Path path) throws IOException {
+        recover(path, FileStorage.OPENER);
     }
 
     public Group root() {
@@ -142,13 +244,18 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /**
-     * Writes every chunk index, object header and the superblock, children before the
-     * structures that point at them, so that what is on disk is a complete file.
+     * Writes every structure changed since the last flush, children before the structures that
+     * point at them and the superblock (with the true end of file) last, so that what is on
+     * disk is a complete file: the state of this flush. It survives the writer process being
+     * killed; it survives a crash of the node or a power failure only with {@link
+     * WriteOptions.Durability#EVERY_FLUSH}, which forces the file before the object headers,
+     * before the superblock and at the end.
      */
     public void flush() throws IOException {
         requireOpen();
         if (writable) {
-            writeAll(SuperblockV3.FLAG_OPEN_FOR_WRITE);
+            publish();
+            cache.flush();
         }
     }
 
@@ -157,39 +264,51 @@ public final class Hdf5File implements AutoCloseable {
         if (closed) {
             return;
         }
+        closed = true;
+        boolean flushed = false;
         try {
             if (writable) {
-                writeAll(0);
+                consistencyFlags = 0;
+                publish();
+                cache.flushForClose();
+                flushed = true;
             }
         } finally {
-            closed = true;
-            blocks.close();
+            try {
+                if (writable) {
+                    journal.close();
+                    if (flushed) {
+                        opener.deleteIfExists(journalPath);
+                    } // else left for recover()
+                }
+            } finally {
+                blocks.close();
+            }
         }
     }
 
-    private void writeAll(int consistencyFlags) throws IOException {
-        for (Dataset dataset : datasets) {
-            dataset.flushIndex();
-        }
-        // Objects created later are children of objects created earlier: write them first.
-        for (int i = headers.size() - 1; i >= 0; i--) {
-            headers.get(i).flush();
-        }
+    /** Marks the superblock dirty; its end of file must be inside the file when written. */
+    private void publish() throws IOException {
         // Reserved but unwritten space (pages not yet used) must still be inside the file.
         long end = blocks.endOfAllocation();
         if (blocks.size() < end) {
             blocks.write(end - 1, new byte[1]);
         }
-        writeSuperblock(consistencyFlags);
+        cache.markDirty(superblock);
     }
 
-    private void writeSuperblock(int consistencyFlags) throws IOException {
-        blocks.write(0, new SuperblockV3(consistencyFlags, blocks.endOfAllocation(),
-                root.header.address()).encode());
+    /** The superblock as the cache writes it: after every allocation of the flush. */
+    private byte[] encodeSuperblock() {
+        return new SuperblockV3(consistencyFlags, blocks.endOfAllocation(),
+                root.header.address()).encode();
     }
 
     BlockFile blocks() {
         return blocks;
+    }
+
+    MetadataCache cache() {
+        return cache;
     }
 
     BTreeV1Ranks ranks() {
@@ -207,14 +326,6 @@ public final class Hdf5File implements AutoCloseable {
             }
         }
         return superblock.ranks();
-    }
-
-    void track(WritableObjectHeader header) {
-        headers.add(header);
-    }
-
-    void track(Dataset dataset) {
-        datasets.add(dataset);
     }
 
     void requireOpen() {

@@ -197,16 +197,19 @@ class DamagedFilesTest {
             throws IOException {
         Path file = dir.resolve(fileName);
         Files.deleteIfExists(file);
-        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.CREATE_OR_OPEN))) {
+        org.quire.format.storage.Storage storage = FileStorage.open(file, OpenMode.CREATE_OR_OPEN);
+        try (BlockFile blocks = new BlockFile(storage)) {
+            org.quire.format.hdf5.cache.MetadataCache cache =
+                    new org.quire.format.hdf5.cache.MetadataCache(storage, 1 << 20,
+                            org.quire.format.hdf5.cache.Durability.NONE);
             blocks.allocate(SuperblockV3.SIZE);
-            WritableObjectHeader child = new WritableObjectHeader(blocks, messages, 0);
-            WritableObjectHeader root = new WritableObjectHeader(blocks, List.of(
+            WritableObjectHeader child = new WritableObjectHeader(blocks, cache, messages, 0);
+            WritableObjectHeader root = new WritableObjectHeader(blocks, cache, List.of(
                     HeaderMessage.of(LinkInfoMessage.TYPE, 0, LinkInfoMessage.compact().encode()),
                     HeaderMessage.of(GroupInfoMessage.TYPE, 0, GroupInfoMessage.encodeDefault()),
                     HeaderMessage.of(LinkMessage.TYPE, 0,
                             LinkMessage.hard(name, child.address()).encode())), 0);
-            child.flush();
-            root.flush();
+            cache.flush();
             blocks.write(0, new SuperblockV3(0, blocks.endOfAllocation(), root.address()).encode());
         }
         return file;

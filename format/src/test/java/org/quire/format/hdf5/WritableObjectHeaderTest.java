@@ -10,26 +10,32 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.cache.Durability;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
 
 class WritableObjectHeaderTest {
 
     @TempDir
     Path dir;
 
+    private MetadataCache cache;
+
     private BlockFile open() throws Exception {
-        Path path = dir.resolve("header.h5");
-        return new BlockFile(FileStorage.open(path, OpenMode.CREATE_OR_OPEN));
+        Storage storage = FileStorage.open(dir.resolve("header.h5"), OpenMode.CREATE_OR_OPEN);
+        cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+        return new BlockFile(storage);
     }
 
     @Test
     void messagesThatDoNotFitGoToContinuationBlocksAndReadBackInOrder() throws Exception {
         try (BlockFile file = open()) {
-            WritableObjectHeader header = new WritableObjectHeader(file, List.of(), 0);
+            WritableObjectHeader header = new WritableObjectHeader(file, cache, List.of(), 0);
             List<byte[]> bodies = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 byte[] body = new byte[10 + 7 * i];
@@ -37,7 +43,7 @@ class WritableObjectHeaderTest {
                 bodies.add(body);
                 header.add(HeaderMessage.of(0x0C, 0, body));
             }
-            header.flush();
+            cache.flush();
             List<HeaderMessage> read = ObjectHeaderV2.read(file, header.address());
             assertEquals(40, read.size());
             for (int i = 0; i < 40; i++) {
@@ -49,12 +55,12 @@ class WritableObjectHeaderTest {
     @Test
     void replacingABodyRewritesItInPlace() throws Exception {
         try (BlockFile file = open()) {
-            WritableObjectHeader header = new WritableObjectHeader(file,
+            WritableObjectHeader header = new WritableObjectHeader(file, cache,
                     List.of(HeaderMessage.of(0x01, 0, new byte[] {1, 2, 3})), 16);
-            header.flush();
+            cache.flush();
             long end = file.endOfAllocation();
             header.replace(0, new byte[] {4, 5, 6});
-            header.flush();
+            cache.flush();
             assertEquals(end, file.endOfAllocation());
             assertArrayEquals(new byte[] {4, 5, 6},
                     ObjectHeaderV2.read(file, header.address()).get(0).body());

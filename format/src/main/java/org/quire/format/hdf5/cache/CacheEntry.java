@@ -24,4 +24,5 @@ public interface CacheEntry {
      * from its position on.
      */
     void encode(ByteBuffer target);
+
 }

@@ -15,6 +15,11 @@ final class CachedNode {
 
     final CacheEntry entry;
     boolean dirty;
+    /**
+     * Whether a flushed state of the file may reach the entry's bytes on disk: written by a
+     * flush, or read from the file. Such an entry, once dirty, is written only by a flush.
+     */
+    boolean published;
     int protections;
     /** Entries that must be written after this one. Few: usually one. */
     final List<CachedNode> parents = new ArrayList<>(1);

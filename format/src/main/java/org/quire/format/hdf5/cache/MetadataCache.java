@@ -26,9 +26,12 @@ import org.quire.format.storage.Storage;
  *     each publishing stage (object headers, then the superblock) and once at its end.</li>
  * <li>Past {@code maxBytes} (images plus {@link #BOOKKEEPING_BYTES_PER_ENTRY} each), the least
  *     recently used entries go: clean ones at once; dirty metadata ({@link FlushStage#METADATA})
+ *     that no flush has published yet (new since the last flush, never read from the file)
  *     written first, which only an entry without children may be, so no parent is ever
- *     written before its children. Protected entries, entries with children, dirty chunk
- *     proxies and dirty publishing entries stay; when only such are left the cache holds more
+ *     written before its children. A block a flushed state reaches is rewritten only by a
+ *     flush (through its journal), never alone: a crash cannot leave it newer than its parent
+ *     or torn. Protected entries, entries with children, dirty chunk proxies, dirty published
+ *     entries and dirty publishing entries stay; when only such are left the cache holds more
  *     than its bound until some become evictable.</li>
  * <li>Evicting a (clean, childless) entry ends its dependencies on its parents: whoever changes
  *     it again states them again ({@link #createFlushDependency} of an existing dependency
@@ -47,10 +50,14 @@ public final class MetadataCache {
     private final Storage storage;
     private final long maxBytes;
     private final Durability durability;
+    /** Where a flush puts its images before writing any in place; null: none. */
+    private final FlushJournal journal;
     private final Map<Long, CachedNode> nodes = new HashMap<>();
     private final Set<CachedNode> dirty = new HashSet<>();
     private final RecencyList recency = new RecencyList();
     private long accountedBytes;
+    private long peakAccountedBytes;
+    private int peakEntryCount;
 
     /**
      * @param storage the file the entries are written to and reloaded from
@@ -58,12 +65,24 @@ public final class MetadataCache {
      * @param durability when flushes force the file
      */
     public MetadataCache(Storage storage, long maxBytes, Durability durability) {
+        this(storage, maxBytes, durability, null);
+    }
+
+    /**
+     * A cache whose flushes go through {@code journal} first: every dirty entry's image and a
+     * commit record (forced when the durability forces), then the entries in place, then the
+     * journal emptied. A crash then leaves the previous flush or, replaying the journal, this
+     * one, whatever order the disk kept of the in-place writes.
+     */
+    public MetadataCache(Storage storage, long maxBytes, Durability durability,
+                         FlushJournal journal) {
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("memory bound must be positive, got " + maxBytes);
         }
         this.storage = storage;
         this.maxBytes = maxBytes;
         this.durability = durability;
+        this.journal = journal;
     }
 
     /**
@@ -82,6 +101,13 @@ public final class MetadataCache {
         dirty.add(node);
     }
 
+    /** {@link #insert} then {@link #protect}: a new entry its holder uses at once. */
+    public <T extends CacheEntry> T insertProtected(T entry) throws IOException {
+        insert(entry);
+        nodes.get(entry.address()).protections++;
+        return entry;
+    }
+
     /**
      * The entry at {@code address}, loaded with {@code loader} when the cache does not hold it,
      * protected from eviction until as many {@link #unprotect} calls as {@code protect} calls.
@@ -97,6 +123,7 @@ public final class MetadataCache {
             }
             makeRoom(charge(loaded));
             node = new CachedNode(loaded, false);
+            node.published = true;
             add(node);
         } else {
             recency.touch(node);
@@ -202,6 +229,13 @@ public final class MetadataCache {
         flush(durability.forcesAtClose());
     }
 
+    /** Whether {@code parentAddress} is written only after {@code childAddress} (directly). */
+    public boolean dependsOn(long parentAddress, long childAddress) {
+        CachedNode parent = nodes.get(parentAddress);
+        CachedNode child = nodes.get(childAddress);
+        return parent != null && child != null && parent.children().contains(child);
+    }
+
     public boolean contains(long address) {
         return nodes.containsKey(address);
     }
@@ -225,6 +259,16 @@ public final class MetadataCache {
         return accountedBytes;
     }
 
+    /** The most {@link #accountedBytes()} ever reached. */
+    public long peakAccountedBytes() {
+        return peakAccountedBytes;
+    }
+
+    /** The most entries ever held at once. */
+    public int peakEntryCount() {
+        return peakEntryCount;
+    }
+
     public long maxBytes() {
         return maxBytes;
     }
@@ -235,26 +279,46 @@ public final class MetadataCache {
             throw new IllegalStateException("cannot flush: the chunk store has not written "
                     + order.get(0).entry + " yet, and metadata may point at it");
         }
-        FlushStage forcedBefore = null;
+        List<FlushJournal.Block> images = new ArrayList<>(order.size());
         for (CachedNode node : order) {
+            images.add(new FlushJournal.Block(node.address(), image(node)));
+        }
+        if (journal != null && !order.isEmpty()) {
+            if (force) {
+                storage.force(false); // the chunks the journal's blocks point at, first
+            }
+            journal.commit(images, force);
+        }
+        FlushStage forcedBefore = null;
+        for (int i = 0; i < order.size(); i++) {
+            CachedNode node = order.get(i);
             FlushStage stage = node.entry.stage();
             if (force && stage.publishes() && stage != forcedBefore) {
                 storage.force(false);
                 forcedBefore = stage;
             }
-            write(node);
+            write(node, images.get(i).image());
+            node.published = true;
         }
         if (force) {
             storage.force(false);
         }
+        if (journal != null && !order.isEmpty()) {
+            journal.clear();
+        }
         makeRoom(0);
     }
 
-    private void write(CachedNode node) throws IOException {
+    private void write(CachedNode node, byte[] image) throws IOException {
         if (node.unsettledChildren > 0) {
             throw new IllegalStateException("would write " + node + " before "
                     + node.unsettledChildren + " of its children are clean");
         }
+        storage.write(ByteBuffer.wrap(image), node.address());
+        setDirty(node, false);
+    }
+
+    private static byte[] image(CachedNode node) {
         CacheEntry entry = node.entry;
         ByteBuffer image = ByteBuffer.allocate(entry.imageSize());
         entry.encode(image);
@@ -262,8 +326,7 @@ public final class MetadataCache {
             throw new IllegalStateException(node + " encoded " + image.position()
                     + " bytes, its image has " + entry.imageSize());
         }
-        storage.write(image.flip(), entry.address());
-        setDirty(node, false);
+        return image.array();
     }
 
     /**
@@ -280,7 +343,7 @@ public final class MetadataCache {
                 CachedNode newer = candidate.newer;
                 if (evictable(candidate)) {
                     if (candidate.dirty) {
-                        write(candidate);
+                        write(candidate, image(candidate));
                     }
                     evict(candidate);
                     evicted = true;
@@ -294,13 +357,15 @@ public final class MetadataCache {
         if (node.protectedByHolder() || node.hasChildren()) {
             return false;
         }
-        return !node.dirty || node.entry.stage() == FlushStage.METADATA;
+        return !node.dirty || node.entry.stage() == FlushStage.METADATA && !node.published;
     }
 
     private void add(CachedNode node) {
         nodes.put(node.address(), node);
         recency.addNewest(node);
         accountedBytes += charge(node.entry);
+        peakAccountedBytes = Math.max(peakAccountedBytes, accountedBytes);
+        peakEntryCount = Math.max(peakEntryCount, nodes.size());
     }
 
     /** Only for a clean entry without children: nothing is left to order. */

@@ -152,10 +152,6 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
         throw new UnsupportedOperationException("Quire does not write version-1 B-tree indexes");
     }
 
-    @Override
-    public void flush() {
-    }
-
     /**
      * Visits every chunk in offset order, reading each node once: every node reached by one
      * pointer only, one level below its parent, its keys within its parent's and in order

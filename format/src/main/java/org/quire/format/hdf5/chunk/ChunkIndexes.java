@@ -3,6 +3,7 @@ package org.quire.format.hdf5.chunk;
 import java.io.IOException;
 import java.util.Arrays;
 
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
@@ -31,8 +32,10 @@ public final class ChunkIndexes {
      *
      * @throws IllegalArgumentException a fixed array would need more entries than Quire writes
      */
-    public static ChunkIndex create(BlockFile blocks, long[] shape, long[] maxShape,
-                                    long[] chunkShape, int elementSize, boolean filtered) {
+    public static ChunkIndex create(BlockFile file, MetadataCache cache, long[] shape,
+                                    long[] maxShape, long[] chunkShape, int elementSize,
+                                    boolean filtered) throws IOException {
+        IndexBlocks blocks = new IndexBlocks(file, cache);
         long chunkBytes = Shapes.elementCount(chunkShape) * elementSize;
         ChunkRecordFormat format = filtered ? ChunkRecordFormat.filtered(chunkBytes)
                 : ChunkRecordFormat.unfiltered();
@@ -56,14 +59,15 @@ public final class ChunkIndexes {
 
     /**
      * The index {@code layout} names, for a dataset of {@code shape} and {@code maxShape} whose
-     * chunks are {@code filtered} or not. The caller has checked the layout against the
-     * dataspace (rank, and a chunk grid whose sizes do not overflow). A fixed array,
-     * extensible array or version-2 B-tree libhdf5 never allocated (no chunk written: an
-     * undefined address) is an {@link UnallocatedChunkIndex}.
+     * chunks are {@code filtered} or not; its blocks are reached through {@code cache}. The
+     * caller has checked the layout against the dataspace (rank, and a chunk grid whose sizes
+     * do not overflow). A fixed array, extensible array or version-2 B-tree libhdf5 never
+     * allocated (no chunk written: an undefined address) is an {@link UnallocatedChunkIndex}.
      */
-    public static ChunkIndex open(BlockFile blocks, BTreeV1Ranks ranks, DataLayoutMessage layout,
-                                  long[] shape, long[] maxShape, boolean filtered)
-            throws IOException {
+    public static ChunkIndex open(BlockFile file, MetadataCache cache, BTreeV1Ranks ranks,
+                                  DataLayoutMessage layout, long[] shape, long[] maxShape,
+                                  boolean filtered) throws IOException {
+        IndexBlocks blocks = new IndexBlocks(file, cache);
         long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * layout.elementSize();
         ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), maxShape);
         long address = layout.indexAddress();
@@ -79,7 +83,7 @@ public final class ChunkIndexes {
                     filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
         }
         if (parameters instanceof ChunkIndexParameters.Implicit) {
-            return ImplicitChunkIndex.open(blocks, address, grid, shape, chunkBytes, filtered);
+            return ImplicitChunkIndex.open(file, address, grid, shape, chunkBytes, filtered);
         }
         if (parameters instanceof ChunkIndexParameters.FixedArray) {
             return FixedArrayChunkIndex.open(blocks, address, grid, chunkBytes, filtered);
@@ -93,7 +97,7 @@ public final class ChunkIndexes {
                     filtered);
         }
         if (parameters instanceof ChunkIndexParameters.BTreeV1) {
-            return new BTreeV1ChunkIndex(blocks, address, layout.chunkDimensions(),
+            return new BTreeV1ChunkIndex(file, address, layout.chunkDimensions(),
                     ranks.chunkNodeK());
         }
         throw new IllegalStateException("no chunk index implements " + parameters);

@@ -3,6 +3,8 @@ package org.quire.format.hdf5.chunk;
 import java.io.IOException;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.ChunkProxy;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
 
@@ -10,14 +12,18 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * Chunks in the file, without free-space tracking: a chunk whose stored size is unchanged
  * (always so for an unfiltered one) is rewritten in place; one whose size changed (a filtered
  * chunk compressing differently) goes to newly allocated space at the end of the file, its old
- * space left unused.
+ * space left unused. Each chunk written is a {@link ChunkProxy} in the metadata cache, so the
+ * index block that records it can depend on its bytes; the store writes the bytes at once and
+ * marks the proxy written.
  */
 public final class InPlaceChunkStore implements ChunkStore {
 
     private final BlockFile blocks;
+    private final MetadataCache cache;
 
-    public InPlaceChunkStore(BlockFile blocks) {
+    public InPlaceChunkStore(BlockFile blocks, MetadataCache cache) {
         this.blocks = blocks;
+        this.cache = cache;
     }
 
     @Override
@@ -33,7 +39,11 @@ public final class InPlaceChunkStore implements ChunkStore {
     public ChunkRecord write(ChunkRecord old, byte[] stored) throws IOException {
         long address = old.isWritten() && old.storedSize() == stored.length ? old.address()
                 : blocks.allocate(stored.length);
+        if (!cache.contains(address)) {
+            cache.insert(new ChunkProxy(address, stored.length));
+        }
         blocks.write(address, stored);
+        cache.chunkWritten(address);
         return new ChunkRecord(address, stored.length, 0);
     }
 }

@@ -40,10 +40,6 @@ final class UnallocatedChunkIndex implements ChunkIndex {
     }
 
     @Override
-    public void flush() {
-    }
-
-    @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) {
     }
 }

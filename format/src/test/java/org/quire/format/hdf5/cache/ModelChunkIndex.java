@@ -75,7 +75,10 @@ final class ModelChunkIndex {
         LongBlock block = cache.protect(blockAddress, LongBlock.class, BLOCK_LOADER);
         block.set((int) (chunk % RECORDS_PER_BLOCK), address);
         cache.markDirty(block);
-        cache.createFlushDependency(blockAddress, address);
+        if (cache.contains(address)) {
+            // Loading the block may have evicted the proxy: clean, nothing left to order.
+            cache.createFlushDependency(blockAddress, address);
+        }
         cache.unprotect(block);
         count = chunk + 1;
         header.set(0, count);
@@ -102,7 +105,10 @@ final class ModelChunkIndex {
         cache.markDirty(directory);
         // Stated on every new block: the directory may have been evicted and reloaded since.
         cache.createFlushDependency(HEADER_ADDRESS, directoryAddress);
-        cache.createFlushDependency(directoryAddress, blockAddress);
+        if (cache.contains(blockAddress)) {
+            // Loading the directory may have evicted the new block: written, nothing to order.
+            cache.createFlushDependency(directoryAddress, blockAddress);
+        }
         cache.unprotect(directory);
     }
 
