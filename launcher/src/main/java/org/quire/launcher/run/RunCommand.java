@@ -1,5 +1,6 @@
 package org.quire.launcher.run;
 
+import org.quire.runtime.JobSecret;
 import org.quire.runtime.LaunchContract;
 import org.quire.runtime.LaunchContractException;
 import org.quire.runtime.Transport;
@@ -103,10 +104,16 @@ public final class RunCommand implements Callable<Integer> {
         }
         String jobId = Long.toString(ProcessHandle.current().pid()) + "-"
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-        try (JobCoordinator coordinator = JobCoordinator.start(transport, ranks, jobId)) {
+        JobSecret secret = JobSecret.generate();
+        try (SecretFiles secretFiles = SecretFiles.create();
+             LauncherLinkServer links = LauncherLinkServer.start(secret, ranks, System.err);
+             JobCoordinator coordinator = JobCoordinator.start(transport, ranks, secret)) {
             List<ProcessBuilder> workers = new ArrayList<>(ranks);
             for (int rank = 0; rank < ranks; rank++) {
-                workers.add(worker(rank, workerClassPath, mpj, coordinator, jobId));
+                ProcessBuilder worker = worker(rank, workerClassPath, mpj, coordinator, jobId);
+                worker.environment().put(LaunchContract.SECRET_FILE, secretFiles.write(secret, rank).toString());
+                worker.environment().put(LaunchContract.LAUNCHER_LINK, links.address());
+                workers.add(worker);
             }
             return new RankProcesses(workers, Duration.ofSeconds(graceSeconds), System.out, System.err).run();
         } catch (IOException | RuntimeException e) {
@@ -149,7 +156,6 @@ public final class RunCommand implements Callable<Integer> {
         env.put(LaunchContract.TRANSPORT, transport.cliName());
         env.put(LaunchContract.COORDINATOR, coordinator.host() + ":" + coordinator.port());
         env.put(LaunchContract.JOB_ID, jobId);
-        env.put(LaunchContract.LAUNCHER_PID, Long.toString(ProcessHandle.current().pid()));
         if (mpj != null) {
             env.put("MPJ_HOME", mpj.home().toString());
         }
