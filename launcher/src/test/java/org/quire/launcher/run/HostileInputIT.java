@@ -84,6 +84,43 @@ class HostileInputIT {
         }
     }
 
+    /**
+     * niodev's own listeners (MPJ Express binds them on all interfaces and cannot be told
+     * otherwise) get garbage while the world forms: the job either forms anyway or ends through
+     * fail-fast with a line saying why, never hangs.
+     */
+    @Test
+    void garbageToNiodevsOwnListenersEndsTheJobPromptlyIfItDisturbsIt() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "mpj",
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner", "2", LATE_SECONDS);
+        long early = workerPid(job, "0");
+        List<Integer> ports = awaitListeningPorts(early, 2);
+        List<Socket> strangers = new ArrayList<>();
+        try {
+            byte[] noise = new byte[64];
+            new Random(14).nextBytes(noise);
+            for (int port : ports) {
+                connect(new InetSocketAddress("127.0.0.1", port), strangers).getOutputStream().write(noise);
+            }
+            QuireCommand.Result result = job.await(HANG);
+            if (result.exitCode() == 0) {
+                assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
+                        result.toString());
+            } else {
+                assertTrue(result.stderr().contains("; stopping the other 2 ranks"), result.toString());
+                assertTrue(result.stderr().contains("[0] Exception in thread \"main\" org.quire.runtime"
+                        + ".CommunicationException: rank 0 could not connect to its niodev peers")
+                        || result.stderr().contains("[0] quire: rank 0 cannot join the niodev world: MPJ niodev did not"
+                        + " connect to its peers within 60 s"), result.toString());
+                assertTrue(result.took().compareTo(Duration.ofSeconds(100)) < 0, result.toString());
+            }
+        } finally {
+            for (Socket s : strangers) {
+                s.close();
+            }
+        }
+    }
+
     @Test
     void aForeignHazelcastClientOrMemberCannotJoinAJobWithAGuessedOrReadClusterName() throws Exception {
         QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "hazelcast",
@@ -114,6 +151,60 @@ class HostileInputIT {
         assertEquals(0, result.exitCode(), result.toString());
         assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
                 result.toString());
+    }
+
+    /** The pid of the worker whose QUIRE_RANK is {@code rank}. */
+    private static long workerPid(QuireCommand.Running job, String rank) throws Exception {
+        long deadline = System.nanoTime() + HANG.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (ProcessHandle child : job.process().children().toList()) {
+                if (rank.equals(environmentOf(child.pid()).get("QUIRE_RANK"))) {
+                    return child.pid();
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("rank " + rank + " did not start within " + HANG);
+    }
+
+    /** Waits until process {@code pid} listens on {@code count} TCP ports (from /proc) and returns them. */
+    private static List<Integer> awaitListeningPorts(long pid, int count) throws Exception {
+        long deadline = System.nanoTime() + HANG.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<Integer> ports = listeningPorts(pid);
+            if (ports.size() >= count) {
+                return ports;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("process " + pid + " did not open " + count + " listeners within " + HANG);
+    }
+
+    private static List<Integer> listeningPorts(long pid) throws IOException {
+        java.util.Set<String> inodes = new java.util.HashSet<>();
+        try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:[")) {
+                        inodes.add(target.substring(8, target.length() - 1));
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // The descriptor went away while listing.
+                }
+            }
+        }
+        List<Integer> ports = new ArrayList<>();
+        for (String table : List.of("tcp", "tcp6")) {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "net", table))) {
+                String[] f = line.trim().split("\\s+");
+                // sl local_address rem_address st ... inode (field 9); 0A is LISTEN
+                if (f.length > 9 && f[3].equals("0A") && inodes.contains(f[9])) {
+                    ports.add(Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1), 16));
+                }
+            }
+        }
+        return ports;
     }
 
     /** The environment of the job's first worker, as any process of the same user can read it. */

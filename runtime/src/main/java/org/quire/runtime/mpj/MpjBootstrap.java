@@ -58,7 +58,12 @@ public final class MpjBootstrap {
         }
         String configuration = "#Number of Processes;" + spec.size() + ";#Protocol Switch Limit;" + PROTOCOL_SWITCH_LIMIT
                 + ";#Server Name;" + InetAddress.getLoopbackAddress().getHostAddress() + ";#Server Port;" + relay.port();
-        MPI.Init(new String[] {Integer.toString(spec.rank()), configuration, "niodev"});
+        try {
+            MPI.Init(new String[] {Integer.toString(spec.rank()), configuration, "niodev"});
+        } catch (RuntimeException e) {
+            throw new CommunicationException("rank " + spec.rank() + " could not connect to its niodev peers ("
+                    + rootCause(e) + ")" + relay.listenerExposure(), e);
+        }
         relay.initReturned();
         NiodevRendezvous served = rendezvous;
         MpjCommunicator world = new MpjCommunicator(MPI.COMM_WORLD);
@@ -69,6 +74,14 @@ public final class MpjBootstrap {
                 served.close();
             }
         });
+    }
+
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.toString();
     }
 
     private static NiodevRendezvous startRendezvous(WorldSpec spec) {

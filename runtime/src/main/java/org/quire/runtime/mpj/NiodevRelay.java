@@ -51,6 +51,8 @@ final class NiodevRelay {
     private final WorldSpec spec;
     private final String coordinator;
     private final CountDownLatch initReturned = new CountDownLatch(1);
+    /** niodev's registration once it arrived: the ports of its listeners. */
+    private volatile Registration niodevRegistration;
 
     private NiodevRelay(ServerSocket listener, WorldSpec spec) {
         this.listener = listener;
@@ -85,6 +87,7 @@ final class NiodevRelay {
             throw fail("niodev did not register with its relay on port " + port() + ": " + e.getMessage());
         }
         Registration mine = niodev.registration();
+        niodevRegistration = mine;
         try (Socket socket = niodev.socket()) {
             new DataOutputStream(socket.getOutputStream()).writeUTF(exchange(mine));
         } catch (IOException e) {
@@ -93,12 +96,19 @@ final class NiodevRelay {
         try {
             if (!initReturned.await(INIT_AFTER_ANSWER_MILLIS, TimeUnit.MILLISECONDS)) {
                 throw fail("MPJ niodev did not connect to its peers within " + INIT_AFTER_ANSWER_MILLIS / 1000
-                        + " s of the rendezvous; its listeners (ports " + mine.readPort() + " and " + mine.writePort()
-                        + " on all interfaces) may have been sent data by another process");
+                        + " s of the rendezvous" + listenerExposure());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Why niodev may have failed, for messages: its listeners take connections from anyone while the world forms. */
+    String listenerExposure() {
+        Registration r = niodevRegistration;
+        return r == null ? "" : "; niodev's listeners (ports " + r.readPort() + " and " + r.writePort()
+                + ", all interfaces) accept any connection while the world forms, and data from another process"
+                + " there makes niodev fail or wait";
     }
 
     /** Waits for niodev's registration of this rank; any other connection is dropped and reported. */
