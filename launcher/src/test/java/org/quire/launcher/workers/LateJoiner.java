@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * Test worker: rank {@code args[0]} waits {@code args[1]} seconds before joining, so the world
+ * Test worker (under quire run or srun): rank {@code args[0]} waits {@code args[1]} seconds before joining, so the world
  * forms late and a test can meet the coordinator in the meantime; then every rank checks an
  * allgather of the ranks and a message ring, and prints {@code world of N verified}.
  */
@@ -18,12 +18,14 @@ public final class LateJoiner {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        if (System.getenv("QUIRE_RANK").equals(args[0])) {
+        String myRank = System.getenv().getOrDefault("QUIRE_RANK", System.getenv("SLURM_PROCID"));
+        if (args[0].equals(myRank)) {
             Thread.sleep(Long.parseLong(args[1]) * 1000);
         }
         Job job = Quire.init(args);
         Communicator world = job.world();
         int rank = world.rank();
+        System.out.println("rank " + rank + " joined");
         int size = world.size();
         byte[][] all = world.allgather(ByteBuffer.allocate(4).putInt(rank).array());
         for (int r = 0; r < size; r++) {
