@@ -2,13 +2,13 @@ package org.quire.launcher.run;
 
 import org.quire.runtime.JobSecret;
 import org.quire.runtime.LauncherLinkHello;
+import org.quire.runtime.net.GuardedServer;
+import org.quire.runtime.net.GuardedServer.Admission;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,92 +18,58 @@ import java.util.List;
  * whether or not its parent reaps it, and each worker then stops itself
  * ({@code org.quire.runtime.LauncherWatch}). A connection must identify a rank of this job with
  * {@link LauncherLinkHello} within {@value #HELLO_TIMEOUT_MILLIS} ms; any other is dropped and
- * reported in one line.
+ * reported in one line ({@link GuardedServer}).
  */
 final class LauncherLinkServer implements AutoCloseable {
 
     private static final int HELLO_TIMEOUT_MILLIS = 10_000;
 
-    private final ServerSocket server;
+    private final GuardedServer server;
     private final JobSecret secret;
     private final int ranks;
-    private final PrintStream err;
     private final List<Socket> links = new ArrayList<>();
 
-    private LauncherLinkServer(ServerSocket server, JobSecret secret, int ranks, PrintStream err) {
+    private LauncherLinkServer(GuardedServer server, JobSecret secret, int ranks) {
         this.server = server;
         this.secret = secret;
         this.ranks = ranks;
-        this.err = err;
     }
 
-    static LauncherLinkServer start(JobSecret secret, int ranks, PrintStream err) throws IOException {
-        LauncherLinkServer links = new LauncherLinkServer(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()),
-                secret, ranks, err);
-        daemon(links::acceptAll, "quire-link-accept").start();
+    static LauncherLinkServer start(JobSecret secret, int ranks) throws IOException {
+        LauncherLinkServer links = new LauncherLinkServer(GuardedServer.bind(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), "launcher link", "hello",
+                HELLO_TIMEOUT_MILLIS), secret, ranks);
+        links.server.serve(links::admit);
         return links;
     }
 
     /** {@code host:port} workers connect to. */
     String address() {
-        return server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
+        return server.address();
     }
 
-    private void acceptAll() {
-        try {
-            while (true) {
-                Socket socket = server.accept();
-                daemon(() -> admit(socket), "quire-link-" + socket.getPort()).start();
-            }
-        } catch (IOException closed) {
-            // close(): the job is over.
+    private Admission admit(Socket socket) throws IOException {
+        byte[] hello = socket.getInputStream().readNBytes(LauncherLinkHello.BYTES);
+        if (hello.length < LauncherLinkHello.BYTES) {
+            return Admission.dropped("it closed the connection after " + hello.length + " of the "
+                    + LauncherLinkHello.BYTES + " bytes of a rank's hello");
         }
-    }
-
-    private void admit(Socket socket) {
-        String address = socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
-        String problem;
-        try {
-            socket.setSoTimeout(HELLO_TIMEOUT_MILLIS);
-            byte[] hello = socket.getInputStream().readNBytes(LauncherLinkHello.BYTES);
-            int rank = hello.length == LauncherLinkHello.BYTES ? LauncherLinkHello.verifiedRank(secret, hello) : -1;
-            if (rank >= 0 && rank < ranks) {
-                synchronized (links) {
-                    links.add(socket);
-                }
-                return;
-            }
-            problem = hello.length < LauncherLinkHello.BYTES
-                    ? "it closed the connection after " + hello.length + " of the " + LauncherLinkHello.BYTES + " bytes"
-                    + " of a rank's hello" : "its hello does not carry this job's secret";
-        } catch (SocketTimeoutException e) {
-            problem = "it sent no hello within " + HELLO_TIMEOUT_MILLIS / 1000 + " s";
-        } catch (IOException e) {
-            problem = "reading its hello failed: " + e.getMessage();
+        int rank = LauncherLinkHello.verifiedRank(secret, hello);
+        if (rank < 0 || rank >= ranks) {
+            return Admission.dropped("its hello does not carry this job's secret");
         }
-        err.println("quire: launcher link on " + address() + ": dropped a connection from " + address + ": " + problem);
-        closeQuietly(socket);
+        socket.setSoTimeout(0); // from now on the link is only held, never read
+        synchronized (links) {
+            links.add(socket);
+        }
+        return Admission.kept();
     }
 
     @Override
     public void close() {
-        closeQuietly(server);
+        server.close();
         synchronized (links) {
-            links.forEach(LauncherLinkServer::closeQuietly);
-        }
-    }
-
-    private static Thread daemon(Runnable body, String name) {
-        Thread thread = new Thread(body, name);
-        thread.setDaemon(true);
-        return thread;
-    }
-
-    private static void closeQuietly(AutoCloseable closeable) {
-        try {
-            closeable.close();
-        } catch (Exception ignored) {
-            // Nothing more can be done about a socket that fails to close.
+            links.forEach(GuardedServer::closeQuietly);
         }
     }
 }

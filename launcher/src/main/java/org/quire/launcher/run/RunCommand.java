@@ -127,7 +127,7 @@ public final class RunCommand implements Callable<Integer> {
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         JobSecret secret = JobSecret.generate();
         try (SecretFiles secretFiles = SecretFiles.create();
-             LauncherLinkServer links = LauncherLinkServer.start(secret, ranks, System.err);
+             LauncherLinkServer links = LauncherLinkServer.start(secret, ranks);
              JobCoordinator coordinator = JobCoordinator.start(transport, ranks, secret)) {
             List<ProcessBuilder> workers = new ArrayList<>(ranks);
             for (int rank = 0; rank < ranks; rank++) {

@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class HostileInputIT {
 
-    private static final Duration HANG = Duration.ofSeconds(120);
+    private static final Duration HANG = Duration.ofSeconds(150);
     /** Rank 2 joins this late, so the coordinator waits for it while the test attacks. */
     private static final String LATE_SECONDS = "12";
 
@@ -112,7 +112,8 @@ class HostileInputIT {
                         + ".CommunicationException: rank 0 could not connect to its niodev peers")
                         || result.stderr().contains("[0] quire: rank 0 cannot join the niodev world: MPJ niodev did not"
                         + " connect to its peers within 60 s"), result.toString());
-                assertTrue(result.took().compareTo(Duration.ofSeconds(100)) < 0, result.toString());
+                // The late rank's 12 s, niodev's 60 s watchdog, and start-up on a loaded machine.
+                assertTrue(result.took().compareTo(Duration.ofSeconds(12 + 60 + 40)) < 0, result.toString());
             }
         } finally {
             for (Socket s : strangers) {
