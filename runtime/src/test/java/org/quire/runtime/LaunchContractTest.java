@@ -116,6 +116,13 @@ class LaunchContractTest {
     }
 
     @Test
+    void aOneNodeSlurmStepHasItsCoordinatorOnLoopback() {
+        Map<String, String> env = Map.of("SLURM_PROCID", "1", "SLURM_STEP_NUM_TASKS", "4", "SLURM_STEP_NUM_NODES", "1",
+                "SLURM_STEP_NODELIST", "node07", "SLURM_JOB_ID", "9", "QUIRE_SECRET_FILE", secretFile());
+        assertEquals("127.0.0.1", SlurmEnvironment.read(env).coordinatorHost());
+    }
+
+    @Test
     void slurmCoordinatorPortCanBeOverridden() {
         Map<String, String> env = Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2", "SLURM_JOB_NODELIST", "localhost",
                 "SLURM_JOB_ID", "5", "QUIRE_COORDINATOR_PORT", "45000", "QUIRE_TRANSPORT", "hazelcast",

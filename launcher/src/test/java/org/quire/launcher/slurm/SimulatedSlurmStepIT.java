@@ -91,6 +91,7 @@ class SimulatedSlurmStepIT {
             task.environment().keySet().removeIf(name -> name.startsWith("QUIRE_") || name.startsWith("SLURM_"));
             task.environment().putAll(java.util.Map.of("SLURM_PROCID", Integer.toString(rank),
                     "SLURM_STEP_NUM_TASKS", Integer.toString(RANKS), "SLURM_STEP_NODELIST", "localhost",
+                    "SLURM_STEP_NUM_NODES", "1",
                     "SLURM_JOB_ID", Integer.toString(jobId), "SLURM_STEP_ID", "0", "QUIRE_TRANSPORT", transport,
                     "QUIRE_SECRET_FILE", secret.toString(), "MPJ_HOME", "/usr/share/mpj"));
             ranks.add(QuireCommand.startProcess(task));
