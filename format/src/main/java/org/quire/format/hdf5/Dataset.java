@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.chunk.ChunkGrid;
 import org.quire.format.hdf5.chunk.ChunkIndex;
@@ -98,9 +99,15 @@ public final class Dataset extends Hdf5Object {
         }
     }
 
-    /** The dataset whose header {@code messages} were read at {@code address}. */
-    static Dataset read(Hdf5File file, String path, long address, List<HeaderMessage> messages)
-            throws IOException {
+    /**
+     * The dataset whose header {@code messages} were read at {@code address}; writable through
+     * {@code header} (a file reopened for writing), or read only when it is null.
+     *
+     * @throws UnsupportedFormatException writable, but its dataspace or layout message is not
+     *                                    one Quire rewrites in place
+     */
+    static Dataset read(Hdf5File file, String path, long address, List<HeaderMessage> messages,
+                        WritableObjectHeader header) throws IOException {
         BlockFile blocks = file.blocks();
         DatasetHeader described = DatasetHeader.decode(blocks.path(), path, address, messages);
         DataspaceMessage space = described.space();
@@ -109,18 +116,48 @@ public final class Dataset extends Hdf5Object {
         ContiguousData contiguous = null;
         if (described.layout() instanceof DataLayoutMessage layout) {
             ChunkIndex index = ChunkIndexes.open(blocks, file.cache(), file.ranks(), layout,
-                    space.dimensions(), space.maxDimensions(), !described.filters().isEmpty());
+                    space.dimensions(), space.maxDimensions(), !described.filters().isEmpty(),
+                    header != null);
             chunked = chunkedData(blocks, file.cache(), new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
         } else {
             contiguous = contiguousData(blocks, address, space, type, described.layout());
         }
-        Dataset dataset = new Dataset(file, path, address, null, space.dimensions(),
+        Dataset dataset = new Dataset(file, path, address, header, space.dimensions(),
                 space.maxDimensions(), type, described.fillValue(), described.filters(), chunked,
                 contiguous);
         dataset.readAttributes(messages);
+        if (header != null) {
+            dataset.dataspaceHandle = header.handleOf(DataspaceMessage.TYPE);
+            dataset.layoutHandle = header.handleOf(DataLayoutMessage.TYPE);
+            dataset.requireRewritable(messages, DataspaceMessage.TYPE,
+                    new DataspaceMessage(space.dimensions(), space.maxDimensions()).encode());
+            if (chunked != null) {
+                dataset.requireRewritable(messages, DataLayoutMessage.TYPE,
+                        chunked.layoutMessage().encode());
+                dependOnIndex(file.cache(), header, chunked.index());
+            }
+        }
         return dataset;
+    }
+
+    /**
+     * Refuses to write a dataset whose message of {@code type} Quire would not rewrite to the
+     * same bytes (another version or encoding): a change rewrites the message in place.
+     */
+    private void requireRewritable(List<HeaderMessage> messages, int type, byte[] reencoded)
+            throws UnsupportedFormatException {
+        for (HeaderMessage message : messages) {
+            if (message.type() == type && !Arrays.equals(message.body(), reencoded)) {
+                throw new UnsupportedFormatException(file.blocks().path(), "dataset " + path()
+                        + " (writing)", message.bodyAddress(), "a message of type " + type
+                        + " encoded otherwise than Quire writes it (" + message.body().length
+                        + " bytes, version " + (message.body().length > 0 ? message.body()[0]
+                        : -1) + ")", "the encodings Quire writes (libhdf5's latest format); "
+                        + "the file is read with Hdf5File.open");
+            }
+        }
     }
 
     private static ChunkedData chunkedData(BlockFile blocks, MetadataCache cache, ChunkGrid grid,

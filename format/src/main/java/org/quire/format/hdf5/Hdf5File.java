@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.BlockEntry;
@@ -27,6 +29,7 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageLock;
 import org.quire.format.storage.StorageOpener;
 
 /**
@@ -64,6 +67,10 @@ public final class Hdf5File implements AutoCloseable {
     private final Path journalPath;
     private final StorageOpener opener;
     private final boolean writable;
+    /** The storage's exclusive lock a writer holds for its life; null when read only. */
+    private StorageLock lock;
+    /** The objects of a file being written, by header address: each header is opened once. */
+    private final Map<Long, Hdf5Object> writableObjects = new HashMap<>();
     /** The superblock of a file being written, held for the file's life; null when read only. */
     private BlockEntry<Hdf5File> superblock;
     private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
@@ -115,11 +122,14 @@ public final class Hdf5File implements AutoCloseable {
             throws IOException {
         Storage storage = opener.open(path, OpenMode.CREATE_NEW);
         Storage journalStorage = null;
+        StorageLock lock = null;
         try {
+            lock = writerLock(storage, path);
             journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
             journalStorage.truncate(0);
             Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
                     options);
+            file.lock = lock;
             long address = file.blocks.allocate(SuperblockV3.SIZE);
             file.root = Group.create(file, "/");
             file.superblock = file.cache.insertProtected(new BlockEntry<>(address,
@@ -128,12 +138,125 @@ public final class Hdf5File implements AutoCloseable {
             file.flush();
             return file;
         } catch (IOException | RuntimeException e) {
-            if (journalStorage != null) {
-                journalStorage.close();
-            }
-            storage.close();
+            closeAfterFailure(storage, journalStorage, lock);
             throw e;
         }
+    }
+
+    /**
+     * Opens an existing file to change it: extend datasets and write their chunks, add groups,
+     * datasets and attributes ("What a reopened file can change" in docs/hdf5.md). The file is
+     * neither created nor truncated. While open, the writer holds the storage's exclusive lock
+     * and the superblock's "open for writing" flag is set (written by a first flush before this
+     * returns), with the flush journal beside the file, as after {@link #create}.
+     *
+     * @throws java.nio.file.NoSuchFileException the file does not exist
+     * @throws FileLockedException another writer holds the file's lock
+     * @throws FileOpenForWritingException the superblock says a writer has the file open, or
+     *                                     died with it open ({@link #recover} it first)
+     * @throws UnsupportedFormatException a format Quire reads but does not write (superblock
+     *                                    versions 0 to 2, version-1 object headers, ...)
+     * @throws org.quire.format.CorruptFileException not an HDF5 file, or a damaged one
+     */
+    public static Hdf5File openForWriting(Path path) throws IOException {
+        return openForWriting(path, FileStorage.OPENER, WriteOptions.DEFAULT);
+    }
+
+    /** {@link #openForWriting(Path)} with {@code options} (durability, metadata cache bound). */
+    public static Hdf5File openForWriting(Path path, WriteOptions options) throws IOException {
+        return openForWriting(path, FileStorage.OPENER, options);
+    }
+
+    /** {@link #openForWriting(Path)} through {@code opener} with {@code options}. */
+    public static Hdf5File openForWriting(Path path, StorageOpener opener, WriteOptions options)
+            throws IOException {
+        Storage storage = opener.open(path, OpenMode.READ_WRITE);
+        Storage journalStorage = null;
+        StorageLock lock = null;
+        try {
+            lock = writerLock(storage, path);
+            SuperblockV3 superblock = writableSuperblock(new BlockFile(storage));
+            journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
+            journalStorage.truncate(0);
+            Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
+                    options);
+            file.lock = lock;
+            Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
+            if (!(root instanceof Group group)) {
+                throw new org.quire.format.CorruptFileException(path,
+                        superblock.rootGroupAddress(), "object header", "messages",
+                        "a group", "a dataset");
+            }
+            file.root = group;
+            file.superblock = file.protectSuperblock();
+            file.cache.createFlushDependency(0, group.header.address());
+            file.flush();
+            return file;
+        } catch (IOException | RuntimeException e) {
+            closeAfterFailure(storage, journalStorage, lock);
+            throw e;
+        }
+    }
+
+    /**
+     * The superblock of a file a writer may open: version 3 (2 has no "open for writing" flag,
+     * so a crash could not be told), without extension, closed by its last writer, its end of
+     * file inside the file. Reads only.
+     */
+    private static SuperblockV3 writableSuperblock(BlockFile blocks) throws IOException {
+        Path path = blocks.path();
+        Superblock read = Superblock.read(blocks);
+        int version = blocks.read(0, Superblock.VERSION_OFFSET + 1, "superblock")
+                [Superblock.VERSION_OFFSET];
+        if (version != 3) {
+            throw new UnsupportedFormatException(path, "superblock (writing)", 0,
+                    "version " + version + (version < 2
+                            ? " (libhdf5's default format: version-1 object headers, "
+                            + "symbol table groups, version-1 B-tree chunk indexes)"
+                            : " (no \"open for writing\" flag to tell a crashed writer)"),
+                    "version 3 (libhdf5's latest format, what Quire writes); every version "
+                            + "0 to 3 is read with Hdf5File.open");
+        }
+        SuperblockV3 superblock = (SuperblockV3) read;
+        int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
+        if ((superblock.consistencyFlags() & writing) != 0) {
+            throw new FileOpenForWritingException(path, superblock.consistencyFlags(),
+                    "another writer has it open, or its writer died: when none is running, "
+                            + "Hdf5File.recover(path) makes it consistent, then open it again; "
+                            + "nothing was changed");
+        }
+        if (Addresses.isDefined(superblock.extensionAddress())) {
+            throw new UnsupportedFormatException(path, "superblock (writing)", 0,
+                    "a superblock extension at " + superblock.extensionAddress(),
+                    "files without one (it is read with Hdf5File.open)");
+        }
+        if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
+            throw new org.quire.format.CorruptFileException(path,
+                    superblock.endOfFileAddressOffset(), "superblock", "end of file address",
+                    "at most the file size " + blocks.size(),
+                    Long.toUnsignedString(superblock.endOfFileAddress()));
+        }
+        return superblock;
+    }
+
+    /** The storage's exclusive lock, which a writer holds while it has the file open. */
+    private static StorageLock writerLock(Storage storage, Path path) throws IOException {
+        StorageLock lock = storage.tryLock(false);
+        if (lock == null) {
+            throw new FileLockedException(path);
+        }
+        return lock;
+    }
+
+    private static void closeAfterFailure(Storage storage, Storage journal, StorageLock lock)
+            throws IOException {
+        if (journal != null) {
+            journal.close();
+        }
+        if (lock != null) {
+            lock.close();
+        }
+        storage.close();
     }
 
     /**
@@ -268,8 +391,18 @@ public final class Hdf5File implements AutoCloseable {
             }
         } finally {
             closed = true;
+            if (lock != null) {
+                lock.close();
+            }
             blocks.close();
         }
+    }
+
+    /** The superblock of a file read from disk, as the cache entry a writer holds. */
+    @SuppressWarnings("unchecked")
+    private BlockEntry<Hdf5File> protectSuperblock() throws IOException {
+        return cache.protect(0, BlockEntry.class, (at, in) -> new BlockEntry<>(at,
+                SuperblockV3.SIZE, FlushStage.SUPERBLOCK, this, Hdf5File::encodeSuperblock));
     }
 
     /** Marks the superblock dirty; its end of file must be inside the file when written. */
@@ -324,7 +457,23 @@ public final class Hdf5File implements AutoCloseable {
      * the group or dataset it holds.
      */
     Hdf5Object readObject(String path, long address) throws IOException {
-        return objectOf(path, address, headerMessages(address));
+        if (!writable) {
+            return objectOf(path, address, headerMessages(address), null);
+        }
+        Hdf5Object known = writableObjects.get(address);
+        if (known != null) {
+            return known;
+        }
+        byte[] signature = blocks.read(address, OHDR.length, "object header");
+        if (!Arrays.equals(signature, OHDR)) {
+            throw new UnsupportedFormatException(blocks.path(), "object header of " + path
+                    + " (writing)", address, "version 1", "version 2 (\"OHDR\"); version 1 "
+                    + "is read with Hdf5File.open");
+        }
+        WritableObjectHeader header = WritableObjectHeader.open(blocks, cache, address);
+        Hdf5Object object = objectOf(path, address, header.messages(), header);
+        writableObjects.put(address, object);
+        return object;
     }
 
     /** The messages of the object header at {@code address}, version 2 ("OHDR") or 1. */
@@ -334,18 +483,21 @@ public final class Hdf5File implements AutoCloseable {
                 : ObjectHeaderV1.read(blocks, address);
     }
 
-    /** The group or dataset whose header at {@code address} holds {@code messages}. */
-    Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages)
-            throws IOException {
+    /**
+     * The group or dataset whose header at {@code address} holds {@code messages}; writable
+     * through {@code header}, or read only when it is null.
+     */
+    Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages,
+                        WritableObjectHeader header) throws IOException {
         for (HeaderMessage message : messages) {
             if (message.type() == DataLayoutMessage.TYPE) {
-                return Dataset.read(this, path, address, messages);
+                return Dataset.read(this, path, address, messages, header);
             }
         }
         for (HeaderMessage message : messages) {
             if (message.type() == LinkInfoMessage.TYPE
                     || message.type() == SymbolTableMessage.TYPE) {
-                return Group.read(this, path, address, messages);
+                return Group.read(this, path, address, messages, header);
             }
         }
         throw new UnsupportedFormatException(blocks.path(), "object header of " + path, address,

@@ -174,6 +174,12 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
      */
     public void setAttribute(Attribute attribute) {
         requireWritable();
+        if (denseAttributes != null) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot add "
+                    + "attribute \"" + attribute.name() + "\" to " + path + ": its attributes "
+                    + "are stored densely (fractal heap and version-2 B-trees); Quire adds "
+                    + "attributes to objects storing them in the object header only");
+        }
         if (attributes.containsKey(attribute.name())) {
             throw new IllegalArgumentException(path + " already has attribute \""
                     + attribute.name() + "\"");

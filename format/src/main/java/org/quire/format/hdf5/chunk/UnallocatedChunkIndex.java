@@ -1,0 +1,72 @@
+package org.quire.format.hdf5.chunk;
+
+import java.io.IOException;
+
+import org.quire.format.hdf5.layout.Addresses;
+import org.quire.format.hdf5.layout.ChunkIndexParameters;
+import org.quire.format.hdf5.layout.ChunkRecord;
+
+/**
+ * An index libhdf5 has not allocated yet: a dataset created without data (libhdf5's late
+ * allocation) names its index type and parameters in the data layout message, with the
+ * undefined address. No chunk is stored. In a file being written, the first {@link #put}
+ * creates the index as {@link ChunkIndexes#create} does for a new dataset ({@link ChunkIndexes}
+ * has checked that this gives the parameters the layout names) and the dataset rewrites its layout message with the new
+ * address; from then on this delegates to it.
+ */
+final class UnallocatedChunkIndex implements ChunkIndex {
+
+    /** Creates the real index; null when the file is read only. */
+    @FunctionalInterface
+    interface Creator {
+        ChunkIndex create() throws IOException;
+    }
+
+    private final ChunkIndexParameters parameters;
+    private final Creator creator;
+    private ChunkIndex created;
+
+    UnallocatedChunkIndex(ChunkIndexParameters parameters, Creator creator) {
+        this.parameters = parameters;
+        this.creator = creator;
+    }
+
+    @Override
+    public ChunkIndexParameters parameters() {
+        return created != null ? created.parameters() : parameters;
+    }
+
+    @Override
+    public long address() {
+        return created != null ? created.address() : Addresses.UNDEFINED;
+    }
+
+    @Override
+    public ChunkRecord get(long[] scaled) throws IOException {
+        return created != null ? created.get(scaled) : ChunkRecord.UNWRITTEN;
+    }
+
+    @Override
+    public void put(long[] scaled, ChunkRecord record) throws IOException {
+        if (created == null) {
+            if (creator == null) {
+                throw new IllegalStateException("the file is open read-only");
+            }
+            created = creator.create();
+        }
+        created.put(scaled, record);
+    }
+
+    /** The layout message holds the index's address, which the first write defines. */
+    @Override
+    public boolean recordsInLayoutMessage() {
+        return true;
+    }
+
+    @Override
+    public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
+        if (created != null) {
+            created.forEachStoredChunk(visitor);
+        }
+    }
+}

@@ -1,0 +1,335 @@
+package org.quire.format.hdf5;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.chunk.Shapes;
+
+/**
+ * {@link Hdf5File#openForWriting}: files Quire wrote and files h5py wrote in the latest format
+ * (generated here with h5py) are reopened, their datasets of every chunk index extended and
+ * written (new chunks and rewritten ones, new index blocks, pages and B-tree nodes), groups,
+ * datasets and attributes added; Quire, h5py (every value, by SHA-256 of the elements) and
+ * h5dump read the result.
+ */
+class ReopenForWritingTest {
+
+    @TempDir
+    Path dir;
+
+    /** A selection and the seed its values carry. */
+    record Box(long[] start, long[] count) {
+    }
+
+    /**
+     * A dataset: its spec, the shape and write before the reopen (phase 1), and after it
+     * (phase 2). Element values are {@code seed * 10^9 + coordinates} ({@link #value}).
+     */
+    record Case(String name, DatasetSpec spec, ChunkIndexType index, long[] shapeBefore,
+                Box before, long[] shapeAfter, Box after) {
+    }
+
+    private static final long UNLIMITED = DatasetSpec.UNLIMITED;
+
+    private static Box box(long[] start, long[] count) {
+        return new Box(start, count);
+    }
+
+    private static long[] s(long... values) {
+        return values;
+    }
+
+    private static DatasetSpec.Builder int64(long... shape) {
+        return DatasetSpec.builder(Datatype.INT64, shape);
+    }
+
+    static List<Case> cases() {
+        return List.of(
+                new Case("single", int64(4, 4).maxShape(4, 4).chunkShape(4, 4).build(),
+                        ChunkIndexType.SINGLE_CHUNK, s(4, 4), box(s(0, 0), s(2, 4)), s(4, 4),
+                        box(s(1, 0), s(3, 4))),
+                new Case("fixed", int64(10, 12).chunkShape(3, 5).build(),
+                        ChunkIndexType.FIXED_ARRAY, s(10, 12), box(s(0, 0), s(4, 7)), s(10, 12),
+                        box(s(3, 5), s(7, 7))),
+                new Case("paged", int64(5000).chunkShape(2).build(), ChunkIndexType.FIXED_ARRAY,
+                        s(5000), box(s(0), s(100)), s(5000), box(s(90), s(3000))),
+                new Case("series", int64(0).maxShape(UNLIMITED).chunkShape(1).build(),
+                        ChunkIndexType.EXTENSIBLE_ARRAY, s(10), box(s(0), s(10)), s(40_000),
+                        box(s(5), s(39_995))),
+                new Case("deflated", int64(0).maxShape(UNLIMITED).chunkShape(8)
+                        .filter(Filter.deflate(6)).build(), ChunkIndexType.EXTENSIBLE_ARRAY,
+                        s(20), box(s(0), s(20)), s(100), box(s(10), s(90))),
+                new Case("grid", int64(0, 0).maxShape(UNLIMITED, UNLIMITED).chunkShape(2, 2)
+                        .build(), ChunkIndexType.VERSION_2_BTREE, s(4, 4), box(s(0, 0), s(4, 4)),
+                        s(60, 60), box(s(2, 0), s(58, 60))));
+    }
+
+    /** Datasets h5py creates without writing (their index is not allocated yet). */
+    static List<Case> unallocatedCases() {
+        return List.of(
+                new Case("fixed_empty", int64(10).chunkShape(4).build(),
+                        ChunkIndexType.FIXED_ARRAY, s(10), null, s(10), box(s(0), s(10))),
+                new Case("series_empty", int64(0).maxShape(UNLIMITED).chunkShape(4).build(),
+                        ChunkIndexType.EXTENSIBLE_ARRAY, s(0), null, s(9), box(s(0), s(9))),
+                new Case("grid_empty", int64(0, 0).maxShape(UNLIMITED, UNLIMITED)
+                        .chunkShape(2, 2).build(), ChunkIndexType.VERSION_2_BTREE, s(0, 0), null,
+                        s(3, 3), box(s(0, 0), s(3, 3))));
+    }
+
+    /** The value of the element at {@code at} written with {@code seed}. */
+    static long value(int seed, long[] at) {
+        return seed * 1_000_000_000L + (at.length == 1 ? at[0] : at[0] * 100_000 + at[1]);
+    }
+
+    static long[] values(int seed, Box box) {
+        long[] values = new long[(int) Shapes.elementCount(box.count())];
+        long[] at = new long[box.start().length];
+        for (int i = 0; i < values.length; i++) {
+            long rest = i;
+            for (int d = at.length - 1; d >= 0; d--) {
+                at[d] = box.start()[d] + rest % box.count()[d];
+                rest /= box.count()[d];
+            }
+            values[i] = value(seed, at);
+        }
+        return values;
+    }
+
+    /** What the dataset holds after both phases: fill (0), then seed 1's, then seed 2's. */
+    static long[] expected(Case c) {
+        long[] shape = c.shapeAfter();
+        long[] all = new long[(int) Shapes.elementCount(shape)];
+        for (int seed = 1; seed <= 2; seed++) {
+            Box box = seed == 1 ? c.before() : c.after();
+            if (box == null) {
+                continue;
+            }
+            long[] values = values(seed, box);
+            long[] at = new long[shape.length];
+            for (int i = 0; i < values.length; i++) {
+                long rest = i;
+                for (int d = at.length - 1; d >= 0; d--) {
+                    at[d] = box.start()[d] + rest % box.count()[d];
+                    rest /= box.count()[d];
+                }
+                long linear = at.length == 1 ? at[0] : at[0] * shape[1] + at[1];
+                all[(int) linear] = values[i];
+            }
+        }
+        return all;
+    }
+
+    /** Phase 1 by Quire: create, grow to the shape before, write seed 1, close. */
+    static void writeWithQuire(Path file, List<Case> cases) throws IOException {
+        try (Hdf5File out = Hdf5File.create(file)) {
+            for (Case c : cases) {
+                Dataset d = out.root().createDataset(c.name(), c.spec());
+                d.extend(c.shapeBefore());
+                if (c.before() != null) {
+                    d.write(c.before().start(), c.before().count(), values(1, c.before()));
+                }
+            }
+        }
+    }
+
+    /** Phase 1 by h5py with libver='latest': the same datasets, seed 1's values. */
+    static void writeWithH5py(Path file, List<Case> cases) {
+        ExternalTools.requireH5py();
+        List<String> script = new ArrayList<>(List.of("import sys, h5py, numpy",
+                "f = h5py.File(sys.argv[1], 'w', libver='latest')"));
+        for (Case c : cases) {
+            DatasetSpec spec = c.spec();
+            StringBuilder max = new StringBuilder();
+            for (long m : spec.maxShape()) {
+                max.append(m == UNLIMITED ? "None" : Long.toString(m)).append(',');
+            }
+            script.add("d = f.create_dataset('" + c.name() + "', shape=" + tuple(c.shapeBefore())
+                    + ", maxshape=(" + max + "), chunks=" + tuple(spec.chunkShape())
+                    + ", dtype='<i8'" + (spec.filters().isEmpty() ? "" : ", compression='gzip'")
+                    + ")");
+            if (c.before() != null) {
+                Box b = c.before();
+                String values = b.start().length == 1
+                        ? "numpy.arange(" + b.start()[0] + ", " + (b.start()[0] + b.count()[0])
+                        + ", dtype='<i8')"
+                        : "(numpy.arange(" + b.start()[0] + ", " + (b.start()[0] + b.count()[0])
+                        + ", dtype='<i8')[:, None] * 100000 + numpy.arange(" + b.start()[1] + ", "
+                        + (b.start()[1] + b.count()[1]) + ", dtype='<i8')[None, :])";
+                StringBuilder slice = new StringBuilder();
+                for (int d = 0; d < b.start().length; d++) {
+                    slice.append(d == 0 ? "" : ", ").append(b.start()[d]).append(':')
+                            .append(b.start()[d] + b.count()[d]);
+                }
+                script.add("d[" + slice + "] = " + values + " + 1000000000");
+            }
+        }
+        script.add("f.close()");
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", String.join("\n", script), file.toString()), 120);
+        assertEquals(0, result.exitCode(), result.output());
+    }
+
+    private static String tuple(long[] values) {
+        StringBuilder out = new StringBuilder("(");
+        for (long v : values) {
+            out.append(v).append(',');
+        }
+        return out.append(')').toString();
+    }
+
+    /**
+     * Phase 2: reopen, check each dataset's index, grow to the shape after, write seed 2; add a
+     * group with a dataset, attributes on the root and on the first dataset; close.
+     */
+    static void reopenAndWrite(Path file, List<Case> cases) throws IOException {
+        try (Hdf5File out = Hdf5File.openForWriting(file)) {
+            assertTrue(out.isWritable());
+            for (Case c : cases) {
+                Dataset d = out.root().dataset(c.name());
+                assertEquals(c.index(), d.chunkIndexType(), c.name());
+                d.extend(c.shapeAfter());
+                d.write(c.after().start(), c.after().count(), values(2, c.after()));
+            }
+            Dataset added = out.root().createGroup("added").createDataset("values",
+                    int64(5).build());
+            added.write(s(0), s(5), new long[] {5, 4, 3, 2, 1});
+            out.root().setAttribute(Attribute.of("reopened", "yes"));
+            out.root().dataset(cases.get(0).name()).setAttribute(Attribute.of("units", "K"));
+        }
+    }
+
+    /** Quire, h5py and h5dump read every value of phase 1 and 2 and what phase 2 added. */
+    private void checkReaders(Path file, List<Case> cases) throws IOException {
+        try (Hdf5File in = Hdf5File.open(file)) {
+            for (Case c : cases) {
+                Dataset d = in.root().dataset(c.name());
+                assertArrayEquals(c.shapeAfter(), d.shape(), c.name());
+                assertArrayEquals(expected(c), d.readLongs(new long[c.shapeAfter().length],
+                        c.shapeAfter()), c.name());
+            }
+            assertArrayEquals(new long[] {5, 4, 3, 2, 1},
+                    in.root().group("added").dataset("values").readLongs(s(0), s(5)));
+            assertEquals("yes", in.root().attribute("reopened").string());
+            assertEquals("K", in.root().dataset(cases.get(0).name()).attribute("units").string());
+        }
+        ExternalTools.requireH5py();
+        List<String> command = new ArrayList<>(List.of(ExternalTools.PYTHON.toString(), "-c",
+                String.join("\n",
+                        "import sys, hashlib, h5py, numpy",
+                        "with h5py.File(sys.argv[1], 'r') as f:",
+                        "    for name in sys.argv[2:]:",
+                        "        d = f[name][...].astype('<i8')",
+                        "        print(name, d.shape, hashlib.sha256(d.tobytes()).hexdigest())",
+                        "    print(list(f['added/values'][...]), f.attrs['reopened'],",
+                        "          f[sys.argv[2]].attrs['units'])"), file.toString()));
+        command.addAll(names(cases));
+        ExternalTools.Result result = ExternalTools.run(command, 120);
+        assertEquals(0, result.exitCode(), result.output());
+        List<String> expected = new ArrayList<>();
+        for (Case c : cases) {
+            expected.add(c.name() + " " + pythonTuple(c.shapeAfter()) + " "
+                    + sha256(expected(c)));
+        }
+        String attributeLine = result.stdout().lines().reduce((a, b) -> b).orElse("");
+        assertEquals(expected, result.stdout().lines().limit(cases.size()).toList());
+        assertTrue(attributeLine.matches("\\[5, 4, 3, 2, 1\\] (b')?yes'? (b')?K'?"),
+                attributeLine);
+        ExternalTools.requireTool("h5dump");
+        ExternalTools.Result dump = ExternalTools.run(List.of("h5dump", file.toString()), 120);
+        assertEquals(0, dump.exitCode(), dump.output());
+    }
+
+    private static List<String> names(List<Case> cases) {
+        return cases.stream().map(Case::name).toList();
+    }
+
+    private static String pythonTuple(long[] shape) {
+        StringBuilder out = new StringBuilder("(");
+        for (int d = 0; d < shape.length; d++) {
+            out.append(d == 0 ? "" : ", ").append(shape[d]);
+        }
+        return out.append(shape.length == 1 ? ",)" : ")").toString();
+    }
+
+    static String sha256(long[] values) {
+        ByteBuffer bytes = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+        for (long v : values) {
+            bytes.putLong(v);
+        }
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(bytes.array()));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aFileQuireWroteIsExtendedAndWrittenInEveryIndexType() throws IOException {
+        Path file = dir.resolve("quire.h5");
+        writeWithQuire(file, cases());
+        reopenAndWrite(file, cases());
+        checkReaders(file, cases());
+    }
+
+    @Test
+    void aFileH5pyWroteInTheLatestFormatIsExtendedAndWrittenInEveryIndexType()
+            throws IOException {
+        Path file = dir.resolve("h5py.h5");
+        writeWithH5py(file, cases());
+        reopenAndWrite(file, cases());
+        checkReaders(file, cases());
+    }
+
+    /** libhdf5 allocates a chunk index at the first write: Quire's first write does. */
+    @Test
+    void datasetsH5pyCreatedWithoutDataGetTheirIndexAtTheFirstWrite() throws IOException {
+        Path file = dir.resolve("unallocated.h5");
+        writeWithH5py(file, unallocatedCases());
+        try (Hdf5File in = Hdf5File.open(file)) {
+            for (Case c : unallocatedCases()) {
+                Dataset d = in.root().dataset(c.name());
+                assertEquals(c.index(), d.chunkIndexType(), c.name());
+                assertArrayEquals(new long[(int) Shapes.elementCount(c.shapeBefore())],
+                        d.readLongs(new long[c.shapeBefore().length], c.shapeBefore()));
+            }
+        }
+        reopenAndWrite(file, unallocatedCases());
+        checkReaders(file, unallocatedCases());
+    }
+
+    @Test
+    void aFileReopenedAndClosedWithoutChangesKeepsItsContents() throws IOException {
+        Path file = dir.resolve("same.h5");
+        writeWithQuire(file, cases());
+        try (Hdf5File reopened = Hdf5File.openForWriting(file)) {
+            assertTrue(Files.exists(Hdf5File.journalPath(file)));
+        }
+        assertTrue(Files.notExists(Hdf5File.journalPath(file)));
+        try (Hdf5File in = Hdf5File.open(file)) {
+            for (Case c : cases()) {
+                long[] shape = c.shapeBefore();
+                long[] expected = new long[(int) Shapes.elementCount(shape)];
+                Case before = new Case(c.name(), c.spec(), c.index(), shape, c.before(), shape,
+                        null);
+                System.arraycopy(expected(before), 0, expected, 0, expected.length);
+                assertArrayEquals(expected, in.root().dataset(c.name()).readLongs(
+                        new long[shape.length], shape), c.name());
+            }
+        }
+    }
+}
