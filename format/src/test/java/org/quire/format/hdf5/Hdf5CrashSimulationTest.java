@@ -124,10 +124,20 @@ class Hdf5CrashSimulationTest {
     }
 
     private static Run write(Workload workload, WriteOptions options) throws IOException {
+        return write(workload, options, -1);
+    }
+
+    /**
+     * Runs {@code workload}; with {@code reopenBefore} at least 0, the writer closes the file
+     * before that round and goes on through {@link Hdf5File#openForWriting} (a restarted job).
+     */
+    private static Run write(Workload workload, WriteOptions options, int reopenBefore)
+            throws IOException {
         CrashSimulator simulator = new CrashSimulator();
         List<Flushed> flushes = new ArrayList<>();
         int created;
-        try (Hdf5File file = Hdf5File.create(FILE, simulator, options)) {
+        Hdf5File file = Hdf5File.create(FILE, simulator, options);
+        try {
             created = simulator.eventCount();
             Dataset d = file.root().createDataset("d", workload.spec());
             Map<List<Long>, List<Byte>> chunks = new TreeMap<>(Hdf5CrashSimulationTest::compare);
@@ -136,6 +146,11 @@ class Hdf5CrashSimulationTest {
             flushes.add(new Flushed(simulator.eventCount(), new State(shape, Map.copyOf(chunks))));
             long[] chunkShape = workload.spec().chunkShape();
             for (int r = 0; r < workload.rounds().size(); r++) {
+                if (r == reopenBefore) {
+                    file.close();
+                    file = Hdf5File.openForWriting(FILE, simulator, options);
+                    d = file.root().dataset("d");
+                }
                 Round round = workload.rounds().get(r);
                 if (!Arrays.equals(round.shape(), shape)) {
                     d.extend(round.shape());
@@ -153,6 +168,8 @@ class Hdf5CrashSimulationTest {
                 flushes.add(new Flushed(simulator.eventCount(),
                         new State(shape, Map.copyOf(chunks))));
             }
+        } finally {
+            file.close();
         }
         return new Run(simulator, flushes, created);
     }
@@ -287,6 +304,29 @@ class Hdf5CrashSimulationTest {
                     WriteOptions.Durability.EVERY_FLUSH));
             int checked = checkEveryPoint(workload, run, 3);
             assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
+        }
+    }
+
+    /**
+     * A restarted job: the writer closes the file halfway through the rounds and goes on
+     * through {@link Hdf5File#openForWriting}; killed at every point (each durability) and a
+     * power failure at every point with three seeds ({@code EVERY_FLUSH}), from create on, the
+     * reopen included: every dataset holds the last completed flush's state or the one in
+     * progress.
+     */
+    @Test
+    void aReopenedWriterCrashingLeavesTheLastCompletedFlushOrTheOneInProgress()
+            throws IOException {
+        for (Workload workload : workloads()) {
+            int half = workload.rounds().size() / 2;
+            for (WriteOptions.Durability durability : WriteOptions.Durability.values()) {
+                Run run = write(workload, WriteOptions.DEFAULT.withDurability(durability), half);
+                int checked = checkEveryPoint(workload, run, 0);
+                assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
+            }
+            Run run = write(workload, WriteOptions.DEFAULT.withDurability(
+                    WriteOptions.Durability.EVERY_FLUSH), half);
+            checkEveryPoint(workload, run, 3);
         }
     }
 
