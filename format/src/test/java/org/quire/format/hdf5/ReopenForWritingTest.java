@@ -332,4 +332,59 @@ class ReopenForWritingTest {
             }
         }
     }
+
+    /** One job of a time series: opens (or creates) the file, appends {@code steps} rows. */
+    private static void runJob(Path file, int steps) throws IOException {
+        boolean restarted = Files.exists(file);
+        try (Hdf5File out = restarted ? Hdf5File.openForWriting(file) : Hdf5File.create(file)) {
+            Dataset series = restarted ? out.root().dataset("temperature")
+                    : out.root().createDataset("temperature", DatasetSpec.builder(
+                            Datatype.FLOAT64, 0, 3).maxShape(UNLIMITED, 3).chunkShape(64, 3)
+                            .build());
+            for (int i = 0; i < steps; i++) {
+                long step = series.shape()[0];
+                series.extend(step + 1, 3);
+                series.write(new long[] {step, 0}, new long[] {1, 3},
+                        new double[] {step, step + 0.25, step + 0.5});
+                if (step % 100 == 99) {
+                    out.flush();
+                }
+            }
+        }
+    }
+
+    /**
+     * A restarted job continues its time series in the same file: 1,000 steps, then 500 after
+     * a reopen, then 7 after another; Quire and h5py read all 1,507 rows in order.
+     */
+    @Test
+    void aRestartedJobContinuesItsTimeSeries() throws IOException {
+        Path file = dir.resolve("series.h5");
+        runJob(file, 1000);
+        runJob(file, 500);
+        runJob(file, 7);
+        double[] expected = new double[1507 * 3];
+        for (int step = 0; step < 1507; step++) {
+            expected[3 * step] = step;
+            expected[3 * step + 1] = step + 0.25;
+            expected[3 * step + 2] = step + 0.5;
+        }
+        try (Hdf5File in = Hdf5File.open(file)) {
+            Dataset series = in.root().dataset("temperature");
+            assertArrayEquals(new long[] {1507, 3}, series.shape());
+            assertArrayEquals(expected, series.readDoubles(new long[] {0, 0},
+                    new long[] {1507, 3}));
+        }
+        ExternalTools.requireH5py();
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", String.join("\n", "import sys, h5py, numpy",
+                        "with h5py.File(sys.argv[1], 'r') as f:",
+                        "    t = f['temperature'][...]",
+                        "    steps = numpy.arange(t.shape[0], dtype='<f8')",
+                        "    expected = numpy.stack([steps, steps + 0.25, steps + 0.5], axis=1)",
+                        "    print(t.shape, numpy.array_equal(t, expected))"), file.toString()),
+                60);
+        assertEquals(0, result.exitCode(), result.output());
+        assertEquals("(1507, 3) True", result.stdout().strip());
+    }
 }
