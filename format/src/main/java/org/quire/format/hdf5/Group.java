@@ -207,6 +207,12 @@ public final class Group extends Hdf5Object {
         return dense;
     }
 
+    /**
+     * Adds a new, empty group {@code name}.
+     *
+     * @throws UnsupportedOperationException this group (read from a file) stores its links
+     *                                       densely or in a symbol table
+     */
     public Group createGroup(String name) {
         requireWritable();
         checkNewName(name);
@@ -215,6 +221,11 @@ public final class Group extends Hdf5Object {
         return group;
     }
 
+    /**
+     * Adds a new dataset {@code name} of {@code spec}.
+     *
+     * @throws UnsupportedOperationException as {@link #createGroup}
+     */
     public Dataset createDataset(String name, DatasetSpec spec) {
         requireWritable();
         checkNewName(name);

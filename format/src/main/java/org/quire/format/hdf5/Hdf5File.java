@@ -33,9 +33,10 @@ import org.quire.format.storage.StorageLock;
 import org.quire.format.storage.StorageOpener;
 
 /**
- * An HDF5 file: {@link #create(Path)} a new one to write, or {@link #open(Path)} an existing one
- * to read. Files are written with superblock version 3 and version-2 object headers (libhdf5's
- * "latest" format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
+ * An HDF5 file: {@link #create(Path)} a new one to write, {@link #open(Path)} an existing one
+ * to read, or {@link #openForWriting(Path)} an existing one (superblock 3) to change it. Files
+ * are written with superblock version 3 and version-2 object headers (libhdf5's "latest"
+ * format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
  * by default (superblock 0, version-1 object headers, symbol table groups, version-1 B-tree
  * chunk indexes) and with superblock 2 are read too.
  *
@@ -52,7 +53,8 @@ import org.quire.format.storage.StorageOpener;
  * entry of a metadata cache bounded in memory; {@link #flush()} writes the dirty ones children
  * first, the superblock last, forcing as {@link WriteOptions} say. While a writer has the file
  * open, the superblock says so (consistency flag "open for writing"); {@link #close()} flushes
- * and clears the flag. A file a crashed writer left is read after {@link #clearOpenForWriting}.
+ * and clears the flag. A file a crashed writer left is read (and reopened) after {@link
+ * #recover}. A writer holds the storage's exclusive lock while the file is open.
  * Not thread-safe.
  */
 public final class Hdf5File implements AutoCloseable {
@@ -181,17 +183,28 @@ public final class Hdf5File implements AutoCloseable {
             Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
                     options);
             file.lock = lock;
-            Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
-            if (!(root instanceof Group group)) {
-                throw new org.quire.format.CorruptFileException(path,
-                        superblock.rootGroupAddress(), "object header", "messages",
-                        "a group", "a dataset");
+            boolean flushing = false;
+            try {
+                Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
+                if (!(root instanceof Group group)) {
+                    throw new org.quire.format.CorruptFileException(path,
+                            superblock.rootGroupAddress(), "object header", "messages",
+                            "a group", "a dataset");
+                }
+                file.root = group;
+                file.superblock = file.protectSuperblock();
+                file.cache.createFlushDependency(0, group.header.address());
+                flushing = true;
+                file.flush();
+                return file;
+            } catch (IOException | RuntimeException e) {
+                if (!flushing) { // refused before anything was written: no journal is left
+                    journalStorage.close();
+                    journalStorage = null;
+                    opener.deleteIfExists(journalPath(path));
+                }
+                throw e;
             }
-            file.root = group;
-            file.superblock = file.protectSuperblock();
-            file.cache.createFlushDependency(0, group.header.address());
-            file.flush();
-            return file;
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(storage, journalStorage, lock);
             throw e;

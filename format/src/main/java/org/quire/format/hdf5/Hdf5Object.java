@@ -171,6 +171,8 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
      *
      * @throws IllegalArgumentException an attribute of that name exists, or it is larger than
      *                                  one header message (64 KiB)
+     * @throws UnsupportedOperationException the object (read from a file) stores its
+     *                                       attributes densely
      */
     public void setAttribute(Attribute attribute) {
         requireWritable();

@@ -21,6 +21,11 @@ import org.quire.format.hdf5.layout.ObjectHeaderV2;
  * message; when a new message does not fit, a continuation block is allocated at the end of
  * the file and the continuation message pointing at it goes into that reserved room.
  *
+ * <p>A header of a reopened file ({@link #open}) keeps its chunks and their addresses, chunk
+ * 0's fields as read; its null messages are free room. New messages go to its last chunk, and
+ * if that chunk (written by libhdf5, maybe full) has no room for a continuation message, its
+ * last messages move to the new continuation block, in order.
+ *
  * <p>Each chunk is a metadata cache entry held (protected) for the header's life: chunk 0 in
  * the {@link FlushStage#OBJECT_HEADER} stage, continuation blocks in {@link FlushStage#METADATA},
  * each chunk depending on the continuation block it points at. A change marks its chunk dirty;

@@ -158,6 +158,18 @@ class ReopenRefusalsTest {
         }
     }
 
+    /** A header whose messages carry creation order fields (h5py's track_order) is read only. */
+    @Test
+    void aRootGroupTrackingCreationOrderIsRefusedAndLeavesNoJournal() throws IOException {
+        Path file = h5pyFile("ordered.h5", ", libver='latest', track_order=True");
+        UnsupportedFormatException error = refusedUnchanged(file,
+                UnsupportedFormatException.class, () -> Hdf5File.openForWriting(file));
+        assertTrue(error.found().contains("creation order"), error.getMessage());
+        try (Hdf5File in = Hdf5File.open(file)) {
+            assertEquals(List.of("d"), in.root().memberNames());
+        }
+    }
+
     @Test
     void aFileThatIsNotHdf5IsRefused() throws IOException {
         Path text = dir.resolve("notes.h5");

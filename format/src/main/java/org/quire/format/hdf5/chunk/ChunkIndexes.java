@@ -89,7 +89,8 @@ public final class ChunkIndexes {
         if (parameters instanceof ChunkIndexParameters.Implicit) {
             return ImplicitChunkIndex.open(file, address, grid, shape, chunkBytes, filtered);
         }
-        if (!Addresses.isDefined(address) && !(parameters instanceof ChunkIndexParameters.BTreeV1)) {
+        boolean versionOneTree = parameters instanceof ChunkIndexParameters.BTreeV1;
+        if (!Addresses.isDefined(address) && !versionOneTree) {
             if (writable && !parameters.equals(ChunkIndexParameters.FixedArray.DEFAULT)
                     && !parameters.equals(ChunkIndexParameters.ExtensibleArray.DEFAULT)
                     && !parameters.equals(ChunkIndexParameters.BTreeV2.DEFAULT)) {

@@ -11,8 +11,8 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * allocation) names its index type and parameters in the data layout message, with the
  * undefined address. No chunk is stored. In a file being written, the first {@link #put}
  * creates the index as {@link ChunkIndexes#create} does for a new dataset ({@link ChunkIndexes}
- * has checked that this gives the parameters the layout names) and the dataset rewrites its layout message with the new
- * address; from then on this delegates to it.
+ * has checked that this gives the parameters the layout names) and the dataset rewrites its
+ * layout message with the new address; from then on this delegates to it.
  */
 final class UnallocatedChunkIndex implements ChunkIndex {
 

@@ -79,7 +79,7 @@ public final class ObjectHeaderV2 {
         return continuationPrefixSize() + capacity + MetadataValidator.CHECKSUM_SIZE;
     }
 
-    /** The bytes before the first message of a new chunk 0 with a message area of {@code capacity}. */
+    /** The bytes before the first message of a new chunk 0 with {@code capacity} message bytes. */
     public static byte[] chunkZeroPrefix(int capacity) {
         int code = sizeFieldCode(capacity);
         LittleEndianWriter out = new LittleEndianWriter(chunkZeroPrefixSize(capacity));
