@@ -3,11 +3,11 @@ package org.quire.format.hdf5;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import org.quire.format.CorruptFileException;
-import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.chunk.ChunkGrid;
 import org.quire.format.hdf5.chunk.ChunkIndex;
@@ -15,11 +15,13 @@ import org.quire.format.hdf5.chunk.ChunkIndexes;
 import org.quire.format.hdf5.chunk.InPlaceChunkStore;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.chunk.StoredChunkVisitor;
+import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.DataLayout;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.DataspaceMessage;
+import org.quire.format.hdf5.layout.GlobalHeapId;
 import org.quire.format.hdf5.layout.HeaderMessage;
 
 /**
@@ -50,6 +52,8 @@ public final class Dataset extends Hdf5Object {
     private final ContiguousData contiguous;
     private int dataspaceHandle;
     private int layoutHandle;
+    /** Why a dataset of a reopened file cannot be changed, or null when it can. */
+    private String notRewritable;
 
     private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
                     long[] shape, long[] maxShape, Datatype type, byte[] fillValue,
@@ -100,16 +104,39 @@ public final class Dataset extends Hdf5Object {
     }
 
     /**
+     * A dataset of {@code shape} (empty for a scalar) written whole, at once, as h5py writes
+     * {@code create_dataset(name, data=...)}: contiguous, its {@code stored} elements (for
+     * variable-length strings, global heap IDs) in one block; it cannot grow or be rewritten.
+     */
+    static Dataset createContiguous(Hdf5File file, String path, Datatype type, long[] shape,
+                                    byte[] stored) throws IOException {
+        BlockFile blocks = file.blocks();
+        long address = Addresses.UNDEFINED;
+        if (stored.length > 0) {
+            address = blocks.allocate(stored.length);
+            blocks.write(address, stored);
+        }
+        List<HeaderMessage> messages = DatasetHeader.wholeMessages(type, shape,
+                new DataLayout.Contiguous(address, stored.length));
+        WritableObjectHeader header = new WritableObjectHeader(blocks, file.cache(), messages,
+                SPARE_HEADER_BYTES);
+        return new Dataset(file, path, header.address(), header, shape.clone(), shape.clone(),
+                type, null, List.of(), null, ContiguousData.contiguous(blocks, header.address(), address,
+                        stored.length, shape, type.size()));
+    }
+
+    /**
      * The dataset whose header {@code messages} were read at {@code address}; writable through
      * {@code header} (a file reopened for writing), or read only when it is null.
      *
-     * @throws UnsupportedFormatException writable, but its dataspace or layout message is not
-     *                                    one Quire rewrites in place
+     * A writable chunked dataset whose dataspace or layout message Quire would not rewrite to
+     * the same bytes reads, and refuses {@link #extend} and {@link #write}.
      */
     static Dataset read(Hdf5File file, String path, long address, List<HeaderMessage> messages,
                         WritableObjectHeader header) throws IOException {
         BlockFile blocks = file.blocks();
-        DatasetHeader described = DatasetHeader.decode(blocks.path(), path, address, messages);
+        DatasetHeader described = DatasetHeader.decode(blocks.path(), address, messages,
+                file.references());
         DataspaceMessage space = described.space();
         Datatype type = described.type();
         ChunkedData chunked = null;
@@ -128,36 +155,41 @@ public final class Dataset extends Hdf5Object {
                 space.maxDimensions(), type, described.fillValue(), described.filters(), chunked,
                 contiguous);
         dataset.readAttributes(messages);
-        if (header != null) {
+        if (header != null && chunked != null) {
             dataset.dataspaceHandle = header.handleOf(DataspaceMessage.TYPE);
             dataset.layoutHandle = header.handleOf(DataLayoutMessage.TYPE);
-            dataset.requireRewritable(messages, DataspaceMessage.TYPE,
+            dataset.notRewritable = dataset.notRewritable(messages, DataspaceMessage.TYPE,
                     new DataspaceMessage(space.dimensions(), space.maxDimensions()).encode());
-            if (chunked != null) {
-                dataset.requireRewritable(messages, DataLayoutMessage.TYPE,
+            if (dataset.notRewritable == null) {
+                dataset.notRewritable = dataset.notRewritable(messages, DataLayoutMessage.TYPE,
                         chunked.layoutMessage().encode());
-                dependOnIndex(file.cache(), header, chunked.index());
             }
+            dependOnIndex(file.cache(), header, chunked.index());
         }
         return dataset;
     }
 
     /**
-     * Refuses to write a dataset whose message of {@code type} Quire would not rewrite to the
-     * same bytes (another version or encoding): a change rewrites the message in place.
+     * Why this dataset's message of {@code type} cannot be changed, or null: a change rewrites
+     * it in place, so Quire's encoding of it as read must give the same bytes.
      */
-    private void requireRewritable(List<HeaderMessage> messages, int type, byte[] reencoded)
-            throws UnsupportedFormatException {
+    private void requireRewritable() {
+        if (notRewritable != null) {
+            throw new UnsupportedOperationException(notRewritable);
+        }
+    }
+
+    private String notRewritable(List<HeaderMessage> messages, int type, byte[] reencoded) {
         for (HeaderMessage message : messages) {
             if (message.type() == type && !Arrays.equals(message.body(), reencoded)) {
-                throw new UnsupportedFormatException(file.blocks().path(), "dataset " + path()
-                        + " (writing)", message.bodyAddress(), "a message of type " + type
-                        + " encoded otherwise than Quire writes it (" + message.body().length
-                        + " bytes, version " + (message.body().length > 0 ? message.body()[0]
-                        : -1) + ")", "the encodings Quire writes (libhdf5's latest format); "
-                        + "the file is read with Hdf5File.open");
+                return file.blocks().path() + ": dataset " + path() + " cannot be changed: its "
+                        + "message of type " + type + " at offset " + message.bodyAddress()
+                        + " is encoded otherwise than Quire writes it (version "
+                        + (message.body().length > 0 ? message.body()[0] : -1) + ", "
+                        + message.body().length + " bytes); it is read as it is";
             }
         }
+        return null;
     }
 
     private static ChunkedData chunkedData(BlockFile blocks, MetadataCache cache, ChunkGrid grid,
@@ -248,9 +280,13 @@ public final class Dataset extends Hdf5Object {
      * Grows the dataset to {@code newShape}; new elements read as the fill value.
      *
      * @throws IllegalArgumentException a size shrinks or exceeds the maximum shape
+     * @throws UnsupportedOperationException a dataset of a reopened file whose dataspace or
+     *                                       layout message Quire does not rewrite
      */
     public void extend(long... newShape) {
         requireWritable();
+        requireChunked();
+        requireRewritable();
         if (newShape.length != shape.length) {
             throw new IllegalArgumentException("rank " + newShape.length + ", dataset has "
                     + shape.length);
@@ -269,6 +305,8 @@ public final class Dataset extends Hdf5Object {
 
     public void write(long[] start, long[] count, ByteBuffer data) throws IOException {
         requireWritable();
+        requireChunked();
+        requireRewritable();
         long elements = checkSelection(start, count);
         if (data.remaining() != elements * type.size()) {
             throw new IllegalArgumentException("selection of " + elements + " elements needs "
@@ -314,6 +352,14 @@ public final class Dataset extends Hdf5Object {
 
     /** The hyperslab's elements, in the datatype's byte order (the buffer's order is set to it). */
     public ByteBuffer read(long[] start, long[] count) throws IOException {
+        try {
+            return readElements(start, count);
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
+    }
+
+    private ByteBuffer readElements(long[] start, long[] count) throws IOException {
         file.requireOpen();
         long elements = checkSelection(start, count);
         byte[] target = new byte[(int) (elements * type.size())];
@@ -324,6 +370,61 @@ public final class Dataset extends Hdf5Object {
             chunked.read(start, count, target);
         }
         return ByteBuffer.wrap(target).order(type.byteOrder());
+    }
+
+    /**
+     * The bytes of each string in the hyperslab, in row-major order: for a variable-length
+     * string type the bytes stored in the global heap (an element never written is empty),
+     * for a fixed-length one without trailing padding, as h5py returns them.
+     *
+     * @throws IllegalStateException the type is not a string type
+     */
+    public List<byte[]> readStringBytes(long[] start, long[] count) throws IOException {
+        ByteBuffer elements = read(start, count);
+        byte[] bytes = new byte[elements.remaining()];
+        elements.get(bytes);
+        List<byte[]> strings = new ArrayList<>();
+        if (type instanceof Datatype.VariableLengthStringType) {
+            for (int at = 0; at < bytes.length; at += GlobalHeapId.SIZE) {
+                GlobalHeapId id = GlobalHeapId.decode(file.path(), Addresses.UNDEFINED, bytes,
+                        at);
+                try {
+                    strings.add(id.isEmpty() ? new byte[0]
+                            : file.references().globalHeapObject(id));
+                } catch (CorruptFileException e) {
+                    throw e.of(path());
+                }
+            }
+        } else if (type instanceof Datatype.StringType fixed) {
+            for (int at = 0; at < bytes.length; at += fixed.size()) {
+                strings.add(fixed.decodeBytes(bytes, at));
+            }
+        } else {
+            throw new IllegalStateException(path() + " holds " + type + ", not strings");
+        }
+        return strings;
+    }
+
+    /**
+     * The hyperslab's integers, of any size from 1 to 8 bytes (enumerations as their
+     * integers), widened to long: sign-extended when signed, unsigned 64-bit values keep their
+     * bits.
+     *
+     * @throws IllegalArgumentException the type is not an integer or enumeration type
+     */
+    public long[] readIntegers(long[] start, long[] count) throws IOException {
+        ElementCodec.integerOf(type);
+        long elements = checkSelection(start, count);
+        return ElementCodec.decodeLongs(type, read(start, count), (int) elements);
+    }
+
+    /** The strings in the hyperslab ({@link #readStringBytes}) as text. */
+    public List<String> readStrings(long[] start, long[] count) throws IOException {
+        List<String> texts = new ArrayList<>();
+        for (byte[] string : readStringBytes(start, count)) {
+            texts.add(Strings.decode(type, string));
+        }
+        return texts;
     }
 
     public byte[] readBytes(long[] start, long[] count) throws IOException {

@@ -7,7 +7,8 @@ import org.quire.format.FormatException;
 /**
  * The superblock says a writer has the file open (or crashed while it had it open): its metadata
  * may be half-written. libhdf5 refuses such files the same way; {@code h5clear -s
- * --increment=0} clears the flag of a file whose writer is gone.
+ * --increment=0} clears the flag of a file whose writer is gone. For a file Quire wrote, {@link
+ * Hdf5File#recover} does that and first replays the flush journal the writer may have left.
  */
 public class FileOpenForWritingException extends FormatException {
 

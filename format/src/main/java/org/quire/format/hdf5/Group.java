@@ -1,14 +1,18 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.GroupInfoMessage;
@@ -26,6 +30,9 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  * groups, libhdf5's default ({@link SymbolTable}: read whole when the group is opened).
  */
 public final class Group extends Hdf5Object {
+
+    /** Soft links followed in a row at most, as libhdf5 (its default nesting limit). */
+    private static final int MAX_SOFT_LINKS = 16;
 
     /** Room in a new group's header for a few links and attributes before a continuation. */
     private static final int SPARE_HEADER_BYTES = 160;
@@ -174,18 +181,29 @@ public final class Group extends Hdf5Object {
         }
 
         /**
-         * The group or dataset the link leads to.
+         * The object the link leads to, through a soft link too.
          *
-         * @throws UnsupportedFormatException a soft or external link (not followed yet)
+         * @throws UnsupportedFormatException an external link (not followed), or an object of a
+         *                                    kind Quire does not read
+         * @throws NoSuchElementException     a soft link to nothing
          */
         public Hdf5Object open() throws IOException {
             return member(link);
+        }
+
+        /** The path a soft link names, or null for a hard or external link. */
+        public String softLinkTarget() {
+            return link.softLinkTarget();
         }
     }
 
     /** The link messages of this group, in {@link #memberNames()}'s order. */
     List<LinkMessage> links() throws IOException {
-        return dense != null ? dense.all() : new ArrayList<>(links.values());
+        try {
+            return dense != null ? dense.all() : new ArrayList<>(links.values());
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
     }
 
     public boolean contains(String name) throws IOException {
@@ -194,7 +212,11 @@ public final class Group extends Hdf5Object {
 
     /** The link {@code name}, looked up by name hash when the links are dense; or null. */
     LinkMessage link(String name) throws IOException {
-        return dense != null ? dense.find(name) : links.get(name);
+        try {
+            return dense != null ? dense.find(name) : links.get(name);
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
     }
 
     /** The symbol table message of an old-style group read from a file, or null. */
@@ -235,6 +257,60 @@ public final class Group extends Hdf5Object {
     }
 
     /**
+     * A dataset written whole, now, as h5py's {@code create_dataset(name, data=...)} writes it
+     * without chunks or filters: contiguous, {@code shape} empty for a scalar. It cannot grow
+     * or be written again.
+     *
+     * @param elements the elements in row-major order, in the type's encoding
+     * @throws IllegalArgumentException the bytes do not match the shape, or the type is a
+     *                                  variable-length string ({@link #createStringDataset})
+     */
+    public Dataset createDataset(String name, Datatype type, long[] shape, byte[] elements)
+            throws IOException {
+        requireWritable();
+        checkNewName(name);
+        if (type instanceof Datatype.VariableLengthStringType) {
+            throw new IllegalArgumentException("variable-length strings are written with "
+                    + "createStringDataset");
+        }
+        if (Shapes.elementCount(shape) * type.size() != elements.length) {
+            throw new IllegalArgumentException(elements.length + " bytes for shape "
+                    + Arrays.toString(shape) + " of " + type.size() + "-byte elements");
+        }
+        return linkNew(name, Dataset.createContiguous(file, childPath(path(), name), type,
+                shape.clone(), elements.clone()));
+    }
+
+    /**
+     * A dataset of variable-length UTF-8 strings written whole, now, as h5py writes a list of
+     * {@code str} (a scalar for {@code shape} {@code []}): the strings in the global heap, the
+     * elements contiguous.
+     *
+     * @throws IllegalArgumentException the number of strings does not match the shape
+     */
+    public Dataset createStringDataset(String name, long[] shape, List<String> strings)
+            throws IOException {
+        requireWritable();
+        checkNewName(name);
+        if (Shapes.elementCount(shape) != strings.size()) {
+            throw new IllegalArgumentException(strings.size() + " strings for shape "
+                    + Arrays.toString(shape));
+        }
+        List<byte[]> bytes = new ArrayList<>();
+        for (String string : strings) {
+            bytes.add(string.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] elements = GlobalHeapWriter.store(file.blocks(), bytes);
+        return linkNew(name, Dataset.createContiguous(file, childPath(path(), name),
+                Datatype.VariableLengthStringType.UTF8, shape.clone(), elements));
+    }
+
+    private Dataset linkNew(String name, Dataset dataset) {
+        link(name, dataset, dataset.header);
+        return dataset;
+    }
+
+    /**
      * @throws NoSuchElementException there is no member {@code name}
      * @throws IllegalArgumentException {@code name} is a dataset
      */
@@ -257,9 +333,11 @@ public final class Group extends Hdf5Object {
     }
 
     /**
-     * The group or dataset {@code name} links to.
+     * The object {@code name} links to, following a soft link (its path is then the target's).
      *
-     * @throws NoSuchElementException there is no member {@code name}
+     * @throws NoSuchElementException there is no member {@code name}, or it is a soft link to
+     *                                nothing
+     * @throws UnsupportedFormatException an external link, or an object Quire does not read
      */
     public Hdf5Object get(String name) throws IOException {
         file.requireOpen();
@@ -280,14 +358,49 @@ public final class Group extends Hdf5Object {
         if (child != null) {
             return child;
         }
+        if (link.type() == LinkMessage.SOFT) {
+            return follow(link, MAX_SOFT_LINKS);
+        }
         if (link.type() != LinkMessage.HARD) {
-            throw new UnsupportedFormatException(file.blocks().path(), "link " + childPath(path(), link.name()),
-                    UnsupportedFormatException.NO_OFFSET, "link type " + link.type() + " (soft or external)",
-                    "hard links (type 0)");
+            throw new UnsupportedFormatException(file.blocks().path(), "link",
+                    UnsupportedFormatException.NO_OFFSET, (link.type() == LinkMessage.EXTERNAL
+                            ? "an external link" : "a link") + " (type " + link.type() + ")",
+                    "hard and soft links (types " + LinkMessage.HARD + " and "
+                            + LinkMessage.SOFT + ")").within(childPath(path(), link.name()));
         }
         child = file.readObject(childPath(path(), link.name()), link.address());
         children.put(link.name(), child);
         return child;
+    }
+
+    /**
+     * The object the soft link {@code link} of this group names: its path, absolute or relative
+     * to this group, walked link by link, following at most {@code hops} soft links in all.
+     */
+    private Hdf5Object follow(LinkMessage link, int hops) throws IOException {
+        String where = childPath(path(), link.name());
+        String target = link.softLinkTarget();
+        if (hops == 0) {
+            throw new UnsupportedFormatException(file.blocks().path(), "soft link",
+                    UnsupportedFormatException.NO_OFFSET, "a link to " + target + " through more than "
+                            + MAX_SOFT_LINKS + " soft links",
+                    "at most " + MAX_SOFT_LINKS + " soft links in a row").within(where);
+        }
+        Hdf5Object object = target.startsWith("/") ? file.root() : this;
+        for (String part : target.split("/")) {
+            if (part.isEmpty() || part.equals(".")) {
+                continue;
+            }
+            LinkMessage next = object instanceof Group group ? group.link(part) : null;
+            if (next == null) {
+                throw new NoSuchElementException(where + " is a soft link to " + target
+                        + ", which does not exist");
+            }
+            Group group = (Group) object;
+            object = next.type() == LinkMessage.SOFT ? group.follow(next, hops - 1)
+                    : group.member(next);
+        }
+        return object;
     }
 
     /** Links the new {@code child}; this header is written only after the child's. */

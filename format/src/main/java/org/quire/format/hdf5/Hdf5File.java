@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.BlockEntry;
 import org.quire.format.hdf5.cache.Durability;
@@ -19,6 +20,7 @@ import org.quire.format.hdf5.layout.BTreeKValuesMessage;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.DatatypeMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV1;
@@ -38,7 +40,8 @@ import org.quire.format.storage.StorageOpener;
  * are written with superblock version 3 and version-2 object headers (libhdf5's "latest"
  * format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
  * by default (superblock 0, version-1 object headers, symbol table groups, version-1 B-tree
- * chunk indexes) and with superblock 2 are read too.
+ * chunk indexes) and with superblock 2 are read too, also after a user block (the superblock at
+ * 512, 1024, 2048, ... bytes).
  *
  * <pre>{@code
  * try (Hdf5File file = Hdf5File.create(path)) {
@@ -76,6 +79,7 @@ public final class Hdf5File implements AutoCloseable {
     /** The superblock of a file being written, held for the file's life; null when read only. */
     private BlockEntry<Hdf5File> superblock;
     private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
+    private final FileReferences references = new FileReferences(this);
     private Group root;
     /** Node capacities of the old format's B-trees and symbol table nodes. */
     private BTreeV1Ranks ranks = BTreeV1Ranks.DEFAULT;
@@ -212,13 +216,19 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /**
-     * The superblock of a file a writer may open: version 3 (2 has no "open for writing" flag,
-     * so a crash could not be told), without extension, closed by its last writer, its end of
-     * file inside the file. Reads only.
+     * The superblock of a file a writer may open: at offset 0 (no user block), version 3 (2 has
+     * no "open for writing" flag, so a crash could not be told), without extension, closed by
+     * its last writer, its end of file inside the file. Reads only.
      */
     private static SuperblockV3 writableSuperblock(BlockFile blocks) throws IOException {
         Path path = blocks.path();
         Superblock read = Superblock.read(blocks);
+        if (blocks.baseAddress() != 0) {
+            throw new UnsupportedFormatException(path, "superblock (writing)",
+                    blocks.baseAddress(), "a superblock after a user block of "
+                    + blocks.baseAddress() + " bytes", "a superblock at offset 0 (the file is "
+                    + "read with Hdf5File.open)");
+        }
         int version = blocks.read(0, Superblock.VERSION_OFFSET + 1, "superblock")
                 [Superblock.VERSION_OFFSET];
         if (version != 3) {
@@ -296,10 +306,12 @@ public final class Hdf5File implements AutoCloseable {
             if ((superblock.consistencyFlags() & writing) != 0) {
                 throw new FileOpenForWritingException(path, superblock.consistencyFlags());
             }
-            if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
+            // libhdf5 counts the user block in the end of file address.
+            long fileSize = blocks.baseAddress() + blocks.size();
+            if (Long.compareUnsigned(superblock.endOfFileAddress(), fileSize) > 0) {
                 throw new org.quire.format.CorruptFileException(path,
-                        superblock.endOfFileAddressOffset(), "superblock",
-                        "end of file address", "at most the file size " + blocks.size(),
+                        blocks.baseAddress() + superblock.endOfFileAddressOffset(), "superblock",
+                        "end of file address", "at most the file size " + fileSize,
                         Long.toUnsignedString(superblock.endOfFileAddress()));
             }
             Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
@@ -394,20 +406,33 @@ public final class Hdf5File implements AutoCloseable {
         if (closed) {
             return;
         }
+        closed = true;
+        boolean flushed = false;
         try {
             if (writable) {
                 consistencyFlags = 0;
                 publish();
                 cache.flushForClose();
-                journal.close();
-                opener.deleteIfExists(journalPath);
+                flushed = true;
             }
         } finally {
             closed = true;
-            if (lock != null) {
-                lock.close();
+            try {
+                if (writable) {
+                    journal.close();
+                    if (flushed) {
+                        opener.deleteIfExists(journalPath);
+                    } // else left for recover()
+                }
+            } finally {
+                try {
+                    if (lock != null) {
+                        lock.close();
+                    }
+                } finally {
+                    blocks.close();
+                }
             }
-            blocks.close();
         }
     }
 
@@ -470,38 +495,58 @@ public final class Hdf5File implements AutoCloseable {
      * the group or dataset it holds.
      */
     Hdf5Object readObject(String path, long address) throws IOException {
-        if (!writable) {
-            return objectOf(path, address, headerMessages(address), null);
+        try {
+            if (!writable) {
+                return objectOf(path, address, headerMessages(address), null);
+            }
+            Hdf5Object known = writableObjects.get(address);
+            if (known != null) {
+                return known;
+            }
+            byte[] signature = blocks.read(address, OHDR.length, "object header");
+            if (!Arrays.equals(signature, OHDR)) {
+                throw new UnsupportedFormatException(blocks.path(), "object header of " + path
+                        + " (writing)", address, "version 1", "version 2 (\"OHDR\"); version 1 "
+                        + "is read with Hdf5File.open");
+            }
+            WritableObjectHeader header = WritableObjectHeader.open(blocks, cache, address);
+            Hdf5Object object = objectOf(path, address, header.messages(), header);
+            writableObjects.put(address, object);
+            return object;
+        } catch (CorruptFileException e) {
+            throw e.of(path);
         }
-        Hdf5Object known = writableObjects.get(address);
-        if (known != null) {
-            return known;
-        }
-        byte[] signature = blocks.read(address, OHDR.length, "object header");
-        if (!Arrays.equals(signature, OHDR)) {
-            throw new UnsupportedFormatException(blocks.path(), "object header of " + path
-                    + " (writing)", address, "version 1", "version 2 (\"OHDR\"); version 1 "
-                    + "is read with Hdf5File.open");
-        }
-        WritableObjectHeader header = WritableObjectHeader.open(blocks, cache, address);
-        Hdf5Object object = objectOf(path, address, header.messages(), header);
-        writableObjects.put(address, object);
-        return object;
+    }
+
+    /** Resolves committed datatypes and global heap objects of this file. */
+    FileReferences references() {
+        return references;
     }
 
     /** The messages of the object header at {@code address}, version 2 ("OHDR") or 1. */
-    private List<HeaderMessage> headerMessages(long address) throws IOException {
+    List<HeaderMessage> headerMessages(long address) throws IOException {
         byte[] signature = blocks.read(address, OHDR.length, "object header");
         return Arrays.equals(signature, OHDR) ? ObjectHeaderV2.read(blocks, address)
                 : ObjectHeaderV1.read(blocks, address);
     }
 
     /**
-     * The group or dataset whose header at {@code address} holds {@code messages}; writable
-     * through {@code header}, or read only when it is null.
+     * The group, dataset or committed datatype whose header at {@code address} holds
+     * {@code messages}, writable through {@code header} (groups and datasets of a file
+     * reopened for writing) or read only when it is null; a feature it uses that Quire does not
+     * read fails naming {@code path}.
      */
     Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages,
                         WritableObjectHeader header) throws IOException {
+        try {
+            return objectOfKind(path, address, messages, header);
+        } catch (UnsupportedFormatException e) {
+            throw e.within(path);
+        }
+    }
+
+    private Hdf5Object objectOfKind(String path, long address, List<HeaderMessage> messages,
+                                    WritableObjectHeader header) throws IOException {
         for (HeaderMessage message : messages) {
             if (message.type() == DataLayoutMessage.TYPE) {
                 return Dataset.read(this, path, address, messages, header);
@@ -513,7 +558,13 @@ public final class Hdf5File implements AutoCloseable {
                 return Group.read(this, path, address, messages, header);
             }
         }
-        throw new UnsupportedFormatException(blocks.path(), "object header of " + path, address,
-                "neither a group nor a dataset (a named datatype?)", "groups and datasets");
+        for (HeaderMessage message : messages) {
+            if (message.type() == DatatypeMessage.TYPE) {
+                return CommittedDatatype.read(this, path, address, messages);
+            }
+        }
+        throw new UnsupportedFormatException(blocks.path(), "object header", address,
+                "neither a group, a dataset nor a committed datatype",
+                "groups, datasets and committed datatypes");
     }
 }

@@ -85,7 +85,9 @@ final class SymbolTable {
                         "link name", "a name after \"" + previous + "\"", "\"" + name + "\"");
             }
             links.add(entry.cacheType() == SymbolTableEntry.CACHE_SOFT_LINK
-                    ? new LinkMessage(name, LinkMessage.SOFT, Addresses.UNDEFINED)
+                    ? LinkMessage.soft(name, heap.string(entry.softLinkValueOffset(),
+                            entryAt + SymbolTableEntry.SCRATCH_PAD_OFFSET, "symbol table node",
+                            "soft link value offset"))
                     : LinkMessage.hard(name, entry.objectHeaderAddress()));
         }
     }

@@ -278,7 +278,7 @@ public final class SionParallelWriter implements Closeable {
                     partsForOwners[plan.metadataOwner(file)] = perFile.get(file).encode();
                 }
             } catch (RuntimeException e) {
-                failure = e;
+                failure = firstOf(failure, e);
                 mine = null;
                 partsForOwners = new byte[fillsByRank.length][0];
             }
@@ -293,13 +293,13 @@ public final class SionParallelWriter implements Closeable {
             try {
                 mine.writeTo(storage, options.fsyncOnClose());
             } catch (IOException e) {
-                failure = e;
+                failure = firstOf(failure, e);
             }
         }
         try {
             Closing.closeAll(opened(storage, journal));
         } catch (IOException e) {
-            failure = failure == null ? e : failure;
+            failure = firstOf(failure, e);
         }
         CollectiveOutcome.agree(collectives, failure, "closing the SION file " + name);
         // Only now is every file of the set closed; until then a crash still needs every journal.
@@ -307,6 +307,15 @@ public final class SionParallelWriter implements Closeable {
         if (journal != null && assignment.ownsFileMetadata()) {
             options.storage().deleteIfExists(SionFileNames.journal(physicalFile()));
         }
+    }
+
+    /** The failure close reports: the first one met, each later one suppressed in it. */
+    private static Throwable firstOf(Throwable first, Throwable later) {
+        if (first == null) {
+            return later;
+        }
+        first.addSuppressed(later);
+        return first;
     }
 
     private static byte[] encodeLongs(long[] values) {

@@ -287,7 +287,8 @@ class Hdf5VerifierTest {
         Path file = copyWith("fletcher.h5", damaged);
         CorruptFileException e = assertThrows(CorruptFileException.class,
                 () -> Hdf5Verifier.verify(file));
-        assertEquals("chunk [3] of /fletcher", e.structure());
+        assertEquals("chunk [3]", e.structure());
+        assertEquals("/fletcher", e.object());
         assertEquals(chunkAddress, e.offset());
         assertTrue(e.found().contains("Fletcher-32 checksum"), e.getMessage());
         // The failure as the chunk read reported it stays attached.

@@ -158,6 +158,20 @@ class ReopenRefusalsTest {
         }
     }
 
+    /** A user block before the superblock (h5py's userblock_size): read, not written. */
+    @Test
+    void aFileWithAUserBlockIsRefusedForWriting() throws IOException {
+        Path file = dir.resolve("userblock.h5");
+        Files.copy(H5pyFixtures.directory("make_h5py_compat_fixtures.py")
+                .resolve("userblock_latest.h5"), file);
+        UnsupportedFormatException error = refusedUnchanged(file,
+                UnsupportedFormatException.class, () -> Hdf5File.openForWriting(file));
+        assertTrue(error.found().contains("user block"), error.getMessage());
+        try (Hdf5File in = Hdf5File.open(file)) {
+            assertTrue(!in.root().memberNames().isEmpty());
+        }
+    }
+
     /** A header whose messages carry creation order fields (h5py's track_order) is read only. */
     @Test
     void aRootGroupTrackingCreationOrderIsRefusedAndLeavesNoJournal() throws IOException {

@@ -279,24 +279,25 @@ public final class MetadataCache {
             throw new IllegalStateException("cannot flush: the chunk store has not written "
                     + order.get(0).entry + " yet, and metadata may point at it");
         }
+        List<FlushJournal.Block> images = new ArrayList<>(order.size());
+        for (CachedNode node : order) {
+            images.add(new FlushJournal.Block(node.address(), image(node)));
+        }
         if (journal != null && !order.isEmpty()) {
-            List<FlushJournal.Block> images = new ArrayList<>(order.size());
-            for (CachedNode node : order) {
-                images.add(new FlushJournal.Block(node.address(), image(node)));
-            }
             if (force) {
                 storage.force(false); // the chunks the journal's blocks point at, first
             }
             journal.commit(images, force);
         }
         FlushStage forcedBefore = null;
-        for (CachedNode node : order) {
+        for (int i = 0; i < order.size(); i++) {
+            CachedNode node = order.get(i);
             FlushStage stage = node.entry.stage();
             if (force && stage.publishes() && stage != forcedBefore) {
                 storage.force(false);
                 forcedBefore = stage;
             }
-            write(node);
+            write(node, images.get(i).image());
             node.published = true;
         }
         if (force) {
@@ -308,12 +309,12 @@ public final class MetadataCache {
         makeRoom(0);
     }
 
-    private void write(CachedNode node) throws IOException {
+    private void write(CachedNode node, byte[] image) throws IOException {
         if (node.unsettledChildren > 0) {
             throw new IllegalStateException("would write " + node + " before "
                     + node.unsettledChildren + " of its children are clean");
         }
-        storage.write(ByteBuffer.wrap(image(node)), node.address());
+        storage.write(ByteBuffer.wrap(image), node.address());
         setDirty(node, false);
     }
 
@@ -342,7 +343,7 @@ public final class MetadataCache {
                 CachedNode newer = candidate.newer;
                 if (evictable(candidate)) {
                     if (candidate.dirty) {
-                        write(candidate);
+                        write(candidate, image(candidate));
                     }
                     evict(candidate);
                     evicted = true;

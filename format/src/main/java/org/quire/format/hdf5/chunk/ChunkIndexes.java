@@ -63,8 +63,9 @@ public final class ChunkIndexes {
      * chunks are {@code filtered} or not; its blocks are reached through {@code cache}. The
      * caller has checked the layout against the dataspace (rank, and a chunk grid whose sizes
      * do not overflow). A {@code writable} index (a file reopened for writing) also holds the
-     * header blocks it changes; an index libhdf5 has not allocated yet (no chunk written, the
-     * layout message's address undefined) is created by the first write.
+     * header blocks it changes. A fixed array, extensible array or version-2 B-tree libhdf5
+     * never allocated (no chunk written: an undefined address) is an {@link
+     * UnallocatedChunkIndex}; writable, its first write creates it.
      *
      * @throws UnsupportedFormatException {@code writable}, and the index is one Quire only reads
      */
@@ -76,6 +77,21 @@ public final class ChunkIndexes {
         ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), maxShape);
         long address = layout.indexAddress();
         ChunkIndexParameters parameters = layout.index();
+        boolean allocatedWithFirstChunk = parameters instanceof ChunkIndexParameters.FixedArray
+                || parameters instanceof ChunkIndexParameters.ExtensibleArray
+                || parameters instanceof ChunkIndexParameters.BTreeV2;
+        if (allocatedWithFirstChunk && !Addresses.isDefined(address)) {
+            if (writable && !parameters.equals(ChunkIndexParameters.FixedArray.DEFAULT)
+                    && !parameters.equals(ChunkIndexParameters.ExtensibleArray.DEFAULT)
+                    && !parameters.equals(ChunkIndexParameters.BTreeV2.DEFAULT)) {
+                throw new UnsupportedFormatException(file.path(), "chunk index (writing)",
+                        address, "an index not allocated yet, with " + parameters,
+                        "the parameters Quire creates (libhdf5's defaults)");
+            }
+            return new UnallocatedChunkIndex(parameters, !writable ? null
+                    : () -> create(file, cache, shape, maxShape, layout.chunkDimensions(),
+                            layout.elementSize(), filtered));
+        }
         if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
             return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(address,
                     filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
@@ -88,19 +104,6 @@ public final class ChunkIndexes {
         }
         if (parameters instanceof ChunkIndexParameters.Implicit) {
             return ImplicitChunkIndex.open(file, address, grid, shape, chunkBytes, filtered);
-        }
-        boolean versionOneTree = parameters instanceof ChunkIndexParameters.BTreeV1;
-        if (!Addresses.isDefined(address) && !versionOneTree) {
-            if (writable && !parameters.equals(ChunkIndexParameters.FixedArray.DEFAULT)
-                    && !parameters.equals(ChunkIndexParameters.ExtensibleArray.DEFAULT)
-                    && !parameters.equals(ChunkIndexParameters.BTreeV2.DEFAULT)) {
-                throw new UnsupportedFormatException(file.path(), "chunk index (writing)",
-                        address, "an index not allocated yet, with " + parameters,
-                        "the parameters Quire creates (libhdf5's defaults)");
-            }
-            return new UnallocatedChunkIndex(parameters, !writable ? null
-                    : () -> create(file, cache, shape, maxShape, layout.chunkDimensions(),
-                            layout.elementSize(), filtered));
         }
         if (parameters instanceof ChunkIndexParameters.FixedArray) {
             return FixedArrayChunkIndex.open(blocks, address, grid, chunkBytes, filtered);

@@ -7,12 +7,13 @@ import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 
 /**
- * An index libhdf5 has not allocated yet: a dataset created without data (libhdf5's late
- * allocation) names its index type and parameters in the data layout message, with the
- * undefined address. No chunk is stored. In a file being written, the first {@link #put}
- * creates the index as {@link ChunkIndexes#create} does for a new dataset ({@link ChunkIndexes}
- * has checked that this gives the parameters the layout names) and the dataset rewrites its
- * layout message with the new address; from then on this delegates to it.
+ * The index of a chunked dataset never written, read from a file: libhdf5 (latest format)
+ * allocates a fixed array, extensible array or version-2 B-tree only with the first chunk and
+ * leaves the layout message's index address undefined until then (its type and parameters are
+ * named). Every chunk reads as the fill value. In a file reopened for writing, the first {@link
+ * #put} creates the index as {@link ChunkIndexes#create} does for a new dataset ({@link
+ * ChunkIndexes} has checked that this gives the parameters the layout names) and the dataset
+ * rewrites its layout message with the new address; from then on this delegates to it.
  */
 final class UnallocatedChunkIndex implements ChunkIndex {
 

@@ -15,14 +15,16 @@ import org.quire.format.storage.Storage;
  * Positional access to an HDF5 file's bytes: bounds-checked reads of structures at addresses,
  * verified reads of checksummed metadata blocks, writes, and end-of-file allocation.
  *
- * <p>Addresses are relative to the superblock's base address, which is 0 for every file Quire
- * writes or reads.
+ * <p>Addresses are relative to the base address: where the superblock is, 0 unless a user
+ * block precedes it ({@link Superblock#read} sets it).
  */
 public final class BlockFile implements AutoCloseable {
 
     private final Path path;
     private final Storage storage;
     private long endOfAllocation;
+    /** Absolute offset of address 0: the size of the user block before the superblock. */
+    private long baseAddress;
     /** How many blocks of each structure {@link #readVerified} has checked. */
     private final Map<String, Long> verifiedBlocks = new TreeMap<>();
     /** How many blocks without checksum (version 0/1 structures) have been read and checked. */
@@ -38,9 +40,20 @@ public final class BlockFile implements AutoCloseable {
         return path;
     }
 
-    /** Bytes currently in the file. */
+    /** Bytes currently in the file from the base address on. */
     public long size() throws IOException {
-        return storage.size();
+        return storage.size() - baseAddress;
+    }
+
+    /** Absolute offset of address 0 (the user block's size). */
+    public long baseAddress() {
+        return baseAddress;
+    }
+
+    /** Makes addresses relative to {@code absolute}, where the superblock was found. */
+    void useBaseAddress(long absolute) throws IOException {
+        baseAddress = absolute;
+        endOfAllocation = size();
     }
 
     /** The first address past every allocated byte: the superblock's end-of-file address. */
@@ -60,7 +73,7 @@ public final class BlockFile implements AutoCloseable {
      * {@code structure} if they are not all inside the file.
      */
     public byte[] read(long address, int length, String structure) throws IOException {
-        long fileSize = storage.size();
+        long fileSize = size();
         if (!Addresses.isDefined(address) || address < 0 || length < 0
                 || address > fileSize - length) {
             throw new CorruptFileException(path, address, structure, "address",
@@ -69,7 +82,7 @@ public final class BlockFile implements AutoCloseable {
                             : "the undefined address");
         }
         ByteBuffer buffer = ByteBuffer.allocate(length);
-        if (!storage.readFully(buffer, address)) {
+        if (!storage.readFully(buffer, baseAddress + address)) {
             throw new CorruptFileException(path, address + buffer.position(), structure, "bytes",
                     length + " bytes", buffer.position() + " bytes before end of file");
         }
@@ -120,7 +133,7 @@ public final class BlockFile implements AutoCloseable {
 
     public void write(long address, ByteBuffer bytes) throws IOException {
         long end = address + bytes.remaining();
-        storage.write(bytes, address);
+        storage.write(bytes, baseAddress + address);
         endOfAllocation = Math.max(endOfAllocation, end);
     }
 

@@ -123,6 +123,12 @@ public final class LittleEndianReader {
         return new String(raw, 0, end, StandardCharsets.UTF_8);
     }
 
+    /** A second reader over the same bytes, at the same position, moving on its own. */
+    public LittleEndianReader duplicate() {
+        return new LittleEndianReader(file, baseAddress, structure, bytes, position,
+                limit - position);
+    }
+
     /** A reader over the next {@code count} bytes, which this reader then skips. */
     public LittleEndianReader slice(int count, String field) throws CorruptFileException {
         require(count, field);

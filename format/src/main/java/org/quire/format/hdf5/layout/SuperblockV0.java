@@ -92,9 +92,9 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
         }
         long baseAt = in.absolutePosition();
         long base = in.getAddress("base address");
-        if (base != 0) {
+        if (base != file.baseAddress()) {
             throw new UnsupportedFormatException(file.path(), "superblock base address", baseAt,
-                    Long.toUnsignedString(base), "0");
+                    Long.toUnsignedString(base), "the superblock's own offset " + file.baseAddress());
         }
         in.getAddress("free-space info address");
         long endOfFile = in.getAddress("end of file address");

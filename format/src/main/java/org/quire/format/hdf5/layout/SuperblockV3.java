@@ -77,9 +77,9 @@ public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long roo
         int flags = in.getUnsignedByte("file consistency flags");
         long baseAt = in.absolutePosition();
         long base = in.getAddress("base address");
-        if (base != 0) {
+        if (base != file.baseAddress()) {
             throw new UnsupportedFormatException(file.path(), "superblock base address", baseAt,
-                    Long.toUnsignedString(base), "0");
+                    Long.toUnsignedString(base), "the superblock's own offset " + file.baseAddress());
         }
         long extension = in.getAddress("superblock extension address");
         long endOfFile = in.getAddress("end of file address");

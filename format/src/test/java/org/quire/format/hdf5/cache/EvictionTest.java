@@ -69,6 +69,26 @@ class EvictionTest {
     }
 
     @Test
+    void aBlockAFlushPublishedWaitsForTheNextFlushOnceChanged() throws IOException {
+        MetadataCache cache = cacheHolding(2);
+        insert(cache, 100);
+        cache.flush();
+        LongBlock published = protect(cache, 100);
+        published.set(0, 42);
+        cache.markDirty(published);
+        cache.unprotect(published);
+        storage.clearEvents();
+        insert(cache, 200);
+        insert(cache, 300);
+        assertTrue(cache.contains(100), "published and dirty: not written to make room");
+        assertEquals(List.of(200L), storage.writtenAddresses(), "new since the flush: written");
+        cache.flush();
+        assertEquals(List.of(200L, 100L, 300L), storage.writtenAddresses());
+        insert(cache, 400);
+        assertFalse(cache.contains(100), "clean again, it goes");
+    }
+
+    @Test
     void neverEvictsAProtectedEntry() throws IOException {
         MetadataCache cache = cacheHolding(2);
         insert(cache, 100);
