@@ -244,6 +244,11 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
             throw new IllegalArgumentException(path + " already has attribute \""
                     + attribute.name() + "\"");
         }
+        if (header.handleOf(AttributeInfoMessage.TYPE) < 0) {
+            // libhdf5 counts a version-2 header's attributes through this message.
+            header.add(HeaderMessage.of(AttributeInfoMessage.TYPE, 0,
+                    AttributeInfoMessage.encodeCompact()));
+        }
         header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
                 AttributeMessages.encode(attribute, storedElements(attribute))));
         attributes.put(attribute.name(), new StoredAttribute(attribute.name(), attribute, null));

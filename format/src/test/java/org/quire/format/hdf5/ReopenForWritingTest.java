@@ -12,13 +12,16 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.hdf5.chunk.Shapes;
+import org.quire.format.storage.CrashSimulator;
 
 /**
  * {@link Hdf5File#openForWriting}: files Quire wrote and files h5py wrote in the latest format
@@ -402,5 +405,141 @@ class ReopenForWritingTest {
                 60);
         assertEquals(0, result.exitCode(), result.output());
         assertEquals("(1507, 3) True", result.stdout().strip());
+    }
+
+    /**
+     * Headers libhdf5 wrote grow continuation blocks: 30 attributes of 100 bytes on an h5py
+     * dataset and 6 groups in its root; h5py reads them all, in order.
+     */
+    @Test
+    void headersH5pyWroteGrowContinuationBlocks() throws IOException {
+        Path file = dir.resolve("grown.h5");
+        writeWithH5py(file, cases().subList(0, 2));
+        try (Hdf5File out = Hdf5File.openForWriting(file)) {
+            Dataset d = out.root().dataset("fixed");
+            for (int i = 0; i < 30; i++) {
+                d.setAttribute(Attribute.of("a" + i, "x".repeat(100 - String.valueOf(i).length())
+                        + i));
+            }
+            for (int i = 0; i < 6; i++) {
+                out.root().createGroup("g" + i).setAttribute(Attribute.of("index", (long) i));
+            }
+        }
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", String.join("\n", "import sys, h5py",
+                        "with h5py.File(sys.argv[1], 'r') as f:",
+                        "    a = f['fixed'].attrs",
+                        "    print(len(a), all(a['a%d' % i].endswith(str(i)) and len(a['a%d' % i])"
+                                + " == 100 for i in range(30)))",
+                        "    print(list(f), [int(f['g%d' % i].attrs['index']) for i in range(6)])",
+                        "    print(f['fixed'][3, 5], f['single'][1, 0])"), file.toString()), 60);
+        assertEquals(0, result.exitCode(), result.output());
+        assertEquals(List.of("30 True",
+                "['fixed', 'g0', 'g1', 'g2', 'g3', 'g4', 'g5', 'single'] [0, 1, 2, 3, 4, 5]",
+                "1000300005 1000100000"), result.stdout().lines().toList());
+        try (Hdf5File in = Hdf5File.open(file)) {
+            assertEquals(30, in.root().dataset("fixed").attributeNames().size());
+            assertEquals(List.of("single", "fixed", "g0", "g1", "g2", "g3", "g4", "g5"),
+                    in.root().memberNames());
+        }
+    }
+
+    /** Every dataset's shape and elements, as {@code "shape=values"} per name. */
+    private static Map<String, String> contents(Hdf5File file, List<String> names)
+            throws IOException {
+        Map<String, String> contents = new TreeMap<>();
+        for (String name : names) {
+            Dataset d = file.root().dataset(name);
+            long[] shape = d.shape();
+            contents.put(name, Arrays.toString(shape) + "="
+                    + Arrays.toString(d.readLongs(new long[shape.length], shape)));
+        }
+        return contents;
+    }
+
+    /** A state a flush published, and the simulator's event count when that flush returned. */
+    private record Flushed(int events, Map<String, String> contents) {
+    }
+
+    /**
+     * A writer continuing a file h5py wrote, crashed at every point: rounds of new chunks in an
+     * extensible array, a B-tree and a fixed array, each round flushed with {@code
+     * EVERY_FLUSH}; killed at every point and a power failure at every point with three seeds,
+     * from the reopen on. After {@link Hdf5File#recover} every dataset holds the state of the
+     * last completed flush or of the one in progress.
+     */
+    @Test
+    void continuingAnH5pyFileLeavesTheLastCompletedFlushOrTheOneInProgressAtEveryCrash()
+            throws IOException {
+        List<Case> start = List.of(cases().get(1), cases().get(3), cases().get(5));
+        List<String> names = names(start);
+        Path source = dir.resolve("start.h5");
+        writeWithH5py(source, start);
+        Path file = Path.of("continued.h5");
+        CrashSimulator simulator = new CrashSimulator(Map.of(file, Files.readAllBytes(source)));
+        List<Flushed> flushes = new ArrayList<>();
+        try (Hdf5File in = Hdf5File.open(file, simulator)) {
+            flushes.add(new Flushed(0, contents(in, names)));
+        }
+        int reopened = simulator.eventCount();
+        WriteOptions options = WriteOptions.DEFAULT.withDurability(
+                WriteOptions.Durability.EVERY_FLUSH);
+        try (Hdf5File out = Hdf5File.openForWriting(file, simulator, options)) {
+            for (int round = 1; round <= 4; round++) {
+                Dataset series = out.root().dataset("series");
+                long length = series.shape()[0];
+                series.extend(length + 40L * round);
+                Box appended = box(s(length), s(40L * round));
+                series.write(appended.start(), appended.count(), values(round + 1, appended));
+                Dataset grid = out.root().dataset("grid");
+                long rows = grid.shape()[0];
+                grid.extend(rows + 4, rows + 4);
+                Box band = box(s(rows, 0), s(4, rows + 4));
+                grid.write(band.start(), band.count(), values(round + 1, band));
+                // A chunk h5py left unwritten each round (rewriting a flushed chunk in place
+                // changes that flush's state: the guarantee is for new chunks).
+                Box chunk = round <= 3 ? box(s(6, 5 * (round - 1)), s(3, round == 3 ? 2 : 5))
+                        : box(s(9, 0), s(1, 5));
+                out.root().dataset("fixed").write(chunk.start(), chunk.count(),
+                        values(round + 1, chunk));
+                out.flush();
+                flushes.add(new Flushed(simulator.eventCount(), contents(out, names)));
+            }
+        }
+        int events = simulator.eventCount();
+        int checked = 0;
+        for (int point = reopened; point <= events; point++) {
+            Flushed completed = flushes.get(0);
+            Flushed inProgress = null;
+            for (Flushed flushed : flushes) {
+                if (flushed.events() <= point) {
+                    completed = flushed;
+                } else {
+                    inProgress = flushed;
+                    break;
+                }
+            }
+            for (int seed = -1; seed < 3; seed++) {
+                Map<Path, byte[]> files = seed < 0 ? simulator.processCrash(point)
+                        : simulator.crash(point, seed);
+                CrashSimulator disk = new CrashSimulator(files);
+                String where = (seed < 0 ? "killed writer" : "power failure seed " + seed)
+                        + " at event " + point + " of " + events;
+                Map<String, String> found;
+                try {
+                    Hdf5File.recover(file, disk);
+                    try (Hdf5File in = Hdf5File.open(file, disk)) {
+                        found = contents(in, names);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    throw new AssertionError(where + ": " + e, e);
+                }
+                assertTrue(found.equals(completed.contents()) || inProgress != null
+                        && found.equals(inProgress.contents()), where + ": found a state of "
+                        + "no flush: " + found.keySet());
+                checked++;
+            }
+        }
+        assertTrue(checked > 4 * flushes.size(), "checked " + checked);
     }
 }
