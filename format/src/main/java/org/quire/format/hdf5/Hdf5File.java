@@ -392,10 +392,16 @@ public final class Hdf5File implements AutoCloseable {
      * killed; it survives a crash of the node or a power failure only with {@link
      * WriteOptions.Durability#EVERY_FLUSH}, which forces the file before the object headers,
      * before the superblock and at the end.
+     *
+     * <p>A flush that fails before rewriting anything in place (writing the journal) may be
+     * tried again; one that fails after it began leaves the file to {@link #recover}: it and
+     * every later flush throw {@link org.quire.format.hdf5.cache.IncompleteFlushException}, and
+     * {@link #close} releases the file keeping the journal.
      */
     public void flush() throws IOException {
         requireOpen();
         if (writable) {
+            cache.requireNoIncompleteFlush();
             publish();
             cache.flush();
         }
@@ -410,6 +416,7 @@ public final class Hdf5File implements AutoCloseable {
         boolean flushed = false;
         try {
             if (writable) {
+                cache.requireNoIncompleteFlush();
                 consistencyFlags = 0;
                 publish();
                 cache.flushForClose();

@@ -3,6 +3,7 @@ package org.quire.format.hdf5.cache;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,6 +58,11 @@ public final class FlushJournal {
     /** Marks the flush done: the blocks are in place, nothing is left to replay. */
     void clear() throws IOException {
         storage.truncate(0);
+    }
+
+    /** The journal file, for messages. */
+    Path path() {
+        return storage.path();
     }
 
     public void close() throws IOException {

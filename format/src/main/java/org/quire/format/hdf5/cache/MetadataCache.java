@@ -55,6 +55,8 @@ public final class MetadataCache {
     private final Map<Long, CachedNode> nodes = new HashMap<>();
     private final Set<CachedNode> dirty = new HashSet<>();
     private final RecencyList recency = new RecencyList();
+    /** Set when a flush failed after its first in-place write: no flush may run again. */
+    private IncompleteFlushException incompleteFlush;
     private long accountedBytes;
     private long peakAccountedBytes;
     private int peakEntryCount;
@@ -229,6 +231,18 @@ public final class MetadataCache {
         flush(durability.forcesAtClose());
     }
 
+    /**
+     * Fails when an earlier flush failed after it had begun writing in place: the file must
+     * then be recovered from its journal, and nothing more may be written over it.
+     *
+     * @throws IncompleteFlushException naming the file and the journal to replay
+     */
+    public void requireNoIncompleteFlush() throws IncompleteFlushException {
+        if (incompleteFlush != null) {
+            throw incompleteFlush;
+        }
+    }
+
     /** Whether {@code parentAddress} is written only after {@code childAddress} (directly). */
     public boolean dependsOn(long parentAddress, long childAddress) {
         CachedNode parent = nodes.get(parentAddress);
@@ -273,7 +287,15 @@ public final class MetadataCache {
         return maxBytes;
     }
 
+    /**
+     * A failure before the first in-place write leaves the file at the previous flush (the
+     * journal is rewritten whole by the next one), so the flush may be tried again; one after
+     * it leaves the in-place blocks half-written, with the committed journal the only copy of
+     * the rest: from then on {@link #requireNoIncompleteFlush} fails, and the journal is never
+     * touched again.
+     */
     private void flush(boolean force) throws IOException {
+        requireNoIncompleteFlush();
         List<CachedNode> order = FlushPlan.order(dirty);
         if (!order.isEmpty() && order.get(0).entry.stage() == FlushStage.RAW_DATA) {
             throw new IllegalStateException("cannot flush: the chunk store has not written "
@@ -289,6 +311,18 @@ public final class MetadataCache {
             }
             journal.commit(images, force);
         }
+        try {
+            writeInPlace(order, images, force);
+        } catch (IOException | RuntimeException e) {
+            incompleteFlush = new IncompleteFlushException(storage.path(),
+                    journal == null ? null : journal.path(), e);
+            throw incompleteFlush;
+        }
+        makeRoom(0);
+    }
+
+    private void writeInPlace(List<CachedNode> order, List<FlushJournal.Block> images,
+            boolean force) throws IOException {
         FlushStage forcedBefore = null;
         for (int i = 0; i < order.size(); i++) {
             CachedNode node = order.get(i);
@@ -306,7 +340,6 @@ public final class MetadataCache {
         if (journal != null && !order.isEmpty()) {
             journal.clear();
         }
-        makeRoom(0);
     }
 
     private void write(CachedNode node, byte[] image) throws IOException {
