@@ -93,4 +93,28 @@ class FailedWritesTest {
         }
         assertTrue(incomplete >= 3, "flushes failing in place: " + incomplete);
     }
+
+    @Test
+    void aFailedChunkWriteDoesNotBlockLaterFlushesOnceSpaceIsBack() throws IOException {
+        CrashSimulator simulator = new CrashSimulator();
+        FullDisk disk = new FullDisk(simulator);
+        try (Hdf5File file = Hdf5File.create(FILE, disk)) {
+            Dataset d = file.root().createDataset("grid", grid());
+            d.extend(8, SIDE);
+            d.write(new long[] {0, 0}, new long[] {4, SIDE}, values(4, 1));
+            file.flush();
+            disk.fillAfter(0);
+            assertThrows(IOException.class, () -> d.write(new long[] {4, 0},
+                    new long[] {4, SIDE}, values(4, 2)));
+            disk.free();
+            file.flush();
+            d.write(new long[] {4, 0}, new long[] {4, SIDE}, values(4, 3));
+            file.flush();
+        }
+        try (Hdf5File read = Hdf5File.open(FILE, simulator)) {
+            Dataset d = read.root().dataset("grid");
+            assertArrayEquals(values(4, 1), d.readInts(new long[] {0, 0}, new long[] {4, SIDE}));
+            assertArrayEquals(values(4, 3), d.readInts(new long[] {4, 0}, new long[] {4, SIDE}));
+        }
+    }
 }

@@ -14,7 +14,8 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * chunk compressing differently) goes to newly allocated space at the end of the file, its old
  * space left unused. Each chunk written is a {@link ChunkProxy} in the metadata cache, so the
  * index block that records it can depend on its bytes; the store writes the bytes at once and
- * marks the proxy written.
+ * marks the proxy written; a write that fails leaves the cache as it was (a new chunk's space
+ * unused, the old record in the index).
  */
 public final class InPlaceChunkStore implements ChunkStore {
 
@@ -39,10 +40,11 @@ public final class InPlaceChunkStore implements ChunkStore {
     public ChunkRecord write(ChunkRecord old, byte[] stored) throws IOException {
         long address = old.isWritten() && old.storedSize() == stored.length ? old.address()
                 : blocks.allocate(stored.length);
+        blocks.write(address, stored);
+        // Only once the bytes are there: a failed write leaves no proxy behind to block flushes.
         if (!cache.contains(address)) {
             cache.insert(new ChunkProxy(address, stored.length));
         }
-        blocks.write(address, stored);
         cache.chunkWritten(address);
         return new ChunkRecord(address, stored.length, 0);
     }
