@@ -335,14 +335,18 @@ public final class Hdf5File implements AutoCloseable {
      * writing" flag, forces the file and removes the journal. An uncommitted journal is
      * ignored: the file then holds the last completed flush's state. The file keeps its size:
      * the superblock's end of file address was true at every flush, so nothing is cut.
-     * Running it again, or on a file closed properly, changes nothing.
+     * Running it again, or on a file closed properly, changes nothing. It takes the writer's
+     * exclusive lock first, so it never runs under a live writer.
      *
+     * @throws FileLockedException a writer (of this or another process) has the file open
      * @throws org.quire.format.CorruptFileException the superblock is damaged
      * @throws UnsupportedFormatException the file is not one Quire writes (superblock 3)
      */
     public static void recover(Path path, StorageOpener opener) throws IOException {
         Path journalPath = journalPath(path);
-        try (BlockFile file = new BlockFile(opener.open(path, OpenMode.READ_WRITE))) {
+        Storage storage = opener.open(path, OpenMode.READ_WRITE);
+        try (BlockFile file = new BlockFile(storage);
+             StorageLock lock = writerLock(storage, path)) {
             Storage journal = null;
             try {
                 journal = opener.open(journalPath, OpenMode.READ);
@@ -364,8 +368,8 @@ public final class Hdf5File implements AutoCloseable {
                         superblock.rootGroupAddress()).encode());
             }
             file.force(true);
+            opener.deleteIfExists(journalPath); // under the lock: no new writer's journal yet
         }
-        opener.deleteIfExists(journalPath);
     }
 
     /** {@link #recover(Path, StorageOpener)} of a file on disk. */

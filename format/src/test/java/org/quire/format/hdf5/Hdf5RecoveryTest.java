@@ -68,6 +68,67 @@ class Hdf5RecoveryTest {
     }
 
     @Test
+    void recoverRefusesAFileALiveWriterHoldsAndChangesNothing() throws IOException {
+        Path path = dir.resolve("live.h5");
+        try (Hdf5File writer = Hdf5File.create(path)) {
+            Dataset d = writer.root().createDataset("d", appendable());
+            d.extend(3);
+            d.write(new long[] {0}, new long[] {3}, new int[] {1, 2, 3});
+            writer.flush();
+            byte[] before = Files.readAllBytes(path);
+            FileLockedException refused = assertThrows(FileLockedException.class,
+                    () -> Hdf5File.recover(path));
+            assertTrue(refused.getMessage().contains(path.toString()), refused.getMessage());
+            assertArrayEquals(before, Files.readAllBytes(path), "flag still set, nothing written");
+            assertTrue(Files.exists(Hdf5File.journalPath(path)), "the writer's journal stays");
+            d.extend(5);
+            d.write(new long[] {3}, new long[] {2}, new int[] {4, 5});
+        }
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertArrayEquals(new int[] {1, 2, 3, 4, 5},
+                    file.root().dataset("d").readInts(new long[] {0}, new long[] {5}));
+        }
+    }
+
+    @Test
+    void recoverRefusesAFileASimulatedWriterHolds() throws IOException {
+        CrashSimulator simulator = new CrashSimulator();
+        try (Hdf5File writer = Hdf5File.create(FILE, simulator)) {
+            writer.root().createDataset("d", appendable());
+            writer.flush();
+            int events = simulator.eventCount();
+            assertThrows(FileLockedException.class, () -> Hdf5File.recover(FILE, simulator));
+            assertEquals(events, simulator.eventCount(), "nothing written, nothing removed");
+        }
+        Hdf5File.recover(FILE, simulator);
+    }
+
+    @Test
+    void recoverRefusesAFileAnotherProcessHoldsLocked() throws Exception {
+        Path path = dir.resolve("other.h5");
+        try (Hdf5File writer = Hdf5File.create(path)) {
+            writer.root().createDataset("d", appendable());
+        }
+        ExternalTools.requireH5py();
+        Process holder = new ProcessBuilder(ExternalTools.PYTHON.toString(), "-c",
+                String.join("\n", "import sys, fcntl",
+                        "f = open(sys.argv[1], 'r+b')",
+                        "fcntl.lockf(f, fcntl.LOCK_EX)",
+                        "print('locked', flush=True)",
+                        "sys.stdin.read()"), path.toString()).start();
+        try (java.io.BufferedReader out = new java.io.BufferedReader(
+                new java.io.InputStreamReader(holder.getInputStream(),
+                        java.nio.charset.StandardCharsets.UTF_8))) {
+            assertEquals("locked", out.readLine());
+            assertThrows(FileLockedException.class, () -> Hdf5File.recover(path));
+        } finally {
+            holder.getOutputStream().close();
+            holder.waitFor();
+        }
+        Hdf5File.recover(path);
+    }
+
+    @Test
     void recoveringAClosedFileChangesNothing() throws IOException {
         Path path = dir.resolve("closed.h5");
         try (Hdf5File file = Hdf5File.create(path,
