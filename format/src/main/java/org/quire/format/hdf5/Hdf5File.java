@@ -339,6 +339,9 @@ public final class Hdf5File implements AutoCloseable {
      * exclusive lock first, so it never runs under a live writer.
      *
      * @throws FileLockedException a writer (of this or another process) has the file open
+     * @throws org.quire.format.hdf5.cache.ForeignJournalException the committed journal
+     *         beside the file is not this file's (nothing is changed)
+     * @throws org.quire.format.CorruptFileException the journal is damaged, or not a journal
      * @throws org.quire.format.CorruptFileException the superblock is damaged
      * @throws UnsupportedFormatException the file is not one Quire writes (superblock 3)
      */
@@ -355,7 +358,8 @@ public final class Hdf5File implements AutoCloseable {
             }
             if (journal != null) {
                 try {
-                    for (FlushJournal.Block block : FlushJournal.committedBlocks(journal)) {
+                    for (FlushJournal.Block block
+                            : FlushJournal.blocksToReplay(journal, storage)) {
                         file.write(block.address(), block.image());
                     }
                 } finally {

@@ -223,12 +223,12 @@ public final class MetadataCache {
      *         written yet
      */
     public void flush() throws IOException {
-        flush(durability.forcesAtFlush());
+        flush(durability.forcesAtFlush(), false);
     }
 
     /** The last flush before the file closes, forcing as {@link Durability#forcesAtClose()}. */
     public void flushForClose() throws IOException {
-        flush(durability.forcesAtClose());
+        flush(durability.forcesAtClose(), true);
     }
 
     /**
@@ -294,7 +294,7 @@ public final class MetadataCache {
      * the rest: from then on {@link #requireNoIncompleteFlush} fails, and the journal is never
      * touched again.
      */
-    private void flush(boolean force) throws IOException {
+    private void flush(boolean force, boolean last) throws IOException {
         requireNoIncompleteFlush();
         List<CachedNode> order = FlushPlan.order(dirty);
         if (!order.isEmpty() && order.get(0).entry.stage() == FlushStage.RAW_DATA) {
@@ -309,10 +309,12 @@ public final class MetadataCache {
             if (force) {
                 storage.force(false); // the chunks the journal's blocks point at, first
             }
-            journal.commit(images, force);
+            FlushJournal.Block lastBlock = images.get(images.size() - 1);
+            journal.commit(new FlushJournal.Block(lastBlock.address(), FlushJournal.bytesAt(
+                    storage, lastBlock.address(), lastBlock.image().length)), images, force);
         }
         try {
-            writeInPlace(order, images, force);
+            writeInPlace(order, images, force, last);
         } catch (IOException | RuntimeException e) {
             incompleteFlush = new IncompleteFlushException(storage.path(),
                     journal == null ? null : journal.path(), e);
@@ -322,7 +324,7 @@ public final class MetadataCache {
     }
 
     private void writeInPlace(List<CachedNode> order, List<FlushJournal.Block> images,
-            boolean force) throws IOException {
+            boolean force, boolean last) throws IOException {
         FlushStage forcedBefore = null;
         for (int i = 0; i < order.size(); i++) {
             CachedNode node = order.get(i);
@@ -338,7 +340,7 @@ public final class MetadataCache {
             storage.force(false);
         }
         if (journal != null && !order.isEmpty()) {
-            journal.clear();
+            journal.clear(force && last);
         }
     }
 
