@@ -195,7 +195,8 @@ public final class Dataset extends Hdf5Object {
     private static ChunkedData chunkedData(BlockFile blocks, MetadataCache cache, ChunkGrid grid,
                                            ChunkIndex index, List<Filter> filters,
                                            int elementSize, byte[] fillValue) {
-        return new ChunkedData(blocks.path(), grid, index, new InPlaceChunkStore(blocks, cache),
+        InPlaceChunkStore store = new InPlaceChunkStore(blocks, cache, !filters.isEmpty());
+        return new ChunkedData(blocks.path(), grid, index, store,
                 new FilterPipeline(filters, elementSize), elementSize, fillValue);
     }
 

@@ -411,6 +411,7 @@ public final class Hdf5File implements AutoCloseable {
         if (writable) {
             cache.requireNoIncompleteFlush();
             publish();
+            blocks.flushBegins();
             cache.flush();
         }
     }
@@ -427,6 +428,7 @@ public final class Hdf5File implements AutoCloseable {
                 cache.requireNoIncompleteFlush();
                 consistencyFlags = 0;
                 publish();
+                blocks.flushBegins();
                 cache.flushForClose();
                 flushed = true;
             }

@@ -31,6 +31,7 @@ import org.quire.format.storage.CrashSimulator;
 class Hdf5CrashSimulationTest {
 
     private static final Path FILE = Path.of("crash.h5");
+    private static final int SECTORS_CHUNK = 1500;
 
     @TempDir
     Path dir;
@@ -109,9 +110,34 @@ class Hdf5CrashSimulationTest {
                 DatasetSpec.UNLIMITED).chunkShape(1, 1).build(), rounds);
     }
 
+    /** Chunks of {@value #SECTORS_CHUNK} bytes (three 512-byte sectors), appended. */
+    static Workload multiSectorAppends() {
+        List<Round> rounds = new ArrayList<>();
+        for (int r = 1; r <= 4; r++) {
+            rounds.add(new Round(new long[] {SECTORS_CHUNK * r},
+                    new long[] {SECTORS_CHUNK * (r - 1)}, new long[] {SECTORS_CHUNK}));
+        }
+        return new Workload("multi-sector appends", int8(0).maxShape(DatasetSpec.UNLIMITED)
+                .chunkShape(SECTORS_CHUNK).build(), rounds);
+    }
+
+    /**
+     * Fletcher-32 chunks of three sectors, every round rewriting all of them (same stored
+     * size): a flushed chunk rewritten in place would be torn by a power failure.
+     */
+    static Workload filteredRewrites() {
+        List<Round> rounds = new ArrayList<>();
+        for (int r = 1; r <= 4; r++) {
+            rounds.add(new Round(new long[] {SECTORS_CHUNK * r}, new long[] {0},
+                    new long[] {SECTORS_CHUNK * r}));
+        }
+        return new Workload("Fletcher-32 rewrites", int8(0).maxShape(DatasetSpec.UNLIMITED)
+                .chunkShape(SECTORS_CHUNK).filter(Filter.fletcher32()).build(), rounds);
+    }
+
     static List<Workload> workloads() {
         return List.of(singleChunk(), fixedArray(), pagedFixedArray(), extensibleArray(),
-                bTree());
+                bTree(), multiSectorAppends(), filteredRewrites());
     }
 
     /** The byte each element of round {@code r} gets: differs between rounds and elements. */
@@ -178,8 +204,13 @@ class Hdf5CrashSimulationTest {
     private static void recordChunks(Map<List<Long>, List<Byte>> chunks, Round round,
                                      long[] chunkShape, byte[] bytes) {
         if (round.count().length == 1) {
-            for (int i = 0; i < bytes.length; i++) {
-                chunks.put(List.of(round.start()[0] + i), List.of(bytes[i]));
+            int size = (int) chunkShape[0];
+            for (int i = 0; i < bytes.length; i += size) {
+                List<Byte> chunk = new ArrayList<>();
+                for (int j = i; j < i + size; j++) {
+                    chunk.add(bytes[j]);
+                }
+                chunks.put(List.of((round.start()[0] + i) / size), chunk);
             }
         } else if (chunkShape[0] == 1) {
             int columns = (int) round.count()[1];
