@@ -398,8 +398,8 @@ public final class Hdf5File implements AutoCloseable {
      * point at them and the superblock (with the true end of file) last, so that what is on
      * disk is a complete file: the state of this flush. It survives the writer process being
      * killed; it survives a crash of the node or a power failure only with {@link
-     * WriteOptions.Durability#EVERY_FLUSH}, which forces the file before the object headers,
-     * before the superblock and at the end.
+     * WriteOptions.Durability#EVERY_FLUSH}, which forces the file (the chunks), the flush
+     * journal, then the file again once the metadata is in place.
      *
      * <p>A flush that fails before rewriting anything in place (writing the journal) may be
      * tried again; one that fails after it began leaves the file to {@link #recover}: it and

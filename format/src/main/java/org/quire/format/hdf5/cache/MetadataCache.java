@@ -22,8 +22,10 @@ import org.quire.format.storage.Storage;
  * <li>A parent is written only after every entry below it is clean: a flush writes children
  *     first (through clean entries in between too), in {@link FlushStage} order, and a
  *     dependency never points from an earlier stage to a later one nor closes a cycle.</li>
- * <li>With a {@link Durability} that forces, a flush forces the file before the first entry of
- *     each publishing stage (object headers, then the superblock) and once at its end.</li>
+ * <li>With a {@link Durability} that forces, a flush with a journal forces the file (the
+ *     chunks its blocks point at), then the journal, then the file once its blocks are in
+ *     place; one without forces the file before the first entry of each publishing stage
+ *     (object headers, then the superblock) and once at its end.</li>
  * <li>Past {@code maxBytes} (images plus {@link #BOOKKEEPING_BYTES_PER_ENTRY} each), the least
  *     recently used entries go: clean ones at once; dirty metadata ({@link FlushStage#METADATA})
  *     that no flush has published yet (new since the last flush, never read from the file)
@@ -329,7 +331,8 @@ public final class MetadataCache {
         for (int i = 0; i < order.size(); i++) {
             CachedNode node = order.get(i);
             FlushStage stage = node.entry.stage();
-            if (force && stage.publishes() && stage != forcedBefore) {
+            // With a journal, a crash among the in-place writes is repaired by replaying it.
+            if (force && journal == null && stage.publishes() && stage != forcedBefore) {
                 storage.force(false);
                 forcedBefore = stage;
             }
