@@ -17,13 +17,15 @@ public class IncompleteFlushException extends FormatException {
 
     /**
      * @param file the file being flushed
-     * @param journal its committed flush journal
+     * @param journal its committed flush journal; null for a cache without one
      * @param cause the failure of the in-place writes
      */
     public IncompleteFlushException(Path file, Path journal, Throwable cause) {
         super(file, "a flush failed while rewriting metadata in place (" + cause.getMessage()
-                + "); nothing more is written: close the file, then Hdf5File.recover replays"
-                + " the committed flush journal " + journal, cause);
+                + "); nothing more is written: " + (journal == null
+                ? "without a flush journal the file cannot be repaired"
+                : "close the file, then Hdf5File.recover replays the committed flush journal "
+                + journal), cause);
         this.journal = journal;
     }
 
