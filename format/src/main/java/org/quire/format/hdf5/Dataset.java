@@ -52,6 +52,8 @@ public final class Dataset extends Hdf5Object {
     private final ContiguousData contiguous;
     private int dataspaceHandle;
     private int layoutHandle;
+    /** Why a dataset of a reopened file cannot be changed, or null when it can. */
+    private String notRewritable;
 
     private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
                     long[] shape, long[] maxShape, Datatype type, byte[] fillValue,
@@ -123,9 +125,15 @@ public final class Dataset extends Hdf5Object {
                         stored.length, shape, type.size()));
     }
 
-    /** The dataset whose header {@code messages} were read at {@code address}. */
-    static Dataset read(Hdf5File file, String path, long address, List<HeaderMessage> messages)
-            throws IOException {
+    /**
+     * The dataset whose header {@code messages} were read at {@code address}; writable through
+     * {@code header} (a file reopened for writing), or read only when it is null.
+     *
+     * A writable chunked dataset whose dataspace or layout message Quire would not rewrite to
+     * the same bytes reads, and refuses {@link #extend} and {@link #write}.
+     */
+    static Dataset read(Hdf5File file, String path, long address, List<HeaderMessage> messages,
+                        WritableObjectHeader header) throws IOException {
         BlockFile blocks = file.blocks();
         DatasetHeader described = DatasetHeader.decode(blocks.path(), address, messages,
                 file.references());
@@ -135,24 +143,60 @@ public final class Dataset extends Hdf5Object {
         ContiguousData contiguous = null;
         if (described.layout() instanceof DataLayoutMessage layout) {
             ChunkIndex index = ChunkIndexes.open(blocks, file.cache(), file.ranks(), layout,
-                    space.dimensions(), space.maxDimensions(), !described.filters().isEmpty());
+                    space.dimensions(), space.maxDimensions(), !described.filters().isEmpty(),
+                    header != null);
             chunked = chunkedData(blocks, file.cache(), new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
         } else {
             contiguous = contiguousData(blocks, address, space, type, described.layout());
         }
-        Dataset dataset = new Dataset(file, path, address, null, space.dimensions(),
+        Dataset dataset = new Dataset(file, path, address, header, space.dimensions(),
                 space.maxDimensions(), type, described.fillValue(), described.filters(), chunked,
                 contiguous);
         dataset.readAttributes(messages);
+        if (header != null && chunked != null) {
+            dataset.dataspaceHandle = header.handleOf(DataspaceMessage.TYPE);
+            dataset.layoutHandle = header.handleOf(DataLayoutMessage.TYPE);
+            dataset.notRewritable = dataset.notRewritable(messages, DataspaceMessage.TYPE,
+                    new DataspaceMessage(space.dimensions(), space.maxDimensions()).encode());
+            if (dataset.notRewritable == null) {
+                dataset.notRewritable = dataset.notRewritable(messages, DataLayoutMessage.TYPE,
+                        chunked.layoutMessage().encode());
+            }
+            dependOnIndex(file.cache(), header, chunked.index());
+        }
         return dataset;
+    }
+
+    /**
+     * Why this dataset's message of {@code type} cannot be changed, or null: a change rewrites
+     * it in place, so Quire's encoding of it as read must give the same bytes.
+     */
+    private void requireRewritable() {
+        if (notRewritable != null) {
+            throw new UnsupportedOperationException(notRewritable);
+        }
+    }
+
+    private String notRewritable(List<HeaderMessage> messages, int type, byte[] reencoded) {
+        for (HeaderMessage message : messages) {
+            if (message.type() == type && !Arrays.equals(message.body(), reencoded)) {
+                return file.blocks().path() + ": dataset " + path() + " cannot be changed: its "
+                        + "message of type " + type + " at offset " + message.bodyAddress()
+                        + " is encoded otherwise than Quire writes it (version "
+                        + (message.body().length > 0 ? message.body()[0] : -1) + ", "
+                        + message.body().length + " bytes); it is read as it is";
+            }
+        }
+        return null;
     }
 
     private static ChunkedData chunkedData(BlockFile blocks, MetadataCache cache, ChunkGrid grid,
                                            ChunkIndex index, List<Filter> filters,
                                            int elementSize, byte[] fillValue) {
-        return new ChunkedData(blocks.path(), grid, index, new InPlaceChunkStore(blocks, cache),
+        InPlaceChunkStore store = new InPlaceChunkStore(blocks, cache, !filters.isEmpty());
+        return new ChunkedData(blocks.path(), grid, index, store,
                 new FilterPipeline(filters, elementSize), elementSize, fillValue);
     }
 
@@ -237,10 +281,13 @@ public final class Dataset extends Hdf5Object {
      * Grows the dataset to {@code newShape}; new elements read as the fill value.
      *
      * @throws IllegalArgumentException a size shrinks or exceeds the maximum shape
+     * @throws UnsupportedOperationException a dataset of a reopened file whose dataspace or
+     *                                       layout message Quire does not rewrite
      */
     public void extend(long... newShape) {
         requireWritable();
         requireChunked();
+        requireRewritable();
         if (newShape.length != shape.length) {
             throw new IllegalArgumentException("rank " + newShape.length + ", dataset has "
                     + shape.length);
@@ -260,6 +307,7 @@ public final class Dataset extends Hdf5Object {
     public void write(long[] start, long[] count, ByteBuffer data) throws IOException {
         requireWritable();
         requireChunked();
+        requireRewritable();
         long elements = checkSelection(start, count);
         if (data.remaining() != elements * type.size()) {
             throw new IllegalArgumentException("selection of " + elements + " elements needs "

@@ -13,7 +13,21 @@ import org.quire.format.FormatException;
 public class FileOpenForWritingException extends FormatException {
 
     public FileOpenForWritingException(Path file, int consistencyFlags) {
-        super(file, String.format("file is open for writing (superblock consistency flags 0x%02x)",
-                consistencyFlags));
+        super(file, flagsMessage(consistencyFlags));
+    }
+
+    /** The flags' message followed by {@code advice} (what the caller can do). */
+    public FileOpenForWritingException(Path file, int consistencyFlags, String advice) {
+        super(file, flagsMessage(consistencyFlags) + "; " + advice);
+    }
+
+    private static String flagsMessage(int consistencyFlags) {
+        return String.format("file is open for writing (superblock consistency flags 0x%02x)",
+                consistencyFlags);
+    }
+
+    /** A file another writer has open, told by something other than the superblock's flags. */
+    protected FileOpenForWritingException(Path file, String message) {
+        super(file, message);
     }
 }

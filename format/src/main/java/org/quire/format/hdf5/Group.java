@@ -108,10 +108,13 @@ public final class Group extends Hdf5Object {
         return new Group(file, path, header.address(), header);
     }
 
-    /** The group whose header {@code messages} were read at {@code address}. */
-    static Group read(Hdf5File file, String path, long address, List<HeaderMessage> messages)
-            throws IOException {
-        Group group = new Group(file, path, address, null);
+    /**
+     * The group whose header {@code messages} were read at {@code address}; writable through
+     * {@code header} (a file reopened for writing), or read only when it is null.
+     */
+    static Group read(Hdf5File file, String path, long address, List<HeaderMessage> messages,
+                      WritableObjectHeader header) throws IOException {
+        Group group = new Group(file, path, address, header);
         for (HeaderMessage message : messages) {
             if (message.type() == LinkInfoMessage.TYPE) {
                 LinkInfoMessage info = LinkInfoMessage.decode(message.reader(file.blocks().path(),
@@ -226,6 +229,12 @@ public final class Group extends Hdf5Object {
         return dense;
     }
 
+    /**
+     * Adds a new, empty group {@code name}.
+     *
+     * @throws UnsupportedOperationException this group (read from a file) stores its links
+     *                                       densely or in a symbol table
+     */
     public Group createGroup(String name) {
         requireWritable();
         checkNewName(name);
@@ -234,6 +243,11 @@ public final class Group extends Hdf5Object {
         return group;
     }
 
+    /**
+     * Adds a new dataset {@code name} of {@code spec}.
+     *
+     * @throws UnsupportedOperationException as {@link #createGroup}
+     */
     public Dataset createDataset(String name, DatasetSpec spec) {
         requireWritable();
         checkNewName(name);
@@ -401,6 +415,13 @@ public final class Group extends Hdf5Object {
     private void checkNewName(String name) {
         if (name.isEmpty() || name.contains("/") || name.equals(".")) {
             throw new IllegalArgumentException("not a link name: \"" + name + "\"");
+        }
+        if (dense != null || symbolTable != null) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot add \""
+                    + name + "\" to group " + path() + ": its links are stored "
+                    + (dense != null ? "densely (fractal heap and version-2 B-trees)"
+                    : "in a symbol table (old format)") + "; Quire adds links to compactly "
+                    + "stored groups only");
         }
         if (links.containsKey(name)) {
             throw new IllegalArgumentException(path() + " already has a member \"" + name + "\"");

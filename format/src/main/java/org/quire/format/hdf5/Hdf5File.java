@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
@@ -29,12 +31,14 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageLock;
 import org.quire.format.storage.StorageOpener;
 
 /**
- * An HDF5 file: {@link #create(Path)} a new one to write, or {@link #open(Path)} an existing one
- * to read. Files are written with superblock version 3 and version-2 object headers (libhdf5's
- * "latest" format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
+ * An HDF5 file: {@link #create(Path)} a new one to write, {@link #open(Path)} an existing one
+ * to read, or {@link #openForWriting(Path)} an existing one (superblock 3) to change it. Files
+ * are written with superblock version 3 and version-2 object headers (libhdf5's "latest"
+ * format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
  * by default (superblock 0, version-1 object headers, symbol table groups, version-1 B-tree
  * chunk indexes) and with superblock 2 are read too, also after a user block (the superblock at
  * 512, 1024, 2048, ... bytes).
@@ -52,7 +56,8 @@ import org.quire.format.storage.StorageOpener;
  * entry of a metadata cache bounded in memory; {@link #flush()} writes the dirty ones children
  * first, the superblock last, forcing as {@link WriteOptions} say. While a writer has the file
  * open, the superblock says so (consistency flag "open for writing"); {@link #close()} flushes
- * and clears the flag. A file a crashed writer left is read after {@link #recover}.
+ * and clears the flag. A file a crashed writer left is read (and reopened) after {@link
+ * #recover}. A writer holds the storage's exclusive lock while the file is open.
  * Not thread-safe.
  */
 public final class Hdf5File implements AutoCloseable {
@@ -67,6 +72,10 @@ public final class Hdf5File implements AutoCloseable {
     private final Path journalPath;
     private final StorageOpener opener;
     private final boolean writable;
+    /** The storage's exclusive lock a writer holds for its life; null when read only. */
+    private StorageLock lock;
+    /** The objects of a file being written, by header address: each header is opened once. */
+    private final Map<Long, Hdf5Object> writableObjects = new HashMap<>();
     /** The superblock of a file being written, held for the file's life; null when read only. */
     private BlockEntry<Hdf5File> superblock;
     private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
@@ -119,11 +128,14 @@ public final class Hdf5File implements AutoCloseable {
             throws IOException {
         Storage storage = opener.open(path, OpenMode.CREATE_NEW);
         Storage journalStorage = null;
+        StorageLock lock = null;
         try {
+            lock = writerLock(storage, path);
             journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
             journalStorage.truncate(0);
             Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
                     options);
+            file.lock = lock;
             long address = file.blocks.allocate(SuperblockV3.SIZE);
             file.root = Group.create(file, "/");
             file.superblock = file.cache.insertProtected(new BlockEntry<>(address,
@@ -132,12 +144,142 @@ public final class Hdf5File implements AutoCloseable {
             file.flush();
             return file;
         } catch (IOException | RuntimeException e) {
-            if (journalStorage != null) {
-                journalStorage.close();
-            }
-            storage.close();
+            closeAfterFailure(storage, journalStorage, lock);
             throw e;
         }
+    }
+
+    /**
+     * Opens an existing file to change it: extend datasets and write their chunks, add groups,
+     * datasets and attributes ("What a reopened file can change" in docs/hdf5.md). The file is
+     * neither created nor truncated. While open, the writer holds the storage's exclusive lock
+     * and the superblock's "open for writing" flag is set (written by a first flush before this
+     * returns), with the flush journal beside the file, as after {@link #create}.
+     *
+     * @throws java.nio.file.NoSuchFileException the file does not exist
+     * @throws FileLockedException another writer holds the file's lock
+     * @throws FileOpenForWritingException the superblock says a writer has the file open, or
+     *                                     died with it open ({@link #recover} it first)
+     * @throws UnsupportedFormatException a format Quire reads but does not write (superblock
+     *                                    versions 0 to 2, version-1 object headers, ...)
+     * @throws org.quire.format.CorruptFileException not an HDF5 file, or a damaged one
+     */
+    public static Hdf5File openForWriting(Path path) throws IOException {
+        return openForWriting(path, FileStorage.OPENER, WriteOptions.DEFAULT);
+    }
+
+    /** {@link #openForWriting(Path)} with {@code options} (durability, metadata cache bound). */
+    public static Hdf5File openForWriting(Path path, WriteOptions options) throws IOException {
+        return openForWriting(path, FileStorage.OPENER, options);
+    }
+
+    /** {@link #openForWriting(Path)} through {@code opener} with {@code options}. */
+    public static Hdf5File openForWriting(Path path, StorageOpener opener, WriteOptions options)
+            throws IOException {
+        Storage storage = opener.open(path, OpenMode.READ_WRITE);
+        Storage journalStorage = null;
+        StorageLock lock = null;
+        try {
+            lock = writerLock(storage, path);
+            SuperblockV3 superblock = writableSuperblock(new BlockFile(storage));
+            journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
+            journalStorage.truncate(0);
+            Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
+                    options);
+            file.lock = lock;
+            boolean flushing = false;
+            try {
+                Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
+                if (!(root instanceof Group group)) {
+                    throw new org.quire.format.CorruptFileException(path,
+                            superblock.rootGroupAddress(), "object header", "messages",
+                            "a group", "a dataset");
+                }
+                file.root = group;
+                file.superblock = file.protectSuperblock();
+                file.cache.createFlushDependency(0, group.header.address());
+                flushing = true;
+                file.flush();
+                return file;
+            } catch (IOException | RuntimeException e) {
+                if (!flushing) { // refused before anything was written: no journal is left
+                    journalStorage.close();
+                    journalStorage = null;
+                    opener.deleteIfExists(journalPath(path));
+                }
+                throw e;
+            }
+        } catch (IOException | RuntimeException e) {
+            closeAfterFailure(storage, journalStorage, lock);
+            throw e;
+        }
+    }
+
+    /**
+     * The superblock of a file a writer may open: at offset 0 (no user block), version 3 (2 has
+     * no "open for writing" flag, so a crash could not be told), without extension, closed by
+     * its last writer, its end of file inside the file. Reads only.
+     */
+    private static SuperblockV3 writableSuperblock(BlockFile blocks) throws IOException {
+        Path path = blocks.path();
+        Superblock read = Superblock.read(blocks);
+        if (blocks.baseAddress() != 0) {
+            throw new UnsupportedFormatException(path, "superblock (writing)",
+                    blocks.baseAddress(), "a superblock after a user block of "
+                    + blocks.baseAddress() + " bytes", "a superblock at offset 0 (the file is "
+                    + "read with Hdf5File.open)");
+        }
+        int version = blocks.read(0, Superblock.VERSION_OFFSET + 1, "superblock")
+                [Superblock.VERSION_OFFSET];
+        if (version != 3) {
+            throw new UnsupportedFormatException(path, "superblock (writing)", 0,
+                    "version " + version + (version < 2
+                            ? " (libhdf5's default format: version-1 object headers, "
+                            + "symbol table groups, version-1 B-tree chunk indexes)"
+                            : " (no \"open for writing\" flag to tell a crashed writer)"),
+                    "version 3 (libhdf5's latest format, what Quire writes); every version "
+                            + "0 to 3 is read with Hdf5File.open");
+        }
+        SuperblockV3 superblock = (SuperblockV3) read;
+        int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
+        if ((superblock.consistencyFlags() & writing) != 0) {
+            throw new FileOpenForWritingException(path, superblock.consistencyFlags(),
+                    "another writer has it open, or its writer died: when none is running, "
+                            + "Hdf5File.recover(path) makes it consistent, then open it again; "
+                            + "nothing was changed");
+        }
+        if (Addresses.isDefined(superblock.extensionAddress())) {
+            throw new UnsupportedFormatException(path, "superblock (writing)", 0,
+                    "a superblock extension at " + superblock.extensionAddress(),
+                    "files without one (it is read with Hdf5File.open)");
+        }
+        if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
+            throw new org.quire.format.CorruptFileException(path,
+                    superblock.endOfFileAddressOffset(), "superblock", "end of file address",
+                    "at most the file size " + blocks.size(),
+                    Long.toUnsignedString(superblock.endOfFileAddress()));
+        }
+        return superblock;
+    }
+
+    /** The storage's exclusive lock, which a writer holds while it has the file open. */
+    private static StorageLock writerLock(Storage storage, Path path) throws IOException {
+        StorageLock lock = storage.tryLock(false);
+        if (lock == null) {
+            throw new FileLockedException(path);
+        }
+        return lock;
+    }
+
+    private static void closeAfterFailure(Storage storage, Storage journal, StorageLock lock)
+            throws IOException {
+        if (journal != null) {
+            journal.close();
+        }
+        if (lock != null) {
+            lock.close();
+        }
+        storage.close();
     }
 
     /**
@@ -193,14 +335,21 @@ public final class Hdf5File implements AutoCloseable {
      * writing" flag, forces the file and removes the journal. An uncommitted journal is
      * ignored: the file then holds the last completed flush's state. The file keeps its size:
      * the superblock's end of file address was true at every flush, so nothing is cut.
-     * Running it again, or on a file closed properly, changes nothing.
+     * Running it again, or on a file closed properly, changes nothing. It takes the writer's
+     * exclusive lock first, so it never runs under a live writer.
      *
+     * @throws FileLockedException a writer (of this or another process) has the file open
+     * @throws org.quire.format.hdf5.cache.ForeignJournalException the committed journal
+     *         beside the file is not this file's (nothing is changed)
+     * @throws org.quire.format.CorruptFileException the journal is damaged, or not a journal
      * @throws org.quire.format.CorruptFileException the superblock is damaged
      * @throws UnsupportedFormatException the file is not one Quire writes (superblock 3)
      */
     public static void recover(Path path, StorageOpener opener) throws IOException {
         Path journalPath = journalPath(path);
-        try (BlockFile file = new BlockFile(opener.open(path, OpenMode.READ_WRITE))) {
+        Storage storage = opener.open(path, OpenMode.READ_WRITE);
+        try (BlockFile file = new BlockFile(storage);
+             StorageLock lock = writerLock(storage, path)) {
             Storage journal = null;
             try {
                 journal = opener.open(journalPath, OpenMode.READ);
@@ -209,7 +358,8 @@ public final class Hdf5File implements AutoCloseable {
             }
             if (journal != null) {
                 try {
-                    for (FlushJournal.Block block : FlushJournal.committedBlocks(journal)) {
+                    for (FlushJournal.Block block
+                            : FlushJournal.blocksToReplay(journal, storage)) {
                         file.write(block.address(), block.image());
                     }
                 } finally {
@@ -222,8 +372,8 @@ public final class Hdf5File implements AutoCloseable {
                         superblock.rootGroupAddress()).encode());
             }
             file.force(true);
+            opener.deleteIfExists(journalPath); // under the lock: no new writer's journal yet
         }
-        opener.deleteIfExists(journalPath);
     }
 
     /** {@link #recover(Path, StorageOpener)} of a file on disk. */
@@ -248,13 +398,20 @@ public final class Hdf5File implements AutoCloseable {
      * point at them and the superblock (with the true end of file) last, so that what is on
      * disk is a complete file: the state of this flush. It survives the writer process being
      * killed; it survives a crash of the node or a power failure only with {@link
-     * WriteOptions.Durability#EVERY_FLUSH}, which forces the file before the object headers,
-     * before the superblock and at the end.
+     * WriteOptions.Durability#EVERY_FLUSH}, which forces the file (the chunks), the flush
+     * journal, then the file again once the metadata is in place.
+     *
+     * <p>A flush that fails before rewriting anything in place (writing the journal) may be
+     * tried again; one that fails after it began leaves the file to {@link #recover}: it and
+     * every later flush throw {@link org.quire.format.hdf5.cache.IncompleteFlushException}, and
+     * {@link #close} releases the file keeping the journal.
      */
     public void flush() throws IOException {
         requireOpen();
         if (writable) {
+            cache.requireNoIncompleteFlush();
             publish();
+            blocks.flushBegins();
             cache.flush();
         }
     }
@@ -268,12 +425,15 @@ public final class Hdf5File implements AutoCloseable {
         boolean flushed = false;
         try {
             if (writable) {
+                cache.requireNoIncompleteFlush();
                 consistencyFlags = 0;
                 publish();
+                blocks.flushBegins();
                 cache.flushForClose();
                 flushed = true;
             }
         } finally {
+            closed = true;
             try {
                 if (writable) {
                     journal.close();
@@ -282,9 +442,22 @@ public final class Hdf5File implements AutoCloseable {
                     } // else left for recover()
                 }
             } finally {
-                blocks.close();
+                try {
+                    if (lock != null) {
+                        lock.close();
+                    }
+                } finally {
+                    blocks.close();
+                }
             }
         }
+    }
+
+    /** The superblock of a file read from disk, as the cache entry a writer holds. */
+    @SuppressWarnings("unchecked")
+    private BlockEntry<Hdf5File> protectSuperblock() throws IOException {
+        return cache.protect(0, BlockEntry.class, (at, in) -> new BlockEntry<>(at,
+                SuperblockV3.SIZE, FlushStage.SUPERBLOCK, this, Hdf5File::encodeSuperblock));
     }
 
     /** Marks the superblock dirty; its end of file must be inside the file when written. */
@@ -340,7 +513,23 @@ public final class Hdf5File implements AutoCloseable {
      */
     Hdf5Object readObject(String path, long address) throws IOException {
         try {
-            return objectOf(path, address, headerMessages(address));
+            if (!writable) {
+                return objectOf(path, address, headerMessages(address), null);
+            }
+            Hdf5Object known = writableObjects.get(address);
+            if (known != null) {
+                return known;
+            }
+            byte[] signature = blocks.read(address, OHDR.length, "object header");
+            if (!Arrays.equals(signature, OHDR)) {
+                throw new UnsupportedFormatException(blocks.path(), "object header of " + path
+                        + " (writing)", address, "version 1", "version 2 (\"OHDR\"); version 1 "
+                        + "is read with Hdf5File.open");
+            }
+            WritableObjectHeader header = WritableObjectHeader.open(blocks, cache, address);
+            Hdf5Object object = objectOf(path, address, header.messages(), header);
+            writableObjects.put(address, object);
+            return object;
         } catch (CorruptFileException e) {
             throw e.of(path);
         }
@@ -360,28 +549,30 @@ public final class Hdf5File implements AutoCloseable {
 
     /**
      * The group, dataset or committed datatype whose header at {@code address} holds
-     * {@code messages}; a feature it uses that Quire does not read fails naming {@code path}.
+     * {@code messages}, writable through {@code header} (groups and datasets of a file
+     * reopened for writing) or read only when it is null; a feature it uses that Quire does not
+     * read fails naming {@code path}.
      */
-    Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages)
-            throws IOException {
+    Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages,
+                        WritableObjectHeader header) throws IOException {
         try {
-            return objectOfKind(path, address, messages);
+            return objectOfKind(path, address, messages, header);
         } catch (UnsupportedFormatException e) {
             throw e.within(path);
         }
     }
 
-    private Hdf5Object objectOfKind(String path, long address, List<HeaderMessage> messages)
-            throws IOException {
+    private Hdf5Object objectOfKind(String path, long address, List<HeaderMessage> messages,
+                                    WritableObjectHeader header) throws IOException {
         for (HeaderMessage message : messages) {
             if (message.type() == DataLayoutMessage.TYPE) {
-                return Dataset.read(this, path, address, messages);
+                return Dataset.read(this, path, address, messages, header);
             }
         }
         for (HeaderMessage message : messages) {
             if (message.type() == LinkInfoMessage.TYPE
                     || message.type() == SymbolTableMessage.TYPE) {
-                return Group.read(this, path, address, messages);
+                return Group.read(this, path, address, messages, header);
             }
         }
         for (HeaderMessage message : messages) {

@@ -229,12 +229,25 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
      *
      * @throws IllegalArgumentException an attribute of that name exists, or it is larger than
      *                                  one header message (64 KiB)
+     * @throws UnsupportedOperationException the object (read from a file) stores its
+     *                                       attributes densely
      */
     public void setAttribute(Attribute attribute) {
         requireWritable();
+        if (denseAttributes != null) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot add "
+                    + "attribute \"" + attribute.name() + "\" to " + path + ": its attributes "
+                    + "are stored densely (fractal heap and version-2 B-trees); Quire adds "
+                    + "attributes to objects storing them in the object header only");
+        }
         if (attributes.containsKey(attribute.name())) {
             throw new IllegalArgumentException(path + " already has attribute \""
                     + attribute.name() + "\"");
+        }
+        if (header.handleOf(AttributeInfoMessage.TYPE) < 0) {
+            // libhdf5 counts a version-2 header's attributes through this message.
+            header.add(HeaderMessage.of(AttributeInfoMessage.TYPE, 0,
+                    AttributeInfoMessage.encodeCompact()));
         }
         header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
                 AttributeMessages.encode(attribute, storedElements(attribute))));

@@ -31,6 +31,7 @@ import org.quire.format.storage.CrashSimulator;
 class Hdf5CrashSimulationTest {
 
     private static final Path FILE = Path.of("crash.h5");
+    private static final int SECTORS_CHUNK = 1500;
 
     @TempDir
     Path dir;
@@ -109,9 +110,34 @@ class Hdf5CrashSimulationTest {
                 DatasetSpec.UNLIMITED).chunkShape(1, 1).build(), rounds);
     }
 
+    /** Chunks of {@value #SECTORS_CHUNK} bytes (three 512-byte sectors), appended. */
+    static Workload multiSectorAppends() {
+        List<Round> rounds = new ArrayList<>();
+        for (int r = 1; r <= 4; r++) {
+            rounds.add(new Round(new long[] {SECTORS_CHUNK * r},
+                    new long[] {SECTORS_CHUNK * (r - 1)}, new long[] {SECTORS_CHUNK}));
+        }
+        return new Workload("multi-sector appends", int8(0).maxShape(DatasetSpec.UNLIMITED)
+                .chunkShape(SECTORS_CHUNK).build(), rounds);
+    }
+
+    /**
+     * Fletcher-32 chunks of three sectors, every round rewriting all of them (same stored
+     * size): a flushed chunk rewritten in place would be torn by a power failure.
+     */
+    static Workload filteredRewrites() {
+        List<Round> rounds = new ArrayList<>();
+        for (int r = 1; r <= 4; r++) {
+            rounds.add(new Round(new long[] {SECTORS_CHUNK * r}, new long[] {0},
+                    new long[] {SECTORS_CHUNK * r}));
+        }
+        return new Workload("Fletcher-32 rewrites", int8(0).maxShape(DatasetSpec.UNLIMITED)
+                .chunkShape(SECTORS_CHUNK).filter(Filter.fletcher32()).build(), rounds);
+    }
+
     static List<Workload> workloads() {
         return List.of(singleChunk(), fixedArray(), pagedFixedArray(), extensibleArray(),
-                bTree());
+                bTree(), multiSectorAppends(), filteredRewrites());
     }
 
     /** The byte each element of round {@code r} gets: differs between rounds and elements. */
@@ -124,10 +150,20 @@ class Hdf5CrashSimulationTest {
     }
 
     private static Run write(Workload workload, WriteOptions options) throws IOException {
+        return write(workload, options, -1);
+    }
+
+    /**
+     * Runs {@code workload}; with {@code reopenBefore} at least 0, the writer closes the file
+     * before that round and goes on through {@link Hdf5File#openForWriting} (a restarted job).
+     */
+    private static Run write(Workload workload, WriteOptions options, int reopenBefore)
+            throws IOException {
         CrashSimulator simulator = new CrashSimulator();
         List<Flushed> flushes = new ArrayList<>();
         int created;
-        try (Hdf5File file = Hdf5File.create(FILE, simulator, options)) {
+        Hdf5File file = Hdf5File.create(FILE, simulator, options);
+        try {
             created = simulator.eventCount();
             Dataset d = file.root().createDataset("d", workload.spec());
             Map<List<Long>, List<Byte>> chunks = new TreeMap<>(Hdf5CrashSimulationTest::compare);
@@ -136,6 +172,11 @@ class Hdf5CrashSimulationTest {
             flushes.add(new Flushed(simulator.eventCount(), new State(shape, Map.copyOf(chunks))));
             long[] chunkShape = workload.spec().chunkShape();
             for (int r = 0; r < workload.rounds().size(); r++) {
+                if (r == reopenBefore) {
+                    file.close();
+                    file = Hdf5File.openForWriting(FILE, simulator, options);
+                    d = file.root().dataset("d");
+                }
                 Round round = workload.rounds().get(r);
                 if (!Arrays.equals(round.shape(), shape)) {
                     d.extend(round.shape());
@@ -153,6 +194,8 @@ class Hdf5CrashSimulationTest {
                 flushes.add(new Flushed(simulator.eventCount(),
                         new State(shape, Map.copyOf(chunks))));
             }
+        } finally {
+            file.close();
         }
         return new Run(simulator, flushes, created);
     }
@@ -161,8 +204,13 @@ class Hdf5CrashSimulationTest {
     private static void recordChunks(Map<List<Long>, List<Byte>> chunks, Round round,
                                      long[] chunkShape, byte[] bytes) {
         if (round.count().length == 1) {
-            for (int i = 0; i < bytes.length; i++) {
-                chunks.put(List.of(round.start()[0] + i), List.of(bytes[i]));
+            int size = (int) chunkShape[0];
+            for (int i = 0; i < bytes.length; i += size) {
+                List<Byte> chunk = new ArrayList<>();
+                for (int j = i; j < i + size; j++) {
+                    chunk.add(bytes[j]);
+                }
+                chunks.put(List.of((round.start()[0] + i) / size), chunk);
             }
         } else if (chunkShape[0] == 1) {
             int columns = (int) round.count()[1];
@@ -287,6 +335,29 @@ class Hdf5CrashSimulationTest {
                     WriteOptions.Durability.EVERY_FLUSH));
             int checked = checkEveryPoint(workload, run, 3);
             assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
+        }
+    }
+
+    /**
+     * A restarted job: the writer closes the file halfway through the rounds and goes on
+     * through {@link Hdf5File#openForWriting}; killed at every point (each durability) and a
+     * power failure at every point with three seeds ({@code EVERY_FLUSH}), from create on, the
+     * reopen included: every dataset holds the last completed flush's state or the one in
+     * progress.
+     */
+    @Test
+    void aReopenedWriterCrashingLeavesTheLastCompletedFlushOrTheOneInProgress()
+            throws IOException {
+        for (Workload workload : workloads()) {
+            int half = workload.rounds().size() / 2;
+            for (WriteOptions.Durability durability : WriteOptions.Durability.values()) {
+                Run run = write(workload, WriteOptions.DEFAULT.withDurability(durability), half);
+                int checked = checkEveryPoint(workload, run, 0);
+                assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
+            }
+            Run run = write(workload, WriteOptions.DEFAULT.withDurability(
+                    WriteOptions.Durability.EVERY_FLUSH), half);
+            checkEveryPoint(workload, run, 3);
         }
     }
 

@@ -67,4 +67,45 @@ class WritableObjectHeaderTest {
             assertThrows(IllegalStateException.class, () -> header.replace(0, new byte[2]));
         }
     }
+
+    /**
+     * A header read back from the file (as a reopened file's): its chunk 0 is full, as
+     * libhdf5 may leave it, so its last messages move to the new continuation block to make
+     * room for the continuation message; the messages read back in order, the new one last,
+     * and chunk 0 keeps its address and its fields before the messages.
+     */
+    @Test
+    void aFullChunkOfAnExistingHeaderMovesItsLastMessageToMakeRoomForAContinuation()
+            throws Exception {
+        List<HeaderMessage> stored = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            byte[] body = new byte[8 + 2 * i];
+            java.util.Arrays.fill(body, (byte) i);
+            stored.add(HeaderMessage.of(0x0C, 0, body));
+        }
+        int capacity = 0;
+        for (HeaderMessage message : stored) {
+            capacity += message.storedSize();
+        }
+        try (BlockFile file = open()) {
+            byte[] chunk = ObjectHeaderV2.encodeChunkZero(stored, capacity);
+            long address = file.allocate(chunk.length);
+            file.write(address, chunk);
+            WritableObjectHeader header = WritableObjectHeader.open(file, cache, address);
+            assertEquals(3, header.messages().size());
+            assertEquals(0, header.handleOf(0x0C));
+            assertEquals(-1, header.handleOf(0x01));
+            header.add(HeaderMessage.of(0x0C, 0, new byte[] {4, 4, 4, 4}));
+            cache.flush();
+            List<HeaderMessage> read = ObjectHeaderV2.read(file, address);
+            assertEquals(4, read.size());
+            for (int i = 0; i < 4; i++) {
+                assertEquals(i + 1, read.get(i).body()[0], "message " + i);
+            }
+            byte[] rewritten = file.read(address, chunk.length, "object header");
+            int prefix = ObjectHeaderV2.chunkZeroPrefixSize(capacity);
+            assertArrayEquals(java.util.Arrays.copyOf(chunk, prefix),
+                    java.util.Arrays.copyOf(rewritten, prefix));
+        }
+    }
 }

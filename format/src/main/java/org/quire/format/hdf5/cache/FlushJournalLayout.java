@@ -11,24 +11,33 @@ import java.util.zip.CRC32C;
  * integers little-endian.
  *
  * <pre>
- * header   | "QJNL" | version (1) | 3 reserved bytes (0) |                          8 bytes
+ * header   | "QJNL" | version (2) | 3 reserved bytes (0) |                          8 bytes
+ * previous | kind 3 | 3 reserved | address u64 | length u32 | CRC32C u32 | bytes | 20 + length
  * block    | kind 1 | 3 reserved | address u64 | length u32 | CRC32C u32 | image | 20 + length
+ * ...        (one block record per block of the flush, in the order written)
  * commit   | kind 2 | 3 reserved | block count u32 | CRC32C u32 |                  12 bytes
  * </pre>
  *
- * <p>A block record's CRC32C covers its address, length and image; the commit record's covers
- * every byte before its own CRC field (header, block records, kind, reserved, count). A journal
- * is committed when a commit record follows its blocks with the count and CRC matching; an
- * empty file (the writer truncates the journal once the blocks are in place) and anything
- * without a valid commit record hold nothing to replay.
+ * <p>The previous record holds the file's bytes, before this flush, where the flush's last
+ * block goes (the superblock, which a flush always rewrites; cut at the file's end): with that
+ * block's image it identifies the file the journal belongs to, which holds one or the other. A
+ * record's CRC32C covers its address, length and bytes; the commit record's covers every byte
+ * before its own CRC field (header, records, kind, reserved, count). A journal is committed
+ * when a commit record ends it with the count and CRC matching. An empty file (the writer
+ * truncates the journal once the blocks are in place), a header never written (zeros) and
+ * anything without a valid commit record at its end hold nothing to replay: a write of the
+ * journal cut off by a crash.
  */
 final class FlushJournalLayout {
 
     static final byte[] MAGIC = "QJNL".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int HEADER_SIZE = 8;
     static final int KIND_BLOCK = 1;
     static final int KIND_COMMIT = 2;
+    static final int KIND_PREVIOUS = 3;
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = 4;
     /** kind, reserved, address, length, CRC. */
     static final int BLOCK_HEADER_SIZE = 4 + 8 + 4 + 4;
     /** kind, reserved, count, CRC. */
@@ -41,8 +50,8 @@ final class FlushJournalLayout {
         out.put(MAGIC).put((byte) VERSION).put(new byte[3]);
     }
 
-    static void putBlock(ByteBuffer out, long address, byte[] image) {
-        out.put((byte) KIND_BLOCK).put(new byte[3]).putLong(address).putInt(image.length)
+    static void putRecord(ByteBuffer out, int kind, long address, byte[] image) {
+        out.put((byte) kind).put(new byte[3]).putLong(address).putInt(image.length)
                 .putInt(blockChecksum(address, image)).put(image);
     }
 

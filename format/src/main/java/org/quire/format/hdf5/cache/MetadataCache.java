@@ -22,8 +22,10 @@ import org.quire.format.storage.Storage;
  * <li>A parent is written only after every entry below it is clean: a flush writes children
  *     first (through clean entries in between too), in {@link FlushStage} order, and a
  *     dependency never points from an earlier stage to a later one nor closes a cycle.</li>
- * <li>With a {@link Durability} that forces, a flush forces the file before the first entry of
- *     each publishing stage (object headers, then the superblock) and once at its end.</li>
+ * <li>With a {@link Durability} that forces, a flush with a journal forces the file (the
+ *     chunks its blocks point at), then the journal, then the file once its blocks are in
+ *     place; one without forces the file before the first entry of each publishing stage
+ *     (object headers, then the superblock) and once at its end.</li>
  * <li>Past {@code maxBytes} (images plus {@link #BOOKKEEPING_BYTES_PER_ENTRY} each), the least
  *     recently used entries go: clean ones at once; dirty metadata ({@link FlushStage#METADATA})
  *     that no flush has published yet (new since the last flush, never read from the file)
@@ -55,6 +57,8 @@ public final class MetadataCache {
     private final Map<Long, CachedNode> nodes = new HashMap<>();
     private final Set<CachedNode> dirty = new HashSet<>();
     private final RecencyList recency = new RecencyList();
+    /** Set when a flush failed after its first in-place write: no flush may run again. */
+    private IncompleteFlushException incompleteFlush;
     private long accountedBytes;
     private long peakAccountedBytes;
     private int peakEntryCount;
@@ -221,12 +225,24 @@ public final class MetadataCache {
      *         written yet
      */
     public void flush() throws IOException {
-        flush(durability.forcesAtFlush());
+        flush(durability.forcesAtFlush(), false);
     }
 
     /** The last flush before the file closes, forcing as {@link Durability#forcesAtClose()}. */
     public void flushForClose() throws IOException {
-        flush(durability.forcesAtClose());
+        flush(durability.forcesAtClose(), true);
+    }
+
+    /**
+     * Fails when an earlier flush failed after it had begun writing in place: the file must
+     * then be recovered from its journal, and nothing more may be written over it.
+     *
+     * @throws IncompleteFlushException naming the file and the journal to replay
+     */
+    public void requireNoIncompleteFlush() throws IncompleteFlushException {
+        if (incompleteFlush != null) {
+            throw incompleteFlush;
+        }
     }
 
     /** Whether {@code parentAddress} is written only after {@code childAddress} (directly). */
@@ -273,7 +289,15 @@ public final class MetadataCache {
         return maxBytes;
     }
 
-    private void flush(boolean force) throws IOException {
+    /**
+     * A failure before the first in-place write leaves the file at the previous flush (the
+     * journal is rewritten whole by the next one), so the flush may be tried again; one after
+     * it leaves the in-place blocks half-written, with the committed journal the only copy of
+     * the rest: from then on {@link #requireNoIncompleteFlush} fails, and the journal is never
+     * touched again.
+     */
+    private void flush(boolean force, boolean last) throws IOException {
+        requireNoIncompleteFlush();
         List<CachedNode> order = FlushPlan.order(dirty);
         if (!order.isEmpty() && order.get(0).entry.stage() == FlushStage.RAW_DATA) {
             throw new IllegalStateException("cannot flush: the chunk store has not written "
@@ -287,13 +311,28 @@ public final class MetadataCache {
             if (force) {
                 storage.force(false); // the chunks the journal's blocks point at, first
             }
-            journal.commit(images, force);
+            FlushJournal.Block lastBlock = images.get(images.size() - 1);
+            journal.commit(new FlushJournal.Block(lastBlock.address(), FlushJournal.bytesAt(
+                    storage, lastBlock.address(), lastBlock.image().length)), images, force);
         }
+        try {
+            writeInPlace(order, images, force, last);
+        } catch (IOException | RuntimeException e) {
+            incompleteFlush = new IncompleteFlushException(storage.path(),
+                    journal == null ? null : journal.path(), e);
+            throw incompleteFlush;
+        }
+        makeRoom(0);
+    }
+
+    private void writeInPlace(List<CachedNode> order, List<FlushJournal.Block> images,
+            boolean force, boolean last) throws IOException {
         FlushStage forcedBefore = null;
         for (int i = 0; i < order.size(); i++) {
             CachedNode node = order.get(i);
             FlushStage stage = node.entry.stage();
-            if (force && stage.publishes() && stage != forcedBefore) {
+            // With a journal, a crash among the in-place writes is repaired by replaying it.
+            if (force && journal == null && stage.publishes() && stage != forcedBefore) {
                 storage.force(false);
                 forcedBefore = stage;
             }
@@ -304,9 +343,8 @@ public final class MetadataCache {
             storage.force(false);
         }
         if (journal != null && !order.isEmpty()) {
-            journal.clear();
+            journal.clear(force && last);
         }
-        makeRoom(0);
     }
 
     private void write(CachedNode node, byte[] image) throws IOException {

@@ -119,11 +119,13 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
 
     /**
      * Opens the tree at {@code address} of a {@code rank}-dimensional dataset; checks the
-     * header against the layout message's {@code expected} parameters and the filters.
+     * header against the layout message's {@code expected} parameters and the filters. A
+     * {@code writable} tree holds its header as a cache entry (it changes with the root).
      */
     static BTreeV2ChunkIndex open(IndexBlocks blocks, long address,
                                   ChunkIndexParameters.BTreeV2 expected, int rank,
-                                  long unfilteredChunkSize, boolean filtered) throws IOException {
+                                  long unfilteredChunkSize, boolean filtered, boolean writable)
+            throws IOException {
         BlockFile file = blocks.file();
         BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file, address, rank,
                 unfilteredChunkSize);
@@ -141,9 +143,14 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
                     filtered ? "11 (filtered chunks)" : "10 (unfiltered chunks)",
                     Integer.toString(format.type()));
         }
-        return new BTreeV2ChunkIndex(blocks, address, parameters, format,
+        BTreeV2ChunkIndex index = new BTreeV2ChunkIndex(blocks, address, parameters, format,
                 header.geometry(), new Child(header.rootAddress(),
                         header.rootRecords(), header.totalRecords()), header.depth());
+        if (writable) {
+            index.header = blocks.protect(address, BTreeV2Header.SIZE, () -> index,
+                    BTreeV2ChunkIndex::encodeHeader);
+        }
+        return index;
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.quire.format.hdf5.chunk;
 import java.io.IOException;
 import java.util.Arrays;
 
+import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
@@ -61,12 +62,16 @@ public final class ChunkIndexes {
      * The index {@code layout} names, for a dataset of {@code shape} and {@code maxShape} whose
      * chunks are {@code filtered} or not; its blocks are reached through {@code cache}. The
      * caller has checked the layout against the dataspace (rank, and a chunk grid whose sizes
-     * do not overflow). A fixed array, extensible array or version-2 B-tree libhdf5 never
-     * allocated (no chunk written: an undefined address) is an {@link UnallocatedChunkIndex}.
+     * do not overflow). A {@code writable} index (a file reopened for writing) also holds the
+     * header blocks it changes. A fixed array, extensible array or version-2 B-tree libhdf5
+     * never allocated (no chunk written: an undefined address) is an {@link
+     * UnallocatedChunkIndex}; writable, its first write creates it.
+     *
+     * @throws UnsupportedFormatException {@code writable}, and the index is one Quire only reads
      */
     public static ChunkIndex open(BlockFile file, MetadataCache cache, BTreeV1Ranks ranks,
                                   DataLayoutMessage layout, long[] shape, long[] maxShape,
-                                  boolean filtered) throws IOException {
+                                  boolean filtered, boolean writable) throws IOException {
         IndexBlocks blocks = new IndexBlocks(file, cache);
         long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * layout.elementSize();
         ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), maxShape);
@@ -76,11 +81,26 @@ public final class ChunkIndexes {
                 || parameters instanceof ChunkIndexParameters.ExtensibleArray
                 || parameters instanceof ChunkIndexParameters.BTreeV2;
         if (allocatedWithFirstChunk && !Addresses.isDefined(address)) {
-            return new UnallocatedChunkIndex(parameters);
+            if (writable && !parameters.equals(ChunkIndexParameters.FixedArray.DEFAULT)
+                    && !parameters.equals(ChunkIndexParameters.ExtensibleArray.DEFAULT)
+                    && !parameters.equals(ChunkIndexParameters.BTreeV2.DEFAULT)) {
+                throw new UnsupportedFormatException(file.path(), "chunk index (writing)",
+                        address, "an index not allocated yet, with " + parameters,
+                        "the parameters Quire creates (libhdf5's defaults)");
+            }
+            return new UnallocatedChunkIndex(parameters, !writable ? null
+                    : () -> create(file, cache, shape, maxShape, layout.chunkDimensions(),
+                            layout.elementSize(), filtered));
         }
         if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
             return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(address,
                     filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
+        }
+        if (writable && (parameters instanceof ChunkIndexParameters.Implicit
+                || parameters instanceof ChunkIndexParameters.BTreeV1)) {
+            throw new UnsupportedFormatException(file.path(), "chunk index (writing)", address,
+                    parameters.toString(), "single chunk, fixed array, extensible array and "
+                    + "version-2 B-tree indexes; this one is read with Hdf5File.open");
         }
         if (parameters instanceof ChunkIndexParameters.Implicit) {
             return ImplicitChunkIndex.open(file, address, grid, shape, chunkBytes, filtered);
@@ -90,11 +110,11 @@ public final class ChunkIndexes {
         }
         if (parameters instanceof ChunkIndexParameters.ExtensibleArray array) {
             return ExtensibleArrayChunkIndex.open(blocks, address, grid, array, chunkBytes,
-                    filtered);
+                    filtered, writable);
         }
         if (parameters instanceof ChunkIndexParameters.BTreeV2 tree) {
             return BTreeV2ChunkIndex.open(blocks, address, tree, grid.rank(), chunkBytes,
-                    filtered);
+                    filtered, writable);
         }
         if (parameters instanceof ChunkIndexParameters.BTreeV1) {
             return new BTreeV1ChunkIndex(file, address, layout.chunkDimensions(),

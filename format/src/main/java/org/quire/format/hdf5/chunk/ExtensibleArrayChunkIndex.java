@@ -67,16 +67,22 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
         long headerAddress = file.allocate(ExtensibleArrayHeader.SIZE);
         ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(blocks, grid,
                 headerAddress, geometry, format, unfilteredChunkSize);
-        int indexBlockSize = ExtensibleArrayIndexBlock.size(geometry, format);
-        index.indexBlockAddress = file.allocate(indexBlockSize);
         index.statistics = new ExtensibleArrayHeader.Statistics(0, 0, 0, 0, 0,
                 geometry.parameters().indexBlockElements());
         index.header = blocks.create(headerAddress, ExtensibleArrayHeader.SIZE, index,
                 ExtensibleArrayChunkIndex::encodeHeader);
-        index.indexBlock = blocks.create(index.indexBlockAddress, indexBlockSize,
-                ExtensibleArrayIndexBlock.empty(geometry), index::encodeIndexBlock);
-        blocks.dependsOn(index.header, index.indexBlock);
+        index.createIndexBlock();
         return index;
+    }
+
+    /** Allocates the index block (libhdf5 does so at the first element it stores). */
+    private void createIndexBlock() throws IOException {
+        int size = ExtensibleArrayIndexBlock.size(geometry, format);
+        indexBlockAddress = blocks.file().allocate(size);
+        indexBlock = blocks.create(indexBlockAddress, size,
+                ExtensibleArrayIndexBlock.empty(geometry), this::encodeIndexBlock);
+        blocks.changed(header);
+        blocks.dependsOn(header, indexBlock);
     }
 
     private byte[] encodeHeader() {
@@ -88,10 +94,14 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
         return block.encode(format, headerAddress);
     }
 
+    /**
+     * Opens the index at {@code address}; a {@code writable} one holds its header as a cache
+     * entry, which changes with its statistics.
+     */
     static ExtensibleArrayChunkIndex open(IndexBlocks blocks, long address, ChunkGrid grid,
                                           ChunkIndexParameters.ExtensibleArray expected,
-                                          long unfilteredChunkSize, boolean filtered)
-            throws IOException {
+                                          long unfilteredChunkSize, boolean filtered,
+                                          boolean writable) throws IOException {
         BlockFile file = blocks.file();
         ExtensibleArrayHeader header = ExtensibleArrayHeader.read(file, address);
         String structure = ExtensibleArrayHeader.IDENTITY.structure();
@@ -110,6 +120,10 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
                 geometry, header.format(), unfilteredChunkSize);
         index.statistics = header.statistics();
         index.indexBlockAddress = header.indexBlockAddress();
+        if (writable) {
+            index.header = blocks.protect(address, ExtensibleArrayHeader.SIZE, () -> index,
+                    ExtensibleArrayChunkIndex::encodeHeader);
+        }
         if (Addresses.isDefined(index.indexBlockAddress)) {
             long at = index.indexBlockAddress;
             index.indexBlock = blocks.protect(at,
@@ -155,6 +169,9 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
         if (index >= geometry.capacity()) {
             throw new IllegalArgumentException("chunk " + index + " is beyond the extensible "
                     + "array's capacity of " + geometry.capacity());
+        }
+        if (indexBlock == null) {
+            createIndexBlock();
         }
         ExtensibleArrayGeometry.Location at = geometry.locate(index);
         if (at.inIndexBlock()) {

@@ -9,21 +9,29 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
 
 /**
- * Chunks in the file, without free-space tracking: a chunk whose stored size is unchanged
- * (always so for an unfiltered one) is rewritten in place; one whose size changed (a filtered
- * chunk compressing differently) goes to newly allocated space at the end of the file, its old
- * space left unused. Each chunk written is a {@link ChunkProxy} in the metadata cache, so the
- * index block that records it can depend on its bytes; the store writes the bytes at once and
- * marks the proxy written.
+ * Chunks in the file, without free-space tracking. A chunk goes to newly allocated space at the
+ * end of the file (its old space left unused) when its stored size changed (a filtered chunk
+ * compressing differently), and when it is filtered and a flushed state may point at it: a
+ * crash in the middle of rewriting it in place would tear it, and its checksum or encoding
+ * would fail in the state the file recovers to. Otherwise (an unfiltered chunk, or a filtered
+ * one new since the last flush) it is rewritten in place; an unfiltered chunk a flushed state
+ * points at then changes in that state too (docs/hdf5.md, "Crashes and recovery"). Each chunk
+ * written is a {@link ChunkProxy} in the metadata cache, so the index block that records it can
+ * depend on its bytes; the store writes the bytes, then inserts the proxy and marks it written;
+ * a write that fails leaves the cache as it was (a new chunk's space unused, the old record in
+ * the index).
  */
 public final class InPlaceChunkStore implements ChunkStore {
 
     private final BlockFile blocks;
     private final MetadataCache cache;
+    /** Whether the dataset has filters: its chunks carry their own checksums or encodings. */
+    private final boolean filtered;
 
-    public InPlaceChunkStore(BlockFile blocks, MetadataCache cache) {
+    public InPlaceChunkStore(BlockFile blocks, MetadataCache cache, boolean filtered) {
         this.blocks = blocks;
         this.cache = cache;
+        this.filtered = filtered;
     }
 
     @Override
@@ -37,12 +45,14 @@ public final class InPlaceChunkStore implements ChunkStore {
 
     @Override
     public ChunkRecord write(ChunkRecord old, byte[] stored) throws IOException {
-        long address = old.isWritten() && old.storedSize() == stored.length ? old.address()
-                : blocks.allocate(stored.length);
+        boolean inPlace = old.isWritten() && old.storedSize() == stored.length
+                && !(filtered && blocks.reachableFromFlushedState(old.address()));
+        long address = inPlace ? old.address() : blocks.allocate(stored.length);
+        blocks.write(address, stored);
+        // Only once the bytes are there: a failed write leaves no proxy behind to block flushes.
         if (!cache.contains(address)) {
             cache.insert(new ChunkProxy(address, stored.length));
         }
-        blocks.write(address, stored);
         cache.chunkWritten(address);
         return new ChunkRecord(address, stored.length, 0);
     }

@@ -23,6 +23,8 @@ public final class BlockFile implements AutoCloseable {
     private final Path path;
     private final Storage storage;
     private long endOfAllocation;
+    /** The end of allocation when the last flush began: what a flushed state may reach. */
+    private long flushedEnd;
     /** Absolute offset of address 0: the size of the user block before the superblock. */
     private long baseAddress;
     /** How many blocks of each structure {@link #readVerified} has checked. */
@@ -34,6 +36,7 @@ public final class BlockFile implements AutoCloseable {
         this.path = storage.path();
         this.storage = storage;
         this.endOfAllocation = storage.size();
+        this.flushedEnd = endOfAllocation;
     }
 
     public Path path() {
@@ -54,11 +57,28 @@ public final class BlockFile implements AutoCloseable {
     void useBaseAddress(long absolute) throws IOException {
         baseAddress = absolute;
         endOfAllocation = size();
+        flushedEnd = endOfAllocation;
     }
 
     /** The first address past every allocated byte: the superblock's end-of-file address. */
     public long endOfAllocation() {
         return endOfAllocation;
+    }
+
+    /**
+     * Records that a flush begins: from now on every byte allocated so far may be reached by a
+     * flushed state (the one this flush writes, or recovery completes from its journal).
+     */
+    public void flushBegins() {
+        flushedEnd = endOfAllocation;
+    }
+
+    /**
+     * Whether a state a flush wrote may reach {@code address}: it was allocated before the last
+     * flush began (or was in the file when it was opened).
+     */
+    public boolean reachableFromFlushedState(long address) {
+        return address < flushedEnd;
     }
 
     /** Reserves {@code length} bytes at the end of the file and returns their address. */

@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.quire.format.hdf5.cache.RecordingStorage.Event;
+import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.OpenMode;
 
 /** Where a flush forces the file, and how chunk proxies hold back what points at them. */
 class FlushDurabilityTest {
@@ -52,6 +56,33 @@ class FlushDurabilityTest {
         assertEquals(List.of(Event.write(INDEX_LEAF, 128), Event.write(INDEX_ROOT, 64),
                 Event.FORCE, Event.write(OBJECT_HEADER, 32), Event.FORCE,
                 Event.write(SUPERBLOCK, 16), Event.FORCE), storage.events());
+    }
+
+    @Test
+    void aJournaledFlushForcesTheChunksTheJournalAndTheBlocksInPlace() throws IOException {
+        CrashSimulator disk = new CrashSimulator();
+        Path file = Path.of("f.h5");
+        Path journal = Path.of("f.h5.qjnl");
+        MetadataCache cache = new MetadataCache(disk.open(file, OpenMode.CREATE_NEW), 1 << 20,
+                Durability.EVERY_FLUSH, new FlushJournal(disk.open(journal,
+                OpenMode.CREATE_NEW)));
+        insertDatasetTree(cache);
+        int from = disk.eventCount();
+        cache.flush();
+        List<String> events = new ArrayList<>();
+        for (CrashSimulator.Event event : disk.events().subList(from, disk.eventCount())) {
+            if (event instanceof CrashSimulator.Write write) {
+                events.add("write " + write.path() + " " + write.position());
+            } else if (event instanceof CrashSimulator.Force force) {
+                events.add("force " + force.path());
+            } else if (event instanceof CrashSimulator.Truncate truncate) {
+                events.add("truncate " + truncate.path());
+            }
+        }
+        assertEquals(List.of("force f.h5", "write f.h5.qjnl 0", "force f.h5.qjnl",
+                "write f.h5 " + INDEX_LEAF, "write f.h5 " + INDEX_ROOT,
+                "write f.h5 " + OBJECT_HEADER, "write f.h5 " + SUPERBLOCK, "force f.h5",
+                "truncate f.h5.qjnl"), events);
     }
 
     @Test

@@ -95,7 +95,7 @@ class BTreeV2ChunkIndexTest {
         }
         try (TreeFile file = open("tree.h5")) {
             BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
-                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true);
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
             assertTrue(index.depth() >= 2, "depth " + index.depth());
             for (long[] key : keys) {
                 assertEquals(recordOf(key, 0), index.get(key));
@@ -137,7 +137,7 @@ class BTreeV2ChunkIndexTest {
         }
         try (TreeFile file = open("update.h5")) {
             BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
-                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true);
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
             for (long[] key : keys) {
                 assertEquals(recordOf(key, 1), index.get(key));
             }
