@@ -339,10 +339,14 @@ public final class Hdf5File implements AutoCloseable {
      *
      * @throws org.quire.format.CorruptFileException the superblock is damaged
      * @throws UnsupportedFormatException the file is not one Quire writes (superblock 3)
+     * @throws FileLockedException a writer has the file open now: it did not crash (nothing
+     *                             is changed)
      */
     public static void recover(Path path, StorageOpener opener) throws IOException {
         Path journalPath = journalPath(path);
-        try (BlockFile file = new BlockFile(opener.open(path, OpenMode.READ_WRITE))) {
+        Storage storage = opener.open(path, OpenMode.READ_WRITE);
+        try (BlockFile file = new BlockFile(storage);
+             StorageLock lock = writerLock(storage, path)) {
             Storage journal = null;
             try {
                 journal = opener.open(journalPath, OpenMode.READ);
