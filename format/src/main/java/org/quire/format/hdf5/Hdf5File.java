@@ -151,7 +151,7 @@ public final class Hdf5File implements AutoCloseable {
 
     /**
      * Opens an existing file to change it: extend datasets and write their chunks, add groups,
-     * datasets and attributes ("What a reopened file can change" in docs/hdf5.md). The file is
+     * datasets and attributes ("Reopening a file for writing" in docs/hdf5.md). The file is
      * neither created nor truncated. While open, the writer holds the storage's exclusive lock
      * and the superblock's "open for writing" flag is set (written by a first flush before this
      * returns), with the flush journal beside the file, as after {@link #create}.
@@ -191,7 +191,7 @@ public final class Hdf5File implements AutoCloseable {
             try {
                 Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
                 if (!(root instanceof Group group)) {
-                    throw new org.quire.format.CorruptFileException(path,
+                    throw new CorruptFileException(path,
                             superblock.rootGroupAddress(), "object header", "messages",
                             "a group", "a dataset");
                 }
@@ -254,7 +254,7 @@ public final class Hdf5File implements AutoCloseable {
                     "files without one (it is read with Hdf5File.open)");
         }
         if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
-            throw new org.quire.format.CorruptFileException(path,
+            throw new CorruptFileException(path,
                     superblock.endOfFileAddressOffset(), "superblock", "end of file address",
                     "at most the file size " + blocks.size(),
                     Long.toUnsignedString(superblock.endOfFileAddress()));
@@ -344,6 +344,8 @@ public final class Hdf5File implements AutoCloseable {
      * @throws org.quire.format.CorruptFileException the journal is damaged, or not a journal
      * @throws org.quire.format.CorruptFileException the superblock is damaged
      * @throws UnsupportedFormatException the file is not one Quire writes (superblock 3)
+     * @throws FileLockedException a writer has the file open now: it did not crash (nothing
+     *                             is changed)
      */
     public static void recover(Path path, StorageOpener opener) throws IOException {
         Path journalPath = journalPath(path);

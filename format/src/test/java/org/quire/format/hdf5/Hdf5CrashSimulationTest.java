@@ -340,10 +340,10 @@ class Hdf5CrashSimulationTest {
 
     /**
      * A restarted job: the writer closes the file halfway through the rounds and goes on
-     * through {@link Hdf5File#openForWriting}; killed at every point (each durability) and a
-     * power failure at every point with three seeds ({@code EVERY_FLUSH}), from create on, the
-     * reopen included: every dataset holds the last completed flush's state or the one in
-     * progress.
+     * through {@link Hdf5File#openForWriting}; killed at every point (each durability, and
+     * under a 4 KiB cache) and a power failure at every point with three seeds ({@code
+     * EVERY_FLUSH}), from create on, the reopen included: every dataset holds the last
+     * completed flush's state or the one in progress.
      */
     @Test
     void aReopenedWriterCrashingLeavesTheLastCompletedFlushOrTheOneInProgress()
@@ -358,6 +358,10 @@ class Hdf5CrashSimulationTest {
             Run run = write(workload, WriteOptions.DEFAULT.withDurability(
                     WriteOptions.Durability.EVERY_FLUSH), half);
             checkEveryPoint(workload, run, 3);
+            // Under a 4 KiB cache blocks read back after the reopen are evicted and reloaded.
+            Run small = write(workload, new WriteOptions(WriteOptions.Durability.EVERY_FLUSH,
+                    4096), half);
+            checkEveryPoint(workload, small, 0);
         }
     }
 

@@ -87,6 +87,24 @@ class ReopenRefusalsTest {
         }
     }
 
+    /** recover() of a file whose writer still runs would pull its journal away: refused. */
+    @Test
+    void recoveringAFileAWriterHasOpenIsRefused() throws IOException {
+        Path file = quireFile("live.h5");
+        try (Hdf5File writer = Hdf5File.openForWriting(file)) {
+            writer.root().dataset("d").extend(8);
+            writer.flush();
+            byte[] before = Files.readAllBytes(file);
+            byte[] journal = Files.readAllBytes(Hdf5File.journalPath(file));
+            assertThrows(FileLockedException.class, () -> Hdf5File.recover(file));
+            assertArrayEquals(before, Files.readAllBytes(file));
+            assertArrayEquals(journal, Files.readAllBytes(Hdf5File.journalPath(file)));
+        }
+        try (Hdf5File in = Hdf5File.open(file)) {
+            assertArrayEquals(new long[] {8}, in.root().dataset("d").shape());
+        }
+    }
+
     @Test
     void aFileAnotherProcessHoldsLockedIsRefused() throws Exception {
         Path file = quireFile("other-process.h5");
