@@ -99,6 +99,36 @@ class QuireWritesWhatH5pyWritesTest {
                 h5py.toString());
     }
 
+    /**
+     * A collection numbers its objects with 2 bytes: 70,000 strings need two collections, or
+     * number 65,536 wraps to 0 (free space) and readers silently read wrong strings.
+     */
+    @Test
+    void moreStringsThanOneGlobalHeapCollectionNumbersReadBackInH5pyAndQuire() throws IOException {
+        ExternalTools.requireH5py();
+        Path many = dir.resolve("many-strings.h5");
+        int count = 70_000;
+        List<String> strings = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            strings.add("s" + i);
+        }
+        try (Hdf5File hdf5 = Hdf5File.create(many)) {
+            hdf5.root().createStringDataset("many", new long[] {count}, strings);
+        }
+        try (Hdf5File hdf5 = Hdf5File.open(many)) {
+            Dataset dataset = (Dataset) hdf5.root().get("many");
+            assertEquals(strings, dataset.readStrings(new long[] {0}, new long[] {count}));
+        }
+        String check = "import sys, h5py\n"
+                + "v = h5py.File(sys.argv[1], 'r')['many'].asstr()[()]\n"
+                + "bad = [i for i in range(len(v)) if v[i] != 's%d' % i]\n"
+                + "print(len(v), len(bad), bad[:3])\n";
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", check, many.toString()), 120);
+        assertEquals(0, result.exitCode(), result.output());
+        assertEquals(count + " 0 []", result.stdout().strip(), result.output());
+    }
+
     @Test
     void h5dumpDumpsTheWholeFile() {
         ExternalTools.requireTool("h5dump");
