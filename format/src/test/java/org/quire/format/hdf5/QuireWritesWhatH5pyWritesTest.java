@@ -152,6 +152,12 @@ class QuireWritesWhatH5pyWritesTest {
                     Datatype.VariableLengthStringType.UTF8, 4).build());
             assertThrows(IllegalArgumentException.class, () -> hdf5.root().createDataset("t",
                     Datatype.INT32, new long[] {2}, new byte[4]));
+            // Its strings would be global heap IDs Quire does not write inside a record.
+            IllegalArgumentException table = assertThrows(IllegalArgumentException.class,
+                    () -> Datatype.CompoundType.packed(List.of("id", "name"), List.of(
+                            Datatype.INT32, Datatype.VariableLengthStringType.UTF8)));
+            assertTrue(table.getMessage().contains("variable-length strings in a compound"),
+                    table.getMessage());
         }
     }
 

@@ -65,6 +65,14 @@ public final class DatatypeMessage {
             + " IEEE floating-point, string, compound, enumeration and variable-length string"
             + " classes";
 
+    /** Widest integer read: one Java long. */
+    private static final int MAXIMUM_INTEGER_SIZE = 8;
+    /**
+     * Bytes after a version-1 compound member's dimensionality: reserved (3), dimension
+     * permutation (4), reserved (4), four dimension sizes (16).
+     */
+    private static final int VERSION_1_MEMBER_ARRAY_FIELDS = 27;
+
     private DatatypeMessage() {
     }
 
@@ -162,6 +170,10 @@ public final class DatatypeMessage {
                     throw unsupported(in, at, "integer with bit offset " + bitOffset
                             + " and precision " + precision + " in " + size + " bytes");
                 }
+                if (size < 1 || size > MAXIMUM_INTEGER_SIZE) {
+                    throw unsupported(in, at, size + "-byte integer (1 to "
+                            + MAXIMUM_INTEGER_SIZE + " bytes are read)");
+                }
                 return new DatatypeDescription.FixedPoint(size, (bits0 & 0x08) != 0, order);
             }
             case CLASS_FLOATING_POINT -> {
@@ -236,14 +248,31 @@ public final class DatatypeMessage {
                 in.skip((8 - nameLength % 8) % 8);
                 offset = in.getInt("member byte offset");
                 if (version == 1) {
-                    in.skip(28);
+                    long dimensionsAt = in.absolutePosition();
+                    int dimensions = in.getUnsignedByte("member dimensionality");
+                    in.skip(VERSION_1_MEMBER_ARRAY_FIELDS);
+                    if (dimensions != 0) {
+                        throw unsupported(in, dimensionsAt, "array member \""
+                                + utf8(name) + "\" (" + dimensions + " dimensions) of a"
+                                + " version-1 compound");
+                    }
                 }
             }
-            String decoded = new String(name.toString().getBytes(StandardCharsets.ISO_8859_1),
-                    StandardCharsets.UTF_8);
-            members.add(new DatatypeDescription.Member(decoded, offset, decode(in)));
+            String decoded = utf8(name);
+            long typeAt = in.absolutePosition();
+            DatatypeDescription type = decode(in);
+            if (type instanceof DatatypeDescription.VariableLengthString) {
+                throw unsupported(in, typeAt, "variable-length string member \"" + decoded
+                        + "\" of a compound");
+            }
+            members.add(new DatatypeDescription.Member(decoded, offset, type));
         }
         return new DatatypeDescription.Compound(size, List.copyOf(members));
+    }
+
+    private static String utf8(StringBuilder latin1) {
+        return new String(latin1.toString().getBytes(StandardCharsets.ISO_8859_1),
+                StandardCharsets.UTF_8);
     }
 
     private static DatatypeDescription decodeEnumeration(LittleEndianReader in, long at,
