@@ -155,6 +155,52 @@ class H5pyCompatFilesInQuireTest {
         }
     }
 
+    /**
+     * libhdf5 follows at most 16 soft links in one resolution (H5L_NUM_LINKS), nested ones and
+     * those in a target's path counted together; each target here names the previous link 8
+     * times, so counting per path component would walk 8^14 paths.
+     */
+    @Test
+    void softLinksFollowedAtMostSixteenInOneResolutionAsLibhdf5() throws Exception {
+        ExternalTools.requireH5py();
+        Path dir = java.nio.file.Files.createTempDirectory("quire-soft-links-");
+        Path path = dir.resolve("links.h5");
+        String make = "import sys, h5py\n"
+                + "with h5py.File(sys.argv[1], 'w') as f:\n"
+                + "    g = f.create_group('g'); g['d'] = [1]\n"
+                + "    g['s0'] = h5py.SoftLink('/g')\n"
+                + "    for i in range(1, 15):\n"
+                + "        g['s%d' % i] = h5py.SoftLink('/g' + ('/s%d' % (i - 1)) * 8)\n"
+                + "    f['bomb'] = h5py.SoftLink('/g/s14/d')\n"
+                + "    f['back16'] = h5py.SoftLink('/g' + '/s0' * 15 + '/d')\n"
+                + "    f['back17'] = h5py.SoftLink('/g' + '/s0' * 16 + '/d')\n"
+                + "with h5py.File(sys.argv[1], 'r') as f:\n"
+                + "    for name in ('back16', 'back17', 'bomb'):\n"
+                + "        try:\n"
+                + "            print(name, list(f[name][()]))\n"
+                + "        except (KeyError, RuntimeError) as e:\n"
+                + "            print(name, 'too many links' in str(e))\n";
+        ExternalTools.Result made = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", make, path.toString()), 120);
+        assertEquals(0, made.exitCode(), made.output());
+        // h5py: 16 links (back16 and 15 s0) lead to /g/d; 17 do not.
+        assertEquals("back16 [1]\nback17 True\nbomb True", made.stdout().strip());
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertEquals("/g/d", file.root().get("back16").path());
+            for (String name : List.of("back17", "bomb")) {
+                UnsupportedFormatException e = org.junit.jupiter.api.Assertions
+                        .assertTimeoutPreemptively(java.time.Duration.ofSeconds(5),
+                                () -> assertThrows(UnsupportedFormatException.class,
+                                        () -> file.root().get(name)));
+                assertTrue(e.getMessage().contains("/" + name), e.getMessage());
+                assertTrue(e.getMessage().contains("more than 16 soft links"), e.getMessage());
+            }
+        } finally {
+            java.nio.file.Files.deleteIfExists(path);
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
+
     @Test
     void verifierReportsEveryUnsupportedPartAndChecksTheRest() throws IOException {
         for (String name : files()) {
