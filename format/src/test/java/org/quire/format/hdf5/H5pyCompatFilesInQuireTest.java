@@ -201,6 +201,51 @@ class H5pyCompatFilesInQuireTest {
         }
     }
 
+    /**
+     * Names are bytes to libhdf5: two that differ only in a byte that is not valid UTF-8 are two
+     * names, each leading to its own dataset, in both formats (the old one checks their order).
+     */
+    @Test
+    void namesThatAreNotValidUtf8StayDistinctAndLeadToTheirOwnObjects() throws Exception {
+        ExternalTools.requireH5py();
+        Path dir = java.nio.file.Files.createTempDirectory("quire-names-");
+        String make = "import sys, h5py\n"
+                + "for name, libver in (('earliest.h5', 'earliest'), ('latest.h5', 'latest')):\n"
+                + "    with h5py.File(sys.argv[1] + '/' + name, 'w', libver=libver) as f:\n"
+                + "        f[b'x\\xff'] = [1]; f[b'x\\xfe'] = [2]; f['caf\\u00e9'] = [3]\n"
+                + "        f.attrs[b'a\\xff'] = 4; f.attrs[b'a\\xfe'] = 5\n";
+        ExternalTools.Result made = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", make, dir.toString()), 120);
+        assertEquals(0, made.exitCode(), made.output());
+        try {
+            for (String name : List.of("earliest.h5", "latest.h5")) {
+                try (Hdf5File file = Hdf5File.open(dir.resolve(name))) {
+                    Group root = file.root();
+                    Set<String> names = new TreeSet<>();
+                    for (Group.Member member : root.members()) {
+                        names.add(member.name());
+                    }
+                    assertEquals(Set.of("x\udcff", "x\udcfe", "caf\u00e9"), names, name);
+                    assertEquals(1, ((Dataset) root.get("x\udcff")).readLongs(new long[] {0},
+                            new long[] {1})[0], name);
+                    assertEquals(2, ((Dataset) root.get("x\udcfe")).readLongs(new long[] {0},
+                            new long[] {1})[0], name);
+                    assertEquals(3, ((Dataset) root.get("caf\u00e9")).readLongs(new long[] {0},
+                            new long[] {1})[0], name);
+                    assertEquals(Set.of("a\udcff", "a\udcfe"),
+                            new TreeSet<>(root.attributeNames()), name);
+                    assertEquals(5, root.attribute("a\udcfe").longs()[0], name);
+                }
+                assertTrue(Hdf5Verifier.verify(dir.resolve(name)).unsupported().isEmpty(), name);
+            }
+        } finally {
+            for (String name : List.of("earliest.h5", "latest.h5")) {
+                java.nio.file.Files.deleteIfExists(dir.resolve(name));
+            }
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
+
     @Test
     void verifierReportsEveryUnsupportedPartAndChecksTheRest() throws IOException {
         for (String name : files()) {
