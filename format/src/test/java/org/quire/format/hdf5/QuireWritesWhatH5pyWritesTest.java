@@ -129,6 +129,30 @@ class QuireWritesWhatH5pyWritesTest {
         assertEquals(count + " 0 []", result.stdout().strip(), result.output());
     }
 
+    /** Strings in more collections than are kept: read whole, only the last few stay held. */
+    @Test
+    void globalHeapCollectionsReadAreKeptOnlyWhileRecentlyUsed() throws IOException {
+        Path wide = dir.resolve("wide-strings.h5");
+        int count = 3 * FileReferences.CACHED_COLLECTIONS;
+        List<String> strings = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            // Over half a collection each: one collection per string.
+            strings.add(Integer.toString(i).repeat(GlobalHeapWriter.COLLECTION_TARGET_SIZE / 2));
+        }
+        try (Hdf5File hdf5 = Hdf5File.create(wide)) {
+            hdf5.root().createStringDataset("wide", new long[] {count}, strings);
+        }
+        try (Hdf5File hdf5 = Hdf5File.open(wide)) {
+            Dataset dataset = (Dataset) hdf5.root().get("wide");
+            assertEquals(strings, dataset.readStrings(new long[] {0}, new long[] {count}));
+            assertEquals(FileReferences.CACHED_COLLECTIONS, hdf5.references().cachedCollections());
+            assertEquals(strings.get(0), dataset.readStrings(new long[] {0}, new long[] {1})
+                    .get(0));
+        } finally {
+            Files.deleteIfExists(wide);
+        }
+    }
+
     @Test
     void h5dumpDumpsTheWholeFile() {
         ExternalTools.requireTool("h5dump");
