@@ -6,7 +6,8 @@ Usage: /usr/bin/python3 make_h5py_compat_fixtures.py OUTPUT_DIR
 Writes the same contents twice, OUTPUT_DIR/compat.h5 (h5py's default libver: superblock 0,
 version-1 object headers) and OUTPUT_DIR/compat_latest.h5 (libver="latest"), then
 userblock_512.h5, userblock_4096.h5 and userblock_latest.h5 (a user block before the
-superblock, as MATLAB v7.3 files have), and OUTPUT_DIR/manifest.txt, one record per line:
+superblock, as MATLAB v7.3 files have), prepended_512.h5 and prepended_512_latest.h5 (512 bytes
+put before a finished file: the superblock says base address 0), and OUTPUT_DIR/manifest.txt, one record per line:
 
   O|file|path|kind                                  kind: group, dataset or datatype
   D|file|path|type code|shape|values                a dataset and every element h5py reads
@@ -267,6 +268,25 @@ for name, size, libver in (("userblock_512.h5", 512, "earliest"),
         if f.userblock_size != size:
             raise SystemExit("%s: user block of %d bytes, meant %d" % (name, f.userblock_size,
                                                                        size))
+        lines.append("O|%s|/|group" % name)
+        record_attributes(lines, name, f)
+        for key in ("data", "plain"):
+            lines.append("O|%s|/%s|dataset" % (name, key))
+            record_dataset(lines, name, f[key])
+
+# A user block prepended to a finished file (cat block.bin plain.h5): its superblock keeps base
+# address 0, and libhdf5 takes the superblock's own offset as the base.
+for name, libver in (("prepended_512.h5", "earliest"), ("prepended_512_latest.h5", "latest")):
+    path = os.path.join(out, name)
+    with h5py.File(path, "w", libver=libver) as f:
+        f.attrs["title"] = "512 bytes prepended"
+        f.create_dataset("data", data=np.arange(12, dtype="<f8").reshape(3, 4), chunks=(2, 2))
+        f.create_dataset("plain", data=np.arange(5, dtype=">i4"))
+    with open(path, "rb") as handle:
+        plain = handle.read()
+    with open(path, "wb") as handle:
+        handle.write(bytes(512) + plain)
+    with h5py.File(path, "r") as f:
         lines.append("O|%s|/|group" % name)
         record_attributes(lines, name, f)
         for key in ("data", "plain"):

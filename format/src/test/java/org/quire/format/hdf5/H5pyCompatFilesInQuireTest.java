@@ -56,7 +56,7 @@ class H5pyCompatFilesInQuireTest {
 
     @Test
     void readsEveryObjectAndAttributeWithH5pysValues() throws IOException {
-        assertEquals(5, files().size(), "compat, compat_latest and three user block files");
+        assertEquals(7, files().size(), "compat, compat_latest and five user block files");
         int values = 0;
         for (String name : files()) {
             try (Hdf5File file = Hdf5File.open(fixtures.file(name))) {
