@@ -269,6 +269,52 @@ class H5pyCompatFilesInQuireTest {
     }
 
     /**
+     * A damaged heap reference in one attribute of the root: the file still opens, the root's
+     * other attributes and its members read; that attribute fails naming {@code /@title}.
+     */
+    @Test
+    void aDamagedHeapReferenceFailsOnlyItsAttributeNamingIt() throws IOException {
+        byte[] bytes = java.nio.file.Files.readAllBytes(fixtures.file("compat.h5"));
+        // The one heap ID of a 6-byte string ("run 42"): length, collection address, index.
+        int reference = -1;
+        for (int at = 0; at + 16 <= bytes.length; at++) {
+            ByteBuffer id = ByteBuffer.wrap(bytes, at, 16).order(ByteOrder.LITTLE_ENDIAN);
+            long collection = id.getLong(at + 4);
+            if (id.getInt(at) == 6 && collection > 0 && collection + 4 <= bytes.length
+                    && new String(bytes, (int) collection, 4, java.nio.charset.StandardCharsets
+                            .US_ASCII).equals("GCOL")) {
+                assertEquals(-1, reference, "a single such heap ID");
+                reference = at;
+            }
+        }
+        assertTrue(reference > 0);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(reference + 4,
+                bytes.length + 4096L);
+        Path damaged = java.nio.file.Files.createTempFile("quire-attribute-reference-", ".h5");
+        try {
+            java.nio.file.Files.write(damaged, bytes);
+            try (Hdf5File file = Hdf5File.open(damaged)) {
+                Group root = file.root();
+                assertTrue(root.attributeNames().contains("title"));
+                assertEquals("caf\u00e9", root.attribute("unicode_\u00e9").string());
+                assertTrue(root.members().size() > 5);
+                org.quire.format.CorruptFileException e = assertThrows(
+                        org.quire.format.CorruptFileException.class,
+                        () -> root.attribute("title"));
+                assertEquals("/@title", e.object(), e.getMessage());
+                assertTrue(e.getMessage().contains(" of /@title at "), e.getMessage());
+                assertThrows(org.quire.format.CorruptFileException.class, root::attributes);
+            }
+            org.quire.format.CorruptFileException e = assertThrows(
+                    org.quire.format.CorruptFileException.class,
+                    () -> Hdf5Verifier.verify(damaged));
+            assertEquals("/@title", e.object(), e.getMessage());
+        } finally {
+            java.nio.file.Files.deleteIfExists(damaged);
+        }
+    }
+
+    /**
      * A damaged byte anywhere (the default format has no checksums, nor has the global heap in
      * either) reads as valid, or fails with a format exception naming the file, never another
      * exception or a hang.
