@@ -24,8 +24,24 @@ final class GlobalHeapWriter {
     private GlobalHeapWriter() {
     }
 
-    /** Writes {@code strings} to a new collection; returns their stored elements, in order. */
+    /**
+     * Writes {@code strings} to new collections; returns their stored elements, in order.
+     *
+     * @throws IllegalArgumentException a string holds a NUL byte: libhdf5 hands variable-length
+     *     strings to readers as C strings, so h5py would read it cut there (and refuses to
+     *     write one)
+     */
     static byte[] store(BlockFile blocks, List<byte[]> strings) throws IOException {
+        for (int i = 0; i < strings.size(); i++) {
+            byte[] string = strings.get(i);
+            for (int b = 0; b < string.length; b++) {
+                if (string[b] == 0) {
+                    throw new IllegalArgumentException("string " + i + " holds a NUL byte at "
+                            + b + ": a variable-length string ends at its first NUL for"
+                            + " libhdf5's readers (h5py refuses to write one too)");
+                }
+            }
+        }
         LittleEndianWriter elements = new LittleEndianWriter();
         if (strings.isEmpty()) {
             return elements.toByteArray();

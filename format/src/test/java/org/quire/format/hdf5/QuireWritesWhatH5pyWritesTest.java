@@ -154,6 +154,17 @@ class QuireWritesWhatH5pyWritesTest {
     }
 
     @Test
+    void unsignedSixtyFourBitAttributesOfTwoToTheSixtyThreeOrMoreReadAsPositiveDoubles() {
+        Attribute big = new Attribute("big", Datatype.UINT64, new long[] {3},
+                ElementCodec.encode(Datatype.UINT64, new long[] {-1L, 1L << 63, 5}));
+        assertEquals(java.util.Arrays.toString(new double[] {0x1p64, 0x1p63, 5.0}),
+                java.util.Arrays.toString(big.doubles()));
+        Attribute signed = new Attribute("signed", Datatype.INT64, new long[] {1},
+                ElementCodec.encode(Datatype.INT64, new long[] {-1L}));
+        assertEquals(-1.0, signed.doubles()[0]);
+    }
+
+    @Test
     void h5dumpDumpsTheWholeFile() {
         ExternalTools.requireTool("h5dump");
         ExternalTools.Result result = ExternalTools.run(List.of("h5dump", file.toString()), 120);
@@ -182,6 +193,14 @@ class QuireWritesWhatH5pyWritesTest {
                             Datatype.INT32, Datatype.VariableLengthStringType.UTF8)));
             assertTrue(table.getMessage().contains("variable-length strings in a compound"),
                     table.getMessage());
+            // h5py refuses a str with a NUL ("embedded null character"): libhdf5 readers would
+            // cut the string there.
+            IllegalArgumentException nul = assertThrows(IllegalArgumentException.class,
+                    () -> hdf5.root().setAttribute(Attribute.of("nul", "a\u0000b")));
+            assertTrue(nul.getMessage().contains("NUL byte at 1"), nul.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> hdf5.root().createStringDataset(
+                    "nul", new long[] {2}, List.of("fine", "not\u0000fine")));
+            assertTrue(!hdf5.root().attributeNames().contains("nul"));
         }
     }
 
