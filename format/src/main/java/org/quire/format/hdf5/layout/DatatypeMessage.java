@@ -213,7 +213,7 @@ public final class DatatypeMessage {
             case CLASS_VARIABLE_LENGTH -> {
                 DatatypeDescription base = decode(in);
                 if ((bits0 & 0x0f) != VARIABLE_LENGTH_STRING) {
-                    throw unsupported(in, at, "variable-length sequence of " + base);
+                    throw unsupported(in, at, "variable-length sequence of " + describe(base));
                 }
                 int padding = bits0 >>> 4;
                 if (padding > 2 || size != DatatypeDescription.VariableLengthString.STORED_SIZE) {
@@ -281,7 +281,7 @@ public final class DatatypeMessage {
         DatatypeDescription base = decode(in);
         if (!(base instanceof DatatypeDescription.FixedPoint integer) || integer.size() != size) {
             throw in.corrupt(at, "enumeration", "a base integer type of " + size + " bytes",
-                    base.toString());
+                    describe(base));
         }
         List<String> names = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -308,6 +308,27 @@ public final class DatatypeMessage {
             in.skip((8 - length % 8) % 8);
         }
         return name.toString(StandardCharsets.UTF_8);
+    }
+
+    /** {@code type} in a few words for messages ("4-byte signed integer"), not a record dump. */
+    private static String describe(DatatypeDescription type) {
+        if (type instanceof DatatypeDescription.FixedPoint integer) {
+            return integer.size() + "-byte " + (integer.signed() ? "signed" : "unsigned")
+                    + " integer";
+        }
+        if (type instanceof DatatypeDescription.FloatingPoint real) {
+            return real.size() + "-byte floating point";
+        }
+        if (type instanceof DatatypeDescription.FixedString string) {
+            return string.size() + "-byte string";
+        }
+        if (type instanceof DatatypeDescription.Compound compound) {
+            return compound.size() + "-byte compound";
+        }
+        if (type instanceof DatatypeDescription.Enumeration enumeration) {
+            return enumeration.base().size() + "-byte enumeration";
+        }
+        return "variable-length string";
     }
 
     private static UnsupportedFormatException unsupported(LittleEndianReader in, long at,
