@@ -260,7 +260,7 @@ public final class ListCommand implements Callable<Integer> {
         String text = values.toString();
         boolean cut = shown < elements || text.length() > MAX_ATTRIBUTE_TEXT;
         if (cut) {
-            text = text.substring(0, Math.min(text.length() - 1, MAX_ATTRIBUTE_TEXT)) + ", ...] ("
+            text = cut(text, Math.min(text.length() - 1, MAX_ATTRIBUTE_TEXT)) + ", ...] ("
                     + elements + " values)";
         }
         return shape.length > 1 ? text + " shape " + sizes(shape) : text;
@@ -276,6 +276,25 @@ public final class ListCommand implements Callable<Integer> {
 
     private static String shorten(String value) {
         return value.length() <= MAX_ATTRIBUTE_TEXT ? value
-                : value.substring(0, MAX_ATTRIBUTE_TEXT) + "...";
+                : cut(value, MAX_ATTRIBUTE_TEXT) + "...";
+    }
+
+    /**
+     * The longest start of {@code text} of at most {@code max} characters that splits neither
+     * an escape ({@code \n}, {@code \xNN}, ...) nor a character outside the BMP.
+     */
+    static String cut(String text, int max) {
+        int end = 0;
+        while (end < text.length()) {
+            char c = text.charAt(end);
+            int token = c == '\\' && end + 1 < text.length()
+                    ? (text.charAt(end + 1) == 'x' ? 4 : 2)
+                    : Character.isHighSurrogate(c) ? 2 : 1;
+            if (end + token > max) {
+                break;
+            }
+            end += token;
+        }
+        return text.substring(0, Math.min(end, text.length()));
     }
 }

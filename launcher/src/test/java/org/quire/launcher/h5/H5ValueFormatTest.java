@@ -192,4 +192,13 @@ class H5ValueFormatTest {
         assertEquals("/g/x\\xfe", ValueFormat.name("/g/x\udcfe"));
         assertEquals("a\\nb\\tc \\\\ \"caf\u00e9\"", ValueFormat.name("a\nb\tc \\ \"caf\u00e9\""));
     }
+
+    @Test
+    void longValuesAreCutBetweenEscapesAndCharactersNeverInside() {
+        assertEquals("ab", ListCommand.cut("ab\\xff", 5));
+        assertEquals("ab\\xff", ListCommand.cut("ab\\xffcd", 6));
+        assertEquals("a", ListCommand.cut("a\\nb", 2));
+        assertEquals("a", ListCommand.cut("a\ud83d\ude00b", 2));
+        assertEquals("a\ud83d\ude00", ListCommand.cut("a\ud83d\ude00b", 3));
+    }
 }
