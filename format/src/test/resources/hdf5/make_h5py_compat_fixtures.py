@@ -6,7 +6,8 @@ Usage: /usr/bin/python3 make_h5py_compat_fixtures.py OUTPUT_DIR
 Writes the same contents twice, OUTPUT_DIR/compat.h5 (h5py's default libver: superblock 0,
 version-1 object headers) and OUTPUT_DIR/compat_latest.h5 (libver="latest"), then
 userblock_512.h5, userblock_4096.h5 and userblock_latest.h5 (a user block before the
-superblock, as MATLAB v7.3 files have), and OUTPUT_DIR/manifest.txt, one record per line:
+superblock, as MATLAB v7.3 files have), prepended_512.h5 and prepended_512_latest.h5 (512 bytes
+put before a finished file: the superblock says base address 0), and OUTPUT_DIR/manifest.txt, one record per line:
 
   O|file|path|kind                                  kind: group, dataset or datatype
   D|file|path|type code|shape|values                a dataset and every element h5py reads
@@ -41,6 +42,7 @@ lines = []
 VLEN_UTF8 = h5py.string_dtype("utf-8")
 VLEN_ASCII = h5py.string_dtype("ascii")
 COLOURS = {"RED": 0, "GREEN": 1, "BLUE": 7}
+UNSUPPORTED_ATTRIBUTES = ("reference", "array_type", "empty", "vlen_record", "int128")
 
 
 def odd_integer(group, label, size, signed, big_endian, numbers):
@@ -146,6 +148,20 @@ def write_contents(f):
     weird.create_dataset("empty", data=h5py.Empty("i4"))
     weird.create_dataset("readable", data=np.arange(3, dtype="i4"))
     weird["external"] = h5py.ExternalLink("elsewhere.h5", "/x")
+    # h5py's usual table dtype: its strings are global heap IDs inside each record.
+    table = np.dtype([("id", "<i4"), ("name", VLEN_UTF8)])
+    weird.create_dataset("vlen_table", data=np.array([(1, "one"), (2, "two" * 1000)],
+                                                     dtype=table))
+    weird.attrs["vlen_record"] = np.array([(5, "five")], dtype=table)
+    # A 16-byte integer (libhdf5 converts nothing wider than 8 bytes to a numpy type).
+    int128 = h5py.h5t.STD_I64LE.copy()
+    int128.set_size(16)
+    int128.set_precision(128)
+    h5py.h5d.create(weird.id, b"int128", int128, h5py.h5s.create_simple((2,)))
+    h5py.h5a.create(weird.id, b"int128", int128, h5py.h5s.create(h5py.h5s.SCALAR))
+    # One 4-byte member in 12 bytes; patch_array_member makes it a [3] array in compat.h5.
+    weird.create_dataset("v1_array", shape=(2,), dtype=np.dtype(
+        {"names": ["a"], "formats": ["<i4"], "offsets": [0], "itemsize": 12}))
 
     links = f.create_group("links")
     links.create_dataset("target", data=np.arange(2, dtype="<i2"))
@@ -164,11 +180,12 @@ def record(name, f, odd_records):
             return
         if isinstance(obj, h5py.Group):
             lines.append("O|%s|%s|group" % (name, obj.name))
-            record_attributes(lines, name, obj, skip=("reference", "array_type", "empty"))
+            record_attributes(lines, name, obj, skip=UNSUPPORTED_ATTRIBUTES)
             return
         lines.append("O|%s|%s|dataset" % (name, obj.name))
         if obj.name.startswith("/integers") or obj.name in (
-                "/unsupported/refs", "/unsupported/vlen_ints", "/unsupported/empty"):
+                "/unsupported/refs", "/unsupported/vlen_ints", "/unsupported/empty",
+                "/unsupported/vlen_table", "/unsupported/int128", "/unsupported/v1_array"):
             return
         record_dataset(lines, name, obj)
         record_attributes(lines, name, obj)
@@ -178,7 +195,7 @@ def record(name, f, odd_records):
     for key in ("text", "enums", "scalars", "named", "unwritten", "integers", "unsupported",
                 "links"):
         lines.append("O|%s|/%s|group" % (name, key))
-        record_attributes(lines, name, f[key], skip=("reference", "array_type", "empty"))
+        record_attributes(lines, name, f[key], skip=UNSUPPORTED_ATTRIBUTES)
         f[key].visititems(visit)
     for path, code, back in odd_records:
         lines.append("D|%s|%s|%s|%d|%s" % (name, path, code, len(back),
@@ -189,8 +206,15 @@ def record(name, f, odd_records):
                          ("/unsupported/vlen_ints", "variable-length sequence"),
                          ("/unsupported@empty", "null dataspace"),
                          ("/unsupported/empty", "null dataspace"),
-                         ("/unsupported/external", "external link")):
+                         ("/unsupported/external", "external link"),
+                         ("/unsupported/vlen_table", "variable-length string member \"name\""),
+                         ("/unsupported@vlen_record",
+                          "variable-length string member \"name\""),
+                         ("/unsupported/int128", "16-byte integer"),
+                         ("/unsupported@int128", "16-byte integer")):
         lines.append("U|%s|%s|%s" % (name, what, reason))
+    if name == "compat.h5":
+        lines.append("U|%s|/unsupported/v1_array|array member \"a\" (1 dimensions)" % name)
     for link, target in (("/links/absolute", "/text/utf8"), ("/links/relative", "/links/target"),
                          ("/links/chain", "/text/utf8")):
         if f[link] != f[target]:
@@ -201,9 +225,32 @@ def record(name, f, odd_records):
     lines.append("L|%s|/links/dangling|" % name)
 
 
+def patch_array_member(path):
+    """Makes member "a" of /unsupported/v1_array's version-1 compound a [3] array of int32, as
+    libhdf5 1.4 wrote array members (its dimensionality and first dimension size)."""
+    with open(path, "rb") as handle:
+        data = bytearray(handle.read())
+    # Version 1, class 6 (compound), 1 member, size 12; member "a" padded to 8 bytes, offset 0.
+    message = bytes([0x16, 1, 0, 0, 12, 0, 0, 0]) + b"a" + bytes(7) + bytes(4)
+    at = data.find(message)
+    if at < 0 or data.find(message, at + 1) >= 0:
+        raise SystemExit("%s: no single version-1 compound message to patch" % path)
+    fields = at + len(message)
+    data[fields] = 1                                      # dimensionality
+    data[fields + 12:fields + 16] = (3).to_bytes(4, "little")  # dimension 0 size
+    with open(path, "wb") as handle:
+        handle.write(data)
+
+
 for name, libver in (("compat.h5", "earliest"), ("compat_latest.h5", "latest")):
     with h5py.File(os.path.join(out, name), "w", libver=libver) as f:
         odd_records = write_contents(f)
+    if libver == "earliest":
+        patch_array_member(os.path.join(out, name))
+        with h5py.File(os.path.join(out, name), "r") as f:
+            member = f["/unsupported/v1_array"].dtype["a"]
+            if member.shape != (3,):
+                raise SystemExit("%s: patched member reads as %s" % (name, member))
     with h5py.File(os.path.join(out, name), "r") as f:
         record(name, f, odd_records)
 
@@ -221,6 +268,25 @@ for name, size, libver in (("userblock_512.h5", 512, "earliest"),
         if f.userblock_size != size:
             raise SystemExit("%s: user block of %d bytes, meant %d" % (name, f.userblock_size,
                                                                        size))
+        lines.append("O|%s|/|group" % name)
+        record_attributes(lines, name, f)
+        for key in ("data", "plain"):
+            lines.append("O|%s|/%s|dataset" % (name, key))
+            record_dataset(lines, name, f[key])
+
+# A user block prepended to a finished file (cat block.bin plain.h5): its superblock keeps base
+# address 0, and libhdf5 takes the superblock's own offset as the base.
+for name, libver in (("prepended_512.h5", "earliest"), ("prepended_512_latest.h5", "latest")):
+    path = os.path.join(out, name)
+    with h5py.File(path, "w", libver=libver) as f:
+        f.attrs["title"] = "512 bytes prepended"
+        f.create_dataset("data", data=np.arange(12, dtype="<f8").reshape(3, 4), chunks=(2, 2))
+        f.create_dataset("plain", data=np.arange(5, dtype=">i4"))
+    with open(path, "rb") as handle:
+        plain = handle.read()
+    with open(path, "wb") as handle:
+        handle.write(bytes(512) + plain)
+    with h5py.File(path, "r") as f:
         lines.append("O|%s|/|group" % name)
         record_attributes(lines, name, f)
         for key in ("data", "plain"):

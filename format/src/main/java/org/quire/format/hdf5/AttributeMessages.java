@@ -22,6 +22,7 @@ final class AttributeMessages {
      * variable-length strings are resolved through {@code references}.
      *
      * @throws CorruptFileException the message's datatype is no valid datatype
+     * @throws DamagedStrings the message is sound, its variable-length strings are not
      * @throws org.quire.format.UnsupportedFormatException its type is one Quire does not read;
      *         the exception names the attribute
      */
@@ -40,11 +41,40 @@ final class AttributeMessages {
         }
         byte[] ids = content.data();
         List<byte[]> strings = new ArrayList<>();
-        for (int offset = 0; offset < ids.length; offset += GlobalHeapId.SIZE) {
-            GlobalHeapId id = GlobalHeapId.decode(in.file(), content.dataAddress(), ids, offset);
-            strings.add(id.isEmpty() ? new byte[0] : references.globalHeapObject(id));
+        try {
+            for (int offset = 0; offset < ids.length; offset += GlobalHeapId.SIZE) {
+                GlobalHeapId id = GlobalHeapId.decode(in.file(), content.dataAddress(), ids,
+                        offset);
+                strings.add(id.isEmpty() ? new byte[0] : references.globalHeapObject(id));
+            }
+        } catch (CorruptFileException e) {
+            throw new DamagedStrings(content.name(), e);
         }
         return Attribute.ofStrings(content.name(), type, content.shape(), strings);
+    }
+
+    /**
+     * An attribute message that is sound but whose strings are not: a heap reference or the
+     * collection it points at is damaged. The object and its other attributes stay readable.
+     */
+    static final class DamagedStrings extends IOException {
+        private final String name;
+        private final CorruptFileException damage;
+
+        DamagedStrings(String name, CorruptFileException damage) {
+            super(damage.getMessage(), damage);
+            this.name = name;
+            this.damage = damage;
+        }
+
+        String name() {
+            return name;
+        }
+
+        /** The damage, its message naming the attribute as {@code objectPath@name}. */
+        CorruptFileException of(String objectPath) {
+            return damage.of(objectPath + "@" + name);
+        }
     }
 
     /**

@@ -237,6 +237,12 @@ public sealed interface Datatype {
                 throw new IllegalArgumentException("a compound type needs at least one member");
             }
             for (Member member : members) {
+                if (member.type() instanceof VariableLengthStringType) {
+                    // Its elements would be global heap IDs, which Quire neither writes nor
+                    // resolves inside a compound.
+                    throw new IllegalArgumentException("member " + member.name()
+                            + ": variable-length strings in a compound are not supported");
+                }
                 if (member.offset() + member.type().size() > size) {
                     throw new IllegalArgumentException("member " + member.name()
                             + " ends past the compound size " + size);

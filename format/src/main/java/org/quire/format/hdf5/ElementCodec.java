@@ -91,9 +91,13 @@ final class ElementCodec {
             return out;
         }
         long[] integers = decodeLongs(type, bytes, count);
+        // An unsigned 64-bit value of 2^63 or more is a negative long: convert its bits unsigned.
+        boolean unsigned64 = !integerOf(type).signed() && type.size() == Long.BYTES;
         double[] out = new double[count];
         for (int i = 0; i < count; i++) {
-            out[i] = integers[i];
+            long value = integers[i];
+            out[i] = unsigned64 && value < 0
+                    ? (double) (value >>> 1 | (value & 1)) * 2.0 : value;
         }
         return out;
     }

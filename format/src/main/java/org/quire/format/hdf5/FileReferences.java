@@ -2,6 +2,7 @@ package org.quire.format.hdf5;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.quire.format.hdf5.layout.DatatypeDescription;
@@ -11,13 +12,26 @@ import org.quire.format.hdf5.layout.StoredReferences;
 
 /**
  * Resolves what messages of one file point at: committed datatypes (read once per object
- * header) and global heap collections (read and checked once each).
+ * header) and global heap collections (read and checked once, then kept while among the
+ * {@link #CACHED_COLLECTIONS} used last: a file's strings can be far larger than the heap).
  */
 final class FileReferences implements StoredReferences {
 
+    /**
+     * Collections kept: libhdf5's are 4 KiB, Quire's at most about 1 MiB each (a larger one
+     * holds a single string), so this bounds the cache at a few MiB for files of many strings.
+     */
+    static final int CACHED_COLLECTIONS = 8;
+
     private final Hdf5File file;
     private final Map<Long, DatatypeDescription> committed = new HashMap<>();
-    private final Map<Long, GlobalHeapCollection> collections = new HashMap<>();
+    private final Map<Long, GlobalHeapCollection> collections =
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Long, GlobalHeapCollection> eldest) {
+                    return size() > CACHED_COLLECTIONS;
+                }
+            };
 
     FileReferences(Hdf5File file) {
         this.file = file;
@@ -41,5 +55,10 @@ final class FileReferences implements StoredReferences {
             collections.put(id.collectionAddress(), collection);
         }
         return collection.object(file.path(), id);
+    }
+
+    /** Collections held now: at most {@link #CACHED_COLLECTIONS}. */
+    int cachedCollections() {
+        return collections.size();
     }
 }

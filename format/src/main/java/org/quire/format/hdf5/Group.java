@@ -31,7 +31,10 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  */
 public final class Group extends Hdf5Object {
 
-    /** Soft links followed in a row at most, as libhdf5 (its default nesting limit). */
+    /**
+     * Soft links followed at most while resolving one link, nested ones and those met on the
+     * way included: libhdf5's H5L_NUM_LINKS (it refuses the 17th, "too many links").
+     */
     private static final int MAX_SOFT_LINKS = 16;
 
     /** Room in a new group's header for a few links and attributes before a continuation. */
@@ -359,7 +362,7 @@ public final class Group extends Hdf5Object {
             return child;
         }
         if (link.type() == LinkMessage.SOFT) {
-            return follow(link, MAX_SOFT_LINKS);
+            return follow(link, childPath(path(), link.name()), new SoftLinkBudget());
         }
         if (link.type() != LinkMessage.HARD) {
             throw new UnsupportedFormatException(file.blocks().path(), "link",
@@ -373,19 +376,29 @@ public final class Group extends Hdf5Object {
         return child;
     }
 
+    /** Soft links one resolution may still follow: one count shared by every nested link. */
+    private static final class SoftLinkBudget {
+        private int left = MAX_SOFT_LINKS;
+    }
+
     /**
      * The object the soft link {@code link} of this group names: its path, absolute or relative
-     * to this group, walked link by link, following at most {@code hops} soft links in all.
+     * to this group, walked link by link; every soft link followed on the way, however deeply
+     * nested, spends {@code budget}, so a resolution takes at most {@link #MAX_SOFT_LINKS}
+     * walks. {@code where} is the path the user asked for, named in errors.
      */
-    private Hdf5Object follow(LinkMessage link, int hops) throws IOException {
-        String where = childPath(path(), link.name());
+    private Hdf5Object follow(LinkMessage link, String where, SoftLinkBudget budget)
+            throws IOException {
         String target = link.softLinkTarget();
-        if (hops == 0) {
+        if (budget.left == 0) {
             throw new UnsupportedFormatException(file.blocks().path(), "soft link",
-                    UnsupportedFormatException.NO_OFFSET, "a link to " + target + " through more than "
-                            + MAX_SOFT_LINKS + " soft links",
-                    "at most " + MAX_SOFT_LINKS + " soft links in a row").within(where);
+                    UnsupportedFormatException.NO_OFFSET, "more than " + MAX_SOFT_LINKS
+                            + " soft links to follow (reached " + childPath(path(), link.name())
+                            + " -> " + target + ")",
+                    "at most " + MAX_SOFT_LINKS + " soft links in one resolution, as libhdf5")
+                    .within(where);
         }
+        budget.left--;
         Hdf5Object object = target.startsWith("/") ? file.root() : this;
         for (String part : target.split("/")) {
             if (part.isEmpty() || part.equals(".")) {
@@ -397,7 +410,7 @@ public final class Group extends Hdf5Object {
                         + ", which does not exist");
             }
             Group group = (Group) object;
-            object = next.type() == LinkMessage.SOFT ? group.follow(next, hops - 1)
+            object = next.type() == LinkMessage.SOFT ? group.follow(next, where, budget)
                     : group.member(next);
         }
         return object;

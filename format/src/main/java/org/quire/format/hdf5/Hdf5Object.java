@@ -37,10 +37,16 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
     private DenseMessageStorage<BTreeV2AttributeRecord, StoredAttribute> denseAttributes;
 
     /**
-     * An attribute as stored: read, or (its type is one Quire does not read) named with the
-     * reason. One unreadable attribute leaves its object and the other attributes readable.
+     * An attribute as stored: read; or (its type is one Quire does not read) named with the
+     * reason; or (its strings' heap references are damaged) named with the damage, thrown when
+     * it is read. One unreadable attribute leaves its object and the other attributes readable.
      */
-    record StoredAttribute(String name, Attribute attribute, Unsupported unsupported) {
+    record StoredAttribute(String name, Attribute attribute, Unsupported unsupported,
+                           AttributeMessages.DamagedStrings damaged) {
+        StoredAttribute(String name, Attribute attribute, Unsupported unsupported) {
+            this(name, attribute, unsupported, null);
+        }
+
         static StoredAttribute read(LittleEndianReader in, StoredReferences references)
                 throws IOException {
             LittleEndianReader copy = in.duplicate();
@@ -50,7 +56,17 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
             } catch (UnsupportedFormatException e) {
                 String name = AttributeMessage.name(copy);
                 return new StoredAttribute(name, null, Unsupported.of(name, e));
+            } catch (AttributeMessages.DamagedStrings e) {
+                return new StoredAttribute(e.name(), null, null, e);
             }
+        }
+
+        /** The attribute read; the damage, naming {@code objectPath@name}, if it is damaged. */
+        Attribute readable(String objectPath) throws CorruptFileException {
+            if (damaged != null) {
+                throw damaged.of(objectPath);
+            }
+            return attribute;
         }
     }
 
@@ -168,12 +184,15 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
     /**
      * The attributes Quire reads, in {@link #attributeNames()}'s order, from one pass over their
      * storage (no lookup by name); the others are {@link #unsupportedAttributes()}.
+     *
+     * @throws CorruptFileException an attribute's strings are damaged (named
+     *                              {@code path@name}; {@link #attribute} reads the others)
      */
     public List<Attribute> attributes() throws IOException {
         List<Attribute> readable = new ArrayList<>();
         for (StoredAttribute attribute : storedAttributes()) {
-            if (attribute.attribute() != null) {
-                readable.add(attribute.attribute());
+            if (attribute.unsupported() == null) {
+                readable.add(attribute.readable(path));
             }
         }
         return readable;
@@ -205,6 +224,7 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
      *
      * @throws NoSuchElementException there is no attribute {@code name}
      * @throws UnsupportedFormatException its type is one Quire does not read
+     * @throws CorruptFileException its strings are damaged (named {@code path@name})
      */
     public Attribute attribute(String name) throws IOException {
         StoredAttribute attribute;
@@ -221,7 +241,7 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
             throw new UnsupportedFormatException(file.path(), path + ": "
                     + attribute.unsupported().reason());
         }
-        return attribute.attribute();
+        return attribute.readable(path);
     }
 
     /**

@@ -202,6 +202,7 @@ public final class Hdf5Verifier {
             }
             for (Hdf5Object.StoredAttribute attribute : stored) {
                 if (attribute.unsupported() == null) {
+                    attribute.readable(object.path());
                     attributes++;
                 } else {
                     unsupported.add(new Unsupported(object.path() + "@" + attribute.name(),

@@ -56,7 +56,7 @@ class H5pyCompatFilesInQuireTest {
 
     @Test
     void readsEveryObjectAndAttributeWithH5pysValues() throws IOException {
-        assertEquals(5, files().size(), "compat, compat_latest and three user block files");
+        assertEquals(7, files().size(), "compat, compat_latest and five user block files");
         int values = 0;
         for (String name : files()) {
             try (Hdf5File file = Hdf5File.open(fixtures.file(name))) {
@@ -155,6 +155,97 @@ class H5pyCompatFilesInQuireTest {
         }
     }
 
+    /**
+     * libhdf5 follows at most 16 soft links in one resolution (H5L_NUM_LINKS), nested ones and
+     * those in a target's path counted together; each target here names the previous link 8
+     * times, so counting per path component would walk 8^14 paths.
+     */
+    @Test
+    void softLinksFollowedAtMostSixteenInOneResolutionAsLibhdf5() throws Exception {
+        ExternalTools.requireH5py();
+        Path dir = java.nio.file.Files.createTempDirectory("quire-soft-links-");
+        Path path = dir.resolve("links.h5");
+        String make = "import sys, h5py\n"
+                + "with h5py.File(sys.argv[1], 'w') as f:\n"
+                + "    g = f.create_group('g'); g['d'] = [1]\n"
+                + "    g['s0'] = h5py.SoftLink('/g')\n"
+                + "    for i in range(1, 15):\n"
+                + "        g['s%d' % i] = h5py.SoftLink('/g' + ('/s%d' % (i - 1)) * 8)\n"
+                + "    f['bomb'] = h5py.SoftLink('/g/s14/d')\n"
+                + "    f['back16'] = h5py.SoftLink('/g' + '/s0' * 15 + '/d')\n"
+                + "    f['back17'] = h5py.SoftLink('/g' + '/s0' * 16 + '/d')\n"
+                + "with h5py.File(sys.argv[1], 'r') as f:\n"
+                + "    for name in ('back16', 'back17', 'bomb'):\n"
+                + "        try:\n"
+                + "            print(name, list(f[name][()]))\n"
+                + "        except (KeyError, RuntimeError) as e:\n"
+                + "            print(name, 'too many links' in str(e))\n";
+        ExternalTools.Result made = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", make, path.toString()), 120);
+        assertEquals(0, made.exitCode(), made.output());
+        // h5py: 16 links (back16 and 15 s0) lead to /g/d; 17 do not.
+        assertEquals("back16 [1]\nback17 True\nbomb True", made.stdout().strip());
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertEquals("/g/d", file.root().get("back16").path());
+            for (String name : List.of("back17", "bomb")) {
+                UnsupportedFormatException e = org.junit.jupiter.api.Assertions
+                        .assertTimeoutPreemptively(java.time.Duration.ofSeconds(5),
+                                () -> assertThrows(UnsupportedFormatException.class,
+                                        () -> file.root().get(name)));
+                assertTrue(e.getMessage().contains("/" + name), e.getMessage());
+                assertTrue(e.getMessage().contains("more than 16 soft links"), e.getMessage());
+            }
+        } finally {
+            java.nio.file.Files.deleteIfExists(path);
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
+
+    /**
+     * Names are bytes to libhdf5: two that differ only in a byte that is not valid UTF-8 are two
+     * names, each leading to its own dataset, in both formats (the old one checks their order).
+     */
+    @Test
+    void namesThatAreNotValidUtf8StayDistinctAndLeadToTheirOwnObjects() throws Exception {
+        ExternalTools.requireH5py();
+        Path dir = java.nio.file.Files.createTempDirectory("quire-names-");
+        String make = "import sys, h5py\n"
+                + "for name, libver in (('earliest.h5', 'earliest'), ('latest.h5', 'latest')):\n"
+                + "    with h5py.File(sys.argv[1] + '/' + name, 'w', libver=libver) as f:\n"
+                + "        f[b'x\\xff'] = [1]; f[b'x\\xfe'] = [2]; f['caf\\u00e9'] = [3]\n"
+                + "        f.attrs[b'a\\xff'] = 4; f.attrs[b'a\\xfe'] = 5\n";
+        ExternalTools.Result made = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", make, dir.toString()), 120);
+        assertEquals(0, made.exitCode(), made.output());
+        try {
+            for (String name : List.of("earliest.h5", "latest.h5")) {
+                try (Hdf5File file = Hdf5File.open(dir.resolve(name))) {
+                    Group root = file.root();
+                    Set<String> names = new TreeSet<>();
+                    for (Group.Member member : root.members()) {
+                        names.add(member.name());
+                    }
+                    assertEquals(Set.of("x\udcff", "x\udcfe", "caf\u00e9"), names, name);
+                    assertEquals(1, ((Dataset) root.get("x\udcff")).readLongs(new long[] {0},
+                            new long[] {1})[0], name);
+                    assertEquals(2, ((Dataset) root.get("x\udcfe")).readLongs(new long[] {0},
+                            new long[] {1})[0], name);
+                    assertEquals(3, ((Dataset) root.get("caf\u00e9")).readLongs(new long[] {0},
+                            new long[] {1})[0], name);
+                    assertEquals(Set.of("a\udcff", "a\udcfe"),
+                            new TreeSet<>(root.attributeNames()), name);
+                    assertEquals(5, root.attribute("a\udcfe").longs()[0], name);
+                }
+                assertTrue(Hdf5Verifier.verify(dir.resolve(name)).unsupported().isEmpty(), name);
+            }
+        } finally {
+            for (String name : List.of("earliest.h5", "latest.h5")) {
+                java.nio.file.Files.deleteIfExists(dir.resolve(name));
+            }
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
+
     @Test
     void verifierReportsEveryUnsupportedPartAndChecksTheRest() throws IOException {
         for (String name : files()) {
@@ -174,6 +265,52 @@ class H5pyCompatFilesInQuireTest {
             // hard links are.
             assertEquals(expected.isEmpty() ? 0 : 5, report.linksNotFollowed(), name);
             assertEquals(name.startsWith("compat") ? 1 : 0, report.committedDatatypes(), name);
+        }
+    }
+
+    /**
+     * A damaged heap reference in one attribute of the root: the file still opens, the root's
+     * other attributes and its members read; that attribute fails naming {@code /@title}.
+     */
+    @Test
+    void aDamagedHeapReferenceFailsOnlyItsAttributeNamingIt() throws IOException {
+        byte[] bytes = java.nio.file.Files.readAllBytes(fixtures.file("compat.h5"));
+        // The one heap ID of a 6-byte string ("run 42"): length, collection address, index.
+        int reference = -1;
+        for (int at = 0; at + 16 <= bytes.length; at++) {
+            ByteBuffer id = ByteBuffer.wrap(bytes, at, 16).order(ByteOrder.LITTLE_ENDIAN);
+            long collection = id.getLong(at + 4);
+            if (id.getInt(at) == 6 && collection > 0 && collection + 4 <= bytes.length
+                    && new String(bytes, (int) collection, 4, java.nio.charset.StandardCharsets
+                            .US_ASCII).equals("GCOL")) {
+                assertEquals(-1, reference, "a single such heap ID");
+                reference = at;
+            }
+        }
+        assertTrue(reference > 0);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(reference + 4,
+                bytes.length + 4096L);
+        Path damaged = java.nio.file.Files.createTempFile("quire-attribute-reference-", ".h5");
+        try {
+            java.nio.file.Files.write(damaged, bytes);
+            try (Hdf5File file = Hdf5File.open(damaged)) {
+                Group root = file.root();
+                assertTrue(root.attributeNames().contains("title"));
+                assertEquals("caf\u00e9", root.attribute("unicode_\u00e9").string());
+                assertTrue(root.members().size() > 5);
+                org.quire.format.CorruptFileException e = assertThrows(
+                        org.quire.format.CorruptFileException.class,
+                        () -> root.attribute("title"));
+                assertEquals("/@title", e.object(), e.getMessage());
+                assertTrue(e.getMessage().contains(" of /@title at "), e.getMessage());
+                assertThrows(org.quire.format.CorruptFileException.class, root::attributes);
+            }
+            org.quire.format.CorruptFileException e = assertThrows(
+                    org.quire.format.CorruptFileException.class,
+                    () -> Hdf5Verifier.verify(damaged));
+            assertEquals("/@title", e.object(), e.getMessage());
+        } finally {
+            java.nio.file.Files.deleteIfExists(damaged);
         }
     }
 
@@ -297,6 +434,12 @@ class H5pyCompatFilesInQuireTest {
         }
         if (type instanceof Datatype.FloatType) {
             return numbers(type, dataset.read(start, shape), (int) Shapes.elementCount(shape));
+        }
+        if (type instanceof Datatype.CompoundType) {
+            ByteBuffer records = dataset.read(start, shape);
+            byte[] bytes = new byte[records.remaining()];
+            records.get(bytes);
+            return HexFormat.of().formatHex(bytes);
         }
         return integers(type, dataset.readIntegers(start, shape));
     }

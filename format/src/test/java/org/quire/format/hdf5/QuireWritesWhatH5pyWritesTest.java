@@ -99,6 +99,71 @@ class QuireWritesWhatH5pyWritesTest {
                 h5py.toString());
     }
 
+    /**
+     * A collection numbers its objects with 2 bytes: 70,000 strings need two collections, or
+     * number 65,536 wraps to 0 (free space) and readers silently read wrong strings.
+     */
+    @Test
+    void moreStringsThanOneGlobalHeapCollectionNumbersReadBackInH5pyAndQuire() throws IOException {
+        ExternalTools.requireH5py();
+        Path many = dir.resolve("many-strings.h5");
+        int count = 70_000;
+        List<String> strings = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            strings.add("s" + i);
+        }
+        try (Hdf5File hdf5 = Hdf5File.create(many)) {
+            hdf5.root().createStringDataset("many", new long[] {count}, strings);
+        }
+        try (Hdf5File hdf5 = Hdf5File.open(many)) {
+            Dataset dataset = (Dataset) hdf5.root().get("many");
+            assertEquals(strings, dataset.readStrings(new long[] {0}, new long[] {count}));
+        }
+        String check = "import sys, h5py\n"
+                + "v = h5py.File(sys.argv[1], 'r')['many'].asstr()[()]\n"
+                + "bad = [i for i in range(len(v)) if v[i] != 's%d' % i]\n"
+                + "print(len(v), len(bad), bad[:3])\n";
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", check, many.toString()), 120);
+        assertEquals(0, result.exitCode(), result.output());
+        assertEquals(count + " 0 []", result.stdout().strip(), result.output());
+    }
+
+    /** Strings in more collections than are kept: read whole, only the last few stay held. */
+    @Test
+    void globalHeapCollectionsReadAreKeptOnlyWhileRecentlyUsed() throws IOException {
+        Path wide = dir.resolve("wide-strings.h5");
+        int count = 3 * FileReferences.CACHED_COLLECTIONS;
+        List<String> strings = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            // Over half a collection each: one collection per string.
+            strings.add(Integer.toString(i).repeat(GlobalHeapWriter.COLLECTION_TARGET_SIZE / 2));
+        }
+        try (Hdf5File hdf5 = Hdf5File.create(wide)) {
+            hdf5.root().createStringDataset("wide", new long[] {count}, strings);
+        }
+        try (Hdf5File hdf5 = Hdf5File.open(wide)) {
+            Dataset dataset = (Dataset) hdf5.root().get("wide");
+            assertEquals(strings, dataset.readStrings(new long[] {0}, new long[] {count}));
+            assertEquals(FileReferences.CACHED_COLLECTIONS, hdf5.references().cachedCollections());
+            assertEquals(strings.get(0), dataset.readStrings(new long[] {0}, new long[] {1})
+                    .get(0));
+        } finally {
+            Files.deleteIfExists(wide);
+        }
+    }
+
+    @Test
+    void unsignedSixtyFourBitAttributesOfTwoToTheSixtyThreeOrMoreReadAsPositiveDoubles() {
+        Attribute big = new Attribute("big", Datatype.UINT64, new long[] {3},
+                ElementCodec.encode(Datatype.UINT64, new long[] {-1L, 1L << 63, 5}));
+        assertEquals(java.util.Arrays.toString(new double[] {0x1p64, 0x1p63, 5.0}),
+                java.util.Arrays.toString(big.doubles()));
+        Attribute signed = new Attribute("signed", Datatype.INT64, new long[] {1},
+                ElementCodec.encode(Datatype.INT64, new long[] {-1L}));
+        assertEquals(-1.0, signed.doubles()[0]);
+    }
+
     @Test
     void h5dumpDumpsTheWholeFile() {
         ExternalTools.requireTool("h5dump");
@@ -122,6 +187,20 @@ class QuireWritesWhatH5pyWritesTest {
                     Datatype.VariableLengthStringType.UTF8, 4).build());
             assertThrows(IllegalArgumentException.class, () -> hdf5.root().createDataset("t",
                     Datatype.INT32, new long[] {2}, new byte[4]));
+            // Its strings would be global heap IDs Quire does not write inside a record.
+            IllegalArgumentException table = assertThrows(IllegalArgumentException.class,
+                    () -> Datatype.CompoundType.packed(List.of("id", "name"), List.of(
+                            Datatype.INT32, Datatype.VariableLengthStringType.UTF8)));
+            assertTrue(table.getMessage().contains("variable-length strings in a compound"),
+                    table.getMessage());
+            // h5py refuses a str with a NUL ("embedded null character"): libhdf5 readers would
+            // cut the string there.
+            IllegalArgumentException nul = assertThrows(IllegalArgumentException.class,
+                    () -> hdf5.root().setAttribute(Attribute.of("nul", "a\u0000b")));
+            assertTrue(nul.getMessage().contains("NUL byte at 1"), nul.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> hdf5.root().createStringDataset(
+                    "nul", new long[] {2}, List.of("fine", "not\u0000fine")));
+            assertTrue(!hdf5.root().attributeNames().contains("nul"));
         }
     }
 

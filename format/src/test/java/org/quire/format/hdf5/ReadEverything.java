@@ -17,6 +17,7 @@ final class ReadEverything {
 
     static void read(Path file) throws IOException {
         try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            hdf5.root().attributes();
             readGroup(hdf5.root());
         }
     }

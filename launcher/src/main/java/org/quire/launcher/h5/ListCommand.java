@@ -115,7 +115,8 @@ public final class ListCommand implements Callable<Integer> {
     private void list(Hdf5Object object, PrintWriter out) throws IOException {
         String first = listed.putIfAbsent(object.address(), object.path());
         out.println(ObjectPaths.kind(object).substring(2).replace("committed ", "") + " "
-                + object.path() + (first != null ? " (same object as " + first + ")" : ""));
+                + ValueFormat.name(object.path())
+                + (first != null ? " (same object as " + ValueFormat.name(first) + ")" : ""));
         if (first != null) {
             return;
         }
@@ -136,7 +137,8 @@ public final class ListCommand implements Callable<Integer> {
         members.sort(Comparator.comparing(Group.Member::name));
         for (Group.Member link : members) {
             if (link.softLinkTarget() != null) {
-                out.println("link " + childPath(group, link.name()) + " -> " + link.softLinkTarget());
+                out.println("link " + ValueFormat.name(childPath(group, link.name())) + " -> "
+                        + ValueFormat.name(link.softLinkTarget()));
                 continue;
             }
             Hdf5Object member;
@@ -144,7 +146,8 @@ public final class ListCommand implements Callable<Integer> {
                 member = link.open();
             } catch (UnsupportedFormatException e) {
                 String path = childPath(group, link.name());
-                out.println("unsupported " + path + ": " + Unsupported.of(path, e).reason());
+                out.println("unsupported " + ValueFormat.name(path) + ": "
+                        + Unsupported.of(path, e).reason());
                 unsupported++;
                 continue;
             }
@@ -229,11 +232,11 @@ public final class ListCommand implements Callable<Integer> {
      */
     private void attributes(Hdf5Object object, PrintWriter out) throws IOException {
         for (Attribute attribute : object.attributes()) {
-            out.println("    @" + attribute.name() + ": " + TypeDescription.of(attribute.type()) + " = "
+            out.println("    @" + ValueFormat.name(attribute.name()) + ": " + TypeDescription.of(attribute.type()) + " = "
                     + attributeValue(attribute));
         }
         for (Unsupported attribute : object.unsupportedAttributes()) {
-            out.println("    @" + attribute.name() + ": unsupported: " + attribute.reason());
+            out.println("    @" + ValueFormat.name(attribute.name()) + ": unsupported: " + attribute.reason());
             unsupported++;
         }
     }
@@ -257,7 +260,7 @@ public final class ListCommand implements Callable<Integer> {
         String text = values.toString();
         boolean cut = shown < elements || text.length() > MAX_ATTRIBUTE_TEXT;
         if (cut) {
-            text = text.substring(0, Math.min(text.length() - 1, MAX_ATTRIBUTE_TEXT)) + ", ...] ("
+            text = cut(text, Math.min(text.length() - 1, MAX_ATTRIBUTE_TEXT)) + ", ...] ("
                     + elements + " values)";
         }
         return shape.length > 1 ? text + " shape " + sizes(shape) : text;
@@ -273,6 +276,25 @@ public final class ListCommand implements Callable<Integer> {
 
     private static String shorten(String value) {
         return value.length() <= MAX_ATTRIBUTE_TEXT ? value
-                : value.substring(0, MAX_ATTRIBUTE_TEXT) + "...";
+                : cut(value, MAX_ATTRIBUTE_TEXT) + "...";
+    }
+
+    /**
+     * The longest start of {@code text} of at most {@code max} characters that splits neither
+     * an escape ({@code \n}, {@code \xNN}, ...) nor a character outside the BMP.
+     */
+    static String cut(String text, int max) {
+        int end = 0;
+        while (end < text.length()) {
+            char c = text.charAt(end);
+            int token = c == '\\' && end + 1 < text.length()
+                    ? (text.charAt(end + 1) == 'x' ? 4 : 2)
+                    : Character.isHighSurrogate(c) ? 2 : 1;
+            if (end + token > max) {
+                break;
+            }
+            end += token;
+        }
+        return text.substring(0, Math.min(end, text.length()));
     }
 }

@@ -110,6 +110,27 @@ final class ValueFormat {
         return out.append('"').toString();
     }
 
+    /**
+     * A name or path as printed, unquoted: backslashes and control characters escaped as in
+     * strings, and each stored byte that is not valid UTF-8 (the format library keeps it as a
+     * lone surrogate, {@code LosslessUtf8}) as {@code \xNN}, so two names differing in such a
+     * byte print differently.
+     */
+    static String name(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0xDC80 && c <= 0xDCFF) {
+                out.append(String.format("\\x%02x", c & 0xff));
+            } else if (c == '"') {
+                out.append(c);
+            } else {
+                escape(c, out);
+            }
+        }
+        return out.toString();
+    }
+
     private static void escape(char c, StringBuilder out) {
         switch (c) {
             case '"' -> out.append("\\\"");

@@ -184,4 +184,21 @@ class H5ValueFormatTest {
         assertEquals("string[4] spacepad utf8", TypeDescription.of(new Datatype.StringType(4,
                 Datatype.StringPadding.SPACE_PADDED, true)));
     }
+
+    @Test
+    void namesPrintBytesThatAreNotUtf8AndControlCharactersEscaped() {
+        // The format library gives a stored byte that is not valid UTF-8 as U+DC00 + byte.
+        assertEquals("/g/x\\xff", ValueFormat.name("/g/x\udcff"));
+        assertEquals("/g/x\\xfe", ValueFormat.name("/g/x\udcfe"));
+        assertEquals("a\\nb\\tc \\\\ \"caf\u00e9\"", ValueFormat.name("a\nb\tc \\ \"caf\u00e9\""));
+    }
+
+    @Test
+    void longValuesAreCutBetweenEscapesAndCharactersNeverInside() {
+        assertEquals("ab", ListCommand.cut("ab\\xff", 5));
+        assertEquals("ab\\xff", ListCommand.cut("ab\\xffcd", 6));
+        assertEquals("a", ListCommand.cut("a\\nb", 2));
+        assertEquals("a", ListCommand.cut("a\ud83d\ude00b", 2));
+        assertEquals("a\ud83d\ude00", ListCommand.cut("a\ud83d\ude00b", 3));
+    }
 }

@@ -1,7 +1,6 @@
 package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 import org.quire.format.UnsupportedFormatException;
 
@@ -43,7 +42,7 @@ public final class AttributeMessage {
     }
 
     public static byte[] encode(Content attribute) {
-        byte[] name = attribute.name().getBytes(StandardCharsets.UTF_8);
+        byte[] name = LosslessUtf8.encode(attribute.name());
         byte[] datatype = DatatypeMessage.encode(attribute.type());
         byte[] dataspace = new DataspaceMessage(attribute.shape(), null).encode();
         boolean ascii = name.length == attribute.name().length();

@@ -65,6 +65,14 @@ public final class DatatypeMessage {
             + " IEEE floating-point, string, compound, enumeration and variable-length string"
             + " classes";
 
+    /** Widest integer read: one Java long. */
+    private static final int MAXIMUM_INTEGER_SIZE = 8;
+    /**
+     * Bytes after a version-1 compound member's dimensionality: reserved (3), dimension
+     * permutation (4), reserved (4), four dimension sizes (16).
+     */
+    private static final int VERSION_1_MEMBER_ARRAY_FIELDS = 27;
+
     private DatatypeMessage() {
     }
 
@@ -162,6 +170,10 @@ public final class DatatypeMessage {
                     throw unsupported(in, at, "integer with bit offset " + bitOffset
                             + " and precision " + precision + " in " + size + " bytes");
                 }
+                if (size < 1 || size > MAXIMUM_INTEGER_SIZE) {
+                    throw unsupported(in, at, size + "-byte integer (1 to "
+                            + MAXIMUM_INTEGER_SIZE + " bytes are read)");
+                }
                 return new DatatypeDescription.FixedPoint(size, (bits0 & 0x08) != 0, order);
             }
             case CLASS_FLOATING_POINT -> {
@@ -201,7 +213,7 @@ public final class DatatypeMessage {
             case CLASS_VARIABLE_LENGTH -> {
                 DatatypeDescription base = decode(in);
                 if ((bits0 & 0x0f) != VARIABLE_LENGTH_STRING) {
-                    throw unsupported(in, at, "variable-length sequence of " + base);
+                    throw unsupported(in, at, "variable-length sequence of " + describe(base));
                 }
                 int padding = bits0 >>> 4;
                 if (padding > 2 || size != DatatypeDescription.VariableLengthString.STORED_SIZE) {
@@ -236,14 +248,31 @@ public final class DatatypeMessage {
                 in.skip((8 - nameLength % 8) % 8);
                 offset = in.getInt("member byte offset");
                 if (version == 1) {
-                    in.skip(28);
+                    long dimensionsAt = in.absolutePosition();
+                    int dimensions = in.getUnsignedByte("member dimensionality");
+                    in.skip(VERSION_1_MEMBER_ARRAY_FIELDS);
+                    if (dimensions != 0) {
+                        throw unsupported(in, dimensionsAt, "array member \""
+                                + utf8(name) + "\" (" + dimensions + " dimensions) of a"
+                                + " version-1 compound");
+                    }
                 }
             }
-            String decoded = new String(name.toString().getBytes(StandardCharsets.ISO_8859_1),
-                    StandardCharsets.UTF_8);
-            members.add(new DatatypeDescription.Member(decoded, offset, decode(in)));
+            String decoded = utf8(name);
+            long typeAt = in.absolutePosition();
+            DatatypeDescription type = decode(in);
+            if (type instanceof DatatypeDescription.VariableLengthString) {
+                throw unsupported(in, typeAt, "variable-length string member \"" + decoded
+                        + "\" of a compound");
+            }
+            members.add(new DatatypeDescription.Member(decoded, offset, type));
         }
         return new DatatypeDescription.Compound(size, List.copyOf(members));
+    }
+
+    private static String utf8(StringBuilder latin1) {
+        return new String(latin1.toString().getBytes(StandardCharsets.ISO_8859_1),
+                StandardCharsets.UTF_8);
     }
 
     private static DatatypeDescription decodeEnumeration(LittleEndianReader in, long at,
@@ -252,7 +281,7 @@ public final class DatatypeMessage {
         DatatypeDescription base = decode(in);
         if (!(base instanceof DatatypeDescription.FixedPoint integer) || integer.size() != size) {
             throw in.corrupt(at, "enumeration", "a base integer type of " + size + " bytes",
-                    base.toString());
+                    describe(base));
         }
         List<String> names = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -279,6 +308,27 @@ public final class DatatypeMessage {
             in.skip((8 - length % 8) % 8);
         }
         return name.toString(StandardCharsets.UTF_8);
+    }
+
+    /** {@code type} in a few words for messages ("4-byte signed integer"), not a record dump. */
+    private static String describe(DatatypeDescription type) {
+        if (type instanceof DatatypeDescription.FixedPoint integer) {
+            return integer.size() + "-byte " + (integer.signed() ? "signed" : "unsigned")
+                    + " integer";
+        }
+        if (type instanceof DatatypeDescription.FloatingPoint real) {
+            return real.size() + "-byte floating point";
+        }
+        if (type instanceof DatatypeDescription.FixedString string) {
+            return string.size() + "-byte string";
+        }
+        if (type instanceof DatatypeDescription.Compound compound) {
+            return compound.size() + "-byte compound";
+        }
+        if (type instanceof DatatypeDescription.Enumeration enumeration) {
+            return enumeration.base().size() + "-byte enumeration";
+        }
+        return "variable-length string";
     }
 
     private static UnsupportedFormatException unsupported(LittleEndianReader in, long at,

@@ -37,6 +37,8 @@ public final class GlobalHeapCollection {
     /** libhdf5's smallest collection (H5HG_MINSIZE). */
     public static final int MINIMUM_SIZE = 4096;
     private static final int FREE_SPACE_INDEX = 0;
+    /** Objects a collection can number: indexes 1 to 65,535 (2 bytes; 0 is free space). */
+    public static final int MAXIMUM_OBJECTS = 0xFFFF;
 
     private final long address;
     private final Map<Integer, byte[]> objects;
@@ -103,9 +105,21 @@ public final class GlobalHeapCollection {
     /**
      * A collection holding {@code objects} as objects 1, 2, ..., each with
      * reference count 1, the rest free; {@link #encodedSize} bytes.
+     *
+     * @throws IllegalArgumentException more than {@link #MAXIMUM_OBJECTS} objects, or more
+     *     bytes than one array holds
      */
     public static byte[] encode(List<byte[]> objects) {
-        int size = encodedSize(objects);
+        if (objects.size() > MAXIMUM_OBJECTS) {
+            throw new IllegalArgumentException(objects.size()
+                    + " objects in one global heap collection, at most " + MAXIMUM_OBJECTS);
+        }
+        long encodedSize = encodedSize(objects);
+        if (encodedSize > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a global heap collection of " + encodedSize
+                    + " bytes");
+        }
+        int size = (int) encodedSize;
         LittleEndianWriter out = new LittleEndianWriter(size);
         out.putBytes(IDENTITY.signature()).putByte(IDENTITY.version()).putZeros(3)
                 .putLength(size);
@@ -122,12 +136,17 @@ public final class GlobalHeapCollection {
     }
 
     /** Bytes of a collection holding {@code objects}: at least {@link #MINIMUM_SIZE}. */
-    public static int encodedSize(List<byte[]> objects) {
+    public static long encodedSize(List<byte[]> objects) {
         long size = HEADER_SIZE + OBJECT_HEADER_SIZE;
         for (byte[] object : objects) {
-            size += OBJECT_HEADER_SIZE + object.length + padding(object.length);
+            size += objectSize(object);
         }
-        return (int) Math.max(MINIMUM_SIZE, size);
+        return Math.max(MINIMUM_SIZE, size);
+    }
+
+    /** Bytes {@code object} takes in a collection: its header, its data, its padding. */
+    public static long objectSize(byte[] object) {
+        return OBJECT_HEADER_SIZE + object.length + padding(object.length);
     }
 
     private static long padding(long size) {

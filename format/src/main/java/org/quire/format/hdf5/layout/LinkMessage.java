@@ -1,6 +1,5 @@
 package org.quire.format.hdf5.layout;
 
-import java.nio.charset.StandardCharsets;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
@@ -52,7 +51,7 @@ public record LinkMessage(String name, int type, long address, String softLinkTa
     }
 
     public byte[] encode() {
-        byte[] encodedName = name.getBytes(StandardCharsets.UTF_8);
+        byte[] encodedName = LosslessUtf8.encode(name);
         boolean ascii = encodedName.length == name.length();
         int lengthCode = encodedName.length < 256 ? 0 : 1;
         LittleEndianWriter out = new LittleEndianWriter();
@@ -81,11 +80,10 @@ public record LinkMessage(String name, int type, long address, String softLinkTa
             in.getUnsignedByte("link name character set");
         }
         int nameLength = in.getCount(1 << (flags & 3), in.remaining(), "length of link name");
-        String name = new String(in.getBytes(nameLength, "link name"), StandardCharsets.UTF_8);
+        String name = LosslessUtf8.decode(in.getBytes(nameLength, "link name"));
         if (type == SOFT) {
             int length = in.getUnsignedShort("soft link value length");
-            return soft(name, new String(in.getBytes(length, "soft link value"),
-                    StandardCharsets.UTF_8));
+            return soft(name, LosslessUtf8.decode(in.getBytes(length, "soft link value")));
         }
         long address = type == HARD ? in.getAddress("object header address") : Addresses.UNDEFINED;
         return new LinkMessage(name, type, address);

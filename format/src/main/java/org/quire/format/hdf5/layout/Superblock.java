@@ -18,6 +18,7 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
     /** File consistency flags: b0 open for writing, b2 open for SWMR writing. */
     int consistencyFlags();
 
+    /** End of file address, counted from the start of the file (user block included). */
     long endOfFileAddress();
 
     /** Absolute offset of the end-of-file address field, for error messages. */
@@ -51,6 +52,29 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
             default -> throw new UnsupportedFormatException(file.path(), "superblock",
                     file.baseAddress(), "version " + version, "versions 0 to 3");
         };
+    }
+
+    /**
+     * Checks the stored base address: the superblock's own offset, or 0 in a file whose user
+     * block was put before it after it was written ({@code cat block h5}); libhdf5 then takes
+     * the superblock's offset as the base, and so does Quire (addresses stay relative to it).
+     */
+    static void checkBaseAddress(BlockFile file, long base, long baseAt)
+            throws UnsupportedFormatException {
+        if (base != file.baseAddress() && base != 0) {
+            throw new UnsupportedFormatException(file.path(), "superblock base address", baseAt,
+                    Long.toUnsignedString(base), "0 or the superblock's own offset "
+                            + file.baseAddress());
+        }
+    }
+
+    /**
+     * The end of file address counted from the start of the file, as {@link #endOfFileAddress}
+     * gives it: libhdf5 stores it counting the user block, so a user block prepended later
+     * (stored base 0) moves it by the superblock's offset, as libhdf5 adjusts it.
+     */
+    static long endOfFileFromStart(BlockFile file, long storedBase, long storedEndOfFile) {
+        return storedEndOfFile + (file.baseAddress() - storedBase);
     }
 
     /** The first offset of 0, 512, 1024, 2048, ... holding the format signature; else 0. */
