@@ -137,6 +137,43 @@ class SionBadInputTest {
     }
 
     @Test
+    void fileFormatThreeStoresRequestedChunkSizesThatTheReaderAligns() throws IOException {
+        long capacity0 = Meta1Layout.chunkCapacityOffset(TASKS, 0);
+        byte[] version3 = patchAll(validBytes, 16, littleInt(3));
+        byte[] requested = patchAll(version3, capacity0, littleLong(100));
+        try (SionFile sion = SionFile.open(variant(requested))) {
+            assertEquals(256, sion.task(0).chunkCapacity(), "100 requested, aligned to fsblksize 256");
+            assertEquals(0, sion.task(2).chunkCapacity(), "0 stays 0");
+            assertArrayEquals(new long[] {200, 200, 200}, sion.task(0).bytesPerChunk());
+            assertArrayEquals(SionSerialWriterTest.pattern(0, 0, 600), sion.readFully(0));
+            assertArrayEquals(SionSerialWriterTest.pattern(1, 0, 100), sion.readFully(1));
+        }
+        Path version4 = variant(patchAll(requested, 16, littleInt(4)));
+        long fill = START_OF_META2 + Meta2Layout.bytesInChunkOffset(TASKS, 0, 0);
+        CorruptFileException e = corrupt(version4, fill, "META2", "bytes of task 0 in chunk 0");
+        assertEquals("0..100 (chunk capacity)", e.expected(), "from version 4 on the stored size is the capacity");
+        assertEquals("200", e.found());
+
+        long huge = Long.MAX_VALUE - 10;
+        CorruptFileException tooLarge = corrupt(variant(patchAll(version3, capacity0, littleLong(huge))), capacity0,
+                "META1", "chunksize[0]");
+        assertEquals(Long.toString(huge), tooLarge.found(), "a size that cannot be aligned is reported as stored");
+    }
+
+    @Test
+    void versionsBeforeFiveIgnoreFlag1AndVersionFiveReadsZeroAsPlain() throws IOException {
+        byte[] unknownMode = patchAll(validBytes, 36, littleLong(52L << 32));
+        try (SionFile sion = SionFile.open(variant(patchAll(unknownMode, 16, littleInt(4))))) {
+            assertEquals(KeyValueMode.NONE, sion.keyValueMode(), "flag1 has no key-value mode before version 5");
+        }
+        try (SionFile sion = SionFile.open(patch(36, littleLong(0)))) {
+            assertEquals(KeyValueMode.NONE, sion.keyValueMode(), "a stored 0 means plain");
+        }
+        assertEquals("mode 1", assertThrows(UnsupportedFormatException.class,
+                () -> SionFile.open(patch(36, littleLong(1L << 32)))).found());
+    }
+
+    @Test
     void taskCountsThatAreNegativeZeroOrLargerThanTheFileAreCorrupt() throws IOException {
         for (int taskCount : new int[] {-1, 0, Integer.MAX_VALUE, Integer.MIN_VALUE, 1000}) {
             CorruptFileException e = corrupt(patch(24, littleInt(taskCount)), 24, "META1", "ntasks");
@@ -347,9 +384,13 @@ class SionBadInputTest {
     }
 
     private Path patch(long offset, byte[] bytes) throws IOException {
-        byte[] patched = validBytes.clone();
-        System.arraycopy(bytes, 0, patched, (int) offset, bytes.length);
-        return variant(patched);
+        return variant(patchAll(validBytes, offset, bytes));
+    }
+
+    private static byte[] patchAll(byte[] bytes, long offset, byte[] patch) {
+        byte[] patched = bytes.clone();
+        System.arraycopy(patch, 0, patched, (int) offset, patch.length);
+        return patched;
     }
 
     private Path variant(byte[] bytes) throws IOException {

@@ -2,6 +2,7 @@ package org.quire.format.sion;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayOutputStream;
@@ -162,5 +163,78 @@ class SionSerialWriterTest {
                 assertArrayEquals(expected[task].toByteArray(), sion.readFully(task), "task " + task);
             }
         }
+    }
+
+    @Test
+    void recordOfExactlyOneChunkIntoAPartlyFilledChunkStartsTheNextChunkWhole() throws IOException {
+        Path file = directory.resolve("boundary.sion");
+        try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {512}, new long[] {0}, 512,
+                SionWriteOptions.defaults().withFsyncOnClose(false))) {
+            writer.write(pattern(0, 0, 100));
+            writer.write(pattern(0, 100, 512));
+            writer.write(pattern(0, 612, 412));
+            writer.write(pattern(0, 1024, 100));
+            writer.write(pattern(0, 1124, 1));
+        }
+        try (SionFile sion = SionFile.open(file)) {
+            assertArrayEquals(new long[] {100, 512, 512, 1}, sion.task(0).bytesPerChunk(),
+                    "a record of exactly the capacity is never split; one of exactly the rest of a chunk fills it");
+            assertArrayEquals(pattern(0, 0, 1125), sion.readFully(0));
+            assertEquals(1536 + 2 * 512, sion.task(0).chunkOffset(2), "META1 of 1104 bytes aligned to 1536; two rows of 512");
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        assertArrayEquals(pattern(0, 100, 512), java.util.Arrays.copyOfRange(bytes, 1536 + 512, 1536 + 1024),
+                "the whole record lies in chunk 1");
+    }
+
+    @Test
+    void closedWriterRefusesEveryUseAndASecondCloseChangesNothing() throws IOException {
+        Path file = directory.resolve("closed.sion");
+        SionSerialWriter writer = SionSerialWriter.create(file, new long[] {64, 64}, new long[] {0, 1}, 64,
+                SionWriteOptions.defaults().withFsyncOnClose(false));
+        writer.write(pattern(0, 0, 10));
+        writer.close();
+        byte[] closed = Files.readAllBytes(file);
+        for (org.junit.jupiter.api.function.Executable use : List.<org.junit.jupiter.api.function.Executable>of(
+                () -> writer.write(new byte[1]), () -> writer.selectTask(1),
+                () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)))) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, use);
+            assertEquals("the SION writer is closed", e.getMessage());
+        }
+        writer.close();
+        assertArrayEquals(closed, Files.readAllBytes(file), "a second close writes nothing");
+    }
+
+    @Test
+    void selectingATaskOutsideTheFileIsRefusedAndKeepsTheCurrentTask() throws IOException {
+        try (SionSerialWriter writer = SionSerialWriter.create(directory.resolve("tasks.sion"), new long[] {64, 64},
+                new long[] {0, 1}, 64, SionWriteOptions.defaults().withFsyncOnClose(false))) {
+            writer.selectTask(1);
+            for (int task : new int[] {-1, 2}) {
+                IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class,
+                        () -> writer.selectTask(task));
+                assertEquals("task " + task + " of 2", e.getMessage());
+            }
+            assertEquals(1, writer.currentTask());
+            assertEquals(64, writer.chunkCapacity(1));
+        }
+    }
+
+    @Test
+    void createRefusesMismatchedRanksAndBlockSizesBelowOne() {
+        Path file = directory.resolve("refused.sion");
+        IllegalArgumentException noTasks = assertThrows(IllegalArgumentException.class,
+                () -> SionSerialWriter.create(file, new long[0], new long[0], 64, SionWriteOptions.defaults()));
+        assertEquals("need at least one task and one global rank per task, got 0 chunk sizes and 0 global ranks",
+                noTasks.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> SionSerialWriter.create(file, new long[] {1, 2}, new long[] {0}, 64, SionWriteOptions.defaults()));
+        IllegalArgumentException block = assertThrows(IllegalArgumentException.class,
+                () -> SionSerialWriter.create(file, new long[] {1}, new long[] {0}, 0, SionWriteOptions.defaults()));
+        assertEquals("fsBlockSize must be at least 1, got 0", block.getMessage());
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+                () -> SionSerialWriter.create(file, new long[] {1, -1}, new long[] {0, 1}, 1, SionWriteOptions.defaults()));
+        assertEquals("chunk size of task 1 is negative: -1", negative.getMessage());
+        assertFalse(Files.exists(file), "nothing is created for a refused request");
     }
 }
