@@ -135,4 +135,16 @@ class FractalHeapDirectBlockTest {
             assertEquals("4294967295", e.found());
         }
     }
+
+    @Test
+    void aBlockWithoutChecksumStillNeedsItsSignature() throws IOException {
+        byte[] bytes = block(false, HEADER, 0);
+        bytes[0] = 'X';
+        try (BlockFile file = fileWith(bytes)) {
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> FractalHeapDirectBlock.read(file, BLOCK, SIZE, HEADER, heap(false), 0));
+            assertEquals(BLOCK, e.offset());
+            assertEquals("signature", e.field());
+        }
+    }
 }

@@ -20,8 +20,8 @@ import org.quire.format.storage.OpenMode;
  */
 class LocalHeapTest {
 
-    private static final long HEAP = 0;
-    private static final long DATA = 32;
+    private static final long HEAP = 8;
+    private static final long DATA = 40;
     private static final int SEGMENT = 64;
     /** Offsets of the two fields of the heap header that the free list starts from. */
     private static final long FREE_LIST_HEAD = HEAP + 16;
@@ -60,6 +60,7 @@ class LocalHeapTest {
         // Two free blocks: at 16 (16 bytes, next at 48) and at 48, the last 16 bytes of the segment.
         try (BlockFile file = heapFile(16, 16, 48, 16, 48, 1, 16)) {
             LocalHeap heap = LocalHeap.read(file, HEAP);
+            assertEquals(HEAP, heap.address());
             assertEquals("a", heap.string(0, 100, "symbol table node", "name"));
             assertEquals("bc", heap.string(8, 100, "symbol table node", "name"));
             assertEquals("", heap.string(1, 100, "symbol table node", "name"));
@@ -117,7 +118,7 @@ class LocalHeapTest {
             assertEquals(500, outside.offset());
             assertEquals("symbol table node", outside.structure());
             assertEquals("link name offset", outside.field());
-            assertEquals("an offset below the size 64 of the local heap at 0", outside.expected());
+            assertEquals("an offset below the size 64 of the local heap at 8", outside.expected());
             assertEquals("64", outside.found());
             assertEquals("18446744073709551615", assertThrows(CorruptFileException.class,
                     () -> heap.string(-1, 500, "symbol table node", "link name offset")).found());
@@ -139,12 +140,12 @@ class LocalHeapTest {
     @Test
     void aDataSegmentLargerThanTheFileIsCorruptAtItsSizeField() throws IOException {
         try (BlockFile file = heapFile(1)) {
-            file.write(HEAP + 8, new LittleEndianWriter(8).putLength(97).toByteArray());
+            file.write(HEAP + 8, new LittleEndianWriter(8).putLength(105).toByteArray());
             CorruptFileException e = assertThrows(CorruptFileException.class, () -> LocalHeap.read(file, HEAP));
             assertEquals(HEAP + 8, e.offset());
             assertEquals("data segment size", e.field());
-            assertEquals("at most 96 (the file size, and an array's)", e.expected());
-            assertEquals("97", e.found());
+            assertEquals("at most 104 (the file size, and an array's)", e.expected());
+            assertEquals("105", e.found());
         }
     }
 }
