@@ -80,6 +80,7 @@ class SionSerialWriterTest {
             IllegalStateException refused = assertThrows(IllegalStateException.class, () -> writer.write(new byte[1]));
             assertEquals("task 0 has chunk capacity 0 and cannot hold data", refused.getMessage());
             writer.write(new byte[0]);
+            assertEquals(0, writer.currentTask());
         }
         try (SionFile sion = SionFile.open(file)) {
             assertArrayEquals(new long[] {0}, sion.task(0).bytesPerChunk());
@@ -207,7 +208,7 @@ class SionSerialWriterTest {
 
     @Test
     void selectingATaskOutsideTheFileIsRefusedAndKeepsTheCurrentTask() throws IOException {
-        try (SionSerialWriter writer = SionSerialWriter.create(directory.resolve("tasks.sion"), new long[] {64, 64},
+        try (SionSerialWriter writer = SionSerialWriter.create(directory.resolve("tasks.sion"), new long[] {64, 100},
                 new long[] {0, 1}, 64, SionWriteOptions.defaults().withFsyncOnClose(false))) {
             writer.selectTask(1);
             for (int task : new int[] {-1, 2}) {
@@ -216,7 +217,7 @@ class SionSerialWriterTest {
                 assertEquals("task " + task + " of 2", e.getMessage());
             }
             assertEquals(1, writer.currentTask());
-            assertEquals(64, writer.chunkCapacity(1));
+            assertEquals(128, writer.chunkCapacity(1), "100 aligned to 64");
         }
     }
 
@@ -236,5 +237,42 @@ class SionSerialWriterTest {
                 () -> SionSerialWriter.create(file, new long[] {1, -1}, new long[] {0, 1}, 1, SionWriteOptions.defaults()));
         assertEquals("chunk size of task 1 is negative: -1", negative.getMessage());
         assertFalse(Files.exists(file), "nothing is created for a refused request");
+    }
+
+    @Test
+    void keyValueAccessNeedsInlineModeCapacityAndWholeHeaders() throws IOException {
+        Path file = directory.resolve("plain.sion");
+        try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {64}, new long[] {0}, 64,
+                SionWriteOptions.defaults().withMetadataOrder(ByteOrder.LITTLE_ENDIAN).withFsyncOnClose(false))) {
+            writer.write(pattern(0, 0, 10));
+        }
+        try (SionFile sion = SionFile.open(file)) {
+            assertEquals(file, sion.name());
+            org.quire.format.UnsupportedFormatException notInline = assertThrows(
+                    org.quire.format.UnsupportedFormatException.class, () -> sion.keyValueRecords(0));
+            assertEquals("mode NONE", notInline.found());
+            assertEquals(Meta1Layout.FLAG1_OFFSET, notInline.offset());
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(Meta1Layout.FLAG1_OFFSET,
+                KeyValueMode.INLINE.flag1());
+        Path inline = directory.resolve("inline.sion");
+        Files.write(inline, bytes);
+        try (SionFile sion = SionFile.open(inline)) {
+            org.quire.format.CorruptFileException cut = assertThrows(org.quire.format.CorruptFileException.class,
+                    () -> sion.keyValueRecords(0));
+            assertEquals(sion.task(0).firstChunkOffset(), cut.offset());
+            assertEquals("header of record 0 of task 0", cut.field());
+            assertEquals("16 bytes", cut.expected());
+            assertEquals("10 bytes before the end of the task stream", cut.found());
+        }
+
+        try (SionSerialWriter writer = SionSerialWriter.create(directory.resolve("kv0.sion"), new long[] {0, 64},
+                new long[] {0, 1}, 64, SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE)
+                        .withFsyncOnClose(false))) {
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)));
+            assertEquals("task 0 has chunk capacity 0 and cannot hold data", refused.getMessage());
+        }
     }
 }
