@@ -122,5 +122,7 @@ class FractalHeapIdTest {
         assertEquals(1, new FractalHeapDoublingTable(4, 512, 65536, 32, 100).heapLengthSize());
         assertEquals(2, new FractalHeapDoublingTable(4, 512, 65536, 32, 256).heapLengthSize());
         assertEquals(3, new FractalHeapDoublingTable(4, 512, 1L << 20, 32, 1L << 20).heapLengthSize());
+        assertEquals(2, new FractalHeapDoublingTable(4, 512, 512, 32, 1L << 20).heapLengthSize(),
+                "offsets in a 512-byte block need 2 bytes, objects of 1 MiB would need 3");
     }
 }

@@ -69,6 +69,9 @@ class LocalHeapTest {
         try (BlockFile file = heapFile(1)) {
             LocalHeap.read(file, HEAP);
         }
+        try (BlockFile file = heapFile(0, 0, 1, SEGMENT)) {
+            assertEquals(HEAP, LocalHeap.read(file, HEAP).address(), "one free block: the whole segment");
+        }
     }
 
     @Test
