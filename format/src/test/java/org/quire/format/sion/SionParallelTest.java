@@ -3,6 +3,7 @@ package org.quire.format.sion;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quire.format.sion.SionSerialWriterTest.pattern;
@@ -10,6 +11,7 @@ import static org.quire.format.sion.SionSerialWriterTest.pattern;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -229,7 +231,8 @@ class SionParallelTest {
         Path name = directory.resolve("kv.sion");
         ThreadGroupCollectives.run(3, collectives -> {
             try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 40, 1, 32,
-                    SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE))) {
+                    SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE)
+                            .withMetadataOrder(ByteOrder.BIG_ENDIAN).withUserDataOrder(ByteOrder.BIG_ENDIAN))) {
                 int rank = collectives.rank();
                 writer.writeKeyValue(rank, ByteBuffer.wrap(pattern(rank, 0, 50)));
                 writer.writeKeyValue(100, ByteBuffer.wrap(pattern(100, 0, 5)));
@@ -238,8 +241,22 @@ class SionParallelTest {
             return null;
         });
         List<Integer> checked = ThreadGroupCollectives.run(2, collectives -> {
-            try (SionParallelReader reader = SionParallelReader.openMapped(name, collectives)) {
+            try (SionParallelReader reader = SionParallelReader.openMapped(name, collectives);
+                 SionFile sion = SionFile.open(name)) {
+                assertEquals(1, reader.fileCount());
+                assertEquals(ByteOrder.BIG_ENDIAN, reader.userDataOrder());
+                SionTask notMine = sion.task(collectives.rank() == 0 ? 2 : 0);
+                assertEquals("task " + notMine.index() + " is not read by this rank", assertThrows(
+                        IllegalArgumentException.class, () -> reader.openTaskStream(notMine)).getMessage());
                 for (SionTask task : reader.tasks()) {
+                    assertEquals(sion.task(task.index()), task, "the handout carries the task as the file has it");
+                    assertEquals(sion.task(task.index()).hashCode(), task.hashCode());
+                    assertEquals(sion.task(task.index()).toString(), task.toString());
+                    assertTrue(task.toString().startsWith("SionTask[index=" + task.index() + ", globalRank="
+                            + task.index()), task.toString());
+                    SionTask longer = new SionTask(task.index(), task.globalRank(), task.fileNumber(), task.localRank(),
+                            task.chunkCapacity(), task.firstChunkOffset(), task.globalSkip(), new long[] {1, 2, 3});
+                    assertNotEquals(task, longer);
                     assertEquals(3, reader.keyValueRecords(task).size());
                     assertArrayEquals(pattern(task.index(), 0, 70), reader.readKey(task, task.index()));
                     assertArrayEquals(pattern(100, 0, 5), reader.readKey(task, 100));
