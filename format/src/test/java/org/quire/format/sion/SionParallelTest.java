@@ -298,4 +298,25 @@ class SionParallelTest {
                 "the journals are gone after close, nothing is on disk");
         assertFalse(Files.exists(name));
     }
+
+    @Test
+    void openReplacesALongerFileAndJournalUnderTheSameName() throws Exception {
+        Path name = directory.resolve("reused.sion");
+        Path journal = SionFileNames.journal(name);
+        Files.write(name, new byte[100_000]);
+        Files.write(journal, new byte[100_000]);
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 64, 1, 64,
+                    SionWriteOptions.defaults().withFsyncOnClose(false))) {
+                collectives.barrier();
+                assertEquals(SionJournalLayout.HEADER_SIZE, Files.size(journal), "a fresh journal: its header only");
+                collectives.barrier();
+                writer.write(pattern(collectives.rank(), 0, 10));
+            }
+            return null;
+        });
+        try (SionFile sion = SionFile.open(name)) {
+            assertEquals(sion.physicalFiles().get(0).endOfMeta2(), Files.size(name), "nothing of the old file is left");
+        }
+    }
 }

@@ -275,4 +275,17 @@ class SionSerialWriterTest {
             assertEquals("task 0 has chunk capacity 0 and cannot hold data", refused.getMessage());
         }
     }
+
+    @Test
+    void createReplacesALongerFileUnderTheSameName() throws IOException {
+        Path file = directory.resolve("reused.sion");
+        Files.write(file, new byte[100_000]);
+        try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {64}, new long[] {0}, 64,
+                SionWriteOptions.defaults().withFsyncOnClose(false))) {
+            writer.write(pattern(0, 0, 10));
+        }
+        try (SionFile sion = SionFile.open(file)) {
+            assertEquals(sion.physicalFiles().get(0).endOfMeta2() + 4, Files.size(file), "nothing of the old file is left");
+        }
+    }
 }
