@@ -300,6 +300,22 @@ class SionParallelTest {
     }
 
     @Test
+    void keyValueAccessToAPlainSetIsRefusedOnTheRank() throws Exception {
+        Path name = directory.resolve("plain.sion");
+        writeInParallel(name, 2, 1);
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelReader reader = SionParallelReader.openOwnTask(name, collectives)) {
+                SionTask task = reader.tasks().get(0);
+                org.quire.format.UnsupportedFormatException e = assertThrows(
+                        org.quire.format.UnsupportedFormatException.class, () -> reader.keyValueRecords(task));
+                assertEquals("mode NONE", e.found());
+                assertThrows(org.quire.format.UnsupportedFormatException.class, () -> reader.readKey(task, 1));
+            }
+            return null;
+        });
+    }
+
+    @Test
     void openReplacesALongerFileAndJournalUnderTheSameName() throws Exception {
         Path name = directory.resolve("reused.sion");
         Path journal = SionFileNames.journal(name);

@@ -244,6 +244,9 @@ class SionSerialWriterTest {
         Path file = directory.resolve("plain.sion");
         try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {64}, new long[] {0}, 64,
                 SionWriteOptions.defaults().withMetadataOrder(ByteOrder.LITTLE_ENDIAN).withFsyncOnClose(false))) {
+            IllegalStateException plain = assertThrows(IllegalStateException.class,
+                    () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)));
+            assertEquals("key-value writes need key-value mode INLINE; the file was opened with NONE", plain.getMessage());
             writer.write(pattern(0, 0, 10));
         }
         try (SionFile sion = SionFile.open(file)) {
