@@ -112,4 +112,22 @@ class LayoutTest {
         assertArrayEquals(new long[] {1152, 10652, 10652, 14758}, unaligned.taskStarts());
         assertArrayEquals(new long[] {0, 512, 1024}, ChunkGeometry.alignedCapacities(new long[] {0, 1, 513}, 512));
     }
+
+    @Test
+    void aPrefixOfExactly1024BytesFillsTheFieldWithoutTerminatorAndOneMoreIsRefused() {
+        String longest = "p".repeat(Meta1Layout.PREFIX_LENGTH);
+        Meta1FixedPart fixed = SionWriteOptions.defaults().meta1FixedPart(64, 1, 1, 1, longest);
+        ByteBuffer head = Meta1Layout.encodeHead(fixed, new long[] {0}, new long[] {64});
+        Meta1FixedPart decoded = Meta1Layout.decodeFixedPart(head.slice(0, Meta1Layout.FIXED_PART_SIZE),
+                fixed.endianness());
+        assertEquals(longest, decoded.prefix());
+        assertEquals(fixed, decoded);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> SionWriteOptions.defaults().meta1FixedPart(64, 1, 1, 1, longest + "p"));
+        Meta1FixedPart tooLong = new Meta1FixedPart(fixed.endianness(), fixed.version(), fixed.versionPatchlevel(),
+                fixed.fileFormatVersion(), 64, 1, 1, 1, fixed.flag1(), 0, longest + "p");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Meta1Layout.encodeHead(tooLong, new long[] {0}, new long[] {64}));
+        assertEquals("META1 head does not match 1 tasks or prefix is longer than 1024 bytes", e.getMessage());
+    }
 }

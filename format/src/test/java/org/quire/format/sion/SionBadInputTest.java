@@ -137,7 +137,46 @@ class SionBadInputTest {
     }
 
     @Test
+    void fileFormatThreeStoresRequestedChunkSizesThatTheReaderAligns() throws IOException {
+        long capacity0 = Meta1Layout.chunkCapacityOffset(TASKS, 0);
+        byte[] version3 = patchAll(validBytes, 16, littleInt(3));
+        byte[] requested = patchAll(version3, capacity0, littleLong(100));
+        try (SionFile sion = SionFile.open(variant(requested))) {
+            assertEquals(256, sion.task(0).chunkCapacity(), "100 requested, aligned to fsblksize 256");
+            assertEquals(0, sion.task(2).chunkCapacity(), "0 stays 0");
+            assertArrayEquals(new long[] {200, 200, 200}, sion.task(0).bytesPerChunk());
+            assertArrayEquals(SionSerialWriterTest.pattern(0, 0, 600), sion.readFully(0));
+            assertArrayEquals(SionSerialWriterTest.pattern(1, 0, 100), sion.readFully(1));
+        }
+        Path version4 = variant(patchAll(requested, 16, littleInt(4)));
+        long fill = START_OF_META2 + Meta2Layout.bytesInChunkOffset(TASKS, 0, 0);
+        CorruptFileException e = corrupt(version4, fill, "META2", "bytes of task 0 in chunk 0");
+        assertEquals("0..100 (chunk capacity)", e.expected(), "from version 4 on the stored size is the capacity");
+        assertEquals("200", e.found());
+
+        long huge = Long.MAX_VALUE - 10;
+        CorruptFileException tooLarge = corrupt(variant(patchAll(version3, capacity0, littleLong(huge))), capacity0,
+                "META1", "chunksize[0]");
+        assertEquals(Long.toString(huge), tooLarge.found(), "a size that cannot be aligned is reported as stored");
+    }
+
+    @Test
+    void versionsBeforeFiveIgnoreFlag1AndVersionFiveReadsZeroAsPlain() throws IOException {
+        byte[] unknownMode = patchAll(validBytes, 36, littleLong(52L << 32));
+        try (SionFile sion = SionFile.open(variant(patchAll(unknownMode, 16, littleInt(4))))) {
+            assertEquals(KeyValueMode.NONE, sion.keyValueMode(), "flag1 has no key-value mode before version 5");
+        }
+        try (SionFile sion = SionFile.open(patch(36, littleLong(0)))) {
+            assertEquals(KeyValueMode.NONE, sion.keyValueMode(), "a stored 0 means plain");
+        }
+        assertEquals("mode 1", assertThrows(UnsupportedFormatException.class,
+                () -> SionFile.open(patch(36, littleLong(1L << 32)))).found());
+    }
+
+    @Test
     void taskCountsThatAreNegativeZeroOrLargerThanTheFileAreCorrupt() throws IOException {
+        assertEquals("1..210 (META1 of 1088+16*ntasks bytes must fit the file of 4452 bytes)",
+                corrupt(patch(24, littleInt(1000)), 24, "META1", "ntasks").expected());
         for (int taskCount : new int[] {-1, 0, Integer.MAX_VALUE, Integer.MIN_VALUE, 1000}) {
             CorruptFileException e = corrupt(patch(24, littleInt(taskCount)), 24, "META1", "ntasks");
             assertEquals(Integer.toString(taskCount), e.found());
@@ -163,6 +202,9 @@ class SionBadInputTest {
         assertEquals("0", corrupt(patch(20, littleInt(0)), 20, "META1", "fsblksize").found());
         assertEquals("-5", corrupt(patch(28, littleInt(-5)), 28, "META1", "nfiles").found());
         assertEquals("2", corrupt(patch(32, littleInt(2)), 32, "META1", "filenumber").found());
+        Path secondOfTwo = variant(patchAll(patchAll(validBytes, 28, littleInt(2)), 32, littleInt(2)));
+        CorruptFileException e = corrupt(secondOfTwo, 32, "META1", "filenumber");
+        assertEquals("0..1 for nfiles 2", e.expected(), "parallel sets number their files from 0");
     }
 
     @Test
@@ -189,7 +231,16 @@ class SionBadInputTest {
         CorruptFileException rows = corrupt(patch(capacity1, littleLong(768 + 256)), Meta1Layout.maxChunksOffset(TASKS),
                 "META1", "maxchunks");
         assertEquals("3", rows.found());
-        assertTrue(rows.expected().contains("at most 2 rows of globalskip 1280"), rows.expected());
+        assertEquals("at most 2 rows of globalskip 1280 between start of data 1280 and META2 at 4352", rows.expected());
+        // Task 2's chunk may reach exactly to META2: then only the rows no longer fit.
+        long capacity2 = Meta1Layout.chunkCapacityOffset(TASKS, 2);
+        long room = START_OF_META2 - START_OF_DATA - 256 - 768;
+        assertEquals("at most 1 rows of globalskip 3072 between start of data 1280 and META2 at 4352",
+                corrupt(patch(capacity2, littleLong(room)), Meta1Layout.maxChunksOffset(TASKS), "META1", "maxchunks")
+                        .expected());
+        CorruptFileException pastMeta2 = corrupt(patch(capacity2, littleLong(room + 1)), capacity2, "META1",
+                "chunksize[2]");
+        assertEquals("0.." + room + " (chunk 0 must end before META2 at 4352)", pastMeta2.expected());
     }
 
     @Test
@@ -198,7 +249,12 @@ class SionBadInputTest {
         CorruptFileException notClosed = corrupt(patch(pointer, littleLong(0)), pointer, "META1", "start_of_varheader");
         assertInstanceOf(SionNotClosedException.class, notClosed);
         assertTrue(notClosed.found().contains("never closed"));
-        for (long bad : new long[] {8, 1200, validBytes.length + 100L, Long.MAX_VALUE, -4096}) {
+        assertEquals("1280..4452 (between the start of the data and the end of the file)",
+                corrupt(patch(pointer, littleLong(START_OF_DATA - 1)), pointer, "META1", "start_of_varheader").expected());
+        corrupt(patch(pointer, littleLong(START_OF_DATA)), Meta1Layout.chunkCapacityOffset(TASKS, 0), "META1",
+                "chunksize[0]");
+        corrupt(patch(pointer, littleLong(validBytes.length)), validBytes.length, "META2", "chunk table");
+        for (long bad : new long[] {8, 1200, START_OF_DATA - 1, validBytes.length + 1L, Long.MAX_VALUE, -4096}) {
             assertEquals(Long.toString(bad), corrupt(patch(pointer, littleLong(bad)), pointer, "META1",
                     "start_of_varheader").found());
         }
@@ -261,8 +317,21 @@ class SionBadInputTest {
                 mapping + MappingLayout.entryOffset(2), "filenumber of task 2").found());
         assertEquals("0", setFileError(setBytes, mapping + MappingLayout.entryOffset(2) + 4, littleInt(0), memberBytes,
                 mapping + MappingLayout.entryOffset(2) + 4, "local rank of task 2").found(), "duplicate (1, 0)");
-        assertEquals(Integer.toString(Integer.MAX_VALUE), setFileError(setBytes, mapping, littleInt(Integer.MAX_VALUE),
-                memberBytes, mapping, "mapping_size").found());
+        CorruptFileException tooManyEntries = setFileError(setBytes, mapping, littleInt(Integer.MAX_VALUE), memberBytes,
+                mapping, "mapping_size");
+        assertEquals(Integer.toString(Integer.MAX_VALUE), tooManyEntries.found());
+        assertEquals("2..3 (at least one task per file, entries must fit the file)", tooManyEntries.expected());
+        CorruptFileException justPastTheFiles = setFileError(setBytes, mapping + MappingLayout.entryOffset(2),
+                littleInt(2), memberBytes, mapping + MappingLayout.entryOffset(2), "filenumber of task 2");
+        assertEquals("0..1", justPastTheFiles.expected());
+        assertEquals("2", justPastTheFiles.found());
+        CorruptFileException rankPastTheFile = setFileError(setBytes, mapping + MappingLayout.entryOffset(2) + 4,
+                littleInt(2), memberBytes, mapping + MappingLayout.entryOffset(2) + 4, "local rank of task 2");
+        assertEquals("an unused local rank in 0..1 of file 1", rankPastTheFile.expected());
+        CorruptFileException missingEntry = setFileError(setBytes, mapping, littleInt(2), memberBytes, mapping,
+                "entries of file 1");
+        assertEquals("2 (ntasks of that file)", missingEntry.expected());
+        assertEquals("1", missingEntry.found());
 
         Path lonely = directory.resolve("lonely.sion");
         Files.write(lonely, setBytes);
@@ -312,6 +381,20 @@ class SionBadInputTest {
         }
     }
 
+    @Test
+    void aFileWhoseTasksAllHaveCapacityZeroIsValid() throws IOException {
+        Path file = directory.resolve("empty-tasks.sion");
+        try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {0, 0}, new long[] {0, 1}, 64,
+                SionWriteOptions.defaults().withFsyncOnClose(false))) {
+            writer.selectTask(1);
+            writer.write(new byte[0]);
+        }
+        try (SionFile sion = SionFile.open(file)) {
+            assertEquals(0, sion.physicalFiles().get(0).geometry().globalSkip());
+            assertEquals(0, sion.task(1).totalBytes());
+        }
+    }
+
     private CorruptFileException setFileError(byte[] setBytes, long offset, byte[] patch, byte[] memberBytes,
                                               long expectedOffset, String field) throws IOException {
         Path name = directory.resolve("set" + (++variant) + ".sion");
@@ -347,9 +430,13 @@ class SionBadInputTest {
     }
 
     private Path patch(long offset, byte[] bytes) throws IOException {
-        byte[] patched = validBytes.clone();
-        System.arraycopy(bytes, 0, patched, (int) offset, bytes.length);
-        return variant(patched);
+        return variant(patchAll(validBytes, offset, bytes));
+    }
+
+    private static byte[] patchAll(byte[] bytes, long offset, byte[] patch) {
+        byte[] patched = bytes.clone();
+        System.arraycopy(patch, 0, patched, (int) offset, patch.length);
+        return patched;
     }
 
     private Path variant(byte[] bytes) throws IOException {

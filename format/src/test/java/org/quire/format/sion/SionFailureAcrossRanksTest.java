@@ -1,6 +1,8 @@
 package org.quire.format.sion;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -19,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.Collectives;
 import org.quire.format.CorruptFileException;
@@ -204,5 +208,70 @@ class SionFailureAcrossRanksTest {
             }
         }
         assertNotEquals(0, finder, "the last file's creator is not rank 0 with one file per rank");
+    }
+
+    /**
+     * Two ranks share one file: rank 0 creates it, rank 1 cannot open it for writing. Rank 0, which
+     * succeeded, fails with rank 1's exception, and the name can be written again afterwards.
+     */
+    @Test
+    void aRankFailingToOpenTheFileAnotherRankCreatedFailsEveryRank() throws Exception {
+        Path name = directory.resolve("shared.sion");
+        List<IOException> failures = ThreadGroupCollectives.run(2, collectives -> {
+            SionWriteOptions options = SionWriteOptions.defaults();
+            if (collectives.rank() == 1) {
+                options = options.withStorage((path, mode) -> {
+                    throw new AccessDeniedException(path.toString(), null, "opened " + mode + " by rank 1");
+                });
+            }
+            SionWriteOptions rankOptions = options;
+            return assertThrows(IOException.class, () -> SionParallelWriter.open(name, collectives, 100, 1, 64,
+                    rankOptions));
+        });
+        for (int rank = 0; rank < 2; rank++) {
+            AccessDeniedException failure = assertInstanceOf(AccessDeniedException.class, failures.get(rank));
+            assertEquals(name.toString(), failure.getFile());
+            assertEquals("opened READ_WRITE by rank 1", failure.getReason());
+        }
+        CrossRankFailure.FoundByRank origin = assertInstanceOf(CrossRankFailure.FoundByRank.class,
+                failures.get(0).getCause());
+        assertEquals(1, origin.rank());
+        assertEquals("found by rank 1 while creating the SION file " + name, origin.getMessage());
+
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, 64,
+                    SionWriteOptions.defaults().withFsyncOnClose(false))) {
+                writer.write(SionSerialWriterTest.pattern(collectives.rank(), 0, 30));
+            }
+            return null;
+        });
+        try (SionFile sion = SionFile.open(name)) {
+            assertArrayEquals(SionSerialWriterTest.pattern(1, 0, 30), sion.readFully(1));
+        }
+    }
+
+    /** After a collective close, every use fails on the rank alone and a second close communicates nothing. */
+    @Test
+    void aClosedParallelWriterRefusesWritesAndClosesOnlyOnce() throws Exception {
+        Path name = directory.resolve("closed.sion");
+        ThreadGroupCollectives.Board board = new ThreadGroupCollectives.Board(2);
+        ThreadGroupCollectives.run(board, 2, collectives -> {
+            SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, 64,
+                    SionWriteOptions.defaults().withFsyncOnClose(false));
+            writer.write(SionSerialWriterTest.pattern(collectives.rank(), 0, 10));
+            writer.close();
+            int gathers = board.gathers.get();
+            writer.close();
+            assertEquals(gathers, board.gathers.get(), "a second close gathers nothing");
+            for (Executable use : List.<Executable>of(() -> writer.write(new byte[1]), writer::flush,
+                    () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)))) {
+                assertEquals("the SION writer is closed", assertThrows(IllegalStateException.class, use).getMessage());
+            }
+            return null;
+        });
+        try (SionFile sion = SionFile.open(name)) {
+            assertEquals(10, sion.task(1).totalBytes());
+            assertFalse(Files.exists(SionFileNames.journal(name)), "close removed the journal");
+        }
     }
 }

@@ -3,6 +3,7 @@ package org.quire.format.sion;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quire.format.sion.SionSerialWriterTest.pattern;
@@ -10,6 +11,7 @@ import static org.quire.format.sion.SionSerialWriterTest.pattern;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -229,7 +231,8 @@ class SionParallelTest {
         Path name = directory.resolve("kv.sion");
         ThreadGroupCollectives.run(3, collectives -> {
             try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 40, 1, 32,
-                    SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE))) {
+                    SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE)
+                            .withMetadataOrder(ByteOrder.BIG_ENDIAN).withUserDataOrder(ByteOrder.BIG_ENDIAN))) {
                 int rank = collectives.rank();
                 writer.writeKeyValue(rank, ByteBuffer.wrap(pattern(rank, 0, 50)));
                 writer.writeKeyValue(100, ByteBuffer.wrap(pattern(100, 0, 5)));
@@ -238,8 +241,22 @@ class SionParallelTest {
             return null;
         });
         List<Integer> checked = ThreadGroupCollectives.run(2, collectives -> {
-            try (SionParallelReader reader = SionParallelReader.openMapped(name, collectives)) {
+            try (SionParallelReader reader = SionParallelReader.openMapped(name, collectives);
+                 SionFile sion = SionFile.open(name)) {
+                assertEquals(1, reader.fileCount());
+                assertEquals(ByteOrder.BIG_ENDIAN, reader.userDataOrder());
+                SionTask notMine = sion.task(collectives.rank() == 0 ? 2 : 0);
+                assertEquals("task " + notMine.index() + " is not read by this rank", assertThrows(
+                        IllegalArgumentException.class, () -> reader.openTaskStream(notMine)).getMessage());
                 for (SionTask task : reader.tasks()) {
+                    assertEquals(sion.task(task.index()), task, "the handout carries the task as the file has it");
+                    assertEquals(sion.task(task.index()).hashCode(), task.hashCode());
+                    assertEquals(sion.task(task.index()).toString(), task.toString());
+                    assertTrue(task.toString().startsWith("SionTask[index=" + task.index() + ", globalRank="
+                            + task.index()), task.toString());
+                    SionTask longer = new SionTask(task.index(), task.globalRank(), task.fileNumber(), task.localRank(),
+                            task.chunkCapacity(), task.firstChunkOffset(), task.globalSkip(), new long[] {1, 2, 3});
+                    assertNotEquals(task, longer);
                     assertEquals(3, reader.keyValueRecords(task).size());
                     assertArrayEquals(pattern(task.index(), 0, 70), reader.readKey(task, task.index()));
                     assertArrayEquals(pattern(100, 0, 5), reader.readKey(task, 100));
@@ -280,5 +297,42 @@ class SionParallelTest {
         assertEquals(Set.of(name, SionFileNames.physicalFile(name, 1)), memory.files().keySet(),
                 "the journals are gone after close, nothing is on disk");
         assertFalse(Files.exists(name));
+    }
+
+    @Test
+    void keyValueAccessToAPlainSetIsRefusedOnTheRank() throws Exception {
+        Path name = directory.resolve("plain.sion");
+        writeInParallel(name, 2, 1);
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelReader reader = SionParallelReader.openOwnTask(name, collectives)) {
+                SionTask task = reader.tasks().get(0);
+                org.quire.format.UnsupportedFormatException e = assertThrows(
+                        org.quire.format.UnsupportedFormatException.class, () -> reader.keyValueRecords(task));
+                assertEquals("mode NONE", e.found());
+                assertThrows(org.quire.format.UnsupportedFormatException.class, () -> reader.readKey(task, 1));
+            }
+            return null;
+        });
+    }
+
+    @Test
+    void openReplacesALongerFileAndJournalUnderTheSameName() throws Exception {
+        Path name = directory.resolve("reused.sion");
+        Path journal = SionFileNames.journal(name);
+        Files.write(name, new byte[100_000]);
+        Files.write(journal, new byte[100_000]);
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 64, 1, 64,
+                    SionWriteOptions.defaults().withFsyncOnClose(false))) {
+                collectives.barrier();
+                assertEquals(SionJournalLayout.HEADER_SIZE, Files.size(journal), "a fresh journal: its header only");
+                collectives.barrier();
+                writer.write(pattern(collectives.rank(), 0, 10));
+            }
+            return null;
+        });
+        try (SionFile sion = SionFile.open(name)) {
+            assertEquals(sion.physicalFiles().get(0).endOfMeta2(), Files.size(name), "nothing of the old file is left");
+        }
     }
 }

@@ -352,6 +352,8 @@ class SionRecoveryTest {
         SionRecoveryReport every = SionRecovery.recover(sion, SionRecoveryMode.EVERY_RECORD);
         assertArrayEquals(new long[] {100, 100, 100}, every.tasks().get(0).bytesPerChunk());
         assertEquals(4, every.tasks().get(0).journalRecords());
+        assertEquals(3, every.tasks().get(0).chunkCount());
+        assertEquals(300 + every.tasks().get(1).totalBytes(), every.totalBytes(), "the report sums its tasks");
 
         Files.write(sion, crashedFile);
         Files.write(SionFileNames.journal(sion), crashedJournal);

@@ -2,6 +2,7 @@ package org.quire.format.sion;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayOutputStream;
@@ -79,6 +80,7 @@ class SionSerialWriterTest {
             IllegalStateException refused = assertThrows(IllegalStateException.class, () -> writer.write(new byte[1]));
             assertEquals("task 0 has chunk capacity 0 and cannot hold data", refused.getMessage());
             writer.write(new byte[0]);
+            assertEquals(0, writer.currentTask());
         }
         try (SionFile sion = SionFile.open(file)) {
             assertArrayEquals(new long[] {0}, sion.task(0).bytesPerChunk());
@@ -161,6 +163,132 @@ class SionSerialWriterTest {
             for (int task = 0; task < taskCount; task++) {
                 assertArrayEquals(expected[task].toByteArray(), sion.readFully(task), "task " + task);
             }
+        }
+    }
+
+    @Test
+    void recordOfExactlyOneChunkIntoAPartlyFilledChunkStartsTheNextChunkWhole() throws IOException {
+        Path file = directory.resolve("boundary.sion");
+        try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {512}, new long[] {0}, 512,
+                SionWriteOptions.defaults().withFsyncOnClose(false))) {
+            writer.write(pattern(0, 0, 100));
+            writer.write(pattern(0, 100, 512));
+            writer.write(pattern(0, 612, 412));
+            writer.write(pattern(0, 1024, 100));
+            writer.write(pattern(0, 1124, 1));
+        }
+        try (SionFile sion = SionFile.open(file)) {
+            assertArrayEquals(new long[] {100, 512, 512, 1}, sion.task(0).bytesPerChunk(),
+                    "a record of exactly the capacity is never split; one of exactly the rest of a chunk fills it");
+            assertArrayEquals(pattern(0, 0, 1125), sion.readFully(0));
+            assertEquals(1536 + 2 * 512, sion.task(0).chunkOffset(2), "META1 of 1104 bytes aligned to 1536; two rows of 512");
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        assertArrayEquals(pattern(0, 100, 512), java.util.Arrays.copyOfRange(bytes, 1536 + 512, 1536 + 1024),
+                "the whole record lies in chunk 1");
+    }
+
+    @Test
+    void closedWriterRefusesEveryUseAndASecondCloseChangesNothing() throws IOException {
+        Path file = directory.resolve("closed.sion");
+        SionSerialWriter writer = SionSerialWriter.create(file, new long[] {64, 64}, new long[] {0, 1}, 64,
+                SionWriteOptions.defaults().withFsyncOnClose(false));
+        writer.write(pattern(0, 0, 10));
+        writer.close();
+        byte[] closed = Files.readAllBytes(file);
+        for (org.junit.jupiter.api.function.Executable use : List.<org.junit.jupiter.api.function.Executable>of(
+                () -> writer.write(new byte[1]), () -> writer.selectTask(1),
+                () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)))) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, use);
+            assertEquals("the SION writer is closed", e.getMessage());
+        }
+        writer.close();
+        assertArrayEquals(closed, Files.readAllBytes(file), "a second close writes nothing");
+    }
+
+    @Test
+    void selectingATaskOutsideTheFileIsRefusedAndKeepsTheCurrentTask() throws IOException {
+        try (SionSerialWriter writer = SionSerialWriter.create(directory.resolve("tasks.sion"), new long[] {64, 100},
+                new long[] {0, 1}, 64, SionWriteOptions.defaults().withFsyncOnClose(false))) {
+            writer.selectTask(1);
+            for (int task : new int[] {-1, 2}) {
+                IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class,
+                        () -> writer.selectTask(task));
+                assertEquals("task " + task + " of 2", e.getMessage());
+            }
+            assertEquals(1, writer.currentTask());
+            assertEquals(128, writer.chunkCapacity(1), "100 aligned to 64");
+        }
+    }
+
+    @Test
+    void createRefusesMismatchedRanksAndBlockSizesBelowOne() {
+        Path file = directory.resolve("refused.sion");
+        IllegalArgumentException noTasks = assertThrows(IllegalArgumentException.class,
+                () -> SionSerialWriter.create(file, new long[0], new long[0], 64, SionWriteOptions.defaults()));
+        assertEquals("need at least one task and one global rank per task, got 0 chunk sizes and 0 global ranks",
+                noTasks.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> SionSerialWriter.create(file, new long[] {1, 2}, new long[] {0}, 64, SionWriteOptions.defaults()));
+        IllegalArgumentException block = assertThrows(IllegalArgumentException.class,
+                () -> SionSerialWriter.create(file, new long[] {1}, new long[] {0}, 0, SionWriteOptions.defaults()));
+        assertEquals("fsBlockSize must be at least 1, got 0", block.getMessage());
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+                () -> SionSerialWriter.create(file, new long[] {1, -1}, new long[] {0, 1}, 1, SionWriteOptions.defaults()));
+        assertEquals("chunk size of task 1 is negative: -1", negative.getMessage());
+        assertFalse(Files.exists(file), "nothing is created for a refused request");
+    }
+
+    @Test
+    void keyValueAccessNeedsInlineModeCapacityAndWholeHeaders() throws IOException {
+        Path file = directory.resolve("plain.sion");
+        try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {64}, new long[] {0}, 64,
+                SionWriteOptions.defaults().withMetadataOrder(ByteOrder.LITTLE_ENDIAN).withFsyncOnClose(false))) {
+            IllegalStateException plain = assertThrows(IllegalStateException.class,
+                    () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)));
+            assertEquals("key-value writes need key-value mode INLINE; the file was opened with NONE", plain.getMessage());
+            writer.write(pattern(0, 0, 10));
+        }
+        try (SionFile sion = SionFile.open(file)) {
+            assertEquals(file, sion.name());
+            org.quire.format.UnsupportedFormatException notInline = assertThrows(
+                    org.quire.format.UnsupportedFormatException.class, () -> sion.keyValueRecords(0));
+            assertEquals("mode NONE", notInline.found());
+            assertEquals(Meta1Layout.FLAG1_OFFSET, notInline.offset());
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(Meta1Layout.FLAG1_OFFSET,
+                KeyValueMode.INLINE.flag1());
+        Path inline = directory.resolve("inline.sion");
+        Files.write(inline, bytes);
+        try (SionFile sion = SionFile.open(inline)) {
+            org.quire.format.CorruptFileException cut = assertThrows(org.quire.format.CorruptFileException.class,
+                    () -> sion.keyValueRecords(0));
+            assertEquals(sion.task(0).firstChunkOffset(), cut.offset());
+            assertEquals("header of record 0 of task 0", cut.field());
+            assertEquals("16 bytes", cut.expected());
+            assertEquals("10 bytes before the end of the task stream", cut.found());
+        }
+
+        try (SionSerialWriter writer = SionSerialWriter.create(directory.resolve("kv0.sion"), new long[] {0, 64},
+                new long[] {0, 1}, 64, SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE)
+                        .withFsyncOnClose(false))) {
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)));
+            assertEquals("task 0 has chunk capacity 0 and cannot hold data", refused.getMessage());
+        }
+    }
+
+    @Test
+    void createReplacesALongerFileUnderTheSameName() throws IOException {
+        Path file = directory.resolve("reused.sion");
+        Files.write(file, new byte[100_000]);
+        try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {64}, new long[] {0}, 64,
+                SionWriteOptions.defaults().withFsyncOnClose(false))) {
+            writer.write(pattern(0, 0, 10));
+        }
+        try (SionFile sion = SionFile.open(file)) {
+            assertEquals(sion.physicalFiles().get(0).endOfMeta2() + 4, Files.size(file), "nothing of the old file is left");
         }
     }
 }

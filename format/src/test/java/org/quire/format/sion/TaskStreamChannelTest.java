@@ -65,8 +65,34 @@ class TaskStreamChannelTest {
             assertEquals(-1, stream.read(ByteBuffer.allocate(1)), "beyond the end reads end of stream");
             assertThrows(NonWritableChannelException.class, () -> stream.write(ByteBuffer.allocate(1)));
             assertThrows(IllegalArgumentException.class, () -> stream.position(-1));
+            assertEquals(1000, stream.position());
+            assertEquals(true, stream.isOpen());
             stream.close();
+            assertEquals(false, stream.isOpen());
             assertThrows(ClosedChannelException.class, () -> stream.read(ByteBuffer.allocate(1)));
+            assertThrows(ClosedChannelException.class, () -> stream.position(0));
+        }
+    }
+
+    @Test
+    void aFileThatShrankAfterOpenIsCorruptWhereItsDataEnds() throws IOException {
+        Path file = fileWithAnEmptyMiddleChunk();
+        try (SionFile sion = SionFile.open(file)) {
+            SionTask task = sion.task(0);
+            long end = task.chunkOffset(2) + 50;
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                channel.truncate(end);
+            }
+            TaskStreamChannel stream = sion.openTaskStream(0);
+            stream.position(210);
+            org.quire.format.CorruptFileException e = assertThrows(org.quire.format.CorruptFileException.class,
+                    () -> stream.read(ByteBuffer.allocate(100)));
+            assertEquals(end, e.offset());
+            assertEquals("chunk", e.structure());
+            assertEquals("data of task 0 in chunk 2", e.field());
+            assertEquals("200 bytes from offset " + task.chunkOffset(2), e.expected());
+            assertEquals("end of file (the file shrank after its metadata was read)", e.found());
         }
     }
 }

@@ -1,22 +1,107 @@
 package org.quire.format.storage;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A real file's failures name the file, the operation and the offset. */
+/**
+ * {@link FileStorage} on real files: what each open mode allows, reads at the end, truncation and
+ * locks; failures name the file, the operation and the offset.
+ */
 class FileStorageTest {
 
     @TempDir
-    Path dir;
+    Path directory;
+
+    @Test
+    void opensAsTheModeSaysAndNeverTruncates() throws IOException {
+        Path file = directory.resolve("modes.bin");
+        assertThrows(NoSuchFileException.class, () -> FileStorage.open(file, OpenMode.READ));
+        assertThrows(NoSuchFileException.class, () -> FileStorage.open(file, OpenMode.READ_WRITE));
+        try (Storage created = FileStorage.OPENER.open(file, OpenMode.CREATE_NEW)) {
+            assertEquals(file, created.path());
+            created.write(ByteBuffer.wrap(new byte[] {1, 2, 3}), 0);
+        }
+        assertThrows(FileAlreadyExistsException.class, () -> FileStorage.open(file, OpenMode.CREATE_NEW));
+        try (Storage reopened = FileStorage.open(file, OpenMode.CREATE_OR_OPEN)) {
+            assertEquals(3, reopened.size(), "CREATE_OR_OPEN keeps the bytes");
+        }
+        try (Storage reader = FileStorage.open(file, OpenMode.READ)) {
+            assertThrows(NonWritableChannelException.class, () -> reader.write(ByteBuffer.allocate(1), 0));
+        }
+        try (Storage writer = FileStorage.open(file, OpenMode.READ_WRITE)) {
+            writer.write(ByteBuffer.wrap(new byte[] {9}), 5);
+            writer.force(true);
+        }
+        assertArrayEquals(new byte[] {1, 2, 3, 0, 0, 9}, Files.readAllBytes(file), "a write past the end leaves a hole");
+    }
+
+    @Test
+    void readsStopAtTheEndAndTruncationOnlyShortens() throws IOException {
+        Path file = directory.resolve("ends.bin");
+        try (Storage storage = FileStorage.open(file, OpenMode.CREATE_NEW)) {
+            ByteBuffer source = ByteBuffer.wrap(new byte[] {0, 1, 2, 3, 4, 5, 6, 7});
+            source.position(2);
+            storage.write(source, 0);
+            assertFalse(source.hasRemaining(), "every remaining byte is written");
+            assertEquals(6, storage.size());
+            assertEquals(-1, storage.read(ByteBuffer.allocate(1), 6));
+
+            ByteBuffer whole = ByteBuffer.allocate(4);
+            assertTrue(storage.readFully(whole, 2));
+            assertArrayEquals(new byte[] {4, 5, 6, 7}, whole.array());
+            ByteBuffer beyond = ByteBuffer.allocate(4);
+            assertFalse(storage.readFully(beyond, 4), "the file ends after 2 of the 4 bytes");
+            assertEquals(2, beyond.position());
+
+            storage.truncate(10);
+            assertEquals(6, storage.size(), "truncating to a larger size does nothing");
+            storage.truncate(3);
+            assertEquals(3, storage.size());
+        }
+    }
+
+    @Test
+    void locksConflictAcrossStoragesOfOneProcessAndAreReleasedByClose() throws IOException {
+        Path file = directory.resolve("locks.bin");
+        Files.write(file, new byte[8]);
+        try (Storage reader = FileStorage.open(file, OpenMode.READ);
+             Storage writer = FileStorage.open(file, OpenMode.READ_WRITE)) {
+            try (StorageLock shared = reader.tryLock(true)) {
+                assertNotNull(shared);
+                assertTrue(shared.shared());
+                assertNull(writer.tryLock(false), "a shared lock is held through another storage");
+            }
+            try (StorageLock exclusive = writer.tryLock(false)) {
+                assertNotNull(exclusive, "closing the shared lock released it");
+                assertFalse(exclusive.shared());
+                assertNull(reader.tryLock(true));
+            }
+        }
+    }
+
+    @Test
+    void theDefaultOpenerDeletesRealFiles() throws IOException {
+        Path file = directory.resolve("gone.bin");
+        Files.write(file, new byte[1]);
+        assertTrue(FileStorage.OPENER.deleteIfExists(file));
+        assertFalse(Files.exists(file));
+        assertFalse(FileStorage.OPENER.deleteIfExists(file));
+    }
 
     @Test
     void aFullDeviceNamesTheFileTheWriteAndItsOffset() throws IOException {
@@ -34,7 +119,7 @@ class FileStorageTest {
 
     @Test
     void everyOperationOnAClosedFileNamesIt() throws IOException {
-        Path path = dir.resolve("closed.h5");
+        Path path = directory.resolve("closed.h5");
         Storage storage = FileStorage.open(path, OpenMode.CREATE_NEW);
         storage.close();
         StorageIOException write = assertThrows(StorageIOException.class,

@@ -51,4 +51,13 @@ class ExtensibleArrayGeometryTest {
         assertTrue(new ExtensibleArrayDataBlock(geometry, ChunkRecordFormat.unfiltered(), 13)
                 .isPaged());
     }
+
+    @Test
+    void capacityIsTheIndexBlockPlusTwoToTheMaxBitsUntilThatOverflows() {
+        assertEquals(4 + (1L << 32), geometry.capacity());
+        assertEquals(4 + (1L << 62), new ExtensibleArrayGeometry(
+                new ChunkIndexParameters.ExtensibleArray(62, 4, 4, 16, 10)).capacity());
+        assertEquals(Long.MAX_VALUE, new ExtensibleArrayGeometry(
+                new ChunkIndexParameters.ExtensibleArray(63, 4, 4, 16, 10)).capacity());
+    }
 }

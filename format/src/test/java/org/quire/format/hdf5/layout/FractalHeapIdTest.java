@@ -88,4 +88,41 @@ class FractalHeapIdTest {
                 () -> decode("30" + "000000000000", 7));
         assertEquals(100, e.offset());
     }
+
+    @Test
+    void tinyLengthsWidenAndHugeIdsHoldAddressesExactlyPastTheirLimits() throws Exception {
+        // 18-byte IDs keep the 4-bit length; from 19 bytes a second byte extends it to 12 bits.
+        assertEquals(16, ((FractalHeapId.Tiny) decode("2f" + "41".repeat(17), 18)).bytes().length);
+        assertEquals(257, ((FractalHeapId.Tiny) decode("21" + "00" + "41".repeat(257), 19)).bytes().length);
+        // A huge object's address and length need 1 + 8 + 8 bytes; one byte less holds a key of at most 8.
+        assertEquals(new FractalHeapId.HugeByKey(0x0807060504030201L),
+                decode("10" + "0102030405060708" + "00".repeat(7), 16));
+        assertEquals(new FractalHeapId.HugeByKey(0x030201), decode("10" + "010203", 4));
+        assertEquals(new FractalHeapId.HugeDirect(0x0807060504030201L, 9),
+                decode("10" + "0102030405060708" + "0900000000000000", 17));
+    }
+
+    @Test
+    void doublingTableLimitsAreInclusive() {
+        FractalHeapDoublingTable largest = new FractalHeapDoublingTable(1, 1L << 30, 1L << 30, 64, 1);
+        assertEquals(8, largest.heapOffsetSize());
+        assertEquals(35, largest.maxRootRows(), "64 heap bits less the first row's 30, plus that row");
+        FractalHeapDoublingTable tight = new FractalHeapDoublingTable(4, 512, 512, 11, 4096);
+        assertEquals(1, tight.maxRootRows(), "a heap exactly as large as its first row");
+        IllegalArgumentException small = assertThrows(IllegalArgumentException.class,
+                () -> new FractalHeapDoublingTable(4, 512, 512, 10, 4096));
+        assertEquals("a heap of 10 bits is smaller than its first row of 11 bits", small.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new FractalHeapDoublingTable(4, 1024, 512, 32, 4096));
+        assertThrows(IllegalArgumentException.class, () -> new FractalHeapDoublingTable(4, 512, 65536, 32, 0));
+    }
+
+    @Test
+    void managedObjectLengthsTakeTheSmallerOfTheBlockOffsetAndTheObjectLimitEncodings() {
+        // H5HF_hdr_finish_init: min(bytes of a direct block offset, log2(max managed size) / 8 + 1).
+        assertEquals(1, new FractalHeapDoublingTable(4, 512, 65536, 32, 100).heapLengthSize());
+        assertEquals(2, new FractalHeapDoublingTable(4, 512, 65536, 32, 256).heapLengthSize());
+        assertEquals(3, new FractalHeapDoublingTable(4, 512, 1L << 20, 32, 1L << 20).heapLengthSize());
+        assertEquals(2, new FractalHeapDoublingTable(4, 512, 512, 32, 1L << 20).heapLengthSize(),
+                "offsets in a 512-byte block need 2 bytes, objects of 1 MiB would need 3");
+    }
 }
