@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -13,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.ForwardingStorage;
 import org.quire.format.storage.Storage;
-import org.quire.format.storage.StorageLock;
 
 /** Close goes on after a failure and reports the first one, the later ones suppressed in it. */
 class SionParallelWriterCloseTest {
@@ -23,13 +22,12 @@ class SionParallelWriterCloseTest {
     Path directory;
 
     /** Real file storage whose forces and close fail, each with a numbered message, once armed. */
-    private static final class FailingStorage implements Storage {
-        private final Storage real;
+    private static final class FailingStorage extends ForwardingStorage {
         private final AtomicBoolean armed;
         private final AtomicInteger failures;
 
         FailingStorage(Storage real, AtomicBoolean armed, AtomicInteger failures) {
-            this.real = real;
+            super(real);
             this.armed = armed;
             this.failures = failures;
         }
@@ -41,44 +39,14 @@ class SionParallelWriterCloseTest {
         }
 
         @Override
-        public Path path() {
-            return real.path();
-        }
-
-        @Override
-        public long size() throws IOException {
-            return real.size();
-        }
-
-        @Override
-        public int read(ByteBuffer target, long position) throws IOException {
-            return real.read(target, position);
-        }
-
-        @Override
-        public void write(ByteBuffer source, long position) throws IOException {
-            real.write(source, position);
-        }
-
-        @Override
-        public void truncate(long size) throws IOException {
-            real.truncate(size);
-        }
-
-        @Override
         public void force(boolean metadata) throws IOException {
             failIfArmed("force");
-            real.force(metadata);
-        }
-
-        @Override
-        public StorageLock tryLock(boolean shared) throws IOException {
-            return real.tryLock(shared);
+            delegate.force(metadata);
         }
 
         @Override
         public void close() throws IOException {
-            real.close();
+            delegate.close();
             failIfArmed("close");
         }
     }

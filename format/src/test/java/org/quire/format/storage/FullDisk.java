@@ -41,46 +41,11 @@ public final class FullDisk implements StorageOpener {
     @Override
     public Storage open(Path path, OpenMode mode) throws IOException {
         Storage storage = disk.open(path, mode);
-        return new Storage() {
-            @Override
-            public Path path() {
-                return storage.path();
-            }
-
-            @Override
-            public long size() throws IOException {
-                return storage.size();
-            }
-
-            @Override
-            public int read(ByteBuffer target, long position) throws IOException {
-                return storage.read(target, position);
-            }
-
+        return new ForwardingStorage(storage) {
             @Override
             public void write(ByteBuffer source, long position) throws IOException {
                 charge(path, position, source.remaining());
-                storage.write(source, position);
-            }
-
-            @Override
-            public void truncate(long size) throws IOException {
-                storage.truncate(size);
-            }
-
-            @Override
-            public void force(boolean metadata) throws IOException {
-                storage.force(metadata);
-            }
-
-            @Override
-            public StorageLock tryLock(boolean shared) throws IOException {
-                return storage.tryLock(shared);
-            }
-
-            @Override
-            public void close() throws IOException {
-                storage.close();
+                delegate.write(source, position);
             }
         };
     }

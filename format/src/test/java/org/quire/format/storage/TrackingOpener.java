@@ -1,7 +1,6 @@
 package org.quire.format.storage;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,55 +30,19 @@ public final class TrackingOpener implements StorageOpener {
         }
     }
 
-    private final class Tracked implements Storage {
-        private final Storage storage;
+    private final class Tracked extends ForwardingStorage {
         private boolean closed;
 
         Tracked(Storage storage) {
-            this.storage = storage;
-        }
-
-        @Override
-        public Path path() {
-            return storage.path();
-        }
-
-        @Override
-        public long size() throws IOException {
-            return storage.size();
-        }
-
-        @Override
-        public int read(ByteBuffer target, long position) throws IOException {
-            return storage.read(target, position);
-        }
-
-        @Override
-        public void write(ByteBuffer source, long position) throws IOException {
-            storage.write(source, position);
-        }
-
-        @Override
-        public void truncate(long size) throws IOException {
-            storage.truncate(size);
-        }
-
-        @Override
-        public void force(boolean metadata) throws IOException {
-            storage.force(metadata);
-        }
-
-        @Override
-        public StorageLock tryLock(boolean shared) throws IOException {
-            return storage.tryLock(shared);
+            super(storage);
         }
 
         @Override
         public void close() throws IOException {
-            storage.close();
+            delegate.close();
             synchronized (open) {
                 if (!closed) {
-                    open.remove(storage.path());
+                    open.remove(delegate.path());
                     closed = true;
                 }
             }

@@ -1,0 +1,58 @@
+package org.quire.format.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+
+/**
+ * A {@link Storage} that passes every call to another one; test wrappers (a filling disk,
+ * failing forces, open-file tracking) override only the calls they change.
+ */
+public abstract class ForwardingStorage implements Storage {
+
+    protected final Storage delegate;
+
+    protected ForwardingStorage(Storage delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public Path path() {
+        return delegate.path();
+    }
+
+    @Override
+    public long size() throws IOException {
+        return delegate.size();
+    }
+
+    @Override
+    public int read(ByteBuffer target, long position) throws IOException {
+        return delegate.read(target, position);
+    }
+
+    @Override
+    public void write(ByteBuffer source, long position) throws IOException {
+        delegate.write(source, position);
+    }
+
+    @Override
+    public void truncate(long size) throws IOException {
+        delegate.truncate(size);
+    }
+
+    @Override
+    public void force(boolean metadata) throws IOException {
+        delegate.force(metadata);
+    }
+
+    @Override
+    public StorageLock tryLock(boolean shared) throws IOException {
+        return delegate.tryLock(shared);
+    }
+
+    @Override
+    public void close() throws IOException {
+        delegate.close();
+    }
+}
