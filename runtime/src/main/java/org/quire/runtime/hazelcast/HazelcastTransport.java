@@ -15,8 +15,10 @@ import org.quire.runtime.message.MessageTransport;
  * needed) and, unlike topic listeners, never drop under load.
  *
  * <p>Each element is an {@link InboxElement}: authenticated with the job secret and numbered per
- * source. An element without the secret, or out of sequence (a replayed copy), never reaches the
- * caller: it is dropped and reported in one line. Open-source Hazelcast lets any client that
+ * source. An element without the secret, or numbered below the next one due (a replayed copy),
+ * never reaches the caller: it is dropped and reported in one line. One numbered above (a
+ * message of the job was lost) fails the receive with a {@link CommunicationException} naming the
+ * lost message, which ends the rank, so the job fails fast instead of waiting forever. Open-source Hazelcast lets any client that
  * knows the cluster name put into any queue; this is what keeps such a client's messages out.
  */
 final class HazelcastTransport implements MessageTransport {
@@ -80,11 +82,20 @@ final class HazelcastTransport implements MessageTransport {
                 continue;
             }
             int source = verified.message().source();
-            if (source < 0 || source >= size || verified.sequence() != received[source]) {
-                report("rank " + source + "'s message number " + verified.sequence() + " arrived where "
-                        + (source < 0 || source >= size ? "no such rank exists" : "number " + received[source]
-                        + " was due (a copy of an earlier message)"));
+            if (source < 0 || source >= size) {
+                report("it names rank " + source + " as its source; no such rank exists");
                 continue;
+            }
+            long sequence = verified.sequence();
+            if (sequence < received[source]) {
+                report("rank " + source + "'s message number " + sequence + " arrived where number " + received[source]
+                        + " was due (a copy of an earlier message)");
+                continue;
+            }
+            if (sequence > received[source]) {
+                // Made with the secret but later than due: the job's own message was lost in between.
+                throw new CommunicationException("rank " + rank + ": message " + received[source] + " from rank "
+                        + source + " was lost (message " + sequence + " arrived in its place)");
             }
             received[source]++;
             return verified.message();

@@ -8,6 +8,7 @@ import com.hazelcast.core.HazelcastInstance;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.quire.runtime.CommunicationException;
 import org.quire.runtime.JobSecret;
 import org.quire.runtime.message.Message;
 
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -76,6 +78,17 @@ class HazelcastTransportTest {
                 + " job's secret (49 bytes)"), lines);
         assertTrue(lines.contains("quire: rank 0 dropped a message in its Hazelcast inbox: rank 1's message number 0"
                 + " arrived where number 1 was due (a copy of an earlier message)"), lines);
+    }
+
+    @Test
+    void aLostMessageFailsTheReceiveNamingIt() {
+        HazelcastTransport rank2 = new HazelcastTransport(member, 2, 3, SECRET);
+        HazelcastTransport rank1 = new HazelcastTransport(member, 1, 3, SECRET);
+        rank1.send(2, 5, "lost".getBytes(StandardCharsets.UTF_8));
+        member.getQueue("inbox-2").poll(); // as if Hazelcast had lost it
+        rank1.send(2, 5, "after the loss".getBytes(StandardCharsets.UTF_8));
+        CommunicationException lost = assertThrows(CommunicationException.class, rank2::takeNext);
+        assertEquals("rank 2: message 0 from rank 1 was lost (message 1 arrived in its place)", lost.getMessage());
     }
 
     private static String text(Message message) {
