@@ -11,6 +11,7 @@ import org.quire.runtime.hazelcast.HazelcastSettings;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -42,6 +43,8 @@ class HostileInputIT {
     private static final Duration HANG = Duration.ofSeconds(150);
     /** Rank 2 joins this late, so the coordinator waits for it while the test attacks. */
     private static final String LATE_SECONDS = "12";
+    /** More than a guarded listener reads at once (256). */
+    private static final int FLOOD_PER_LISTENER = 300;
 
     @Test
     void strangersAtTheRendezvousAndTheLauncherLinkDoNotDisturbAnMpjJob() throws Exception {
@@ -137,6 +140,56 @@ class HostileInputIT {
                 s.close();
             }
         }
+    }
+
+    /**
+     * Strangers keep more connections than the listeners read at once open to the launcher link
+     * and the rendezvous, each trickling a byte every 2 s and reopened when closed, while the late
+     * rank joins. Each is closed at its deadline; the ranks whose hello or registration was dropped
+     * meanwhile try again, and the job completes once the flood ends: no rank takes a dropped
+     * connection for its launcher's death.
+     */
+    @Test
+    void aFloodOfSlowStrangersDelaysButDoesNotKillTheJob() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "mpj",
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner", "2", LATE_SECONDS);
+        Map<String, String> env = workerEnvironment(job);
+        List<InetSocketAddress> targets = new ArrayList<>(List.of(address(env.get("QUIRE_LAUNCHER_LINK")),
+                address(env.get("QUIRE_COORDINATOR"))));
+        List<Socket> flood = new ArrayList<>();
+        long end = System.nanoTime() + Duration.ofSeconds(25).toNanos();
+        try {
+            while (System.nanoTime() < end) {
+                flood.removeIf(Socket::isClosed);
+                for (InetSocketAddress target : List.copyOf(targets)) {
+                    try {
+                        while (flood.stream().filter(s -> s.getPort() == target.getPort()).count() < FLOOD_PER_LISTENER) {
+                            flood.add(new Socket(target.getAddress(), target.getPort()));
+                        }
+                    } catch (ConnectException closedOnceTheWorldFormed) {
+                        targets.remove(target);
+                    }
+                }
+                for (Socket s : flood) {
+                    try {
+                        s.getOutputStream().write(0);
+                    } catch (IOException closedByTheListener) {
+                        s.close();
+                    }
+                }
+                Thread.sleep(2000);
+            }
+        } finally {
+            for (Socket s : flood) {
+                s.close();
+            }
+        }
+        QuireCommand.Result result = job.await(HANG);
+        assertEquals(0, result.exitCode(), result.toString());
+        assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
+                result.toString());
+        assertTrue(!result.stderr().contains("launcher is gone") && !result.stderr().contains("Exception"),
+                result.toString());
     }
 
     /** Writes a byte every 3 s to {@code socket} until it is closed, as a slow stranger does. */
