@@ -7,6 +7,8 @@ import org.quire.runtime.JobSecret;
 import org.quire.runtime.message.Message;
 import org.quire.runtime.message.MessageTransport;
 
+import java.nio.charset.StandardCharsets;
+
 
 /**
  * Point-to-point messages through Hazelcast queues: each rank owns the queue {@code inbox-<rank>}
@@ -27,14 +29,17 @@ final class HazelcastTransport implements MessageTransport {
     private final int rank;
     private final int size;
     private final JobSecret secret;
+    /** The job id as UTF-8: part of every element's MAC. */
+    private final byte[] world;
     private final IQueue<byte[]> inbox;
     /** Per destination: messages sent to it so far. */
     private final long[] sent;
     /** Per source: messages received from it so far. */
     private final long[] received;
 
-    HazelcastTransport(HazelcastInstance instance, int rank, int size, JobSecret secret) {
+    HazelcastTransport(HazelcastInstance instance, int rank, int size, JobSecret secret, String worldId) {
         this.instance = instance;
+        this.world = worldId.getBytes(StandardCharsets.UTF_8);
         this.rank = rank;
         this.size = size;
         this.secret = secret;
@@ -59,7 +64,7 @@ final class HazelcastTransport implements MessageTransport {
 
     @Override
     public void send(int destination, int tag, byte[] payload) {
-        byte[] element = InboxElement.encode(secret, destination, rank, tag, sent[destination]++, payload);
+        byte[] element = InboxElement.encode(secret, world, destination, rank, tag, sent[destination]++, payload);
         try {
             instance.<byte[]>getQueue(inboxName(destination)).put(element);
         } catch (InterruptedException e) {
@@ -75,7 +80,7 @@ final class HazelcastTransport implements MessageTransport {
     public Message takeNext() {
         while (true) {
             byte[] element = take();
-            InboxElement.Verified verified = InboxElement.verify(secret, rank, element);
+            InboxElement.Verified verified = InboxElement.verify(secret, world, rank, element);
             if (verified == null) {
                 report("it does not carry this job's secret (" + (element == null ? "null" : element.length + " bytes")
                         + ")");
