@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class GuardedServer implements AutoCloseable {
 
     static final int MAX_BEING_READ = 256;
+    private static final long ACCEPT_RETRY_MILLIS = 1000;
 
     /** What becomes of a connection once read. */
     public record Admission(boolean socketKept, String dropReason) {
@@ -106,23 +107,38 @@ public final class GuardedServer implements AutoCloseable {
     }
 
     private void acceptAll() {
-        try {
-            while (true) {
-                Socket socket = server.accept();
-                if (!beingRead.tryAcquire()) {
-                    drop(socket, MAX_BEING_READ + " other connections are being read");
-                    continue;
+        while (!server.isClosed()) {
+            Socket socket;
+            try {
+                socket = server.accept();
+            } catch (IOException e) {
+                if (!server.isClosed()) {
+                    // E.g. out of file descriptors under a flood: the listener must go on once some are freed.
+                    report("cannot accept a connection (" + e.getMessage() + "); trying again in "
+                            + ACCEPT_RETRY_MILLIS + " ms");
+                    pause(ACCEPT_RETRY_MILLIS);
                 }
-                daemon(() -> {
-                    try {
-                        serve(socket);
-                    } finally {
-                        beingRead.release();
-                    }
-                }, name + " " + socket.getPort()).start();
+                continue;
             }
-        } catch (IOException closed) {
-            // close(): nothing more to accept.
+            if (!beingRead.tryAcquire()) {
+                drop(socket, MAX_BEING_READ + " other connections are being read");
+                continue;
+            }
+            daemon(() -> {
+                try {
+                    serve(socket);
+                } finally {
+                    beingRead.release();
+                }
+            }, name + " " + socket.getPort()).start();
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
