@@ -294,6 +294,10 @@ class HostileInputIT {
             assertThrows(IllegalStateException.class, () -> HazelcastClient.newHazelcastClient(client),
                     "a client with cluster name " + name);
         }
+        // Positive control: the member listens at the address tried, so each refusal above was Hazelcast's, not a dead port.
+        try (Socket live = new Socket(address(member).getAddress(), address(member).getPort())) {
+            assertTrue(live.isConnected(), "the job's member listens at " + member);
+        }
         Config foreign = HazelcastSettings.member(guesses.get(0), "127.0.0.1", 5701, true);
         foreign.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(true).addMember(member);
         HazelcastInstance intruder = Hazelcast.newHazelcastInstance(foreign);
