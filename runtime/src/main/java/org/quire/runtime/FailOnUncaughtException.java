@@ -7,6 +7,11 @@ package org.quire.runtime;
  * launcher's fail-fast never sees it. Under {@code mpjrun}'s multicore mode, where ranks are
  * threads of one JVM, this ends every rank: the equivalent of {@code MPI_Abort}.
  *
+ * <p>Quire's own exceptions ({@link QuireRuntimeException}: a world that cannot form, a lost
+ * message, a bad launch contract) say what failed in their message, so they are reported in one
+ * line, {@code Exception in thread "main" org.quire.runtime.CommunicationException: rank 0 ...};
+ * any other exception with its stack trace, as the JVM does.
+ *
  * <p>The worker deliberately does not leave the world first: leaving waits for the other ranks,
  * which may be blocked in a collective waiting for this one ({@link LeaveAtThreadEnd}).
  */
@@ -19,9 +24,12 @@ final class FailOnUncaughtException {
 
     static void install(Thread mainThread) {
         mainThread.setUncaughtExceptionHandler((thread, failure) -> {
-            // The same report the JVM prints by default.
             System.err.print("Exception in thread \"" + thread.getName() + "\" ");
-            failure.printStackTrace(System.err);
+            if (failure instanceof QuireRuntimeException) {
+                System.err.println(failure);
+            } else {
+                failure.printStackTrace(System.err); // the same report the JVM prints by default
+            }
             System.err.flush();
             System.exit(STATUS);
         });

@@ -34,18 +34,19 @@ public final class Quire {
             return leftAtEndOf(caller, MpjBootstrap.underMpjrun(args));
         }
         Map<String, String> env = System.getenv();
+        if (!LaunchContract.isPresent(env) && !SlurmEnvironment.isPresent(env)) {
+            return new Job(LocalWorld.self(), args, () -> { });
+        }
+        FailOnUncaughtException.install(caller); // before reading the environment: its errors are one line too
         WorldSpec spec;
         if (LaunchContract.isPresent(env)) {
             spec = LaunchContract.read(env);
             String link = LaunchContract.required(env, LaunchContract.LAUNCHER_LINK);
             LauncherWatch.start(LaunchContract.host(link, LaunchContract.LAUNCHER_LINK),
                     LaunchContract.port(link, LaunchContract.LAUNCHER_LINK), spec.secret(), spec.rank());
-        } else if (SlurmEnvironment.isPresent(env)) {
-            spec = SlurmEnvironment.read(env);
         } else {
-            return new Job(LocalWorld.self(), args, () -> { });
+            spec = SlurmEnvironment.read(env);
         }
-        FailOnUncaughtException.install(caller);
         return leftAtEndOf(caller, switch (spec.transport()) {
             case MPJ -> MpjBootstrap.join(spec, args);
             case HAZELCAST -> HazelcastBootstrap.join(spec, args);

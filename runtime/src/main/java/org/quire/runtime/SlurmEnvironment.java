@@ -46,7 +46,10 @@ public final class SlurmEnvironment {
         boolean oneNode = env.containsKey("SLURM_STEP_NUM_NODES")
                 && LaunchContract.integer(env, "SLURM_STEP_NUM_NODES") == 1;
         String coordinatorHost = oneNode ? InetAddress.getLoopbackAddress().getHostAddress() : firstHost(nodeList);
-        return new WorldSpec(rank, size, transport, coordinatorHost, port, "slurm-" + jobId + "." + stepId,
+        // A requeued job keeps its id and numbers its steps from 0 again: the restart count tells the worlds apart.
+        String restart = env.getOrDefault("SLURM_RESTART_COUNT", "0");
+        String worldId = "slurm-" + jobId + "." + stepId + (restart.equals("0") ? "" : ".restart" + restart);
+        return new WorldSpec(rank, size, transport, coordinatorHost, port, worldId,
                 secret(env), true);
     }
 

@@ -4,7 +4,8 @@ package org.quire.runtime;
  * Everything a worker needs to join its world: who it is, how many there are, which engine they
  * use and where the coordinator (niodev rendezvous server or Hazelcast member) listens.
  *
- * @param jobId                  names the job in messages; public
+ * @param jobId                  names the job in messages and identifies its world in Hazelcast MACs and
+ *                               cluster names: unique per {@code quire run}, per Slurm job, step and restart; public
  * @param secret                 the key every message between the job's processes is authenticated with
  * @param rankZeroRunsCoordinator true when rank 0 must start the coordinator itself (under Slurm);
  *                                false when the launcher already runs it ({@code quire run})

@@ -13,10 +13,10 @@ import java.net.ServerSocket;
 /** The launcher as the job's only Hazelcast member, on loopback; the ranks are its clients. */
 record HazelcastCoordinator(HazelcastInstance member, Address address) implements JobCoordinator {
 
-    static HazelcastCoordinator start(JobSecret secret) throws IOException {
+    static HazelcastCoordinator start(JobSecret secret, String jobId) throws IOException {
         String loopback = InetAddress.getLoopbackAddress().getHostAddress();
         HazelcastInstance member = Hazelcast.newHazelcastInstance(HazelcastSettings.member(
-                HazelcastSettings.clusterName(secret), loopback, freePort(), true));
+                HazelcastSettings.clusterName(secret, jobId), loopback, freePort(), true));
         return new HazelcastCoordinator(member, member.getCluster().getLocalMember().getAddress());
     }
 

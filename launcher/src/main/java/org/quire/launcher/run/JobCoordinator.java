@@ -21,10 +21,10 @@ sealed interface JobCoordinator extends AutoCloseable permits NiodevCoordinator,
     @Override
     void close();
 
-    static JobCoordinator start(Transport transport, int ranks, JobSecret secret) throws IOException {
+    static JobCoordinator start(Transport transport, int ranks, JobSecret secret, String jobId) throws IOException {
         return switch (transport) {
             case MPJ -> NiodevCoordinator.start(ranks, secret);
-            case HAZELCAST -> HazelcastCoordinator.start(secret);
+            case HAZELCAST -> HazelcastCoordinator.start(secret, jobId);
         };
     }
 }

@@ -18,7 +18,8 @@ import java.util.List;
  * whether or not its parent reaps it, and each worker then stops itself
  * ({@code org.quire.runtime.LauncherWatch}). A connection must identify a rank of this job with
  * {@link LauncherLinkHello} within {@value #HELLO_TIMEOUT_MILLIS} ms; any other is dropped and
- * reported in one line ({@link GuardedServer}).
+ * reported in one line ({@link GuardedServer}). A kept link is acknowledged, so a worker whose hello
+ * was dropped (the listener full under a flood) tries again.
  */
 final class LauncherLinkServer implements AutoCloseable {
 
@@ -58,6 +59,7 @@ final class LauncherLinkServer implements AutoCloseable {
         if (rank < 0 || rank >= ranks) {
             return Admission.dropped("its hello does not carry this job's secret");
         }
+        socket.getOutputStream().write(LauncherLinkHello.acknowledgement(secret, rank));
         socket.setSoTimeout(0); // from now on the link is only held, never read
         synchronized (links) {
             links.add(socket);

@@ -128,7 +128,7 @@ public final class RunCommand implements Callable<Integer> {
         JobSecret secret = JobSecret.generate();
         try (SecretFiles secretFiles = SecretFiles.create();
              LauncherLinkServer links = LauncherLinkServer.start(secret, ranks);
-             JobCoordinator coordinator = JobCoordinator.start(transport, ranks, secret)) {
+             JobCoordinator coordinator = JobCoordinator.start(transport, ranks, secret, jobId)) {
             List<ProcessBuilder> workers = new ArrayList<>(ranks);
             for (int rank = 0; rank < ranks; rank++) {
                 ProcessBuilder worker = worker(rank, workerClassPath, mpj, coordinator, jobId, heapOptions);

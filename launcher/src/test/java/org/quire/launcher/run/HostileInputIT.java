@@ -11,7 +11,9 @@ import org.quire.runtime.hazelcast.HazelcastSettings;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -20,9 +22,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -39,6 +43,8 @@ class HostileInputIT {
     private static final Duration HANG = Duration.ofSeconds(150);
     /** Rank 2 joins this late, so the coordinator waits for it while the test attacks. */
     private static final String LATE_SECONDS = "12";
+    /** More than a guarded listener reads at once (256). */
+    private static final int FLOOD_PER_LISTENER = 300;
 
     @Test
     void strangersAtTheRendezvousAndTheLauncherLinkDoNotDisturbAnMpjJob() throws Exception {
@@ -82,6 +88,154 @@ class HostileInputIT {
                 s.close();
             }
         }
+    }
+
+    /**
+     * Another process reaches a rank's niodev relay (the loopback listener niodev registers with)
+     * before niodev does: one stranger trickles a byte every few seconds into a greeting, another
+     * sends niodev's registration of that rank with its own ports. The rank is stopped (SIGSTOP)
+     * while the strangers connect, so they are queued ahead of niodev. The relay refuses both at
+     * once as coming from another process, and the world forms with niodev's true ports.
+     */
+    @Test
+    void strangersAtANiodevRelayCanNeitherHoldNorForgeTheRanksRegistration() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "mpj",
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner", "2", LATE_SECONDS);
+        long late = workerPid(job, "2");
+        List<Socket> strangers = new ArrayList<>();
+        List<ServerSocket> fakeNiodev = List.of(new ServerSocket(0), new ServerSocket(0));
+        try {
+            int relay = awaitLoopbackListener(late);
+            signal("STOP", late);
+            Socket slow;
+            Socket forged;
+            try {
+                assertTrue(connectionsTo(relay) == 0, "niodev reached its relay before the test could; cannot attack");
+                InetSocketAddress at = new InetSocketAddress("127.0.0.1", relay);
+                slow = connect(at, strangers);
+                slow.getOutputStream().write(0xFF); // the first byte of a greeting's length
+                trickle(slow);
+                forged = connect(at, strangers);
+                DataOutputStream registration = new DataOutputStream(forged.getOutputStream());
+                registration.writeUTF("Sending Info");
+                registration.writeInt(fakeNiodev.get(0).getLocalPort());
+                registration.writeInt(fakeNiodev.get(1).getLocalPort());
+                registration.writeInt(2);
+            } finally {
+                signal("CONT", late);
+            }
+            QuireCommand.Result result = job.await(HANG);
+            assertEquals(0, result.exitCode(), result.toString());
+            assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
+                    result.toString());
+            String where = "[2] quire: niodev relay of rank 2 on 127.0.0.1:" + relay + ": dropped a connection from ";
+            String why = ": it comes from another process; only niodev in this JVM registers here";
+            assertReported(result, where + local(slow) + why);
+            assertReported(result, where + local(forged) + why);
+        } finally {
+            for (Socket s : strangers) {
+                s.close();
+            }
+            for (ServerSocket s : fakeNiodev) {
+                s.close();
+            }
+        }
+    }
+
+    /**
+     * Strangers keep more connections than the listeners read at once open to the launcher link
+     * and the rendezvous, each trickling a byte every 2 s and reopened when closed, while the late
+     * rank joins. Each is closed at its deadline; the ranks whose hello or registration was dropped
+     * meanwhile try again, and the job completes once the flood ends: no rank takes a dropped
+     * connection for its launcher's death.
+     */
+    @Test
+    void aFloodOfSlowStrangersDelaysButDoesNotKillTheJob() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "mpj",
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner", "2", LATE_SECONDS);
+        Map<String, String> env = workerEnvironment(job);
+        List<InetSocketAddress> targets = new ArrayList<>(List.of(address(env.get("QUIRE_LAUNCHER_LINK")),
+                address(env.get("QUIRE_COORDINATOR"))));
+        List<Socket> flood = new ArrayList<>();
+        long end = System.nanoTime() + Duration.ofSeconds(25).toNanos();
+        try {
+            while (System.nanoTime() < end) {
+                flood.removeIf(Socket::isClosed);
+                for (InetSocketAddress target : List.copyOf(targets)) {
+                    try {
+                        while (flood.stream().filter(s -> s.getPort() == target.getPort()).count() < FLOOD_PER_LISTENER) {
+                            flood.add(new Socket(target.getAddress(), target.getPort()));
+                        }
+                    } catch (ConnectException closedOnceTheWorldFormed) {
+                        targets.remove(target);
+                    }
+                }
+                for (Socket s : flood) {
+                    try {
+                        s.getOutputStream().write(0);
+                    } catch (IOException closedByTheListener) {
+                        s.close();
+                    }
+                }
+                Thread.sleep(2000);
+            }
+        } finally {
+            for (Socket s : flood) {
+                s.close();
+            }
+        }
+        QuireCommand.Result result = job.await(HANG);
+        assertEquals(0, result.exitCode(), result.toString());
+        assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
+                result.toString());
+        assertTrue(!result.stderr().contains("launcher is gone") && !result.stderr().contains("Exception"),
+                result.toString());
+    }
+
+    /** Writes a byte every 3 s to {@code socket} until it is closed, as a slow stranger does. */
+    private static void trickle(Socket socket) {
+        Thread writer = new Thread(() -> {
+            try {
+                while (true) {
+                    Thread.sleep(3000);
+                    socket.getOutputStream().write(0xFF);
+                }
+            } catch (IOException | InterruptedException closed) {
+                // The relay closed it (or the test ended): the trickle ends.
+            }
+        }, "slow stranger");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    private static void signal(String name, long pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -" + name + " " + pid);
+    }
+
+    /** Waits (polling without pause: the relay lives for milliseconds) until {@code pid} listens on loopback. */
+    private static int awaitLoopbackListener(long pid) throws Exception {
+        long deadline = System.nanoTime() + HANG.toNanos();
+        while (System.nanoTime() < deadline) {
+            Set<String> inodes = socketInodes(pid);
+            for (String[] socket : tcpSockets(pid)) {
+                if (socket[3].equals("0A") && inodes.contains(socket[9]) && isLoopback(socket[1])) {
+                    return port(socket[1]);
+                }
+            }
+        }
+        throw new AssertionError("process " + pid + " did not listen on loopback within " + HANG);
+    }
+
+    /** How many connections to local port {@code port} are established or being set up. */
+    private static long connectionsTo(int port) throws IOException {
+        return tcpSockets(ProcessHandle.current().pid()).stream()
+                .filter(f -> !f[3].equals("0A") && port(f[2]) == port).count();
+    }
+
+    private static boolean isLoopback(String procAddress) {
+        String ip = procAddress.substring(0, procAddress.indexOf(':'));
+        return ip.equals("0100007F") || ip.equals("0000000000000000FFFF00000100007F");
     }
 
     /**
@@ -140,6 +294,10 @@ class HostileInputIT {
             assertThrows(IllegalStateException.class, () -> HazelcastClient.newHazelcastClient(client),
                     "a client with cluster name " + name);
         }
+        // Positive control: the member listens at the address tried, so each refusal above was Hazelcast's, not a dead port.
+        try (Socket live = new Socket(address(member).getAddress(), address(member).getPort())) {
+            assertTrue(live.isConnected(), "the job's member listens at " + member);
+        }
         Config foreign = HazelcastSettings.member(guesses.get(0), "127.0.0.1", 5701, true);
         foreign.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(true).addMember(member);
         HazelcastInstance intruder = Hazelcast.newHazelcastInstance(foreign);
@@ -182,7 +340,19 @@ class HostileInputIT {
     }
 
     private static List<Integer> listeningPorts(long pid) throws IOException {
-        java.util.Set<String> inodes = new java.util.HashSet<>();
+        Set<String> inodes = socketInodes(pid);
+        List<Integer> ports = new ArrayList<>();
+        for (String[] socket : tcpSockets(pid)) {
+            if (socket[3].equals("0A") && inodes.contains(socket[9])) {
+                ports.add(port(socket[1]));
+            }
+        }
+        return ports;
+    }
+
+    /** The inodes of the sockets process {@code pid} holds, from /proc/pid/fd. */
+    private static Set<String> socketInodes(long pid) throws IOException {
+        Set<String> inodes = new HashSet<>();
         try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             for (Path fd : fds.toList()) {
                 try {
@@ -195,17 +365,28 @@ class HostileInputIT {
                 }
             }
         }
-        List<Integer> ports = new ArrayList<>();
+        return inodes;
+    }
+
+    /**
+     * The TCP sockets of the network namespace of {@code pid}, as the columns of /proc/pid/net/tcp
+     * and tcp6: sl local_address rem_address st(0A is LISTEN) ... inode(column 9).
+     */
+    private static List<String[]> tcpSockets(long pid) throws IOException {
+        List<String[]> sockets = new ArrayList<>();
         for (String table : List.of("tcp", "tcp6")) {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "net", table))) {
-                String[] f = line.trim().split("\\s+");
-                // sl local_address rem_address st ... inode (field 9); 0A is LISTEN
-                if (f.length > 9 && f[3].equals("0A") && inodes.contains(f[9])) {
-                    ports.add(Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1), 16));
+                String[] columns = line.trim().split("\\s+");
+                if (columns.length > 9 && !columns[0].equals("sl")) {
+                    sockets.add(columns);
                 }
             }
         }
-        return ports;
+        return sockets;
+    }
+
+    private static int port(String procAddress) {
+        return Integer.parseInt(procAddress.substring(procAddress.indexOf(':') + 1), 16);
     }
 
     /** The environment of the job's first worker, as any process of the same user can read it. */

@@ -11,7 +11,9 @@ import org.quire.runtime.hazelcast.HazelcastSettings;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,26 +79,45 @@ class SimulatedSlurmStepIT {
         }
     }
 
+    /** A failure before the world forms is one line naming the cause, not a stack trace. */
+    @Test
+    void aSecretFileOthersMayReadStopsTheTaskWithOneLine() throws Exception {
+        int jobId = ThreadLocalRandom.current().nextInt(100_000, 1_000_000);
+        Path secret = directory.resolve("job-" + jobId + ".secret");
+        JobSecret.generate().writeTo(secret);
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
+        QuireCommand.Result result = QuireCommand.runProcess(task(0, "mpj", jobId, secret), HANG);
+        assertEquals(1, result.exitCode(), result.toString());
+        assertEquals("Exception in thread \"main\" org.quire.runtime.LaunchContractException: job secret file " + secret
+                + " has mode rw-r--r--; expected rw------- (only its owner may read it)", result.stderr().strip(),
+                result.toString());
+    }
+
     /** Rank 2 joins 8 s late, so the coordinator is up and waiting while the test attacks it. */
     private List<QuireCommand.Running> startStep(String transport, int jobId) throws IOException {
         Path secret = directory.resolve("job-" + jobId + ".secret");
         JobSecret.generate().writeTo(secret);
-        Path root = QuireCommand.repositoryRoot();
         List<QuireCommand.Running> ranks = new ArrayList<>();
         for (int rank = 0; rank < RANKS; rank++) {
-            ProcessBuilder task = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Dhazelcast.logging.type=none", "-cp", root.resolve("launcher/target/lib") + "/*:"
-                    + "/usr/share/java/mpj.jar:" + QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner",
-                    "2", "8");
-            task.environment().keySet().removeIf(name -> name.startsWith("QUIRE_") || name.startsWith("SLURM_"));
-            task.environment().putAll(java.util.Map.of("SLURM_PROCID", Integer.toString(rank),
-                    "SLURM_STEP_NUM_TASKS", Integer.toString(RANKS), "SLURM_STEP_NODELIST", "localhost",
-                    "SLURM_STEP_NUM_NODES", "1",
-                    "SLURM_JOB_ID", Integer.toString(jobId), "SLURM_STEP_ID", "0", "QUIRE_TRANSPORT", transport,
-                    "QUIRE_SECRET_FILE", secret.toString(), "MPJ_HOME", "/usr/share/mpj"));
-            ranks.add(QuireCommand.startProcess(task));
+            ranks.add(QuireCommand.startProcess(task(rank, transport, jobId, secret)));
         }
         return ranks;
+    }
+
+    /** One srun task of the step: srun's variables, no Slurm. */
+    private static ProcessBuilder task(int rank, String transport, int jobId, Path secret) {
+        Path root = QuireCommand.repositoryRoot();
+        ProcessBuilder task = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dhazelcast.logging.type=none", "-cp", root.resolve("launcher/target/lib") + "/*:"
+                + "/usr/share/java/mpj.jar:" + QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner",
+                "2", "8");
+        task.environment().keySet().removeIf(name -> name.startsWith("QUIRE_") || name.startsWith("SLURM_"));
+        task.environment().putAll(java.util.Map.of("SLURM_PROCID", Integer.toString(rank),
+                "SLURM_STEP_NUM_TASKS", Integer.toString(RANKS), "SLURM_STEP_NODELIST", "localhost",
+                "SLURM_STEP_NUM_NODES", "1",
+                "SLURM_JOB_ID", Integer.toString(jobId), "SLURM_STEP_ID", "0", "QUIRE_TRANSPORT", transport,
+                "QUIRE_SECRET_FILE", secret.toString(), "MPJ_HOME", "/usr/share/mpj"));
+        return task;
     }
 
     /** The port Quire derives from the job and step ids (see SlurmEnvironment): public knowledge. */

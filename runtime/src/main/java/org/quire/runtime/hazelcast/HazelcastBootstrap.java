@@ -22,7 +22,7 @@ public final class HazelcastBootstrap {
 
     public static Job join(WorldSpec spec, String[] args) {
         HazelcastSettings.silenceLogging();
-        String cluster = HazelcastSettings.clusterName(spec.secret());
+        String cluster = HazelcastSettings.clusterName(spec.secret(), spec.jobId());
         HazelcastInstance instance;
         try {
             instance = spec.rankZeroRunsCoordinator() && spec.rank() == 0
@@ -36,7 +36,7 @@ public final class HazelcastBootstrap {
                     + e.getMessage(), e);
         }
         MessageCommunicator world = new MessageCommunicator(new HazelcastTransport(instance, spec.rank(), spec.size(),
-                spec.secret()));
+                spec.secret(), spec.jobId()));
         return new Job(world, args, () -> {
             // Under Slurm rank 0 hosts the member: nobody may leave while others still use it.
             world.barrier();

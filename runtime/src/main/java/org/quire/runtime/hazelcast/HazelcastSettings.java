@@ -31,13 +31,15 @@ public final class HazelcastSettings {
     }
 
     /**
-     * The job's cluster name, derived from its secret: open-source Hazelcast admits every client
-     * and member that presents the cluster name, so nobody without the secret may be able to
-     * know or guess it. (It crosses the network in clear text when a client connects; what keeps
-     * an eavesdropper's messages out is the MAC of {@link InboxElement}.)
+     * The cluster name of world {@code worldId} (the job id: unique per {@code quire run}, and per
+     * Slurm job, step and restart), derived from the secret: open-source Hazelcast admits every
+     * client and member that presents the cluster name, so nobody without the secret may be able to
+     * know or guess it, and two worlds sharing a secret (Slurm steps) never share a cluster. (It
+     * crosses the network in clear text when a client connects; what keeps an eavesdropper's
+     * messages out is the MAC of {@link InboxElement}.)
      */
-    public static String clusterName(JobSecret secret) {
-        return "quire-" + secret.derivedName("quire hazelcast cluster name");
+    public static String clusterName(JobSecret secret, String worldId) {
+        return "quire-" + secret.derivedName("quire hazelcast cluster name of world " + worldId);
     }
 
     /**

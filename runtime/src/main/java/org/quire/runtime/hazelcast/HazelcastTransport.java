@@ -7,6 +7,8 @@ import org.quire.runtime.JobSecret;
 import org.quire.runtime.message.Message;
 import org.quire.runtime.message.MessageTransport;
 
+import java.nio.charset.StandardCharsets;
+
 
 /**
  * Point-to-point messages through Hazelcast queues: each rank owns the queue {@code inbox-<rank>}
@@ -15,8 +17,10 @@ import org.quire.runtime.message.MessageTransport;
  * needed) and, unlike topic listeners, never drop under load.
  *
  * <p>Each element is an {@link InboxElement}: authenticated with the job secret and numbered per
- * source. An element without the secret, or out of sequence (a replayed copy), never reaches the
- * caller: it is dropped and reported in one line. Open-source Hazelcast lets any client that
+ * source. An element without the secret, or numbered below the next one due (a replayed copy),
+ * never reaches the caller: it is dropped and reported in one line. One numbered above (a
+ * message of the job was lost) fails the receive with a {@link CommunicationException} naming the
+ * lost message, which ends the rank, so the job fails fast instead of waiting forever. Open-source Hazelcast lets any client that
  * knows the cluster name put into any queue; this is what keeps such a client's messages out.
  */
 final class HazelcastTransport implements MessageTransport {
@@ -25,14 +29,17 @@ final class HazelcastTransport implements MessageTransport {
     private final int rank;
     private final int size;
     private final JobSecret secret;
+    /** The job id as UTF-8: part of every element's MAC. */
+    private final byte[] world;
     private final IQueue<byte[]> inbox;
     /** Per destination: messages sent to it so far. */
     private final long[] sent;
     /** Per source: messages received from it so far. */
     private final long[] received;
 
-    HazelcastTransport(HazelcastInstance instance, int rank, int size, JobSecret secret) {
+    HazelcastTransport(HazelcastInstance instance, int rank, int size, JobSecret secret, String worldId) {
         this.instance = instance;
+        this.world = worldId.getBytes(StandardCharsets.UTF_8);
         this.rank = rank;
         this.size = size;
         this.secret = secret;
@@ -57,7 +64,7 @@ final class HazelcastTransport implements MessageTransport {
 
     @Override
     public void send(int destination, int tag, byte[] payload) {
-        byte[] element = InboxElement.encode(secret, destination, rank, tag, sent[destination]++, payload);
+        byte[] element = InboxElement.encode(secret, world, destination, rank, tag, sent[destination]++, payload);
         try {
             instance.<byte[]>getQueue(inboxName(destination)).put(element);
         } catch (InterruptedException e) {
@@ -73,18 +80,27 @@ final class HazelcastTransport implements MessageTransport {
     public Message takeNext() {
         while (true) {
             byte[] element = take();
-            InboxElement.Verified verified = InboxElement.verify(secret, rank, element);
+            InboxElement.Verified verified = InboxElement.verify(secret, world, rank, element);
             if (verified == null) {
                 report("it does not carry this job's secret (" + (element == null ? "null" : element.length + " bytes")
                         + ")");
                 continue;
             }
             int source = verified.message().source();
-            if (source < 0 || source >= size || verified.sequence() != received[source]) {
-                report("rank " + source + "'s message number " + verified.sequence() + " arrived where "
-                        + (source < 0 || source >= size ? "no such rank exists" : "number " + received[source]
-                        + " was due (a copy of an earlier message)"));
+            if (source < 0 || source >= size) {
+                report("it names rank " + source + " as its source; no such rank exists");
                 continue;
+            }
+            long sequence = verified.sequence();
+            if (sequence < received[source]) {
+                report("rank " + source + "'s message number " + sequence + " arrived where number " + received[source]
+                        + " was due (a copy of an earlier message)");
+                continue;
+            }
+            if (sequence > received[source]) {
+                // Made with the secret but later than due: the job's own message was lost in between.
+                throw new CommunicationException("rank " + rank + ": message " + received[source] + " from rank "
+                        + source + " was lost (message " + sequence + " arrived in its place)");
             }
             received[source]++;
             return verified.message();

@@ -7,16 +7,19 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * One message as it sits in a rank's Hazelcast inbox queue, authenticated with the job secret:
+ * One message as it sits in a rank's Hazelcast inbox queue, authenticated with the job secret for
+ * one world (the job id, see {@link HazelcastSettings#clusterName}):
  * <pre>
  *   0: int source rank
  *   4: int tag
  *   8: long sequence   number of earlier messages from source to this destination
  *  16: byte[n] payload
- *  16+n: byte[32] HMAC(secret, "quire hazelcast message", destination, source, tag, sequence, payload)
+ *  16+n: byte[32] HMAC(secret, "quire hazelcast message", world, destination, source, tag, sequence, payload)
  * </pre>
- * The destination is in the MAC although not in the element, so a message cannot be moved to
- * another rank's inbox; the sequence number makes a copy of an earlier message detectable.
+ * The world (UTF-8 job id) and destination are in the MAC although not in the element, so a
+ * message can be moved neither to another rank's inbox nor to another world sharing the secret
+ * (another Slurm step, whose sequence numbers also start at 0); the sequence number makes a copy
+ * of an earlier message of the same world detectable.
  */
 final class InboxElement {
 
@@ -30,21 +33,22 @@ final class InboxElement {
     private InboxElement() {
     }
 
-    static byte[] encode(JobSecret secret, int destination, int source, int tag, long sequence, byte[] payload) {
+    static byte[] encode(JobSecret secret, byte[] world, int destination, int source, int tag, long sequence,
+                         byte[] payload) {
         byte[] header = header(source, tag, sequence);
         return ByteBuffer.allocate(HEADER_BYTES + payload.length + JobSecret.BYTES).put(header).put(payload)
-                .put(secret.mac(PURPOSE, destinationBytes(destination), header, payload)).array();
+                .put(secret.mac(PURPOSE, world, destinationBytes(destination), header, payload)).array();
     }
 
-    /** The message in {@code element} when it was made with {@code secret} for {@code destination}, else null. */
-    static Verified verify(JobSecret secret, int destination, byte[] element) {
+    /** The message in {@code element} when it was made with {@code secret} for {@code destination} of {@code world}, else null. */
+    static Verified verify(JobSecret secret, byte[] world, int destination, byte[] element) {
         if (element == null || element.length < HEADER_BYTES + JobSecret.BYTES) {
             return null;
         }
         byte[] header = Arrays.copyOfRange(element, 0, HEADER_BYTES);
         byte[] payload = Arrays.copyOfRange(element, HEADER_BYTES, element.length - JobSecret.BYTES);
         byte[] mac = Arrays.copyOfRange(element, element.length - JobSecret.BYTES, element.length);
-        if (!secret.verify(mac, PURPOSE, destinationBytes(destination), header, payload)) {
+        if (!secret.verify(mac, PURPOSE, world, destinationBytes(destination), header, payload)) {
             return null;
         }
         ByteBuffer in = ByteBuffer.wrap(header);

@@ -3,16 +3,24 @@ package org.quire.runtime.mpj;
 import org.quire.runtime.WorldSpec;
 import org.quire.runtime.mpj.RendezvousProtocol.Registration;
 
+import org.quire.runtime.net.GuardedServer;
+import org.quire.runtime.net.GuardedServer.Admission;
+import org.quire.runtime.net.SocketOwner;
+
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The server niodev registers with during {@code MPI.Init}, inside each rank: niodev's own
@@ -24,54 +32,62 @@ import java.util.concurrent.TimeUnit;
  * <p>niodev's protocol (MPJ Express 0.44, {@code xdev.niodev.NIODevice}): it connects once and
  * sends, with {@link DataOutputStream}, {@code writeUTF("Sending Info")}, {@code writeInt(writePort)},
  * {@code writeInt(readPort)}, {@code writeInt(rank)}, then waits in {@code readUTF()} for the peer
- * information. A connection to the relay that says anything else is dropped and reported; niodev's
- * own connection follows at once.
+ * information. The relay is a {@link GuardedServer}: connections are read concurrently, each
+ * within one deadline, so a stranger holding a connection open delays nobody; and a registration
+ * is accepted only from a socket of this very JVM ({@link SocketOwner}), so another process cannot
+ * register ports in this rank's name. Every other connection is dropped and reported in one line.
  *
  * <p>Every failure ends the rank at once with one line and status 1, so {@code quire run}'s
  * fail-fast (or {@code srun -K}) stops the job: a rendezvous that closes, an answer without the
- * secret, and niodev not returning from {@code MPI.Init} within {@value #INIT_AFTER_ANSWER_MILLIS}
+ * secret, niodev not returning from {@code MPI.Init} within {@value #INIT_AFTER_ANSWER_MILLIS}
  * ms of the answer (niodev's own listeners, on all interfaces, hang when a stranger sends them
- * garbage at that moment).
+ * garbage at that moment), and {@code MPI.Init} not returning within {@value #INIT_DEADLINE_MILLIS}
+ * ms of the relay's start, whatever held it.
  */
 final class NiodevRelay {
 
     private static final String NIODEV_GREETING = "Sending Info";
+    private static final byte[] NIODEV_GREETING_UTF = NIODEV_GREETING.getBytes(StandardCharsets.UTF_8);
     /** niodev connects as soon as its listeners are bound, well within this. */
     private static final int NIODEV_CONNECT_TIMEOUT_MILLIS = 60_000;
     private static final int READ_TIMEOUT_MILLIS = 10_000;
     /** Under Slurm rank 0 starts the rendezvous while the others already wait for it. */
     private static final long RENDEZVOUS_WAIT_MILLIS = 120_000;
     static final long INIT_AFTER_ANSWER_MILLIS = 60_000;
+    /** From the relay's start to {@code MPI.Init}'s return, whatever the step that holds it. */
+    static final long INIT_DEADLINE_MILLIS = 300_000;
     private static final int FAILED_STATUS = 1;
 
     private record Niodev(Socket socket, Registration registration) {
     }
 
-    private final ServerSocket listener;
+    private final GuardedServer listener;
     private final WorldSpec spec;
     private final String coordinator;
+    private final CompletableFuture<Niodev> niodevArrival = new CompletableFuture<>();
     private final CountDownLatch initReturned = new CountDownLatch(1);
     /** niodev's registration once it arrived: the ports of its listeners. */
     private volatile Registration niodevRegistration;
 
-    private NiodevRelay(ServerSocket listener, WorldSpec spec) {
+    private NiodevRelay(GuardedServer listener, WorldSpec spec) {
         this.listener = listener;
         this.spec = spec;
         this.coordinator = spec.coordinatorHost() + ":" + spec.coordinatorPort();
     }
 
     static NiodevRelay start(WorldSpec spec) throws IOException {
-        ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        GuardedServer listener = GuardedServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                "niodev relay of rank " + spec.rank(), "niodev registration", READ_TIMEOUT_MILLIS);
         NiodevRelay relay = new NiodevRelay(listener, spec);
-        Thread thread = new Thread(relay::run, "niodev-relay");
-        thread.setDaemon(true);
-        thread.start();
+        listener.serve(relay::admit);
+        daemon(relay::run, "niodev-relay").start();
+        daemon(relay::enforceInitDeadline, "niodev-init-deadline").start();
         return relay;
     }
 
     /** The port niodev must be told as its {@code #Server Port}; the host is the loopback address. */
     int port() {
-        return listener.getLocalPort();
+        return listener.port();
     }
 
     /** Called when {@code MPI.Init} returned: the relay's work is done. */
@@ -80,12 +96,7 @@ final class NiodevRelay {
     }
 
     private void run() {
-        Niodev niodev;
-        try (listener) {
-            niodev = awaitNiodev();
-        } catch (IOException e) {
-            throw fail("niodev did not register with its relay on port " + port() + ": " + e.getMessage());
-        }
+        Niodev niodev = awaitNiodev();
         Registration mine = niodev.registration();
         niodevRegistration = mine;
         try (Socket socket = niodev.socket()) {
@@ -93,10 +104,19 @@ final class NiodevRelay {
         } catch (IOException e) {
             throw fail("cannot hand the peer information to niodev: " + e.getMessage());
         }
+        awaitInit(INIT_AFTER_ANSWER_MILLIS, "MPJ niodev did not connect to its peers within "
+                + INIT_AFTER_ANSWER_MILLIS / 1000 + " s of the rendezvous");
+    }
+
+    private void enforceInitDeadline() {
+        awaitInit(INIT_DEADLINE_MILLIS, "MPI.Init did not return within " + INIT_DEADLINE_MILLIS / 1000
+                + " s of Quire.init");
+    }
+
+    private void awaitInit(long millis, String failure) {
         try {
-            if (!initReturned.await(INIT_AFTER_ANSWER_MILLIS, TimeUnit.MILLISECONDS)) {
-                throw fail("MPJ niodev did not connect to its peers within " + INIT_AFTER_ANSWER_MILLIS / 1000
-                        + " s of the rendezvous" + listenerExposure());
+            if (!initReturned.await(millis, TimeUnit.MILLISECONDS)) {
+                throw fail(failure + listenerExposure());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -111,68 +131,109 @@ final class NiodevRelay {
                 + " there makes niodev fail or wait";
     }
 
-    /** Waits for niodev's registration of this rank; any other connection is dropped and reported. */
-    private Niodev awaitNiodev() throws IOException {
-        long deadline = System.currentTimeMillis() + NIODEV_CONNECT_TIMEOUT_MILLIS;
-        while (true) {
-            listener.setSoTimeout((int) Math.max(1, deadline - System.currentTimeMillis()));
-            Socket socket = listener.accept();
-            String address = socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
-            String problem;
-            try {
-                socket.setSoTimeout(READ_TIMEOUT_MILLIS);
-                DataInputStream in = new DataInputStream(socket.getInputStream());
-                String greeting = in.readUTF();
-                int writePort = in.readInt();
-                int readPort = in.readInt();
-                int rank = in.readInt();
-                if (NIODEV_GREETING.equals(greeting) && rank == spec.rank()) {
-                    return new Niodev(socket, new Registration(rank, readPort, writePort));
-                }
-                problem = "it is not niodev registering rank " + spec.rank();
-            } catch (SocketTimeoutException e) {
-                problem = "it sent no complete registration within " + READ_TIMEOUT_MILLIS / 1000 + " s";
-            } catch (IOException e) {
-                problem = "reading its registration failed: " + e;
-            }
-            System.err.println("quire: rank " + spec.rank() + ": dropped a connection from " + address
-                    + " to its niodev relay: " + problem);
-            socket.close();
+    /** Waits for niodev's registration of this rank, then stops listening. */
+    private Niodev awaitNiodev() {
+        try {
+            return niodevArrival.get(NIODEV_CONNECT_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw fail("niodev did not register with its relay on port " + port() + " within "
+                    + NIODEV_CONNECT_TIMEOUT_MILLIS / 1000 + " s");
+        } catch (InterruptedException | ExecutionException e) {
+            throw fail("waiting for niodev's registration with its relay on port " + port() + " failed: " + e);
+        } finally {
+            listener.close();
         }
     }
 
-    /** Registers this rank with the job's rendezvous and returns the verified peer information. */
+    /**
+     * Reads one connection: niodev's registration of this rank from a socket of this JVM is kept;
+     * anything else is dropped. Reads are bounded: the greeting must have niodev's exact length.
+     */
+    private Admission admit(Socket socket) throws IOException {
+        if (!SocketOwner.isThisProcess(socket)) {
+            return Admission.dropped("it comes from another process; only niodev in this JVM registers here");
+        }
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        int greetingLength = in.readUnsignedShort();
+        if (greetingLength != NIODEV_GREETING_UTF.length) {
+            return Admission.dropped("it is not niodev: its greeting is " + greetingLength + " bytes long, niodev's is "
+                    + NIODEV_GREETING_UTF.length);
+        }
+        if (!Arrays.equals(in.readNBytes(greetingLength), NIODEV_GREETING_UTF)) {
+            return Admission.dropped("it is not niodev: its greeting is not \"" + NIODEV_GREETING + "\"");
+        }
+        int writePort = in.readInt();
+        int readPort = in.readInt();
+        int rank = in.readInt();
+        if (rank != spec.rank()) {
+            return Admission.dropped("it registers rank " + rank + "; this relay serves rank " + spec.rank());
+        }
+        if (!niodevArrival.complete(new Niodev(socket, new Registration(rank, readPort, writePort)))) {
+            return Admission.dropped("niodev has registered already");
+        }
+        return Admission.kept();
+    }
+
+    /**
+     * Registers this rank with the job's rendezvous and returns the verified peer information.
+     * Every failure, whatever its kind, ends the rank with one line.
+     */
     private String exchange(Registration mine) {
-        try (Socket socket = connectToRendezvous()) {
-            socket.setSoTimeout(READ_TIMEOUT_MILLIS);
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            byte[] nonce = RendezvousProtocol.nonceOf(in.readNBytes(RendezvousProtocol.CHALLENGE_BYTES));
-            if (nonce == null) {
-                throw fail("the server at " + coordinator + " is not a Quire niodev rendezvous");
+        try {
+            Challenged rendezvous = challengedConnection();
+            try (Socket socket = rendezvous.socket()) {
+                socket.getOutputStream().write(RendezvousProtocol.registration(spec.secret(), rendezvous.nonce(), mine));
+                socket.setSoTimeout(0); // the answer comes when the last rank has registered
+                return RendezvousProtocol.readAnswer(new DataInputStream(socket.getInputStream()), spec.secret(),
+                        rendezvous.nonce(), coordinator);
             }
-            socket.getOutputStream().write(RendezvousProtocol.registration(spec.secret(), nonce, mine));
-            socket.setSoTimeout(0); // the answer comes when the last rank has registered
-            return RendezvousProtocol.readAnswer(in, spec.secret(), nonce, coordinator);
         } catch (IOException e) {
             throw fail("the niodev rendezvous at " + coordinator + " failed: " + e.getMessage());
+        } catch (RuntimeException e) {
+            throw fail("the niodev rendezvous at " + coordinator + " failed: " + e);
         }
     }
 
-    private Socket connectToRendezvous() throws IOException {
+    private record Challenged(Socket socket, byte[] nonce) {
+    }
+
+    /**
+     * A connection to the rendezvous and its challenge. A connection refused (the rendezvous not
+     * yet up) or closed before any byte of the challenge (dropped while strangers fill the
+     * rendezvous's listener) is tried again for {@value #RENDEZVOUS_WAIT_MILLIS} ms.
+     */
+    private Challenged challengedConnection() throws IOException {
         long deadline = System.currentTimeMillis() + RENDEZVOUS_WAIT_MILLIS;
         while (true) {
             Socket socket = new Socket();
+            String why;
             try {
                 socket.connect(new InetSocketAddress(spec.coordinatorHost(), spec.coordinatorPort()), 1000);
-                return socket;
-            } catch (IOException e) {
-                socket.close();
-                if (System.currentTimeMillis() > deadline) {
-                    throw new IOException("nothing answered within " + RENDEZVOUS_WAIT_MILLIS / 1000 + " s ("
-                            + e.getMessage() + ")");
+                socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+                byte[] challenge = socket.getInputStream().readNBytes(RendezvousProtocol.CHALLENGE_BYTES);
+                if (challenge.length > 0) {
+                    byte[] nonce = RendezvousProtocol.nonceOf(challenge, coordinator);
+                    if (nonce == null) {
+                        socket.close();
+                        throw new IOException("the server there is not a Quire niodev rendezvous");
+                    }
+                    return new Challenged(socket, nonce);
                 }
-                sleep(100);
+                why = "it closed the connection before its challenge";
+            } catch (SocketTimeoutException e) {
+                why = "it sent no challenge within " + READ_TIMEOUT_MILLIS / 1000 + " s";
+            } catch (IOException e) {
+                if (socket.isConnected()) {
+                    socket.close();
+                    throw e;
+                }
+                why = e.getMessage();
             }
+            socket.close();
+            if (System.currentTimeMillis() > deadline) {
+                throw new IOException("no challenge within " + RENDEZVOUS_WAIT_MILLIS / 1000 + " s (last: " + why + ")");
+            }
+            sleep(100);
         }
     }
 
@@ -182,6 +243,12 @@ final class NiodevRelay {
         System.err.flush();
         Runtime.getRuntime().halt(FAILED_STATUS);
         return new IllegalStateException(why); // not reached
+    }
+
+    private static Thread daemon(Runnable body, String name) {
+        Thread thread = new Thread(body, name);
+        thread.setDaemon(true);
+        return thread;
     }
 
     private static void sleep(long millis) {

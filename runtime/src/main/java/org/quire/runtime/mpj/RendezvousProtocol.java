@@ -52,8 +52,15 @@ final class RendezvousProtocol {
         return ByteBuffer.allocate(CHALLENGE_BYTES).put(MAGIC).put(nonce).array();
     }
 
-    /** The nonce of a challenge, or null when {@code challenge} does not start with {@link #MAGIC}. */
-    static byte[] nonceOf(byte[] challenge) {
+    /**
+     * The nonce of a challenge, or null when {@code challenge} does not start with {@link #MAGIC};
+     * a challenge cut short is an {@link IOException} naming {@code from}.
+     */
+    static byte[] nonceOf(byte[] challenge, String from) throws IOException {
+        if (challenge.length < CHALLENGE_BYTES) {
+            throw new IOException("the rendezvous at " + from + " closed the connection after " + challenge.length
+                    + " of the " + CHALLENGE_BYTES + " bytes of its challenge");
+        }
         if (!Arrays.equals(challenge, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
             return null;
         }

@@ -5,11 +5,18 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A TCP listener that expects strangers as well as the job's own processes: each connection is
- * read on its own daemon thread with a read timeout, so an idle or slow one delays nobody; at most
+ * read on its own daemon thread and closed when it has not been admitted within one deadline for
+ * the whole read (not per read, so a connection trickling a byte at a time is closed as soon as
+ * an idle one), so an idle or slow one delays nobody for long; at most
  * {@value #MAX_BEING_READ} are read at once (more are dropped at once, so a flood cannot exhaust
  * threads); and a connection that is not admitted is closed and reported in one line naming the
  * listener and the connection's address, e.g.
@@ -18,6 +25,7 @@ import java.util.concurrent.Semaphore;
 public final class GuardedServer implements AutoCloseable {
 
     static final int MAX_BEING_READ = 256;
+    private static final long ACCEPT_RETRY_MILLIS = 1000;
 
     /** What becomes of a connection once read. */
     public record Admission(boolean socketKept, String dropReason) {
@@ -38,7 +46,7 @@ public final class GuardedServer implements AutoCloseable {
         }
     }
 
-    /** Reads a connection (the socket already has the read timeout) and decides what becomes of it. */
+    /** Reads a connection (closed under it at the deadline) and decides what becomes of it. */
     @FunctionalInterface
     public interface Handler {
         Admission admit(Socket socket) throws IOException;
@@ -50,6 +58,8 @@ public final class GuardedServer implements AutoCloseable {
     private final int readTimeoutMillis;
     private Handler handler;
     private final Semaphore beingRead = new Semaphore(MAX_BEING_READ);
+    /** Closes connections whose deadline passed; one thread for all listeners of the JVM. */
+    private static final ScheduledThreadPoolExecutor DEADLINES = deadlineCloser();
 
     private GuardedServer(ServerSocket server, String name, String expected, int readTimeoutMillis) {
         this.server = server;
@@ -61,7 +71,7 @@ public final class GuardedServer implements AutoCloseable {
     /**
      * Listens on {@code bindAddress} (port 0: any free port); connections wait in the backlog until
      * {@link #serve}. {@code name} says what the listener is in reports ("niodev rendezvous"),
-     * {@code expected} what a connection must send within {@code readTimeoutMillis} ("registration").
+     * {@code expected} what a connection must send, in all, within {@code readTimeoutMillis} ("registration").
      */
     public static GuardedServer bind(InetSocketAddress bindAddress, String name, String expected,
                                      int readTimeoutMillis) throws IOException {
@@ -97,35 +107,61 @@ public final class GuardedServer implements AutoCloseable {
     }
 
     private void acceptAll() {
-        try {
-            while (true) {
-                Socket socket = server.accept();
-                if (!beingRead.tryAcquire()) {
-                    drop(socket, MAX_BEING_READ + " other connections are being read");
-                    continue;
+        while (!server.isClosed()) {
+            Socket socket;
+            try {
+                socket = server.accept();
+            } catch (IOException e) {
+                if (!server.isClosed()) {
+                    // E.g. out of file descriptors under a flood: the listener must go on once some are freed.
+                    report("cannot accept a connection (" + e.getMessage() + "); trying again in "
+                            + ACCEPT_RETRY_MILLIS + " ms");
+                    pause(ACCEPT_RETRY_MILLIS);
                 }
-                daemon(() -> {
-                    try {
-                        serve(socket);
-                    } finally {
-                        beingRead.release();
-                    }
-                }, name + " " + socket.getPort()).start();
+                continue;
             }
-        } catch (IOException closed) {
-            // close(): nothing more to accept.
+            if (!beingRead.tryAcquire()) {
+                drop(socket, MAX_BEING_READ + " other connections are being read");
+                continue;
+            }
+            daemon(() -> {
+                try {
+                    serve(socket);
+                } finally {
+                    beingRead.release();
+                }
+            }, name + " " + socket.getPort()).start();
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
     private void serve(Socket socket) {
+        AtomicBoolean expired = new AtomicBoolean();
+        ScheduledFuture<?> deadline = DEADLINES.schedule(() -> {
+            expired.set(true);
+            closeQuietly(socket);
+        }, readTimeoutMillis, TimeUnit.MILLISECONDS);
+        String late = "it sent no complete " + expected + " within " + readTimeoutMillis / 1000 + " s";
         Admission admission;
         try {
             socket.setSoTimeout(readTimeoutMillis);
             admission = handler.admit(socket);
         } catch (SocketTimeoutException e) {
-            admission = Admission.dropped("it sent no complete " + expected + " within " + readTimeoutMillis / 1000 + " s");
+            admission = Admission.dropped(late);
         } catch (IOException e) {
-            admission = Admission.dropped("reading its " + expected + " failed: " + e.getMessage());
+            admission = Admission.dropped(expired.get() ? late : "reading its " + expected + " failed: " + e.getMessage());
+        } catch (RuntimeException e) {
+            admission = Admission.dropped("reading its " + expected + " failed: " + e);
+        }
+        if (!deadline.cancel(false) && admission.socketKept()) {
+            admission = Admission.dropped(late); // the deadline closed the socket just as it was admitted
         }
         if (admission.socketKept()) {
             return;
@@ -146,6 +182,13 @@ public final class GuardedServer implements AutoCloseable {
     @Override
     public void close() {
         closeQuietly(server);
+    }
+
+    private static ScheduledThreadPoolExecutor deadlineCloser() {
+        ScheduledThreadPoolExecutor closer = (ScheduledThreadPoolExecutor) Executors.newScheduledThreadPool(1,
+                body -> daemon(body, "quire connection deadlines"));
+        closer.setRemoveOnCancelPolicy(true); // a flood of admitted connections leaves no cancelled tasks behind
+        return closer;
     }
 
     private static Thread daemon(Runnable body, String name) {

@@ -8,6 +8,7 @@ import com.hazelcast.core.HazelcastInstance;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.quire.runtime.CommunicationException;
 import org.quire.runtime.JobSecret;
 import org.quire.runtime.message.Message;
 
@@ -17,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -27,13 +30,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HazelcastTransportTest {
 
     private static final JobSecret SECRET = JobSecret.generate();
+    private static final String WORLD = "slurm-7.1";
+    private static final byte[] WORLD_BYTES = WORLD.getBytes(StandardCharsets.UTF_8);
     private static HazelcastInstance member;
     private static HazelcastInstance intruder;
 
     @BeforeAll
     static void startMemberAndIntruder() {
         HazelcastSettings.silenceLogging();
-        String cluster = HazelcastSettings.clusterName(SECRET);
+        String cluster = HazelcastSettings.clusterName(SECRET, WORLD);
         member = Hazelcast.newHazelcastInstance(HazelcastSettings.member(cluster, "127.0.0.1", 5801, true));
         Address address = member.getCluster().getLocalMember().getAddress();
         ClientConfig client = HazelcastSettings.client(cluster, address.getHost(), address.getPort());
@@ -48,8 +53,8 @@ class HazelcastTransportTest {
 
     @Test
     void onlyMessagesMadeWithTheSecretForThisRankInSequenceReachIt() {
-        HazelcastTransport rank0 = new HazelcastTransport(member, 0, 2, SECRET);
-        HazelcastTransport rank1 = new HazelcastTransport(member, 1, 2, SECRET);
+        HazelcastTransport rank0 = new HazelcastTransport(member, 0, 2, SECRET, WORLD);
+        HazelcastTransport rank1 = new HazelcastTransport(member, 1, 2, SECRET, WORLD);
         PrintStream stderr = System.err;
         ByteArrayOutputStream reports = new ByteArrayOutputStream();
         System.setErr(new PrintStream(reports, true, StandardCharsets.UTF_8));
@@ -59,9 +64,12 @@ class HazelcastTransportTest {
             assertEquals("first", text(rank0.takeNext()));
             var inbox = intruder.<byte[]>getQueue("inbox-0");
             inbox.add("anything an intruder likes, without the job's MAC".getBytes(StandardCharsets.UTF_8));
-            inbox.add(InboxElement.encode(JobSecret.generate(), 0, 1, 5, 1, "forged".getBytes(StandardCharsets.UTF_8)));
+            inbox.add(InboxElement.encode(JobSecret.generate(), WORLD_BYTES, 0, 1, 5, 1, "forged".getBytes(StandardCharsets.UTF_8)));
             inbox.add(genuine); // a replay of rank 1's first message
-            inbox.add(InboxElement.encode(SECRET, 1, 1, 5, 1, "meant for rank 1".getBytes(StandardCharsets.UTF_8)));
+            inbox.add(InboxElement.encode(SECRET, WORLD_BYTES, 1, 1, 5, 1, "meant for rank 1".getBytes(StandardCharsets.UTF_8)));
+            // Rank 1's next message as another world sharing the secret (the next Slurm step) made it.
+            inbox.add(InboxElement.encode(SECRET, "slurm-7.2".getBytes(StandardCharsets.UTF_8), 0, 1, 5, 1,
+                    "from another step".getBytes(StandardCharsets.UTF_8)));
             rank1.send(0, 5, "second".getBytes(StandardCharsets.UTF_8));
             Message next = rank0.takeNext();
             assertEquals(1, next.source());
@@ -71,11 +79,27 @@ class HazelcastTransportTest {
             System.setErr(stderr);
         }
         String lines = reports.toString(StandardCharsets.UTF_8);
-        assertEquals(4, lines.lines().count(), lines);
+        assertEquals(5, lines.lines().count(), lines);
         assertTrue(lines.contains("quire: rank 0 dropped a message in its Hazelcast inbox: it does not carry this"
                 + " job's secret (49 bytes)"), lines);
         assertTrue(lines.contains("quire: rank 0 dropped a message in its Hazelcast inbox: rank 1's message number 0"
                 + " arrived where number 1 was due (a copy of an earlier message)"), lines);
+    }
+
+    @Test
+    void worldsSharingASecretHaveDifferentClusterNames() {
+        assertNotEquals(HazelcastSettings.clusterName(SECRET, "slurm-7.1"), HazelcastSettings.clusterName(SECRET, "slurm-7.2"));
+    }
+
+    @Test
+    void aLostMessageFailsTheReceiveNamingIt() {
+        HazelcastTransport rank2 = new HazelcastTransport(member, 2, 3, SECRET, WORLD);
+        HazelcastTransport rank1 = new HazelcastTransport(member, 1, 3, SECRET, WORLD);
+        rank1.send(2, 5, "lost".getBytes(StandardCharsets.UTF_8));
+        member.getQueue("inbox-2").poll(); // as if Hazelcast had lost it
+        rank1.send(2, 5, "after the loss".getBytes(StandardCharsets.UTF_8));
+        CommunicationException lost = assertThrows(CommunicationException.class, rank2::takeNext);
+        assertEquals("rank 2: message 0 from rank 1 was lost (message 1 arrived in its place)", lost.getMessage());
     }
 
     private static String text(Message message) {

@@ -89,7 +89,7 @@ class NiodevRendezvousTest {
         try (NiodevRendezvous impostor = NiodevRendezvous.start(LOOPBACK, 0, 1, JobSecret.generate());
              Socket socket = new Socket(LOOPBACK, impostor.port())) {
             DataInputStream in = new DataInputStream(socket.getInputStream());
-            byte[] nonce = RendezvousProtocol.nonceOf(in.readNBytes(RendezvousProtocol.CHALLENGE_BYTES));
+            byte[] nonce = RendezvousProtocol.nonceOf(in.readNBytes(RendezvousProtocol.CHALLENGE_BYTES), "test");
             // The impostor's own secret accepts only its own registrations: this one is dropped.
             socket.getOutputStream().write(RendezvousProtocol.registration(secret, nonce, new Registration(0, 1, 2)));
             assertEquals(-1, in.read());
@@ -98,7 +98,7 @@ class NiodevRendezvousTest {
         try (NiodevRendezvous impostor = NiodevRendezvous.start(LOOPBACK, 0, 1, impostorSecret);
              Socket socket = new Socket(LOOPBACK, impostor.port())) {
             DataInputStream in = new DataInputStream(socket.getInputStream());
-            byte[] nonce = RendezvousProtocol.nonceOf(in.readNBytes(RendezvousProtocol.CHALLENGE_BYTES));
+            byte[] nonce = RendezvousProtocol.nonceOf(in.readNBytes(RendezvousProtocol.CHALLENGE_BYTES), "test");
             socket.getOutputStream().write(RendezvousProtocol.registration(impostorSecret, nonce,
                     new Registration(0, 1, 2)));
             IOException e = assertThrows(IOException.class, () -> RendezvousProtocol.readAnswer(in, secret, nonce,
@@ -128,7 +128,7 @@ class NiodevRendezvousTest {
     }
 
     private static byte[] nonce(Socket socket) throws IOException {
-        byte[] nonce = RendezvousProtocol.nonceOf(socket.getInputStream().readNBytes(RendezvousProtocol.CHALLENGE_BYTES));
+        byte[] nonce = RendezvousProtocol.nonceOf(socket.getInputStream().readNBytes(RendezvousProtocol.CHALLENGE_BYTES), "test");
         assertFalse(nonce == null, "the rendezvous opens with its challenge");
         return nonce;
     }
