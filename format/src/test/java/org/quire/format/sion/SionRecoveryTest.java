@@ -569,6 +569,12 @@ class SionRecoveryTest {
             Files.write(sion, crashedFile);
             Files.write(journal, damaged);
             RecoveredTask rank0 = SionRecovery.recover(sion).tasks().get(0);
+            if (Arrays.equals(damaged, goodJournal)) {
+                // The record's last bytes were zeros already (its CRC varies with the random
+                // journal id): this tear changed nothing, and the record stands.
+                assertArrayEquals(new long[] {53, 106}, rank0.bytesPerChunk(), what);
+                continue;
+            }
             assertArrayEquals(new long[] {53}, rank0.bytesPerChunk(), what);
             boolean slotLeftZero = Arrays.equals(damaged, lastOfRank0, lastOfRank0 + SionJournalLayout.RECORD_SIZE,
                     new byte[SionJournalLayout.RECORD_SIZE], 0, SionJournalLayout.RECORD_SIZE);
