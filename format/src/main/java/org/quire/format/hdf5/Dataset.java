@@ -64,7 +64,7 @@ public final class Dataset extends Hdf5Object {
         BlockFile blocks = file.blocks();
         ChunkIndex index = ChunkIndexes.create(blocks, spec.shape(), spec.maxShape(),
                 spec.chunkShape(), spec.type().size(), !spec.filters().isEmpty());
-        ChunkedData data = chunkedData(blocks, new ChunkGrid(spec.chunkShape(), spec.maxShape()),
+        ChunkedData data = chunkedData(file, new ChunkGrid(spec.chunkShape(), spec.maxShape()),
                 index, spec.filters(), spec.type().size(), spec.fillValue());
         List<HeaderMessage> messages = DatasetHeader.messages(spec, data.layoutMessage());
         WritableObjectHeader header = new WritableObjectHeader(blocks, messages,
@@ -90,7 +90,7 @@ public final class Dataset extends Hdf5Object {
         if (described.layout() instanceof DataLayoutMessage layout) {
             ChunkIndex index = ChunkIndexes.open(blocks, file.ranks(), layout, space.dimensions(),
                     space.maxDimensions(), !described.filters().isEmpty());
-            chunked = chunkedData(blocks, new ChunkGrid(layout.chunkDimensions(),
+            chunked = chunkedData(file, new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
         } else {
@@ -103,11 +103,12 @@ public final class Dataset extends Hdf5Object {
         return dataset;
     }
 
-    private static ChunkedData chunkedData(BlockFile blocks, ChunkGrid grid, ChunkIndex index,
+    private static ChunkedData chunkedData(Hdf5File file, ChunkGrid grid, ChunkIndex index,
                                            List<Filter> filters, int elementSize,
                                            byte[] fillValue) {
-        return new ChunkedData(blocks.path(), grid, index, new InPlaceChunkStore(blocks),
-                new FilterPipeline(filters, elementSize), elementSize, fillValue);
+        return new ChunkedData(file.path(), grid, index, new InPlaceChunkStore(file.blocks()),
+                new FilterPipeline(filters, elementSize), file.transfer(), elementSize, fillValue,
+                file.chunkCacheSettings());
     }
 
     private static ContiguousData contiguousData(BlockFile blocks, long address,
@@ -210,6 +211,11 @@ public final class Dataset extends Hdf5Object {
         header.replace(dataspaceHandle, new DataspaceMessage(shape, maxShape).encode());
     }
 
+    /**
+     * Writes the hyperslab's elements from {@code data}: exactly their bytes remaining, in the
+     * datatype's byte order (the buffer's position is not moved). A chunk the selection covers
+     * whole is written from the buffer's own memory when its elements are consecutive there.
+     */
     public void write(long[] start, long[] count, ByteBuffer data) throws IOException {
         requireWritable();
         long elements = checkSelection(start, count);
@@ -217,84 +223,169 @@ public final class Dataset extends Hdf5Object {
             throw new IllegalArgumentException("selection of " + elements + " elements needs "
                     + elements * type.size() + " bytes, got " + data.remaining());
         }
-        byte[] source = new byte[data.remaining()];
-        data.duplicate().get(source);
-        requireChunked().write(start, count, source);
+        requireChunked().write(start, count, SelectionSource.of(data, type));
     }
 
     public void write(long[] start, long[] count, byte[] data) throws IOException {
-        writeArray(start, count, data);
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
     }
 
     public void write(long[] start, long[] count, short[] data) throws IOException {
-        writeArray(start, count, data);
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
     }
 
     public void write(long[] start, long[] count, int[] data) throws IOException {
-        writeArray(start, count, data);
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
     }
 
     public void write(long[] start, long[] count, long[] data) throws IOException {
-        writeArray(start, count, data);
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
     }
 
     public void write(long[] start, long[] count, float[] data) throws IOException {
-        writeArray(start, count, data);
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
     }
 
     public void write(long[] start, long[] count, double[] data) throws IOException {
-        writeArray(start, count, data);
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
     }
 
-    private void writeArray(long[] start, long[] count, Object array) throws IOException {
-        write(start, count, ByteBuffer.wrap(ElementCodec.encode(type, array)));
+    /** Writes from an array of {@code length} elements, encoded once into the stored bytes. */
+    private void writeArray(long[] start, long[] count, int length, SelectionSource source)
+            throws IOException {
+        requireWritable();
+        long elements = checkSelection(start, count);
+        if (length != elements) {
+            throw new IllegalArgumentException("selection of " + elements
+                    + " elements, array of " + length);
+        }
+        requireChunked().write(start, count, source);
     }
 
     /** The hyperslab's elements, in the datatype's byte order (the buffer's order is set to it). */
     public ByteBuffer read(long[] start, long[] count) throws IOException {
-        file.requireOpen();
         long elements = checkSelection(start, count);
-        byte[] target = new byte[(int) (elements * type.size())];
-        if (contiguous != null) {
-            contiguous.read(start, count, target,
-                    fillValue != null ? fillValue : new byte[type.size()]);
-        } else {
-            chunked.read(start, count, target);
+        ByteBuffer target = ByteBuffer.allocate((int) (elements * type.size()));
+        read(start, count, target);
+        return target.order(type.byteOrder());
+    }
+
+    /**
+     * Reads the hyperslab's elements into {@code target}, in the datatype's byte order: exactly
+     * their bytes must remain (the buffer's position is not moved). A direct buffer receives the
+     * file's bytes without an intermediate copy.
+     */
+    public void read(long[] start, long[] count, ByteBuffer target) throws IOException {
+        long elements = checkSelection(start, count);
+        if (target.remaining() != elements * type.size()) {
+            throw new IllegalArgumentException("selection of " + elements + " elements needs "
+                    + elements * type.size() + " bytes, got " + target.remaining());
         }
-        return ByteBuffer.wrap(target).order(type.byteOrder());
+        readInto(start, count, SelectionTarget.of(target, type));
+    }
+
+    /** Reads the hyperslab's elements into {@code target}, which holds exactly as many. */
+    public void read(long[] start, long[] count, byte[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
+    }
+
+    /** Reads the hyperslab's elements into {@code target}, which holds exactly as many. */
+    public void read(long[] start, long[] count, short[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
+    }
+
+    /** Reads the hyperslab's elements into {@code target}, which holds exactly as many. */
+    public void read(long[] start, long[] count, int[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
+    }
+
+    /** Reads the hyperslab's elements into {@code target}, which holds exactly as many. */
+    public void read(long[] start, long[] count, long[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
+    }
+
+    /** Reads the hyperslab's elements into {@code target}, which holds exactly as many. */
+    public void read(long[] start, long[] count, float[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
+    }
+
+    /**
+     * Reads the hyperslab's elements into {@code target}, which holds exactly as many, decoding
+     * the file's bytes straight into it.
+     */
+    public void read(long[] start, long[] count, double[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
     }
 
     public byte[] readBytes(long[] start, long[] count) throws IOException {
-        return (byte[]) readArray(start, count, byte[]::new);
+        byte[] values = new byte[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
     public short[] readShorts(long[] start, long[] count) throws IOException {
-        return (short[]) readArray(start, count, short[]::new);
+        short[] values = new short[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
     public int[] readInts(long[] start, long[] count) throws IOException {
-        return (int[]) readArray(start, count, int[]::new);
+        int[] values = new int[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
     public long[] readLongs(long[] start, long[] count) throws IOException {
-        return (long[]) readArray(start, count, long[]::new);
+        long[] values = new long[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
     public float[] readFloats(long[] start, long[] count) throws IOException {
-        return (float[]) readArray(start, count, float[]::new);
+        float[] values = new float[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
     public double[] readDoubles(long[] start, long[] count) throws IOException {
-        return (double[]) readArray(start, count, double[]::new);
+        double[] values = new double[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
-    private Object readArray(long[] start, long[] count,
-                             java.util.function.IntFunction<Object> allocate) throws IOException {
+    private int elementsOf(long[] start, long[] count) {
+        return (int) checkSelection(start, count);
+    }
+
+    private void readArray(long[] start, long[] count, int length, SelectionTarget target)
+            throws IOException {
         long elements = checkSelection(start, count);
-        Object array = allocate.apply((int) elements);
-        ElementCodec.requireMatch(type, array);
-        ElementCodec.decode(type, read(start, count), array);
-        return array;
+        if (length != elements) {
+            throw new IllegalArgumentException("selection of " + elements
+                    + " elements, array of " + length);
+        }
+        readInto(start, count, target);
+    }
+
+    private void readInto(long[] start, long[] count, SelectionTarget target)
+            throws IOException {
+        file.requireOpen();
+        if (contiguous != null) {
+            contiguous.read(start, count, target,
+                    fillValue != null ? fillValue : new byte[type.size()], file.transfer());
+        } else {
+            chunked.read(start, count, target);
+        }
+    }
+
+    /**
+     * Gives this dataset an empty chunk cache of {@code settings}' size, in place of the one it
+     * got from the file's settings.
+     *
+     * @throws IllegalStateException the dataset is not chunked
+     */
+    public void useChunkCache(ChunkCacheSettings settings) {
+        requireChunked().useCache(settings);
     }
 
     /** Writes the chunk index and the layout message; called by the file's flush. */

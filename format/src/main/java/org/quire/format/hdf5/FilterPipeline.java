@@ -24,6 +24,11 @@ final class FilterPipeline {
         this.elementSize = elementSize;
     }
 
+    /** Whether there are no filters: a chunk's stored bytes are its elements. */
+    boolean isEmpty() {
+        return filters.isEmpty();
+    }
+
     /** The filters {@code message} of the dataset at {@code address} names. */
     static List<Filter> filters(Path name, long address, FilterPipelineMessage message)
             throws UnsupportedFormatException {

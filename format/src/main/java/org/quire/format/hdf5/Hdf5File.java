@@ -49,6 +49,8 @@ public final class Hdf5File implements AutoCloseable {
 
     private final BlockFile blocks;
     private final boolean writable;
+    private final ChunkCacheSettings chunkCacheSettings;
+    private final TransferBuffer transfer = new TransferBuffer();
     private final List<WritableObjectHeader> headers = new ArrayList<>();
     private final List<Dataset> datasets = new ArrayList<>();
     private Group root;
@@ -56,20 +58,30 @@ public final class Hdf5File implements AutoCloseable {
     private BTreeV1Ranks ranks = BTreeV1Ranks.DEFAULT;
     private boolean closed;
 
-    private Hdf5File(BlockFile blocks, boolean writable) {
+    private Hdf5File(BlockFile blocks, boolean writable, ChunkCacheSettings chunkCacheSettings) {
         this.blocks = blocks;
         this.writable = writable;
+        this.chunkCacheSettings = chunkCacheSettings;
     }
 
     /**
-     * Creates a new file for writing, with an empty root group.
+     * Creates a new file for writing, with an empty root group; its datasets get libhdf5's
+     * default chunk cache ({@link ChunkCacheSettings#DEFAULT}).
      *
      * @throws java.nio.file.FileAlreadyExistsException the file exists (it is never truncated)
      */
     public static Hdf5File create(Path path) throws IOException {
+        return create(path, ChunkCacheSettings.DEFAULT);
+    }
+
+    /**
+     * Creates a new file for writing, as {@link #create(Path)}, each of its datasets with a chunk
+     * cache of {@code chunkCache}'s size.
+     */
+    public static Hdf5File create(Path path, ChunkCacheSettings chunkCache) throws IOException {
         FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.READ, StandardOpenOption.WRITE);
-        Hdf5File file = new Hdf5File(new BlockFile(path, channel), true);
+        Hdf5File file = new Hdf5File(new BlockFile(path, channel), true, chunkCache);
         file.blocks.allocate(SuperblockV3.SIZE);
         file.root = Group.create(file, "/");
         file.writeSuperblock(SuperblockV3.FLAG_OPEN_FOR_WRITE);
@@ -85,9 +97,17 @@ public final class Hdf5File implements AutoCloseable {
      * @throws UnsupportedFormatException the file uses a format feature not read yet
      */
     public static Hdf5File open(Path path) throws IOException {
+        return open(path, ChunkCacheSettings.DEFAULT);
+    }
+
+    /**
+     * Opens an existing file read-only, as {@link #open(Path)}, each of its datasets with a chunk
+     * cache of {@code chunkCache}'s size.
+     */
+    public static Hdf5File open(Path path, ChunkCacheSettings chunkCache) throws IOException {
         BlockFile blocks = new BlockFile(path, FileChannel.open(path, StandardOpenOption.READ));
         try {
-            Hdf5File file = new Hdf5File(blocks, false);
+            Hdf5File file = new Hdf5File(blocks, false, chunkCache);
             Superblock superblock = Superblock.read(blocks);
             file.ranks = file.ranks(superblock);
             int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
@@ -175,6 +195,16 @@ public final class Hdf5File implements AutoCloseable {
 
     BlockFile blocks() {
         return blocks;
+    }
+
+    /** The chunk cache size each dataset gets when it is opened or created. */
+    ChunkCacheSettings chunkCacheSettings() {
+        return chunkCacheSettings;
+    }
+
+    /** The buffer every dataset of this file moves element bytes through. */
+    TransferBuffer transfer() {
+        return transfer;
     }
 
     BTreeV1Ranks ranks() {

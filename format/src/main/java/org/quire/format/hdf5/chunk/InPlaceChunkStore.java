@@ -1,6 +1,7 @@
 package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.BlockFile;
@@ -8,9 +9,9 @@ import org.quire.format.hdf5.layout.ChunkRecord;
 
 /**
  * Chunks in the file, without free-space tracking: a chunk whose stored size is unchanged
- * (always so for an unfiltered one) is rewritten in place; one whose size changed (a filtered
- * chunk compressing differently) goes to newly allocated space at the end of the file, its old
- * space left unused.
+ * (always so for an unfiltered one) is rewritten in place, whole or in part; one whose size
+ * changed (a filtered chunk compressing differently) goes to newly allocated space at the end of
+ * the file, its old space left unused.
  */
 public final class InPlaceChunkStore implements ChunkStore {
 
@@ -22,18 +23,49 @@ public final class InPlaceChunkStore implements ChunkStore {
 
     @Override
     public byte[] read(ChunkRecord record) throws IOException {
-        if (record.storedSize() < 0 || record.storedSize() > Integer.MAX_VALUE) {
-            throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",
-                    "0.." + Integer.MAX_VALUE, Long.toUnsignedString(record.storedSize()));
-        }
+        requireSize(record);
         return blocks.read(record.address(), (int) record.storedSize(), "chunk");
     }
 
     @Override
-    public ChunkRecord write(ChunkRecord old, byte[] stored) throws IOException {
-        long address = old.isWritten() && old.storedSize() == stored.length ? old.address()
-                : blocks.allocate(stored.length);
+    public void read(ChunkRecord record, long offset, ByteBuffer into) throws IOException {
+        requireSize(record);
+        requirePart(record, offset, into.remaining());
+        blocks.read(record.address() + offset, into, "chunk");
+    }
+
+    @Override
+    public ChunkRecord write(ChunkRecord old, ByteBuffer stored) throws IOException {
+        int length = stored.remaining();
+        long address = old.isWritten() && old.storedSize() == length ? old.address()
+                : blocks.allocate(length);
         blocks.write(address, stored);
-        return new ChunkRecord(address, stored.length, 0);
+        return new ChunkRecord(address, length, 0);
+    }
+
+    @Override
+    public ChunkRecord overwrite(ChunkRecord old, long offset, ByteBuffer bytes)
+            throws IOException {
+        if (!old.isWritten() || offset < 0 || offset > old.storedSize() - bytes.remaining()) {
+            throw new IllegalArgumentException("bytes " + offset + ".." + (offset
+                    + bytes.remaining()) + " are not inside the chunk " + old);
+        }
+        blocks.write(old.address() + offset, bytes);
+        return old;
+    }
+
+    private void requireSize(ChunkRecord record) throws CorruptFileException {
+        if (record.storedSize() < 0 || record.storedSize() > Integer.MAX_VALUE) {
+            throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",
+                    "0.." + Integer.MAX_VALUE, Long.toUnsignedString(record.storedSize()));
+        }
+    }
+
+    private void requirePart(ChunkRecord record, long offset, int length)
+            throws CorruptFileException {
+        if (offset < 0 || offset > record.storedSize() - length) {
+            throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",
+                    "at least " + (offset + length) + " bytes", Long.toString(record.storedSize()));
+        }
     }
 }

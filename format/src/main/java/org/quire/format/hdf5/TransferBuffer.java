@@ -1,0 +1,28 @@
+package org.quire.format.hdf5;
+
+import java.nio.ByteBuffer;
+
+/**
+ * One reusable direct buffer through which element bytes move between the file and the caller's
+ * arrays: the file is read into it without an intermediate copy or an allocation, and the
+ * elements decoded from it by one bulk copy; or elements are encoded into it and it is written.
+ * One per file (files are not thread-safe), grown to the largest transfer asked for.
+ */
+final class TransferBuffer {
+
+    /**
+     * Bytes a read moves through the buffer at once: few system calls per chunk, and small
+     * enough that the bytes are still in the processor's cache when they are decoded.
+     */
+    static final int READ_PIECE_BYTES = 1 << 20;
+
+    private ByteBuffer buffer;
+
+    /** The buffer, cleared, its limit at {@code bytes}; valid until the next call. */
+    ByteBuffer get(int bytes) {
+        if (buffer == null || buffer.capacity() < bytes) {
+            buffer = ByteBuffer.allocateDirect(Math.max(bytes, 4096));
+        }
+        return buffer.clear().limit(bytes);
+    }
+}
