@@ -189,7 +189,7 @@ final class ChunkedData {
 
     /** Reads, unfilters and checks the chunk {@code record} points at. */
     byte[] readChunk(ChunkRecord record) throws IOException {
-        byte[] bytes = pipeline.decode(file, record, store.read(record));
+        byte[] bytes = pipeline.decode(file, record, store.read(record), chunkBytes);
         if (bytes.length != chunkBytes) {
             throw new CorruptFileException(file, record.address(), "chunk",
                     "unfiltered size", Integer.toString(chunkBytes),
