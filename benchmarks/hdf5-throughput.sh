@@ -92,17 +92,19 @@ for run in runs:
     percentiles = run["primaryMetric"]["scorePercentiles"]
     latency[(p["layout"], p["reader"], p["writer"])] = (percentiles["50.0"], percentiles["99.0"],
                                                          run["primaryMetric"]["scoreUnit"])
-print("| dataset | reader | file written by | median µs | p99 µs | median / libhdf5 on its own file |")
+print("| dataset | reader | file written by | median µs | p99 µs | median / libhdf5 on its own file (cache / no cache) |")
 print("|---|---|---|---:|---:|---:|")
 for layout in layouts + ("deflate",):
-    base = latency.get((layout, "libhdf5", "libhdf5"))
+    cached = latency.get((layout, "libhdf5", "libhdf5"))
+    uncached = latency.get((layout, "libhdf5-nocache", "libhdf5"))
     for reader in ("quire", "libhdf5", "libhdf5-nocache"):
         for writer in ("quire", "libhdf5"):
             if (layout, reader, writer) not in latency:
                 continue
             p50, p99, unit = latency[(layout, reader, writer)]
             assert unit == "us/op", unit
-            print(f"| {layout} | {reader} | {writer} | {p50:,.1f} | {p99:,.1f} | {p50 / base[0]:.2f} |")
+            ratios = " / ".join(f"{p50 / base[0]:.2f}" if base else "–" for base in (cached, uncached))
+            print(f"| {layout} | {reader} | {writer} | {p50:,.1f} | {p99:,.1f} | {ratios} |")
 PY
 if grep -q '^note drop_caches refused' "$results"; then
   echo

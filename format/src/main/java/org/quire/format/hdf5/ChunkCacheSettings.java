@@ -1,9 +1,11 @@
 package org.quire.format.hdf5;
 
 /**
- * The size of each chunked dataset's chunk cache: at most {@code bytes} bytes of decoded chunks
- * in {@code slots} slots (see {@link org.quire.format.hdf5.chunk.ChunkCache} for how chunks are
- * placed and evicted). Given to {@link Hdf5File#open(java.nio.file.Path, ChunkCacheSettings)} or
+ * The size of each chunked dataset's chunk cache, as libhdf5's {@code H5Pset_chunk_cache}: at
+ * most {@code bytes} bytes of decoded chunks in {@code slots} slots. A chunk goes to slot
+ * (linear chunk index mod slots) and evicts the chunk there; then the least recently used chunks
+ * are evicted until the bytes fit; a chunk larger than {@code bytes} is not cached. Given to
+ * {@link Hdf5File#open(java.nio.file.Path, ChunkCacheSettings)} or
  * {@link Hdf5File#create(java.nio.file.Path, ChunkCacheSettings)} for every dataset of a file,
  * or to {@link Dataset#useChunkCache} for one.
  *
