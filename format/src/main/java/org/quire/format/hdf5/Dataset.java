@@ -21,11 +21,13 @@ import org.quire.format.hdf5.layout.HeaderMessage;
 
 /**
  * A dataset. Quire writes chunked datasets and reads chunked (every chunk index, version-1
- * B-trees included), contiguous and compact ones ({@link #layout()}). Reads and writes address a hyperslab ({@code start} and {@code count} per
- * dimension) and touch only the chunks (or, contiguous, the runs of elements) it overlaps;
- * chunks never written, and contiguous data never allocated, read as the fill value.
- * Arrays and buffers hold the hyperslab's elements in row-major order, in the datatype's byte
- * order (typed arrays are converted).
+ * B-trees included), contiguous and compact ones ({@link #layout()}). Reads and writes address
+ * a hyperslab ({@code start} and {@code count} per dimension) and touch only the chunks it
+ * overlaps and, in unfiltered chunks and contiguous data, only the runs of elements it selects;
+ * chunks never written, and contiguous data never allocated, read as the fill value. Filtered
+ * chunks are kept decoded in a chunk cache ({@link ChunkCacheSettings}). Arrays and buffers
+ * hold the hyperslab's elements in row-major order, buffers in the datatype's byte order; a
+ * typed array is decoded into and encoded from directly, by one bulk copy per run of elements.
  *
  * <p>Written chunks go to the file at once; the chunk index, the dataspace and the object
  * headers reach the file on {@link Hdf5File#flush()} and {@link Hdf5File#close()}.
