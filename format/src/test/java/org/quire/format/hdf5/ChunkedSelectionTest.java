@@ -156,6 +156,34 @@ class ChunkedSelectionTest {
         }
     }
 
+    @Test
+    void chunksOfAtLeast64KiBStartOnPageBoundaries() throws IOException {
+        Path path = dir.resolve("aligned.h5");
+        int large = 8192;
+        try (Hdf5File file = Hdf5File.create(path)) {
+            Dataset small = file.root().createDataset("small", DatasetSpec.builder(
+                    Datatype.FLOAT64, 3 * 5).chunkShape(5).build());
+            Dataset big = file.root().createDataset("big", DatasetSpec.builder(
+                    Datatype.FLOAT64, 3 * large).chunkShape(large).build());
+            for (int i = 0; i < 3; i++) {
+                small.write(new long[] {5 * i}, new long[] {5}, new double[5]);
+            }
+            for (int i = 0; i < 3; i++) {
+                big.write(new long[] {(long) large * i}, new long[] {large}, new double[large]);
+            }
+            List<Long> smallAddresses = new ArrayList<>();
+            small.forEachStoredChunk((scaled, record) -> smallAddresses.add(record.address()));
+            assertEquals(List.of(smallAddresses.get(0), smallAddresses.get(0) + 40,
+                    smallAddresses.get(0) + 80), smallAddresses, "small chunks are packed");
+            big.forEachStoredChunk((scaled, record) -> assertEquals(0, record.address() % 4096,
+                    "chunk " + java.util.Arrays.toString(scaled) + " at " + record.address()));
+        }
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertEquals(0.0, file.root().dataset("big").readDoubles(new long[] {large},
+                    new long[] {1})[0]);
+        }
+    }
+
     /** Overwrites every stored chunk of {@code dataset} with 0xA5 bytes through another channel. */
     private static void damageStoredChunks(Dataset dataset, Path path) throws IOException {
         List<ChunkRecord> records = new ArrayList<>();

