@@ -216,7 +216,8 @@ public final class Dataset extends Hdf5Object {
     /**
      * Writes the hyperslab's elements from {@code data}: exactly their bytes remaining, in the
      * datatype's byte order (the buffer's position is not moved). A chunk the selection covers
-     * whole is written from the buffer's own memory when its elements are consecutive there.
+     * whole is written from a direct buffer's own memory when its elements are consecutive
+     * there.
      */
     public void write(long[] start, long[] count, ByteBuffer data) throws IOException {
         requireWritable();

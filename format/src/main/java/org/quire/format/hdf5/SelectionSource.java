@@ -6,8 +6,8 @@ import java.nio.ByteOrder;
 /**
  * Where a write takes a selection's elements from: the caller's byte buffer or typed array,
  * addressed by element index in the selection's row-major order. Elements are encoded by one
- * bulk copy into the bytes to be stored, in the datatype's byte order; a byte buffer also offers
- * its own memory ({@link #window}) so that it can be written to the file as it is.
+ * bulk copy into the bytes to be stored, in the datatype's byte order; a direct byte buffer
+ * offers its own memory ({@link #window}) so that it can be written to the file as it is.
  */
 final class SelectionSource {
 
@@ -75,10 +75,11 @@ final class SelectionSource {
 
     /**
      * The caller's bytes of {@code count} elements from {@code element}, to be written as they
-     * are; null when the source is an array and its elements must be encoded.
+     * are; null when the source is an array or a heap buffer, whose elements are copied into a
+     * direct buffer first (as the JDK would, but into the file's one reusable buffer).
      */
     ByteBuffer window(long element, int count) {
-        return buffer == null ? null
+        return buffer == null || !buffer.isDirect() ? null
                 : buffer.slice(base + (int) element * elementSize, count * elementSize);
     }
 

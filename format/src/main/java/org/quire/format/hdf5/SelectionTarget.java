@@ -8,8 +8,7 @@ import java.nio.ByteOrder;
  * Where a read puts a selection's elements: the caller's byte buffer or typed array, addressed
  * by element index in the selection's row-major order. Elements arrive as runs of bytes in the
  * datatype's byte order and are decoded by one bulk copy straight into the caller's memory; a
- * byte buffer also offers its own memory ({@link #window}) so that file bytes can be read
- * straight into it.
+ * direct byte buffer has the file's bytes read straight into it ({@link #read}).
  */
 final class SelectionTarget {
 
@@ -92,12 +91,13 @@ final class SelectionTarget {
 
     /**
      * Stores {@code count} elements from {@code element} on, their bytes read by {@code reader}:
-     * straight into the caller's buffer, or, for an array, in pieces through {@code transfer},
-     * each decoded into the array.
+     * straight into the caller's buffer if it is direct, otherwise in pieces through
+     * {@code transfer}, each decoded (or, into a heap buffer, copied) into the caller's memory,
+     * so that no temporary buffer grows with the run.
      */
     void read(long element, long count, TransferBuffer transfer, RunReader reader)
             throws IOException {
-        if (buffer != null) {
+        if (buffer != null && buffer.isDirect()) {
             reader.read(0, buffer.slice(base + (int) element * elementSize,
                     (int) count * elementSize));
             return;
