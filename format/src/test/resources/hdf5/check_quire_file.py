@@ -4,7 +4,8 @@ Usage: /usr/bin/python3 check_quire_file.py FILE.h5 MANIFEST.json
 
 For every dataset in the manifest: shape, maximum shape, chunk shape, dtype (and string
 padding), filters, fill value, the chunk index libhdf5 sees (from h5debug's "Index Type:"), and
-every byte of the checked hyperslab. For every attribute: dtype, shape and bytes. Groups must
+every byte of the checked hyperslab. For every attribute: dtype, shape and bytes (for a
+variable-length string: h5py's string type, the shape and the bytes of each string). Groups must
 exist. Prints one line per mismatch and "checked D datasets, A attributes, G groups"; exits 1 on
 any mismatch.
 """
@@ -89,9 +90,22 @@ def main(path, manifest_path):
                 errors.append("%s: no attribute %s" % (a["object"], name))
                 continue
             attr = h5py.h5a.open(obj.id, name.encode())
+            where = "%s@%s" % (a["object"], name)
+            if a["dtype"] in ("vlen-utf8", "vlen-ascii"):
+                string = h5py.check_string_dtype(attr.dtype)
+                encoding = "utf-8" if a["dtype"] == "vlen-utf8" else "ascii"
+                if string is None or string.length is not None or string.encoding != encoding:
+                    errors.append("%s: dtype %r, expected %s" % (where, attr.dtype, a["dtype"]))
+                    continue
+                value = obj.attrs[name]
+                texts = [value] if attr.shape == () else list(np.asarray(value).reshape(-1))
+                got = [t.encode("utf-8") if isinstance(t, str) else bytes(t) for t in texts]
+                if attr.shape != tuple(a["shape"]) or [t.hex() for t in got] != a["strings"]:
+                    errors.append("%s: %r of shape %r, expected %r of shape %r"
+                                  % (where, got, attr.shape, a["strings"], a["shape"]))
+                continue
             value = np.empty(attr.shape, dtype=attr.dtype)
             attr.read(value)
-            where = "%s@%s" % (a["object"], name)
             if attr.dtype != dtype_of(a["dtype"]):
                 errors.append("%s: dtype %r, expected %r" % (where, attr.dtype, a["dtype"]))
             if attr.shape != tuple(a["shape"]):

@@ -32,17 +32,63 @@ def compare_attributes(path, expected, found):
     differ(path, "attribute names", list(expected.attrs.keys()), list(found.attrs.keys()))
     for name in expected.attrs.keys():
         if name in found.attrs:
-            differ(path + "@" + name, "value", value_of(expected.attrs[name]), value_of(found.attrs[name]))
+            differ(path + "@" + name, "value", attribute_value(expected, name),
+                   attribute_value(found, name))
+
+
+def attribute_value(obj, name):
+    """The attribute's value as h5py reads it, or its stored bytes for a type numpy has no
+    dtype for (an integer of 16 bytes)."""
+    try:
+        return value_of(obj.attrs[name])
+    except TypeError:
+        attribute = obj.attrs.get_id(name)
+        file_type = attribute.get_type()
+        raw = numpy.empty(attribute.shape, dtype="V%d" % file_type.get_size())
+        attribute.read(raw, mtype=file_type)
+        return raw.tobytes()
+
+
+def numpy_dtype(dataset):
+    """The dataset's numpy dtype, or None for an HDF5 type numpy has none for (an integer of
+    3, 5, 6 or 7 bytes)."""
+    try:
+        return dataset.dtype
+    except TypeError:
+        return None
+
+
+def stored_values(dataset):
+    """Every value: as h5py reads it, or the stored bytes of a type numpy has no dtype for."""
+    if numpy_dtype(dataset) is not None:
+        return value_of(dataset[()])
+    file_type = dataset.id.get_type()
+    raw = numpy.empty(dataset.shape, dtype="V%d" % file_type.get_size())
+    dataset.id.read(h5py.h5s.ALL, h5py.h5s.ALL, raw, mtype=file_type)
+    return raw.tobytes()
+
+
+def fill_value(dataset, dtype, plist):
+    """The fill value as h5py reads it; for a type numpy has no dtype for, or a
+    variable-length one (h5py 3.7 crashes reading the fill value of a variable-length string
+    dataset), whether it is defined (H5D_FILL_VALUE_*)."""
+    if dtype is None or dtype.hasobject:
+        return "defined %d" % plist.fill_value_defined()
+    return value_of(dataset.fillvalue)
 
 
 def creation_properties(dataset):
     plist = dataset.id.get_create_plist()
     external = [plist.get_external(i) for i in range(plist.get_external_count())]
+    dtype = numpy_dtype(dataset)
     return {
-        "dtype": str(dataset.dtype), "shape": dataset.shape, "maxshape": dataset.maxshape,
+        "dtype": str(dtype) if dtype is not None
+        else "HDF5 type " + dataset.id.get_type().encode().hex(),
+        "shape": dataset.shape, "maxshape": dataset.maxshape,
         "chunks": dataset.chunks, "compression": dataset.compression,
         "compression_opts": dataset.compression_opts, "shuffle": dataset.shuffle,
-        "fletcher32": dataset.fletcher32, "fillvalue": value_of(dataset.fillvalue),
+        "fletcher32": dataset.fletcher32,
+        "fillvalue": fill_value(dataset, dtype, plist),
         "layout": plist.get_layout(), "external": external,
     }
 
@@ -55,7 +101,7 @@ def compare_dataset(path, expected, found):
     # External raw data lives beside the file; the caller compares those files byte for byte.
     if not expected_properties["external"] and expected_properties["shape"] == found_properties["shape"] \
             and expected_properties["dtype"] == found_properties["dtype"]:
-        if value_of(expected[()]) != value_of(found[()]):
+        if stored_values(expected) != stored_values(found):
             differences.append("%s: values differ" % path)
 
 

@@ -13,9 +13,29 @@ public class ChecksumMismatchException extends CorruptFileException {
 
     public ChecksumMismatchException(Path file, long checksumOffset, String structure,
                                      int stored, int computed) {
-        super(file, checksumOffset, structure, "checksum", hex(computed), hex(stored));
+        this(file, checksumOffset, structure, stored, computed, null);
+    }
+
+    /**
+     * @param object what the block belongs to, e.g. an HDF5 object's path, or null; the message
+     *               names it after the structure
+     */
+    public ChecksumMismatchException(Path file, long checksumOffset, String structure,
+                                     int stored, int computed, String object) {
+        super(file, checksumOffset, structure, "checksum", hex(computed), hex(stored), object);
         this.stored = stored;
         this.computed = computed;
+    }
+
+    @Override
+    public ChecksumMismatchException of(String object) {
+        if (object() != null) {
+            return this;
+        }
+        ChecksumMismatchException named = new ChecksumMismatchException(file(), offset(),
+                structure(), stored, computed, object);
+        named.initCause(this);
+        return named;
     }
 
     private static String hex(int value) {

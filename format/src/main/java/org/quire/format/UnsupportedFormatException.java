@@ -45,6 +45,20 @@ public class UnsupportedFormatException extends FormatException {
         this.supported = null;
     }
 
+    /**
+     * This failure as one of {@code part} (an object's path, an attribute), named first:
+     * "unsupported /vds: data layout message at offset ...". The fields are kept; the structure
+     * gains the part's name.
+     */
+    public UnsupportedFormatException within(String part) {
+        UnsupportedFormatException named = structure == null
+                ? new UnsupportedFormatException(file(), part + ": " + detail())
+                : new UnsupportedFormatException(file(), part + ": " + structure, offset, found,
+                        supported);
+        named.initCause(this);
+        return named;
+    }
+
     /** The structure that uses the unsupported version or feature. */
     public String structure() {
         return structure;

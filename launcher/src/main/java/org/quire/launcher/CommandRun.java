@@ -15,8 +15,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * What every file tool ({@code quire sion ...}, {@code quire h5 ...}) shares: its exit
  * statuses, the check that the input file exists, and turning a failure into one line on the
- * command line's error stream, {@code quire h5 ls: message}. An unexpected runtime exception
- * is left to {@link QuireCli}'s handler.
+ * command line's error stream, {@code quire h5 ls: message} (running out of heap too, naming
+ * the file). An unexpected runtime exception is left to {@link QuireCli}'s handler.
  */
 public final class CommandRun {
 
@@ -55,6 +55,11 @@ public final class CommandRun {
             return BROKEN_PIPE;
         } catch (IOException e) {
             error(spec, describe(e));
+            return FAILED;
+        } catch (OutOfMemoryError e) {
+            // What was being read is unreachable now: there is room for one line.
+            error(spec, input + ": out of memory reading it (" + e.getMessage()
+                    + "); give the launcher more heap with QUIRE_JAVA_OPTS=-Xmx...");
             return FAILED;
         }
     }

@@ -26,6 +26,7 @@ public final class QuireCli implements Runnable {
 
     /** The configured command line, for {@link #main} and tests. */
     public static CommandLine commandLine() {
+        RunCommand.describeMachineForHelp();
         CommandLine commandLine = new CommandLine(new QuireCli());
         // Everything after MAIN_CLASS belongs to the application, even if it looks like an option.
         commandLine.getSubcommands().get("run").setStopAtPositional(true);

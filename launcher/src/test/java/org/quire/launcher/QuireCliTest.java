@@ -55,6 +55,34 @@ class QuireCliTest {
         assertEquals("", outcome.out());
     }
 
+    /** A file tool whose file does not fit in the heap. */
+    @Command(name = "huge")
+    static final class RunningOutOfMemory implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @CommandLine.Parameters
+        Path file;
+
+        @Override
+        public Integer call() {
+            return CommandRun.run(spec, file, () -> {
+                throw new OutOfMemoryError("Java heap space");
+            });
+        }
+    }
+
+    @Test
+    void runningOutOfHeapIsOneLineNamingTheFileAndStatus1() throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("big.h5"), "x");
+        CommandLine commandLine = QuireCli.commandLine();
+        commandLine.addSubcommand(new RunningOutOfMemory());
+        Outcome outcome = quire(commandLine, "huge", file.toString());
+        assertEquals(1, outcome.exitCode());
+        assertEquals(List.of("quire huge: " + file + ": out of memory reading it (Java heap space);"
+                + " give the launcher more heap with QUIRE_JAVA_OPTS=-Xmx..."),
+                outcome.err().lines().toList());
+    }
+
     @Test
     void aMissingInputFileIsTheSameUsageErrorForEveryFileTool() {
         Path missing = dir.resolve("missing");

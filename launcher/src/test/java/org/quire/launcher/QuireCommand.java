@@ -147,6 +147,11 @@ public final class QuireCommand {
         return start(Map.of(), args).await(limit);
     }
 
+    /** Starts any command with the same output capture, e.g. a wrapper around quire. */
+    public static Running startProcess(ProcessBuilder command) throws IOException {
+        return new Running(command.start());
+    }
+
     /** Runs any command to its end, with the same output capture and hang detection. */
     public static Result runProcess(ProcessBuilder command, Duration limit) throws IOException, InterruptedException {
         return new Running(command.start()).await(limit);

@@ -1,5 +1,8 @@
 package org.quire.runtime;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -16,10 +19,15 @@ public final class LaunchContract {
     public static final String TRANSPORT = "QUIRE_TRANSPORT";
     /** {@code host:port} of the coordinator: niodev rendezvous server or Hazelcast member. */
     public static final String COORDINATOR = "QUIRE_COORDINATOR";
-    /** Unique job id; the Hazelcast cluster name is derived from it. */
+    /** Job id, unique on the machine; public (it names the job in messages), unlike the secret. */
     public static final String JOB_ID = "QUIRE_JOB_ID";
-    /** Process id of {@code quire run}; a worker whose launcher is gone stops itself. */
-    public static final String LAUNCHER_PID = "QUIRE_LAUNCHER_PID";
+    /**
+     * Path of a file (mode 0600) holding the {@link JobSecret}; under {@code quire run} each rank
+     * has its own, which it deletes once read.
+     */
+    public static final String SECRET_FILE = "QUIRE_SECRET_FILE";
+    /** {@code host:port} of {@code quire run}'s link listener; a worker whose link closes stops itself. */
+    public static final String LAUNCHER_LINK = "QUIRE_LAUNCHER_LINK";
 
     private LaunchContract() {
     }
@@ -32,18 +40,42 @@ public final class LaunchContract {
     /** Reads the world from {@code quire run}'s variables; every malformed value is named in the error. */
     public static WorldSpec read(Map<String, String> env) {
         String coordinator = required(env, COORDINATOR);
-        int colon = coordinator.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new LaunchContractException(COORDINATOR + " is '" + coordinator + "'; expected host:port");
+        int rank = integer(env, RANK);
+        int size = integer(env, SIZE);
+        Transport transport = Transport.parse(required(env, TRANSPORT), TRANSPORT);
+        String jobId = required(env, JOB_ID);
+        return new WorldSpec(rank, size, transport, host(coordinator, COORDINATOR), port(coordinator, COORDINATOR),
+                jobId, readAndDeleteSecret(env), false);
+    }
+
+    /** Reads this rank's secret file and deletes it: nobody needs it again, and a file on disk can leak. */
+    private static JobSecret readAndDeleteSecret(Map<String, String> env) {
+        Path file = Path.of(required(env, SECRET_FILE));
+        JobSecret secret = JobSecret.readFrom(file);
+        try {
+            Files.delete(file);
+        } catch (IOException e) {
+            throw new LaunchContractException("cannot delete the job secret file " + file + " after reading it: " + e);
         }
-        return new WorldSpec(
-                integer(env, RANK),
-                integer(env, SIZE),
-                Transport.parse(required(env, TRANSPORT), TRANSPORT),
-                coordinator.substring(0, colon),
-                parseInt(coordinator.substring(colon + 1), COORDINATOR + " port"),
-                required(env, JOB_ID),
-                false);
+        return secret;
+    }
+
+    /** The host of a {@code host:port} value of variable {@code name}. */
+    static String host(String hostPort, String name) {
+        return hostPort.substring(0, colon(hostPort, name));
+    }
+
+    /** The port of a {@code host:port} value of variable {@code name}. */
+    static int port(String hostPort, String name) {
+        return parseInt(hostPort.substring(colon(hostPort, name) + 1), name + " port");
+    }
+
+    private static int colon(String hostPort, String name) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new LaunchContractException(name + " is '" + hostPort + "'; expected host:port");
+        }
+        return colon;
     }
 
     static String required(Map<String, String> env, String name) {

@@ -37,7 +37,9 @@ public final class Quire {
         WorldSpec spec;
         if (LaunchContract.isPresent(env)) {
             spec = LaunchContract.read(env);
-            LauncherWatch.start(env.get(LaunchContract.LAUNCHER_PID), spec.rank());
+            String link = LaunchContract.required(env, LaunchContract.LAUNCHER_LINK);
+            LauncherWatch.start(LaunchContract.host(link, LaunchContract.LAUNCHER_LINK),
+                    LaunchContract.port(link, LaunchContract.LAUNCHER_LINK), spec.secret(), spec.rank());
         } else if (SlurmEnvironment.isPresent(env)) {
             spec = SlurmEnvironment.read(env);
         } else {

@@ -1,5 +1,7 @@
 package org.quire.runtime;
 
+import java.net.InetAddress;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -7,7 +9,10 @@ import java.util.Map;
  * {@code SLURM_PROCID} and {@code SLURM_STEP_NUM_TASKS}, the coordinator on the first node of
  * {@code SLURM_STEP_NODELIST} (where rank 0 runs under block and cyclic distribution), on a port
  * derived from the job and step ids so that concurrent steps do not collide, unless
- * {@value #COORDINATOR_PORT} names one.
+ * {@value #COORDINATOR_PORT} names one. A step on one node ({@code SLURM_STEP_NUM_NODES=1}) has its
+ * coordinator on the loopback address instead, out of the network's reach. The port is public;
+ * what keeps other processes out is the job secret in the file {@value LaunchContract#SECRET_FILE}
+ * names.
  */
 public final class SlurmEnvironment {
 
@@ -38,8 +43,26 @@ public final class SlurmEnvironment {
                 : FIRST_DERIVED_PORT + Math.floorMod(jobId * 31L + stepId, DERIVED_PORT_RANGE);
         Transport transport = env.containsKey(LaunchContract.TRANSPORT)
                 ? Transport.parse(env.get(LaunchContract.TRANSPORT), LaunchContract.TRANSPORT) : Transport.MPJ;
-        return new WorldSpec(rank, size, transport, firstHost(nodeList), port, "slurm-" + jobId + "." + stepId,
-                true);
+        boolean oneNode = env.containsKey("SLURM_STEP_NUM_NODES")
+                && LaunchContract.integer(env, "SLURM_STEP_NUM_NODES") == 1;
+        String coordinatorHost = oneNode ? InetAddress.getLoopbackAddress().getHostAddress() : firstHost(nodeList);
+        return new WorldSpec(rank, size, transport, coordinatorHost, port, "slurm-" + jobId + "." + stepId,
+                secret(env), true);
+    }
+
+    /**
+     * The job secret from the file {@value LaunchContract#SECRET_FILE} names, which whoever submits
+     * the job creates (slurm/quire-job.sbatch does; see docs/security.md). Every rank reads the
+     * same file, so nobody deletes it before the step ends.
+     */
+    private static JobSecret secret(Map<String, String> env) {
+        String file = env.get(LaunchContract.SECRET_FILE);
+        if (file == null || file.isBlank()) {
+            throw new LaunchContractException(LaunchContract.SECRET_FILE + " is not set: under srun every rank needs"
+                    + " the job's secret in a file only its user can read, e.g. made with"
+                    + " 'umask 077; head -c 32 /dev/urandom > FILE' (slurm/quire-job.sbatch does it; see docs/security.md)");
+        }
+        return JobSecret.readFrom(Path.of(file.trim()));
     }
 
     /**

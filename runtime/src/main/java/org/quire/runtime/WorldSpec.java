@@ -4,12 +4,13 @@ package org.quire.runtime;
  * Everything a worker needs to join its world: who it is, how many there are, which engine they
  * use and where the coordinator (niodev rendezvous server or Hazelcast member) listens.
  *
- * @param jobId                  unique per job; keeps two jobs on one machine from joining each other
+ * @param jobId                  names the job in messages; public
+ * @param secret                 the key every message between the job's processes is authenticated with
  * @param rankZeroRunsCoordinator true when rank 0 must start the coordinator itself (under Slurm);
  *                                false when the launcher already runs it ({@code quire run})
  */
 public record WorldSpec(int rank, int size, Transport transport, String coordinatorHost, int coordinatorPort,
-                        String jobId, boolean rankZeroRunsCoordinator) {
+                        String jobId, JobSecret secret, boolean rankZeroRunsCoordinator) {
 
     public WorldSpec {
         if (size < 1) {

@@ -206,12 +206,6 @@ final class ChunkedData {
         }
     }
 
-    /** Writes the chunk index; returns the layout message that now names it. */
-    DataLayoutMessage flush() throws IOException {
-        index.flush();
-        return layoutMessage();
-    }
-
     /** The data layout message naming this chunk shape and index. */
     DataLayoutMessage layoutMessage() {
         return new DataLayoutMessage(chunkShape, elementSize, index.parameters(),

@@ -1,22 +1,27 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.chunk.ChunkGrid;
 import org.quire.format.hdf5.chunk.ChunkIndex;
 import org.quire.format.hdf5.chunk.ChunkIndexes;
 import org.quire.format.hdf5.chunk.InPlaceChunkStore;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.chunk.StoredChunkVisitor;
+import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.DataLayout;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.DataspaceMessage;
+import org.quire.format.hdf5.layout.GlobalHeapId;
 import org.quire.format.hdf5.layout.HeaderMessage;
 
 /**
@@ -30,7 +35,8 @@ import org.quire.format.hdf5.layout.HeaderMessage;
  * typed array is decoded into and encoded from directly, by one bulk copy per run of elements.
  *
  * <p>Written chunks go to the file at once; the chunk index, the dataspace and the object
- * headers reach the file on {@link Hdf5File#flush()} and {@link Hdf5File#close()}.
+ * headers reach the file on {@link Hdf5File#flush()} and {@link Hdf5File#close()} (or earlier,
+ * index blocks only, when the metadata cache makes room).
  */
 public final class Dataset extends Hdf5Object {
 
@@ -48,6 +54,8 @@ public final class Dataset extends Hdf5Object {
     private final ContiguousData contiguous;
     private int dataspaceHandle;
     private int layoutHandle;
+    /** Why a dataset of a reopened file cannot be changed, or null when it can. */
+    private String notRewritable;
 
     private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
                     long[] shape, long[] maxShape, Datatype type, byte[] fillValue,
@@ -64,51 +72,134 @@ public final class Dataset extends Hdf5Object {
 
     static Dataset create(Hdf5File file, String path, DatasetSpec spec) {
         BlockFile blocks = file.blocks();
-        ChunkIndex index = ChunkIndexes.create(blocks, spec.shape(), spec.maxShape(),
-                spec.chunkShape(), spec.type().size(), !spec.filters().isEmpty());
+        MetadataCache cache = file.cache();
+        ChunkIndex index;
+        try {
+            index = ChunkIndexes.create(blocks, cache, spec.shape(), spec.maxShape(),
+                    spec.chunkShape(), spec.type().size(), !spec.filters().isEmpty());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         ChunkedData data = chunkedData(file, new ChunkGrid(spec.chunkShape(), spec.maxShape()),
                 index, spec.filters(), spec.type().size(), spec.fillValue());
         List<HeaderMessage> messages = DatasetHeader.messages(spec, data.layoutMessage());
-        WritableObjectHeader header = new WritableObjectHeader(blocks, messages,
+        WritableObjectHeader header = new WritableObjectHeader(blocks, cache, messages,
                 SPARE_HEADER_BYTES);
-        file.track(header);
+        dependOnIndex(cache, header, index);
         Dataset dataset = new Dataset(file, path, header.address(), header, spec.shape(),
                 spec.maxShape(), spec.type(), spec.fillValue(), spec.filters(), data, null);
         dataset.dataspaceHandle = DatasetHeader.DATASPACE_MESSAGE;
         dataset.layoutHandle = messages.size() - 1;
-        file.track(dataset);
         return dataset;
     }
 
-    /** The dataset whose header {@code messages} were read at {@code address}. */
-    static Dataset read(Hdf5File file, String path, long address, List<HeaderMessage> messages)
-            throws IOException {
+    /**
+     * The layout message points at the index's header, or for a single chunk at the chunk's
+     * proxy: the object header is written after it (when the cache holds it; once evicted it is
+     * clean, with nothing left to order).
+     */
+    private static void dependOnIndex(MetadataCache cache, WritableObjectHeader header,
+                                      ChunkIndex index) {
+        if (cache.contains(index.address())) {
+            cache.createFlushDependency(header.address(), index.address());
+        }
+    }
+
+    /**
+     * A dataset of {@code shape} (empty for a scalar) written whole, at once, as h5py writes
+     * {@code create_dataset(name, data=...)}: contiguous, its {@code stored} elements (for
+     * variable-length strings, global heap IDs) in one block; it cannot grow or be rewritten.
+     */
+    static Dataset createContiguous(Hdf5File file, String path, Datatype type, long[] shape,
+                                    byte[] stored) throws IOException {
         BlockFile blocks = file.blocks();
-        DatasetHeader described = DatasetHeader.decode(blocks.path(), path, address, messages);
+        long address = Addresses.UNDEFINED;
+        if (stored.length > 0) {
+            address = blocks.allocate(stored.length);
+            blocks.write(address, stored);
+        }
+        List<HeaderMessage> messages = DatasetHeader.wholeMessages(type, shape,
+                new DataLayout.Contiguous(address, stored.length));
+        WritableObjectHeader header = new WritableObjectHeader(blocks, file.cache(), messages,
+                SPARE_HEADER_BYTES);
+        return new Dataset(file, path, header.address(), header, shape.clone(), shape.clone(),
+                type, null, List.of(), null, ContiguousData.contiguous(blocks, header.address(),
+                        address, stored.length, shape, type.size()));
+    }
+
+    /**
+     * The dataset whose header {@code messages} were read at {@code address}; writable through
+     * {@code header} (a file reopened for writing), or read only when it is null.
+     *
+     * A writable chunked dataset whose dataspace or layout message Quire would not rewrite to
+     * the same bytes reads, and refuses {@link #extend} and {@link #write}.
+     */
+    static Dataset read(Hdf5File file, String path, long address, List<HeaderMessage> messages,
+                        WritableObjectHeader header) throws IOException {
+        BlockFile blocks = file.blocks();
+        DatasetHeader described = DatasetHeader.decode(blocks.path(), address, messages,
+                file.references());
         DataspaceMessage space = described.space();
         Datatype type = described.type();
         ChunkedData chunked = null;
         ContiguousData contiguous = null;
         if (described.layout() instanceof DataLayoutMessage layout) {
-            ChunkIndex index = ChunkIndexes.open(blocks, file.ranks(), layout, space.dimensions(),
-                    space.maxDimensions(), !described.filters().isEmpty());
+            ChunkIndex index = ChunkIndexes.open(blocks, file.cache(), file.ranks(), layout,
+                    space.dimensions(), space.maxDimensions(), !described.filters().isEmpty(),
+                    header != null);
             chunked = chunkedData(file, new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
         } else {
             contiguous = contiguousData(blocks, address, space, type, described.layout());
         }
-        Dataset dataset = new Dataset(file, path, address, null, space.dimensions(),
+        Dataset dataset = new Dataset(file, path, address, header, space.dimensions(),
                 space.maxDimensions(), type, described.fillValue(), described.filters(), chunked,
                 contiguous);
         dataset.readAttributes(messages);
+        if (header != null && chunked != null) {
+            dataset.dataspaceHandle = header.handleOf(DataspaceMessage.TYPE);
+            dataset.layoutHandle = header.handleOf(DataLayoutMessage.TYPE);
+            dataset.notRewritable = dataset.notRewritable(messages, DataspaceMessage.TYPE,
+                    new DataspaceMessage(space.dimensions(), space.maxDimensions()).encode());
+            if (dataset.notRewritable == null) {
+                dataset.notRewritable = dataset.notRewritable(messages, DataLayoutMessage.TYPE,
+                        chunked.layoutMessage().encode());
+            }
+            dependOnIndex(file.cache(), header, chunked.index());
+        }
         return dataset;
+    }
+
+    /**
+     * Why this dataset's message of {@code type} cannot be changed, or null: a change rewrites
+     * it in place, so Quire's encoding of it as read must give the same bytes.
+     */
+    private void requireRewritable() {
+        if (notRewritable != null) {
+            throw new UnsupportedOperationException(notRewritable);
+        }
+    }
+
+    private String notRewritable(List<HeaderMessage> messages, int type, byte[] reencoded) {
+        for (HeaderMessage message : messages) {
+            if (message.type() == type && !Arrays.equals(message.body(), reencoded)) {
+                return file.blocks().path() + ": dataset " + path() + " cannot be changed: its "
+                        + "message of type " + type + " at offset " + message.bodyAddress()
+                        + " is encoded otherwise than Quire writes it (version "
+                        + (message.body().length > 0 ? message.body()[0] : -1) + ", "
+                        + message.body().length + " bytes); it is read as it is";
+            }
+        }
+        return null;
     }
 
     private static ChunkedData chunkedData(Hdf5File file, ChunkGrid grid, ChunkIndex index,
                                            List<Filter> filters, int elementSize,
                                            byte[] fillValue) {
-        return new ChunkedData(file.path(), grid, index, new InPlaceChunkStore(file.blocks()),
+        InPlaceChunkStore store = new InPlaceChunkStore(file.blocks(), file.cache(),
+                !filters.isEmpty());
+        return new ChunkedData(file.path(), grid, index, store,
                 new FilterPipeline(filters, elementSize), file.transfer(), elementSize, fillValue,
                 file.chunkCacheSettings());
     }
@@ -194,9 +285,13 @@ public final class Dataset extends Hdf5Object {
      * Grows the dataset to {@code newShape}; new elements read as the fill value.
      *
      * @throws IllegalArgumentException a size shrinks or exceeds the maximum shape
+     * @throws UnsupportedOperationException a dataset of a reopened file whose dataspace or
+     *                                       layout message Quire does not rewrite
      */
     public void extend(long... newShape) {
         requireWritable();
+        requireChunked();
+        requireRewritable();
         if (newShape.length != shape.length) {
             throw new IllegalArgumentException("rank " + newShape.length + ", dataset has "
                     + shape.length);
@@ -220,13 +315,13 @@ public final class Dataset extends Hdf5Object {
      * there.
      */
     public void write(long[] start, long[] count, ByteBuffer data) throws IOException {
-        requireWritable();
+        ChunkedData chunks = writableChunks();
         long elements = checkSelection(start, count);
         if (data.remaining() != elements * type.size()) {
             throw new IllegalArgumentException("selection of " + elements + " elements needs "
                     + elements * type.size() + " bytes, got " + data.remaining());
         }
-        requireChunked().write(start, count, SelectionSource.of(data, type));
+        writeSelection(chunks, start, count, SelectionSource.of(data, type));
     }
 
     public void write(long[] start, long[] count, byte[] data) throws IOException {
@@ -256,13 +351,30 @@ public final class Dataset extends Hdf5Object {
     /** Writes from an array of {@code length} elements, encoded once into the stored bytes. */
     private void writeArray(long[] start, long[] count, int length, SelectionSource source)
             throws IOException {
-        requireWritable();
+        ChunkedData chunks = writableChunks();
         long elements = checkSelection(start, count);
         if (length != elements) {
             throw new IllegalArgumentException("selection of " + elements
                     + " elements, array of " + length);
         }
-        requireChunked().write(start, count, source);
+        writeSelection(chunks, start, count, source);
+    }
+
+    private ChunkedData writableChunks() {
+        requireWritable();
+        ChunkedData chunks = requireChunked();
+        requireRewritable();
+        return chunks;
+    }
+
+    /** Writes the selection; a layout message that records the index (single chunk) follows. */
+    private void writeSelection(ChunkedData chunks, long[] start, long[] count,
+                                SelectionSource source) throws IOException {
+        chunks.write(start, count, source);
+        if (chunks.index().recordsInLayoutMessage()) {
+            header.replace(layoutHandle, chunks.layoutMessage().encode());
+            dependOnIndex(file.cache(), header, chunks.index());
+        }
     }
 
     /** The hyperslab's elements, in the datatype's byte order (the buffer's order is set to it). */
@@ -320,6 +432,61 @@ public final class Dataset extends Hdf5Object {
         readArray(start, count, target.length, SelectionTarget.of(target, type));
     }
 
+    /**
+     * The bytes of each string in the hyperslab, in row-major order: for a variable-length
+     * string type the bytes stored in the global heap (an element never written is empty),
+     * for a fixed-length one without trailing padding, as h5py returns them.
+     *
+     * @throws IllegalStateException the type is not a string type
+     */
+    public List<byte[]> readStringBytes(long[] start, long[] count) throws IOException {
+        ByteBuffer elements = read(start, count);
+        byte[] bytes = new byte[elements.remaining()];
+        elements.get(bytes);
+        List<byte[]> strings = new ArrayList<>();
+        if (type instanceof Datatype.VariableLengthStringType) {
+            for (int at = 0; at < bytes.length; at += GlobalHeapId.SIZE) {
+                GlobalHeapId id = GlobalHeapId.decode(file.path(), Addresses.UNDEFINED, bytes,
+                        at);
+                try {
+                    strings.add(id.isEmpty() ? new byte[0]
+                            : file.references().globalHeapObject(id));
+                } catch (CorruptFileException e) {
+                    throw e.of(path());
+                }
+            }
+        } else if (type instanceof Datatype.StringType fixed) {
+            for (int at = 0; at < bytes.length; at += fixed.size()) {
+                strings.add(fixed.decodeBytes(bytes, at));
+            }
+        } else {
+            throw new IllegalStateException(path() + " holds " + type + ", not strings");
+        }
+        return strings;
+    }
+
+    /**
+     * The hyperslab's integers, of any size from 1 to 8 bytes (enumerations as their
+     * integers), widened to long: sign-extended when signed, unsigned 64-bit values keep their
+     * bits.
+     *
+     * @throws IllegalArgumentException the type is not an integer or enumeration type
+     */
+    public long[] readIntegers(long[] start, long[] count) throws IOException {
+        ElementCodec.integerOf(type);
+        long elements = checkSelection(start, count);
+        return ElementCodec.decodeLongs(type, read(start, count), (int) elements);
+    }
+
+    /** The strings in the hyperslab ({@link #readStringBytes}) as text. */
+    public List<String> readStrings(long[] start, long[] count) throws IOException {
+        List<String> texts = new ArrayList<>();
+        for (byte[] string : readStringBytes(start, count)) {
+            texts.add(Strings.decode(type, string));
+        }
+        return texts;
+    }
+
     public byte[] readBytes(long[] start, long[] count) throws IOException {
         byte[] values = new byte[elementsOf(start, count)];
         read(start, count, values);
@@ -373,11 +540,15 @@ public final class Dataset extends Hdf5Object {
     private void readInto(long[] start, long[] count, SelectionTarget target)
             throws IOException {
         file.requireOpen();
-        if (contiguous != null) {
-            contiguous.read(start, count, target,
-                    fillValue != null ? fillValue : new byte[type.size()], file.transfer());
-        } else {
-            chunked.read(start, count, target);
+        try {
+            if (contiguous != null) {
+                contiguous.read(start, count, target,
+                        fillValue != null ? fillValue : new byte[type.size()], file.transfer());
+            } else {
+                chunked.read(start, count, target);
+            }
+        } catch (CorruptFileException e) {
+            throw e.of(path());
         }
     }
 
@@ -389,11 +560,6 @@ public final class Dataset extends Hdf5Object {
      */
     public void useChunkCache(ChunkCacheSettings settings) {
         requireChunked().useCache(settings);
-    }
-
-    /** Writes the chunk index and the layout message; called by the file's flush. */
-    void flushIndex() throws IOException {
-        header.replace(layoutHandle, chunked.flush().encode());
     }
 
     private long checkSelection(long[] start, long[] count) {

@@ -16,6 +16,7 @@ import org.quire.format.hdf5.layout.DatatypeMessage;
 import org.quire.format.hdf5.layout.FillValueMessage;
 import org.quire.format.hdf5.layout.FilterPipelineMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
+import org.quire.format.hdf5.layout.StoredReferences;
 
 /**
  * What a dataset's object header says about it: dataspace, datatype, fill value, layout and
@@ -50,9 +51,28 @@ record DatasetHeader(DataspaceMessage space, Datatype type, byte[] fillValue, Da
         return messages;
     }
 
-    /** The header of dataset {@code path}, whose {@code messages} were read at {@code address}. */
-    static DatasetHeader decode(Path name, String path, long address, List<HeaderMessage> messages)
-            throws IOException {
+    /**
+     * The messages of a dataset of {@code type} and {@code shape} written whole, as h5py writes
+     * {@code create_dataset(name, data=...)}: it cannot grow, its fill value is the default.
+     */
+    static List<HeaderMessage> wholeMessages(Datatype type, long[] shape,
+                                            DataLayout.Contiguous layout) {
+        return List.of(
+                HeaderMessage.of(DataspaceMessage.TYPE, 0,
+                        new DataspaceMessage(shape, shape).encode()),
+                HeaderMessage.of(DatatypeMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
+                        Datatypes.encode(type)),
+                HeaderMessage.of(FillValueMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
+                        new FillValueMessage(null).encode()),
+                HeaderMessage.of(DataLayoutMessage.TYPE, 0, layout.encode()));
+    }
+
+    /**
+     * The header of a dataset whose {@code messages} were read at {@code address}; a shared
+     * datatype is resolved through {@code references}.
+     */
+    static DatasetHeader decode(Path name, long address, List<HeaderMessage> messages,
+                                StoredReferences references) throws IOException {
         DataspaceMessage space = null;
         Datatype type = null;
         FillValueMessage fill = null;
@@ -63,8 +83,7 @@ record DatasetHeader(DataspaceMessage space, Datatype type, byte[] fillValue, Da
             switch (message.type()) {
                 case DataspaceMessage.TYPE -> space = DataspaceMessage.decode(
                         message.reader(name, "dataspace message"));
-                case DatatypeMessage.TYPE -> type = Datatypes.decode(
-                        message.reader(name, "datatype message"));
+                case DatatypeMessage.TYPE -> type = Datatypes.decode(message, name, references);
                 case FillValueMessage.TYPE -> fill = FillValueMessage.decode(
                         message.reader(name, "fill value message"));
                 case FillValueMessage.OLD_TYPE -> oldFill = FillValueMessage.decodeOld(
@@ -72,8 +91,9 @@ record DatasetHeader(DataspaceMessage space, Datatype type, byte[] fillValue, Da
                 case DataLayoutMessage.TYPE -> layout = DataLayout.decode(
                         message.reader(name, "data layout message"));
                 case DataLayout.EXTERNAL_DATA_FILES_MESSAGE_TYPE -> throw
-                        new UnsupportedFormatException(name, "dataset " + path + " at offset "
-                                + address + " stores its elements in external files");
+                        new UnsupportedFormatException(name, "dataset object header", address,
+                                "an external data files message (elements in external files)",
+                                "elements stored in the file itself");
                 case FilterPipelineMessage.TYPE -> filters = FilterPipeline.filters(name, address,
                         FilterPipelineMessage.decode(message.reader(name,
                                 "filter pipeline message")));

@@ -95,6 +95,10 @@ public final class DatasetSpec {
 
     private void validate() {
         int rank = shape.length;
+        if (type instanceof Datatype.VariableLengthStringType) {
+            throw new IllegalArgumentException("chunked datasets of variable-length strings are "
+                    + "not written; Group.createStringDataset writes them whole");
+        }
         if (rank < 1 || rank > 32) {
             throw new IllegalArgumentException("a chunked dataset has 1 to 32 dimensions: " + rank);
         }

@@ -2,12 +2,16 @@ package org.quire.format.hdf5;
 
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import org.quire.format.hdf5.layout.DatatypeDescription;
+
 /**
  * The type of one element of a dataset or attribute, as the HDF5 datatype message describes it.
- * Quire handles the classes below; any other class in a file is reported as unsupported.
+ * Quire handles the classes below; any other class in a file (references, arrays,
+ * variable-length sequences, opaque, bitfield, time) is reported as unsupported, by name.
  */
 public sealed interface Datatype {
 
@@ -28,17 +32,44 @@ public sealed interface Datatype {
     /** Byte order of multi-byte numbers in this type ({@code LITTLE_ENDIAN} for strings). */
     ByteOrder byteOrder();
 
-    /** A two's-complement or unsigned integer of 1, 2, 4 or 8 bytes, all bits significant. */
+    /**
+     * A two's-complement or unsigned integer of 1 to 8 bytes, all bits significant (libhdf5
+     * writes any size: a 3-byte integer is a standard type given another size).
+     */
     record IntegerType(int size, boolean signed, ByteOrder byteOrder) implements Datatype {
         public IntegerType {
-            if (size != 1 && size != 2 && size != 4 && size != 8) {
-                throw new IllegalArgumentException("integer size must be 1, 2, 4 or 8: " + size);
+            if (size < 1 || size > 8) {
+                throw new IllegalArgumentException("integer size must be 1 to 8: " + size);
             }
             Objects.requireNonNull(byteOrder, "byteOrder");
         }
 
         public IntegerType withByteOrder(ByteOrder order) {
             return new IntegerType(size, signed, order);
+        }
+
+        /**
+         * The element at {@code offset} of {@code bytes} widened to long: sign-extended when
+         * signed; an unsigned 64-bit value keeps its bits.
+         */
+        public long decode(byte[] bytes, int offset) {
+            boolean big = byteOrder == ByteOrder.BIG_ENDIAN;
+            long value = 0;
+            for (int b = 0; b < size; b++) {
+                value = value << 8 | (bytes[offset + (big ? b : size - 1 - b)] & 0xffL);
+            }
+            int unused = 64 - 8 * size;
+            return signed ? value << unused >> unused : value;
+        }
+
+        /** {@code value} as one element, truncated to {@code size} bytes. */
+        public byte[] encode(long value) {
+            boolean big = byteOrder == ByteOrder.BIG_ENDIAN;
+            byte[] out = new byte[size];
+            for (int b = 0; b < size; b++) {
+                out[big ? size - 1 - b : b] = (byte) (value >>> 8 * b);
+            }
+            return out;
         }
     }
 
@@ -89,24 +120,101 @@ public sealed interface Datatype {
             byte[] out = new byte[size];
             System.arraycopy(raw, 0, out, 0, raw.length);
             if (padding == StringPadding.SPACE_PADDED) {
-                java.util.Arrays.fill(out, raw.length, size, (byte) ' ');
+                Arrays.fill(out, raw.length, size, (byte) ' ');
             }
             return out;
         }
 
-        /** The text in {@code size} bytes at {@code offset}, padding removed. */
-        public String decode(byte[] bytes, int offset) {
-            int end = offset;
-            while (end < offset + size && bytes[end] != 0) {
-                end++;
+        /**
+         * The bytes of the string in {@code size} bytes at {@code offset}, as h5py returns them:
+         * trailing padding (NULs, or spaces when space-padded) removed, embedded NULs kept.
+         */
+        public byte[] decodeBytes(byte[] bytes, int offset) {
+            int end = offset + size;
+            byte pad = padding == StringPadding.SPACE_PADDED ? (byte) ' ' : 0;
+            while (end > offset && bytes[end - 1] == pad) {
+                end--;
             }
-            if (padding == StringPadding.SPACE_PADDED) {
-                while (end > offset && bytes[end - 1] == ' ') {
-                    end--;
+            return Arrays.copyOfRange(bytes, offset, end);
+        }
+
+        /** The text in {@code size} bytes at {@code offset} ({@link #decodeBytes}), decoded. */
+        public String decode(byte[] bytes, int offset) {
+            return new String(decodeBytes(bytes, offset), utf8 ? StandardCharsets.UTF_8
+                    : StandardCharsets.US_ASCII);
+        }
+    }
+
+    /**
+     * A string of any length in ASCII or UTF-8 (HDF5 variable-length string): each element is
+     * stored as its length and the global heap object holding its bytes, {@code size()} 16
+     * bytes. h5py writes every Python {@code str} this way, as UTF-8.
+     */
+    record VariableLengthStringType(StringPadding padding, boolean utf8) implements Datatype {
+        /** Bytes of one stored element: length (4), collection address (8), object index (4). */
+        public static final int STORED_SIZE = DatatypeDescription.VariableLengthString.STORED_SIZE;
+
+        /** What h5py writes for a Python {@code str}: NUL-terminated UTF-8. */
+        public static final VariableLengthStringType UTF8 =
+                new VariableLengthStringType(StringPadding.NULL_TERMINATED, true);
+
+        public VariableLengthStringType {
+            Objects.requireNonNull(padding, "padding");
+        }
+
+        @Override
+        public int size() {
+            return STORED_SIZE;
+        }
+
+        @Override
+        public ByteOrder byteOrder() {
+            return ByteOrder.LITTLE_ENDIAN;
+        }
+    }
+
+    /** One named value of an enumeration. */
+    record EnumMember(String name, long value) {
+        public EnumMember {
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
+    /**
+     * Named values of an integer type (HDF5 enumeration); elements are stored as the integer.
+     * h5py stores numpy's {@code bool} as {@link #BOOLEAN}.
+     */
+    record EnumType(IntegerType base, List<EnumMember> members) implements Datatype {
+        /** h5py's bool: a signed byte, FALSE = 0, TRUE = 1. */
+        public static final EnumType BOOLEAN = new EnumType(INT8, List.of(
+                new EnumMember("FALSE", 0), new EnumMember("TRUE", 1)));
+
+        public EnumType {
+            Objects.requireNonNull(base, "base");
+            members = List.copyOf(members);
+            if (members.isEmpty()) {
+                throw new IllegalArgumentException("an enumeration needs at least one member");
+            }
+        }
+
+        @Override
+        public int size() {
+            return base.size();
+        }
+
+        @Override
+        public ByteOrder byteOrder() {
+            return base.byteOrder();
+        }
+
+        /** The name of {@code value}, or null if no member has it. */
+        public String nameOf(long value) {
+            for (EnumMember member : members) {
+                if (member.value() == value) {
+                    return member.name();
                 }
             }
-            return new String(bytes, offset, end - offset,
-                    utf8 ? StandardCharsets.UTF_8 : StandardCharsets.US_ASCII);
+            return null;
         }
     }
 
@@ -129,6 +237,12 @@ public sealed interface Datatype {
                 throw new IllegalArgumentException("a compound type needs at least one member");
             }
             for (Member member : members) {
+                if (member.type() instanceof VariableLengthStringType) {
+                    // Its elements would be global heap IDs, which Quire neither writes nor
+                    // resolves inside a compound.
+                    throw new IllegalArgumentException("member " + member.name()
+                            + ": variable-length strings in a compound are not supported");
+                }
                 if (member.offset() + member.type().size() > size) {
                     throw new IllegalArgumentException("member " + member.name()
                             + " ends past the compound size " + size);

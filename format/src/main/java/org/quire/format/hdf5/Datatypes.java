@@ -1,5 +1,7 @@
 package org.quire.format.hdf5;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -7,7 +9,10 @@ import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.DatatypeDescription;
 import org.quire.format.hdf5.layout.DatatypeMessage;
+import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LittleEndianReader;
+import org.quire.format.hdf5.layout.SharedMessage;
+import org.quire.format.hdf5.layout.StoredReferences;
 
 /**
  * Converts between the API's {@link Datatype} and the {@link DatatypeDescription} a datatype
@@ -35,6 +40,26 @@ final class Datatypes {
         }
     }
 
+    /**
+     * The datatype of the datatype message {@code message}, or, when it is shared, of the
+     * committed datatype it names ({@code references} resolves it).
+     */
+    static Datatype decode(HeaderMessage message, Path file, StoredReferences references)
+            throws IOException {
+        LittleEndianReader in = message.reader(file, "datatype message");
+        if ((message.flags() & HeaderMessage.FLAG_SHARED) == 0) {
+            return decode(in);
+        }
+        long at = in.absolutePosition();
+        DatatypeDescription committed = references.committedDatatype(
+                SharedMessage.objectHeaderAddress(in));
+        try {
+            return of(committed);
+        } catch (IllegalArgumentException e) {
+            throw in.corrupt(at, "committed datatype", "a valid datatype", e.getMessage());
+        }
+    }
+
     static byte[] encode(Datatype type) {
         return DatatypeMessage.encode(describe(type));
     }
@@ -56,6 +81,18 @@ final class Datatypes {
             return new Datatype.StringType(string.size(), padding(string.padding()),
                     string.utf8());
         }
+        if (description instanceof DatatypeDescription.VariableLengthString string) {
+            return new Datatype.VariableLengthStringType(padding(string.padding()),
+                    string.utf8());
+        }
+        if (description instanceof DatatypeDescription.Enumeration enumeration) {
+            Datatype.IntegerType base = (Datatype.IntegerType) of(enumeration.base());
+            List<Datatype.EnumMember> members = new ArrayList<>();
+            for (DatatypeDescription.EnumMember member : enumeration.members()) {
+                members.add(new Datatype.EnumMember(member.name(), base.decode(member.value(), 0)));
+            }
+            return new Datatype.EnumType(base, members);
+        }
         DatatypeDescription.Compound compound = (DatatypeDescription.Compound) description;
         List<Datatype.Member> members = new ArrayList<>();
         for (DatatypeDescription.Member member : compound.members()) {
@@ -75,6 +112,20 @@ final class Datatypes {
         if (type instanceof Datatype.StringType string) {
             return new DatatypeDescription.FixedString(string.size(),
                     paddingCode(string.padding()), string.utf8());
+        }
+        if (type instanceof Datatype.VariableLengthStringType string) {
+            return new DatatypeDescription.VariableLengthString(paddingCode(string.padding()),
+                    string.utf8());
+        }
+        if (type instanceof Datatype.EnumType enumeration) {
+            List<DatatypeDescription.EnumMember> members = new ArrayList<>();
+            for (Datatype.EnumMember member : enumeration.members()) {
+                members.add(new DatatypeDescription.EnumMember(member.name(),
+                        enumeration.base().encode(member.value())));
+            }
+            return new DatatypeDescription.Enumeration(
+                    (DatatypeDescription.FixedPoint) describe(enumeration.base()),
+                    List.copyOf(members));
         }
         Datatype.CompoundType compound = (Datatype.CompoundType) type;
         List<DatatypeDescription.Member> members = new ArrayList<>();

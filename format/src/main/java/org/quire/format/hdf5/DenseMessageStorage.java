@@ -2,7 +2,6 @@ package org.quire.format.hdf5;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -23,6 +22,7 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.FractalHeapHeader;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
 import org.quire.format.hdf5.layout.LittleEndianReader;
+import org.quire.format.hdf5.layout.LosslessUtf8;
 
 /**
  * Links of a group or attributes of an object stored densely (libhdf5's H5G_dense / H5A_dense):
@@ -118,13 +118,13 @@ final class DenseMessageStorage<R, M> {
         }
         names.forEach((a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b)), false,
                 record -> messages.add(namedMessage(record)));
-        messages.sort((a, b) -> Arrays.compareUnsigned(utf8(kind.name(a)), utf8(kind.name(b))));
+        messages.sort((a, b) -> Arrays.compareUnsigned(storedBytes(kind.name(a)), storedBytes(kind.name(b))));
         return messages;
     }
 
     /** The message named {@code name}, found through the name index, or null. */
     M find(String name) throws IOException {
-        byte[] key = utf8(name);
+        byte[] key = storedBytes(name);
         long hash = hash(name);
         Object[] found = {null};
         R record = names.find(r -> {
@@ -134,7 +134,7 @@ final class DenseMessageStorage<R, M> {
             }
             M message = namedMessage(r);
             found[0] = message;
-            return Arrays.compareUnsigned(utf8(kind.name(message)), key);
+            return Arrays.compareUnsigned(storedBytes(kind.name(message)), key);
         });
         @SuppressWarnings("unchecked")
         M message = record == null ? null : (M) found[0];
@@ -241,7 +241,7 @@ final class DenseMessageStorage<R, M> {
     }
 
     private static long hash(String name) {
-        byte[] key = utf8(name);
+        byte[] key = storedBytes(name);
         return JenkinsLookup3.hashLittle(key, 0, key.length, 0) & 0xffffffffL;
     }
 
@@ -265,7 +265,7 @@ final class DenseMessageStorage<R, M> {
                 "dense " + kind.what() + " message in fractal heap", bytes));
     }
 
-    private static byte[] utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
+    private static byte[] storedBytes(String text) {
+        return LosslessUtf8.encode(text);
     }
 }

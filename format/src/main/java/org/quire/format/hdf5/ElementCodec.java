@@ -5,8 +5,10 @@ import java.nio.ByteBuffer;
 /**
  * Converts between Java primitive arrays and element bytes in a datatype's byte order. A typed
  * array must match the datatype's width: {@code byte[]} for 1-byte integers, {@code short[]} for
- * 2, {@code int[]} for 4, {@code long[]} for 8, {@code float[]} for float32, {@code double[]}
- * for float64. Signedness is the caller's interpretation, as in Java.
+ * 2, {@code int[]} for 4, {@code long[]} for 8 (enumerations as their integer type),
+ * {@code float[]} for float32, {@code double[]} for float64. Signedness is the caller's
+ * interpretation, as in Java. Integers of other sizes are widened to long
+ * ({@link #decodeLongs}).
  */
 final class ElementCodec {
 
@@ -52,22 +54,30 @@ final class ElementCodec {
         }
     }
 
-    /** {@code count} integer elements widened to long (unsigned 64-bit values keep their bits). */
+    /**
+     * {@code count} integer (or enumeration) elements widened to long, any size from 1 to 8
+     * bytes (unsigned 64-bit values keep their bits).
+     */
     static long[] decodeLongs(Datatype type, ByteBuffer bytes, int count) {
-        if (!(type instanceof Datatype.IntegerType integer)) {
-            throw new IllegalArgumentException("not an integer type: " + type);
-        }
-        ByteBuffer in = bytes.duplicate().order(type.byteOrder());
+        Datatype.IntegerType integer = integerOf(type);
+        byte[] elements = new byte[count * integer.size()];
+        bytes.duplicate().get(elements);
         long[] out = new long[count];
         for (int i = 0; i < count; i++) {
-            out[i] = switch (integer.size()) {
-                case 1 -> integer.signed() ? in.get() : in.get() & 0xffL;
-                case 2 -> integer.signed() ? in.getShort() : in.getShort() & 0xffffL;
-                case 4 -> integer.signed() ? in.getInt() : in.getInt() & 0xffffffffL;
-                default -> in.getLong();
-            };
+            out[i] = integer.decode(elements, i * integer.size());
         }
         return out;
+    }
+
+    /** The integer type of an integer or enumeration type. */
+    static Datatype.IntegerType integerOf(Datatype type) {
+        if (type instanceof Datatype.IntegerType integer) {
+            return integer;
+        }
+        if (type instanceof Datatype.EnumType enumeration) {
+            return enumeration.base();
+        }
+        throw new IllegalArgumentException("not an integer type: " + type);
     }
 
     /** {@code count} number elements converted to double. */
@@ -81,9 +91,13 @@ final class ElementCodec {
             return out;
         }
         long[] integers = decodeLongs(type, bytes, count);
+        // An unsigned 64-bit value of 2^63 or more is a negative long: convert its bits unsigned.
+        boolean unsigned64 = !integerOf(type).signed() && type.size() == Long.BYTES;
         double[] out = new double[count];
         for (int i = 0; i < count; i++) {
-            out[i] = integers[i];
+            long value = integers[i];
+            out[i] = unsigned64 && value < 0
+                    ? (double) (value >>> 1 | (value & 1)) * 2.0 : value;
         }
         return out;
     }
@@ -93,22 +107,15 @@ final class ElementCodec {
         if (type instanceof Datatype.FloatType) {
             return encodeOne(type, (double) value);
         }
-        if (!(type instanceof Datatype.IntegerType)) {
+        if (!(type instanceof Datatype.IntegerType || type instanceof Datatype.EnumType)) {
             throw new IllegalArgumentException("not a number type: " + type);
         }
-        ByteBuffer out = ByteBuffer.allocate(8).order(type.byteOrder());
-        switch (type.size()) {
-            case 1 -> out.put((byte) value);
-            case 2 -> out.putShort((short) value);
-            case 4 -> out.putInt((int) value);
-            default -> out.putLong(value);
-        }
-        return java.util.Arrays.copyOf(out.array(), type.size());
+        return integerOf(type).encode(value);
     }
 
     /** One element of {@code type} holding {@code value}. */
     static byte[] encodeOne(Datatype type, double value) {
-        if (type instanceof Datatype.IntegerType) {
+        if (type instanceof Datatype.IntegerType || type instanceof Datatype.EnumType) {
             return encodeOne(type, (long) value);
         }
         if (!(type instanceof Datatype.FloatType)) {
@@ -125,7 +132,8 @@ final class ElementCodec {
 
     /** @throws IllegalArgumentException {@code array} does not hold elements of {@code type} */
     static void requireMatch(Datatype type, Object array) {
-        boolean integer = type instanceof Datatype.IntegerType;
+        boolean integer = type instanceof Datatype.IntegerType
+                || type instanceof Datatype.EnumType;
         boolean real = type instanceof Datatype.FloatType;
         int size = type.size();
         boolean matches = array instanceof byte[] && integer && size == 1

@@ -1,14 +1,18 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.GroupInfoMessage;
@@ -26,6 +30,12 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  * groups, libhdf5's default ({@link SymbolTable}: read whole when the group is opened).
  */
 public final class Group extends Hdf5Object {
+
+    /**
+     * Soft links followed at most while resolving one link, nested ones and those met on the
+     * way included: libhdf5's H5L_NUM_LINKS (it refuses the 17th, "too many links").
+     */
+    private static final int MAX_SOFT_LINKS = 16;
 
     /** Room in a new group's header for a few links and attributes before a continuation. */
     private static final int SPARE_HEADER_BYTES = 160;
@@ -94,18 +104,20 @@ public final class Group extends Hdf5Object {
 
     /** A new, empty group whose header is allocated in {@code file}. */
     static Group create(Hdf5File file, String path) {
-        WritableObjectHeader header = new WritableObjectHeader(file.blocks(), List.of(
+        WritableObjectHeader header = new WritableObjectHeader(file.blocks(), file.cache(), List.of(
                 HeaderMessage.of(LinkInfoMessage.TYPE, 0, LinkInfoMessage.compact().encode()),
                 HeaderMessage.of(GroupInfoMessage.TYPE, 0, GroupInfoMessage.encodeDefault())),
                 SPARE_HEADER_BYTES);
-        file.track(header);
         return new Group(file, path, header.address(), header);
     }
 
-    /** The group whose header {@code messages} were read at {@code address}. */
-    static Group read(Hdf5File file, String path, long address, List<HeaderMessage> messages)
-            throws IOException {
-        Group group = new Group(file, path, address, null);
+    /**
+     * The group whose header {@code messages} were read at {@code address}; writable through
+     * {@code header} (a file reopened for writing), or read only when it is null.
+     */
+    static Group read(Hdf5File file, String path, long address, List<HeaderMessage> messages,
+                      WritableObjectHeader header) throws IOException {
+        Group group = new Group(file, path, address, header);
         for (HeaderMessage message : messages) {
             if (message.type() == LinkInfoMessage.TYPE) {
                 LinkInfoMessage info = LinkInfoMessage.decode(message.reader(file.blocks().path(),
@@ -172,18 +184,29 @@ public final class Group extends Hdf5Object {
         }
 
         /**
-         * The group or dataset the link leads to.
+         * The object the link leads to, through a soft link too.
          *
-         * @throws UnsupportedFormatException a soft or external link (not followed yet)
+         * @throws UnsupportedFormatException an external link (not followed), or an object of a
+         *                                    kind Quire does not read
+         * @throws NoSuchElementException     a soft link to nothing
          */
         public Hdf5Object open() throws IOException {
             return member(link);
+        }
+
+        /** The path a soft link names, or null for a hard or external link. */
+        public String softLinkTarget() {
+            return link.softLinkTarget();
         }
     }
 
     /** The link messages of this group, in {@link #memberNames()}'s order. */
     List<LinkMessage> links() throws IOException {
-        return dense != null ? dense.all() : new ArrayList<>(links.values());
+        try {
+            return dense != null ? dense.all() : new ArrayList<>(links.values());
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
     }
 
     public boolean contains(String name) throws IOException {
@@ -192,7 +215,11 @@ public final class Group extends Hdf5Object {
 
     /** The link {@code name}, looked up by name hash when the links are dense; or null. */
     LinkMessage link(String name) throws IOException {
-        return dense != null ? dense.find(name) : links.get(name);
+        try {
+            return dense != null ? dense.find(name) : links.get(name);
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
     }
 
     /** The symbol table message of an old-style group read from a file, or null. */
@@ -205,19 +232,84 @@ public final class Group extends Hdf5Object {
         return dense;
     }
 
+    /**
+     * Adds a new, empty group {@code name}.
+     *
+     * @throws UnsupportedOperationException this group (read from a file) stores its links
+     *                                       densely or in a symbol table
+     */
     public Group createGroup(String name) {
         requireWritable();
         checkNewName(name);
         Group group = create(file, childPath(path(), name));
-        link(name, group, group.header.address());
+        link(name, group, group.header);
         return group;
     }
 
+    /**
+     * Adds a new dataset {@code name} of {@code spec}.
+     *
+     * @throws UnsupportedOperationException as {@link #createGroup}
+     */
     public Dataset createDataset(String name, DatasetSpec spec) {
         requireWritable();
         checkNewName(name);
         Dataset dataset = Dataset.create(file, childPath(path(), name), spec);
-        link(name, dataset, dataset.header.address());
+        link(name, dataset, dataset.header);
+        return dataset;
+    }
+
+    /**
+     * A dataset written whole, now, as h5py's {@code create_dataset(name, data=...)} writes it
+     * without chunks or filters: contiguous, {@code shape} empty for a scalar. It cannot grow
+     * or be written again.
+     *
+     * @param elements the elements in row-major order, in the type's encoding
+     * @throws IllegalArgumentException the bytes do not match the shape, or the type is a
+     *                                  variable-length string ({@link #createStringDataset})
+     */
+    public Dataset createDataset(String name, Datatype type, long[] shape, byte[] elements)
+            throws IOException {
+        requireWritable();
+        checkNewName(name);
+        if (type instanceof Datatype.VariableLengthStringType) {
+            throw new IllegalArgumentException("variable-length strings are written with "
+                    + "createStringDataset");
+        }
+        if (Shapes.elementCount(shape) * type.size() != elements.length) {
+            throw new IllegalArgumentException(elements.length + " bytes for shape "
+                    + Arrays.toString(shape) + " of " + type.size() + "-byte elements");
+        }
+        return linkNew(name, Dataset.createContiguous(file, childPath(path(), name), type,
+                shape.clone(), elements.clone()));
+    }
+
+    /**
+     * A dataset of variable-length UTF-8 strings written whole, now, as h5py writes a list of
+     * {@code str} (a scalar for {@code shape} {@code []}): the strings in the global heap, the
+     * elements contiguous.
+     *
+     * @throws IllegalArgumentException the number of strings does not match the shape
+     */
+    public Dataset createStringDataset(String name, long[] shape, List<String> strings)
+            throws IOException {
+        requireWritable();
+        checkNewName(name);
+        if (Shapes.elementCount(shape) != strings.size()) {
+            throw new IllegalArgumentException(strings.size() + " strings for shape "
+                    + Arrays.toString(shape));
+        }
+        List<byte[]> bytes = new ArrayList<>();
+        for (String string : strings) {
+            bytes.add(string.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] elements = GlobalHeapWriter.store(file.blocks(), bytes);
+        return linkNew(name, Dataset.createContiguous(file, childPath(path(), name),
+                Datatype.VariableLengthStringType.UTF8, shape.clone(), elements));
+    }
+
+    private Dataset linkNew(String name, Dataset dataset) {
+        link(name, dataset, dataset.header);
         return dataset;
     }
 
@@ -244,9 +336,11 @@ public final class Group extends Hdf5Object {
     }
 
     /**
-     * The group or dataset {@code name} links to.
+     * The object {@code name} links to, following a soft link (its path is then the target's).
      *
-     * @throws NoSuchElementException there is no member {@code name}
+     * @throws NoSuchElementException there is no member {@code name}, or it is a soft link to
+     *                                nothing
+     * @throws UnsupportedFormatException an external link, or an object Quire does not read
      */
     public Hdf5Object get(String name) throws IOException {
         file.requireOpen();
@@ -267,19 +361,66 @@ public final class Group extends Hdf5Object {
         if (child != null) {
             return child;
         }
+        if (link.type() == LinkMessage.SOFT) {
+            return follow(link, childPath(path(), link.name()), new SoftLinkBudget());
+        }
         if (link.type() != LinkMessage.HARD) {
-            throw new UnsupportedFormatException(file.blocks().path(), "link " + childPath(path(), link.name()),
-                    UnsupportedFormatException.NO_OFFSET, "link type " + link.type() + " (soft or external)",
-                    "hard links (type 0)");
+            throw new UnsupportedFormatException(file.blocks().path(), "link",
+                    UnsupportedFormatException.NO_OFFSET, (link.type() == LinkMessage.EXTERNAL
+                            ? "an external link" : "a link") + " (type " + link.type() + ")",
+                    "hard and soft links (types " + LinkMessage.HARD + " and "
+                            + LinkMessage.SOFT + ")").within(childPath(path(), link.name()));
         }
         child = file.readObject(childPath(path(), link.name()), link.address());
         children.put(link.name(), child);
         return child;
     }
 
-    private void link(String name, Hdf5Object child, long address) {
-        LinkMessage link = LinkMessage.hard(name, address);
+    /** Soft links one resolution may still follow: one count shared by every nested link. */
+    private static final class SoftLinkBudget {
+        private int left = MAX_SOFT_LINKS;
+    }
+
+    /**
+     * The object the soft link {@code link} of this group names: its path, absolute or relative
+     * to this group, walked link by link; every soft link followed on the way, however deeply
+     * nested, spends {@code budget}, so a resolution takes at most {@link #MAX_SOFT_LINKS}
+     * walks. {@code where} is the path the user asked for, named in errors.
+     */
+    private Hdf5Object follow(LinkMessage link, String where, SoftLinkBudget budget)
+            throws IOException {
+        String target = link.softLinkTarget();
+        if (budget.left == 0) {
+            throw new UnsupportedFormatException(file.blocks().path(), "soft link",
+                    UnsupportedFormatException.NO_OFFSET, "more than " + MAX_SOFT_LINKS
+                            + " soft links to follow (reached " + childPath(path(), link.name())
+                            + " -> " + target + ")",
+                    "at most " + MAX_SOFT_LINKS + " soft links in one resolution, as libhdf5")
+                    .within(where);
+        }
+        budget.left--;
+        Hdf5Object object = target.startsWith("/") ? file.root() : this;
+        for (String part : target.split("/")) {
+            if (part.isEmpty() || part.equals(".")) {
+                continue;
+            }
+            LinkMessage next = object instanceof Group group ? group.link(part) : null;
+            if (next == null) {
+                throw new NoSuchElementException(where + " is a soft link to " + target
+                        + ", which does not exist");
+            }
+            Group group = (Group) object;
+            object = next.type() == LinkMessage.SOFT ? group.follow(next, where, budget)
+                    : group.member(next);
+        }
+        return object;
+    }
+
+    /** Links the new {@code child}; this header is written only after the child's. */
+    private void link(String name, Hdf5Object child, WritableObjectHeader childHeader) {
+        LinkMessage link = LinkMessage.hard(name, childHeader.address());
         header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.encode()));
+        file.cache().createFlushDependency(header.address(), childHeader.address());
         links.put(name, link);
         children.put(name, child);
     }
@@ -287,6 +428,13 @@ public final class Group extends Hdf5Object {
     private void checkNewName(String name) {
         if (name.isEmpty() || name.contains("/") || name.equals(".")) {
             throw new IllegalArgumentException("not a link name: \"" + name + "\"");
+        }
+        if (dense != null || symbolTable != null) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot add \""
+                    + name + "\" to group " + path() + ": its links are stored "
+                    + (dense != null ? "densely (fractal heap and version-2 B-trees)"
+                    : "in a symbol table (old format)") + "; Quire adds links to compactly "
+                    + "stored groups only");
         }
         if (links.containsKey(name)) {
             throw new IllegalArgumentException(path() + " already has a member \"" + name + "\"");

@@ -1,20 +1,26 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.cache.BlockEntry;
+import org.quire.format.hdf5.cache.Durability;
+import org.quire.format.hdf5.cache.FlushJournal;
+import org.quire.format.hdf5.cache.FlushStage;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeKValuesMessage;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.DatatypeMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV1;
@@ -22,13 +28,20 @@ import org.quire.format.hdf5.layout.ObjectHeaderV2;
 import org.quire.format.hdf5.layout.Superblock;
 import org.quire.format.hdf5.layout.SuperblockV3;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageLock;
+import org.quire.format.storage.StorageOpener;
 
 /**
- * An HDF5 file: {@link #create(Path)} a new one to write, or {@link #open(Path)} an existing one
- * to read. Files are written with superblock version 3 and version-2 object headers (libhdf5's
- * "latest" format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
+ * An HDF5 file: {@link #create(Path)} a new one to write, {@link #open(Path)} an existing one
+ * to read, or {@link #openForWriting(Path)} an existing one (superblock 3) to change it. Files
+ * are written with superblock version 3 and version-2 object headers (libhdf5's "latest"
+ * format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
  * by default (superblock 0, version-1 object headers, symbol table groups, version-1 B-tree
- * chunk indexes) and with superblock 2 are read too.
+ * chunk indexes) and with superblock 2 are read too, also after a user block (the superblock at
+ * 512, 1024, 2048, ... bytes).
  *
  * <pre>{@code
  * try (Hdf5File file = Hdf5File.create(path)) {
@@ -39,8 +52,13 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  * }
  * }</pre>
  *
- * <p>While a writer has the file open, the superblock says so (consistency flag "open for
- * writing"); {@link #close()} writes every structure and clears the flag. Not thread-safe.
+ * <p>Every structure a writer changes (superblock, object headers, chunk index blocks) is an
+ * entry of a metadata cache bounded in memory; {@link #flush()} writes the dirty ones children
+ * first, the superblock last, forcing as {@link WriteOptions} say. While a writer has the file
+ * open, the superblock says so (consistency flag "open for writing"); {@link #close()} flushes
+ * and clears the flag. A file a crashed writer left is read (and reopened) after {@link
+ * #recover}. A writer holds the storage's exclusive lock while the file is open.
+ * Not thread-safe.
  */
 public final class Hdf5File implements AutoCloseable {
 
@@ -48,20 +66,42 @@ public final class Hdf5File implements AutoCloseable {
     private static final byte[] OHDR = "OHDR".getBytes(StandardCharsets.US_ASCII);
 
     private final BlockFile blocks;
+    private final MetadataCache cache;
+    /** The flush journal of a file being written, and where it is; null when read only. */
+    private final FlushJournal journal;
+    private final Path journalPath;
+    private final StorageOpener opener;
     private final boolean writable;
     private final ChunkCacheSettings chunkCacheSettings;
     private final TransferBuffer transfer = new TransferBuffer();
-    private final List<WritableObjectHeader> headers = new ArrayList<>();
-    private final List<Dataset> datasets = new ArrayList<>();
+    /** The storage's exclusive lock a writer holds for its life; null when read only. */
+    private StorageLock lock;
+    /** The objects of a file being written, by header address: each header is opened once. */
+    private final Map<Long, Hdf5Object> writableObjects = new HashMap<>();
+    /** The superblock of a file being written, held for the file's life; null when read only. */
+    private BlockEntry<Hdf5File> superblock;
+    private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
+    private final FileReferences references = new FileReferences(this);
     private Group root;
     /** Node capacities of the old format's B-trees and symbol table nodes. */
     private BTreeV1Ranks ranks = BTreeV1Ranks.DEFAULT;
     private boolean closed;
 
-    private Hdf5File(BlockFile blocks, boolean writable, ChunkCacheSettings chunkCacheSettings) {
-        this.blocks = blocks;
-        this.writable = writable;
-        this.chunkCacheSettings = chunkCacheSettings;
+    private Hdf5File(Storage storage, StorageOpener opener, FlushJournal journal,
+                     WriteOptions options) throws IOException {
+        this.blocks = new BlockFile(storage);
+        this.writable = journal != null;
+        this.cache = new MetadataCache(storage, options.metadataCacheBytes(),
+                writable ? options.durability().cacheDurability() : Durability.NONE, journal);
+        this.journal = journal;
+        this.journalPath = journalPath(storage.path());
+        this.opener = opener;
+        this.chunkCacheSettings = options.chunkCache();
+    }
+
+    /** Where the flush journal of the HDF5 file {@code path} is: {@code <name>.qjnl} beside it. */
+    public static Path journalPath(Path path) {
+        return path.resolveSibling(path.getFileName() + ".qjnl");
     }
 
     /**
@@ -71,21 +111,185 @@ public final class Hdf5File implements AutoCloseable {
      * @throws java.nio.file.FileAlreadyExistsException the file exists (it is never truncated)
      */
     public static Hdf5File create(Path path) throws IOException {
-        return create(path, ChunkCacheSettings.DEFAULT);
+        return create(path, FileStorage.OPENER);
+    }
+
+    /** {@link #create(Path)} through {@code opener} (a test's crash simulator, or real files). */
+    public static Hdf5File create(Path path, StorageOpener opener) throws IOException {
+        return create(path, opener, WriteOptions.DEFAULT);
     }
 
     /**
-     * Creates a new file for writing, as {@link #create(Path)}, each of its datasets with a chunk
-     * cache of {@code chunkCache}'s size.
+     * {@link #create(Path)} with {@code options} (durability, metadata cache bound, chunk cache
+     * of each dataset).
      */
-    public static Hdf5File create(Path path, ChunkCacheSettings chunkCache) throws IOException {
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE);
-        Hdf5File file = new Hdf5File(new BlockFile(path, channel), true, chunkCache);
-        file.blocks.allocate(SuperblockV3.SIZE);
-        file.root = Group.create(file, "/");
-        file.writeSuperblock(SuperblockV3.FLAG_OPEN_FOR_WRITE);
-        return file;
+    public static Hdf5File create(Path path, WriteOptions options) throws IOException {
+        return create(path, FileStorage.OPENER, options);
+    }
+
+    /**
+     * {@link #create(Path)} through {@code opener} with {@code options}. The new file is
+     * flushed once: from here on it opens, after a crash too.
+     */
+    public static Hdf5File create(Path path, StorageOpener opener, WriteOptions options)
+            throws IOException {
+        Storage storage = opener.open(path, OpenMode.CREATE_NEW);
+        Storage journalStorage = null;
+        StorageLock lock = null;
+        try {
+            lock = writerLock(storage, path);
+            journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
+            journalStorage.truncate(0);
+            Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
+                    options);
+            file.lock = lock;
+            long address = file.blocks.allocate(SuperblockV3.SIZE);
+            file.root = Group.create(file, "/");
+            file.superblock = file.cache.insertProtected(new BlockEntry<>(address,
+                    SuperblockV3.SIZE, FlushStage.SUPERBLOCK, file, Hdf5File::encodeSuperblock));
+            file.cache.createFlushDependency(address, file.root.header.address());
+            file.flush();
+            return file;
+        } catch (IOException | RuntimeException e) {
+            closeAfterFailure(storage, journalStorage, lock);
+            throw e;
+        }
+    }
+
+    /**
+     * Opens an existing file to change it: extend datasets and write their chunks, add groups,
+     * datasets and attributes ("Reopening a file for writing" in docs/hdf5.md). The file is
+     * neither created nor truncated. While open, the writer holds the storage's exclusive lock
+     * and the superblock's "open for writing" flag is set (written by a first flush before this
+     * returns), with the flush journal beside the file, as after {@link #create}.
+     *
+     * @throws java.nio.file.NoSuchFileException the file does not exist
+     * @throws FileLockedException another writer holds the file's lock
+     * @throws FileOpenForWritingException the superblock says a writer has the file open, or
+     *                                     died with it open ({@link #recover} it first)
+     * @throws UnsupportedFormatException a format Quire reads but does not write (superblock
+     *                                    versions 0 to 2, version-1 object headers, ...)
+     * @throws org.quire.format.CorruptFileException not an HDF5 file, or a damaged one
+     */
+    public static Hdf5File openForWriting(Path path) throws IOException {
+        return openForWriting(path, FileStorage.OPENER, WriteOptions.DEFAULT);
+    }
+
+    /**
+     * {@link #openForWriting(Path)} with {@code options} (durability, metadata cache bound,
+     * chunk cache of each dataset).
+     */
+    public static Hdf5File openForWriting(Path path, WriteOptions options) throws IOException {
+        return openForWriting(path, FileStorage.OPENER, options);
+    }
+
+    /** {@link #openForWriting(Path)} through {@code opener} with {@code options}. */
+    public static Hdf5File openForWriting(Path path, StorageOpener opener, WriteOptions options)
+            throws IOException {
+        Storage storage = opener.open(path, OpenMode.READ_WRITE);
+        Storage journalStorage = null;
+        StorageLock lock = null;
+        try {
+            lock = writerLock(storage, path);
+            SuperblockV3 superblock = writableSuperblock(new BlockFile(storage));
+            journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
+            journalStorage.truncate(0);
+            Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
+                    options);
+            file.lock = lock;
+            boolean flushing = false;
+            try {
+                Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
+                if (!(root instanceof Group group)) {
+                    throw new CorruptFileException(path,
+                            superblock.rootGroupAddress(), "object header", "messages",
+                            "a group", "a dataset");
+                }
+                file.root = group;
+                file.superblock = file.protectSuperblock();
+                file.cache.createFlushDependency(0, group.header.address());
+                flushing = true;
+                file.flush();
+                return file;
+            } catch (IOException | RuntimeException e) {
+                if (!flushing) { // refused before anything was written: no journal is left
+                    journalStorage.close();
+                    journalStorage = null;
+                    opener.deleteIfExists(journalPath(path));
+                }
+                throw e;
+            }
+        } catch (IOException | RuntimeException e) {
+            closeAfterFailure(storage, journalStorage, lock);
+            throw e;
+        }
+    }
+
+    /**
+     * The superblock of a file a writer may open: at offset 0 (no user block), version 3 (2 has
+     * no "open for writing" flag, so a crash could not be told), without extension, closed by
+     * its last writer, its end of file inside the file. Reads only.
+     */
+    private static SuperblockV3 writableSuperblock(BlockFile blocks) throws IOException {
+        Path path = blocks.path();
+        Superblock read = Superblock.read(blocks);
+        if (blocks.baseAddress() != 0) {
+            throw new UnsupportedFormatException(path, "superblock (writing)",
+                    blocks.baseAddress(), "a superblock after a user block of "
+                    + blocks.baseAddress() + " bytes", "a superblock at offset 0 (the file is "
+                    + "read with Hdf5File.open)");
+        }
+        int version = blocks.read(0, Superblock.VERSION_OFFSET + 1, "superblock")
+                [Superblock.VERSION_OFFSET];
+        if (version != 3) {
+            throw new UnsupportedFormatException(path, "superblock (writing)", 0,
+                    "version " + version + (version < 2
+                            ? " (libhdf5's default format: version-1 object headers, "
+                            + "symbol table groups, version-1 B-tree chunk indexes)"
+                            : " (no \"open for writing\" flag to tell a crashed writer)"),
+                    "version 3 (libhdf5's latest format, what Quire writes); every version "
+                            + "0 to 3 is read with Hdf5File.open");
+        }
+        SuperblockV3 superblock = (SuperblockV3) read;
+        int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
+        if ((superblock.consistencyFlags() & writing) != 0) {
+            throw new FileOpenForWritingException(path, superblock.consistencyFlags(),
+                    "another writer has it open, or its writer died: when none is running, "
+                            + "Hdf5File.recover(path) makes it consistent, then open it again; "
+                            + "nothing was changed");
+        }
+        if (Addresses.isDefined(superblock.extensionAddress())) {
+            throw new UnsupportedFormatException(path, "superblock (writing)", 0,
+                    "a superblock extension at " + superblock.extensionAddress(),
+                    "files without one (it is read with Hdf5File.open)");
+        }
+        if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
+            throw new CorruptFileException(path,
+                    superblock.endOfFileAddressOffset(), "superblock", "end of file address",
+                    "at most the file size " + blocks.size(),
+                    Long.toUnsignedString(superblock.endOfFileAddress()));
+        }
+        return superblock;
+    }
+
+    /** The storage's exclusive lock, which a writer holds while it has the file open. */
+    private static StorageLock writerLock(Storage storage, Path path) throws IOException {
+        StorageLock lock = storage.tryLock(false);
+        if (lock == null) {
+            throw new FileLockedException(path);
+        }
+        return lock;
+    }
+
+    private static void closeAfterFailure(Storage storage, Storage journal, StorageLock lock)
+            throws IOException {
+        if (journal != null) {
+            journal.close();
+        }
+        if (lock != null) {
+            lock.close();
+        }
+        storage.close();
     }
 
     /**
@@ -97,7 +301,7 @@ public final class Hdf5File implements AutoCloseable {
      * @throws UnsupportedFormatException the file uses a format feature not read yet
      */
     public static Hdf5File open(Path path) throws IOException {
-        return open(path, ChunkCacheSettings.DEFAULT);
+        return open(path, FileStorage.OPENER, ChunkCacheSettings.DEFAULT);
     }
 
     /**
@@ -105,19 +309,34 @@ public final class Hdf5File implements AutoCloseable {
      * cache of {@code chunkCache}'s size.
      */
     public static Hdf5File open(Path path, ChunkCacheSettings chunkCache) throws IOException {
-        BlockFile blocks = new BlockFile(path, FileChannel.open(path, StandardOpenOption.READ));
+        return open(path, FileStorage.OPENER, chunkCache);
+    }
+
+    /** {@link #open(Path)} through {@code opener}. */
+    public static Hdf5File open(Path path, StorageOpener opener) throws IOException {
+        return open(path, opener, ChunkCacheSettings.DEFAULT);
+    }
+
+    /** {@link #open(Path, ChunkCacheSettings)} through {@code opener}. */
+    public static Hdf5File open(Path path, StorageOpener opener, ChunkCacheSettings chunkCache)
+            throws IOException {
+        Storage storage = opener.open(path, OpenMode.READ);
         try {
-            Hdf5File file = new Hdf5File(blocks, false, chunkCache);
+            Hdf5File file = new Hdf5File(storage, opener, null,
+                    WriteOptions.DEFAULT.withChunkCache(chunkCache));
+            BlockFile blocks = file.blocks;
             Superblock superblock = Superblock.read(blocks);
             file.ranks = file.ranks(superblock);
             int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
             if ((superblock.consistencyFlags() & writing) != 0) {
                 throw new FileOpenForWritingException(path, superblock.consistencyFlags());
             }
-            if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
+            // libhdf5 counts the user block in the end of file address.
+            long fileSize = blocks.baseAddress() + blocks.size();
+            if (Long.compareUnsigned(superblock.endOfFileAddress(), fileSize) > 0) {
                 throw new org.quire.format.CorruptFileException(path,
-                        superblock.endOfFileAddressOffset(), "superblock",
-                        "end of file address", "at most the file size " + blocks.size(),
+                        blocks.baseAddress() + superblock.endOfFileAddressOffset(), "superblock",
+                        "end of file address", "at most the file size " + fileSize,
                         Long.toUnsignedString(superblock.endOfFileAddress()));
             }
             Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
@@ -129,9 +348,64 @@ public final class Hdf5File implements AutoCloseable {
             file.root = group;
             return file;
         } catch (IOException | RuntimeException e) {
-            blocks.close();
+            storage.close();
             throw e;
         }
+    }
+
+    /**
+     * Makes a file a crashed writer left readable, as {@code h5clear -s} does for libhdf5's
+     * files, and more: replays the flush journal ({@code <name>.qjnl}) if it holds a committed
+     * flush, so the file holds that flush's state, then clears the superblock's "open for
+     * writing" flag, forces the file and removes the journal. An uncommitted journal is
+     * ignored: the file then holds the last completed flush's state. The file keeps its size:
+     * the superblock's end of file address was true at every flush, so nothing is cut.
+     * Running it again, or on a file closed properly, changes nothing. It takes the writer's
+     * exclusive lock first, so it never runs under a live writer.
+     *
+     * @throws FileLockedException a writer (of this or another process) has the file open
+     * @throws org.quire.format.hdf5.cache.ForeignJournalException the committed journal
+     *         beside the file is not this file's (nothing is changed)
+     * @throws org.quire.format.CorruptFileException the journal is damaged, or not a journal
+     * @throws org.quire.format.CorruptFileException the superblock is damaged
+     * @throws UnsupportedFormatException the file is not one Quire writes (superblock 3)
+     * @throws FileLockedException a writer has the file open now: it did not crash (nothing
+     *                             is changed)
+     */
+    public static void recover(Path path, StorageOpener opener) throws IOException {
+        Path journalPath = journalPath(path);
+        Storage storage = opener.open(path, OpenMode.READ_WRITE);
+        try (BlockFile file = new BlockFile(storage);
+             StorageLock lock = writerLock(storage, path)) {
+            Storage journal = null;
+            try {
+                journal = opener.open(journalPath, OpenMode.READ);
+            } catch (java.nio.file.NoSuchFileException e) {
+                // no journal: nothing was being flushed
+            }
+            if (journal != null) {
+                try {
+                    for (FlushJournal.Block block
+                            : FlushJournal.blocksToReplay(journal, storage)) {
+                        file.write(block.address(), block.image());
+                    }
+                } finally {
+                    journal.close();
+                }
+            }
+            SuperblockV3 superblock = SuperblockV3.read(file);
+            if (superblock.consistencyFlags() != 0) {
+                file.write(0, new SuperblockV3(0, superblock.endOfFileAddress(),
+                        superblock.rootGroupAddress()).encode());
+            }
+            file.force(true);
+            opener.deleteIfExists(journalPath); // under the lock: no new writer's journal yet
+        }
+    }
+
+    /** {@link #recover(Path, StorageOpener)} of a file on disk. */
+    public static void recover(Path path) throws IOException {
+        recover(path, FileStorage.OPENER);
     }
 
     public Group root() {
@@ -147,13 +421,25 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /**
-     * Writes every chunk index, object header and the superblock, children before the
-     * structures that point at them, so that what is on disk is a complete file.
+     * Writes every structure changed since the last flush, children before the structures that
+     * point at them and the superblock (with the true end of file) last, so that what is on
+     * disk is a complete file: the state of this flush. It survives the writer process being
+     * killed; it survives a crash of the node or a power failure only with {@link
+     * WriteOptions.Durability#EVERY_FLUSH}, which forces the file (the chunks), the flush
+     * journal, then the file again once the metadata is in place.
+     *
+     * <p>A flush that fails before rewriting anything in place (writing the journal) may be
+     * tried again; one that fails after it began leaves the file to {@link #recover}: it and
+     * every later flush throw {@link org.quire.format.hdf5.cache.IncompleteFlushException}, and
+     * {@link #close} releases the file keeping the journal.
      */
     public void flush() throws IOException {
         requireOpen();
         if (writable) {
-            writeAll(SuperblockV3.FLAG_OPEN_FOR_WRITE);
+            cache.requireNoIncompleteFlush();
+            publish();
+            blocks.flushBegins();
+            cache.flush();
         }
     }
 
@@ -162,35 +448,59 @@ public final class Hdf5File implements AutoCloseable {
         if (closed) {
             return;
         }
+        closed = true;
+        boolean flushed = false;
         try {
             if (writable) {
-                writeAll(0);
+                cache.requireNoIncompleteFlush();
+                consistencyFlags = 0;
+                publish();
+                blocks.flushBegins();
+                cache.flushForClose();
+                flushed = true;
             }
         } finally {
             closed = true;
-            blocks.close();
+            try {
+                if (writable) {
+                    journal.close();
+                    if (flushed) {
+                        opener.deleteIfExists(journalPath);
+                    } // else left for recover()
+                }
+            } finally {
+                try {
+                    if (lock != null) {
+                        lock.close();
+                    }
+                } finally {
+                    blocks.close();
+                }
+            }
         }
     }
 
-    private void writeAll(int consistencyFlags) throws IOException {
-        for (Dataset dataset : datasets) {
-            dataset.flushIndex();
-        }
-        // Objects created later are children of objects created earlier: write them first.
-        for (int i = headers.size() - 1; i >= 0; i--) {
-            headers.get(i).flush();
-        }
+    /** The superblock of a file read from disk, as the cache entry a writer holds. */
+    @SuppressWarnings("unchecked")
+    private BlockEntry<Hdf5File> protectSuperblock() throws IOException {
+        return cache.protect(0, BlockEntry.class, (at, in) -> new BlockEntry<>(at,
+                SuperblockV3.SIZE, FlushStage.SUPERBLOCK, this, Hdf5File::encodeSuperblock));
+    }
+
+    /** Marks the superblock dirty; its end of file must be inside the file when written. */
+    private void publish() throws IOException {
         // Reserved but unwritten space (pages not yet used) must still be inside the file.
         long end = blocks.endOfAllocation();
         if (blocks.size() < end) {
             blocks.write(end - 1, new byte[1]);
         }
-        writeSuperblock(consistencyFlags);
+        cache.markDirty(superblock);
     }
 
-    private void writeSuperblock(int consistencyFlags) throws IOException {
-        blocks.write(0, new SuperblockV3(consistencyFlags, blocks.endOfAllocation(),
-                root.header.address()).encode());
+    /** The superblock as the cache writes it: after every allocation of the flush. */
+    private byte[] encodeSuperblock() {
+        return new SuperblockV3(consistencyFlags, blocks.endOfAllocation(),
+                root.header.address()).encode();
     }
 
     BlockFile blocks() {
@@ -205,6 +515,10 @@ public final class Hdf5File implements AutoCloseable {
     /** The buffer every dataset of this file moves element bytes through. */
     TransferBuffer transfer() {
         return transfer;
+    }
+
+    MetadataCache cache() {
+        return cache;
     }
 
     BTreeV1Ranks ranks() {
@@ -224,14 +538,6 @@ public final class Hdf5File implements AutoCloseable {
         return superblock.ranks();
     }
 
-    void track(WritableObjectHeader header) {
-        headers.add(header);
-    }
-
-    void track(Dataset dataset) {
-        datasets.add(dataset);
-    }
-
     void requireOpen() {
         if (closed) {
             throw new IllegalStateException(blocks.path() + " is closed");
@@ -243,31 +549,76 @@ public final class Hdf5File implements AutoCloseable {
      * the group or dataset it holds.
      */
     Hdf5Object readObject(String path, long address) throws IOException {
-        return objectOf(path, address, headerMessages(address));
+        try {
+            if (!writable) {
+                return objectOf(path, address, headerMessages(address), null);
+            }
+            Hdf5Object known = writableObjects.get(address);
+            if (known != null) {
+                return known;
+            }
+            byte[] signature = blocks.read(address, OHDR.length, "object header");
+            if (!Arrays.equals(signature, OHDR)) {
+                throw new UnsupportedFormatException(blocks.path(), "object header of " + path
+                        + " (writing)", address, "version 1", "version 2 (\"OHDR\"); version 1 "
+                        + "is read with Hdf5File.open");
+            }
+            WritableObjectHeader header = WritableObjectHeader.open(blocks, cache, address);
+            Hdf5Object object = objectOf(path, address, header.messages(), header);
+            writableObjects.put(address, object);
+            return object;
+        } catch (CorruptFileException e) {
+            throw e.of(path);
+        }
+    }
+
+    /** Resolves committed datatypes and global heap objects of this file. */
+    FileReferences references() {
+        return references;
     }
 
     /** The messages of the object header at {@code address}, version 2 ("OHDR") or 1. */
-    private List<HeaderMessage> headerMessages(long address) throws IOException {
+    List<HeaderMessage> headerMessages(long address) throws IOException {
         byte[] signature = blocks.read(address, OHDR.length, "object header");
         return Arrays.equals(signature, OHDR) ? ObjectHeaderV2.read(blocks, address)
                 : ObjectHeaderV1.read(blocks, address);
     }
 
-    /** The group or dataset whose header at {@code address} holds {@code messages}. */
-    Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages)
-            throws IOException {
+    /**
+     * The group, dataset or committed datatype whose header at {@code address} holds
+     * {@code messages}, writable through {@code header} (groups and datasets of a file
+     * reopened for writing) or read only when it is null; a feature it uses that Quire does not
+     * read fails naming {@code path}.
+     */
+    Hdf5Object objectOf(String path, long address, List<HeaderMessage> messages,
+                        WritableObjectHeader header) throws IOException {
+        try {
+            return objectOfKind(path, address, messages, header);
+        } catch (UnsupportedFormatException e) {
+            throw e.within(path);
+        }
+    }
+
+    private Hdf5Object objectOfKind(String path, long address, List<HeaderMessage> messages,
+                                    WritableObjectHeader header) throws IOException {
         for (HeaderMessage message : messages) {
             if (message.type() == DataLayoutMessage.TYPE) {
-                return Dataset.read(this, path, address, messages);
+                return Dataset.read(this, path, address, messages, header);
             }
         }
         for (HeaderMessage message : messages) {
             if (message.type() == LinkInfoMessage.TYPE
                     || message.type() == SymbolTableMessage.TYPE) {
-                return Group.read(this, path, address, messages);
+                return Group.read(this, path, address, messages, header);
             }
         }
-        throw new UnsupportedFormatException(blocks.path(), "object header of " + path, address,
-                "neither a group nor a dataset (a named datatype?)", "groups and datasets");
+        for (HeaderMessage message : messages) {
+            if (message.type() == DatatypeMessage.TYPE) {
+                return CommittedDatatype.read(this, path, address, messages);
+            }
+        }
+        throw new UnsupportedFormatException(blocks.path(), "object header", address,
+                "neither a group, a dataset nor a committed datatype",
+                "groups, datasets and committed datatypes");
     }
 }

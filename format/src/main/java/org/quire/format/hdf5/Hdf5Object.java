@@ -1,12 +1,14 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.AttributeInfoMessage;
 import org.quire.format.hdf5.layout.AttributeMessage;
@@ -14,6 +16,7 @@ import org.quire.format.hdf5.layout.BTreeV2AttributeRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LittleEndianReader;
+import org.quire.format.hdf5.layout.StoredReferences;
 
 /**
  * What groups and datasets share: a path in the file, an object header, attributes. Quire
@@ -21,7 +24,7 @@ import org.quire.format.hdf5.layout.LittleEndianReader;
  * densely (more than 8, or one too large for a header message: attribute messages in a fractal
  * heap, found by name through a B-tree of name hashes).
  */
-public abstract sealed class Hdf5Object permits Group, Dataset {
+public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatype {
 
     final Hdf5File file;
     private final String path;
@@ -29,13 +32,48 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
     /** The header being written, or null for an object of a file opened read-only. */
     final WritableObjectHeader header;
     /** Attributes in the object header, in the order stored; empty when they are dense. */
-    private final Map<String, Attribute> attributes = new LinkedHashMap<>();
+    private final Map<String, StoredAttribute> attributes = new LinkedHashMap<>();
     /** The dense attributes of an object read from a file, or null. */
-    private DenseMessageStorage<BTreeV2AttributeRecord, Attribute> denseAttributes;
+    private DenseMessageStorage<BTreeV2AttributeRecord, StoredAttribute> denseAttributes;
+
+    /**
+     * An attribute as stored: read; or (its type is one Quire does not read) named with the
+     * reason; or (its strings' heap references are damaged) named with the damage, thrown when
+     * it is read. One unreadable attribute leaves its object and the other attributes readable.
+     */
+    record StoredAttribute(String name, Attribute attribute, Unsupported unsupported,
+                           AttributeMessages.DamagedStrings damaged) {
+        StoredAttribute(String name, Attribute attribute, Unsupported unsupported) {
+            this(name, attribute, unsupported, null);
+        }
+
+        static StoredAttribute read(LittleEndianReader in, StoredReferences references)
+                throws IOException {
+            LittleEndianReader copy = in.duplicate();
+            try {
+                Attribute attribute = AttributeMessages.decode(in, references);
+                return new StoredAttribute(attribute.name(), attribute, null);
+            } catch (UnsupportedFormatException e) {
+                String name = AttributeMessage.name(copy);
+                return new StoredAttribute(name, null, Unsupported.of(name, e));
+            } catch (AttributeMessages.DamagedStrings e) {
+                return new StoredAttribute(e.name(), null, null, e);
+            }
+        }
+
+        /** The attribute read; the damage, naming {@code objectPath@name}, if it is damaged. */
+        Attribute readable(String objectPath) throws CorruptFileException {
+            if (damaged != null) {
+                throw damaged.of(objectPath);
+            }
+            return attribute;
+        }
+    }
 
     /** How libhdf5 stores attributes densely: type 8 and 9 B-tree records, attribute messages. */
-    static final DenseMessageStorage.Kind<BTreeV2AttributeRecord, Attribute> DENSE_ATTRIBUTES =
-            new DenseMessageStorage.Kind<>() {
+    static DenseMessageStorage.Kind<BTreeV2AttributeRecord, StoredAttribute> denseAttributes(
+            StoredReferences references) {
+        return new DenseMessageStorage.Kind<>() {
                 @Override
                 public String what() {
                     return "attribute";
@@ -72,21 +110,22 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
                 }
 
                 @Override
-                public Attribute decode(BTreeV2AttributeRecord record, LittleEndianReader in)
-                        throws IOException {
+                public StoredAttribute decode(BTreeV2AttributeRecord record,
+                                              LittleEndianReader in) throws IOException {
                     if ((record.messageFlags() & HeaderMessage.FLAG_SHARED) != 0) {
-                        throw new UnsupportedFormatException(in.file(), "dense attribute in the "
-                                + "fractal heap at offset " + in.absolutePosition()
-                                + " is a shared message, not supported");
+                        throw new UnsupportedFormatException(in.file(),
+                                "dense attribute in the fractal heap", in.absolutePosition(),
+                                "a shared message", "attribute messages stored in the heap");
                     }
-                    return AttributeMessages.decode(in);
+                    return StoredAttribute.read(in, references);
                 }
 
                 @Override
-                public String name(Attribute attribute) {
+                public String name(StoredAttribute attribute) {
                     return attribute.name();
                 }
             };
+    }
 
     Hdf5Object(Hdf5File file, String path, long address, WritableObjectHeader header) {
         this.file = file;
@@ -99,14 +138,16 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
     void readAttributes(List<HeaderMessage> messages) throws IOException {
         for (HeaderMessage message : messages) {
             if (message.type() == AttributeMessage.TYPE) {
-                Attribute attribute = AttributeMessages.decode(
-                        message.reader(file.blocks().path(), "attribute message"));
+                StoredAttribute attribute = StoredAttribute.read(
+                        message.reader(file.blocks().path(), "attribute message"),
+                        file.references());
                 attributes.put(attribute.name(), attribute);
             } else if (message.type() == AttributeInfoMessage.TYPE) {
                 AttributeInfoMessage info = AttributeInfoMessage.decode(message.reader(
                         file.blocks().path(), "attribute info message"));
                 if (info.isDense()) {
-                    denseAttributes = DenseMessageStorage.open(file.blocks(), DENSE_ATTRIBUTES,
+                    denseAttributes = DenseMessageStorage.open(file.blocks(),
+                            denseAttributes(file.references()),
                             info.fractalHeapAddress(), info.nameIndexAddress(),
                             info.creationOrderIndexAddress());
                 }
@@ -128,42 +169,79 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
     }
 
     /**
-     * Names of the attributes: in the order stored when in the object header; when dense (as
-     * h5py lists them), in creation order if the object indexes it, otherwise ordered by the
-     * bytes of their UTF-8 names.
+     * Names of the attributes (readable or not): in the order stored when in the object header;
+     * when dense (as h5py lists them), in creation order if the object indexes it, otherwise
+     * ordered by the bytes of their UTF-8 names.
      */
     public List<String> attributeNames() throws IOException {
-        if (denseAttributes == null) {
-            return new ArrayList<>(attributes.keySet());
-        }
         List<String> names = new ArrayList<>();
-        for (Attribute attribute : attributes()) {
+        for (StoredAttribute attribute : storedAttributes()) {
             names.add(attribute.name());
         }
         return names;
     }
 
     /**
-     * The attributes, in {@link #attributeNames()}'s order, from one pass over their storage
-     * (no lookup by name).
+     * The attributes Quire reads, in {@link #attributeNames()}'s order, from one pass over their
+     * storage (no lookup by name); the others are {@link #unsupportedAttributes()}.
+     *
+     * @throws CorruptFileException an attribute's strings are damaged (named
+     *                              {@code path@name}; {@link #attribute} reads the others)
      */
     public List<Attribute> attributes() throws IOException {
-        return denseAttributes == null ? new ArrayList<>(attributes.values())
-                : denseAttributes.all();
+        List<Attribute> readable = new ArrayList<>();
+        for (StoredAttribute attribute : storedAttributes()) {
+            if (attribute.unsupported() == null) {
+                readable.add(attribute.readable(path));
+            }
+        }
+        return readable;
+    }
+
+    /** The attributes of a type Quire does not read, each named with the reason. */
+    public List<Unsupported> unsupportedAttributes() throws IOException {
+        List<Unsupported> unsupported = new ArrayList<>();
+        for (StoredAttribute attribute : storedAttributes()) {
+            if (attribute.unsupported() != null) {
+                unsupported.add(attribute.unsupported());
+            }
+        }
+        return unsupported;
+    }
+
+    /** Every attribute as stored, readable or not, in {@link #attributeNames()}'s order. */
+    List<StoredAttribute> storedAttributes() throws IOException {
+        try {
+            return denseAttributes == null ? new ArrayList<>(attributes.values())
+                    : denseAttributes.all();
+        } catch (CorruptFileException e) {
+            throw e.of(path);
+        }
     }
 
     /**
      * The attribute {@code name}, looked up by name hash when the attributes are dense.
      *
      * @throws NoSuchElementException there is no attribute {@code name}
+     * @throws UnsupportedFormatException its type is one Quire does not read
+     * @throws CorruptFileException its strings are damaged (named {@code path@name})
      */
     public Attribute attribute(String name) throws IOException {
-        Attribute attribute = denseAttributes != null ? denseAttributes.find(name)
-                : attributes.get(name);
+        StoredAttribute attribute;
+        try {
+            attribute = denseAttributes != null ? denseAttributes.find(name)
+                    : attributes.get(name);
+        } catch (CorruptFileException e) {
+            throw e.of(path);
+        }
         if (attribute == null) {
             throw new NoSuchElementException(path + " has no attribute \"" + name + "\"");
         }
-        return attribute;
+        if (attribute.unsupported() != null) {
+            throw new UnsupportedFormatException(file.path(), path + ": "
+                    + attribute.unsupported().reason());
+        }
+        return attribute.readable(path);
     }
 
     /**
@@ -171,20 +249,48 @@ public abstract sealed class Hdf5Object permits Group, Dataset {
      *
      * @throws IllegalArgumentException an attribute of that name exists, or it is larger than
      *                                  one header message (64 KiB)
+     * @throws UnsupportedOperationException the object (read from a file) stores its
+     *                                       attributes densely
      */
     public void setAttribute(Attribute attribute) {
         requireWritable();
+        if (denseAttributes != null) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot add "
+                    + "attribute \"" + attribute.name() + "\" to " + path + ": its attributes "
+                    + "are stored densely (fractal heap and version-2 B-trees); Quire adds "
+                    + "attributes to objects storing them in the object header only");
+        }
         if (attributes.containsKey(attribute.name())) {
             throw new IllegalArgumentException(path + " already has attribute \""
                     + attribute.name() + "\"");
         }
+        if (header.handleOf(AttributeInfoMessage.TYPE) < 0) {
+            // libhdf5 counts a version-2 header's attributes through this message.
+            header.add(HeaderMessage.of(AttributeInfoMessage.TYPE, 0,
+                    AttributeInfoMessage.encodeCompact()));
+        }
         header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
-                AttributeMessages.encode(attribute)));
-        attributes.put(attribute.name(), attribute);
+                AttributeMessages.encode(attribute, storedElements(attribute))));
+        attributes.put(attribute.name(), new StoredAttribute(attribute.name(), attribute, null));
+    }
+
+    /**
+     * The attribute's elements as stored: its data, or for variable-length strings the global
+     * heap IDs of the strings, written now into a new global heap collection.
+     */
+    private byte[] storedElements(Attribute attribute) {
+        if (!(attribute.type() instanceof Datatype.VariableLengthStringType)) {
+            return attribute.data();
+        }
+        try {
+            return GlobalHeapWriter.store(file.blocks(), attribute.strings());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The dense attribute storage of an object read from a file, or null. */
-    DenseMessageStorage<BTreeV2AttributeRecord, Attribute> denseAttributes() {
+    DenseMessageStorage<BTreeV2AttributeRecord, StoredAttribute> denseAttributes() {
         return denseAttributes;
     }
 

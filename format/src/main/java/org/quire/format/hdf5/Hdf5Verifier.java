@@ -1,10 +1,9 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashSet;
@@ -12,6 +11,8 @@ import java.util.List;
 import java.util.Set;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.LinkMessage;
@@ -19,6 +20,9 @@ import org.quire.format.hdf5.layout.Superblock;
 import org.quire.format.hdf5.layout.SuperblockV0;
 import org.quire.format.hdf5.layout.SymbolTableEntry;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * Checks every structure of an HDF5 file Quire can read: the superblock (checksum, "open for
@@ -36,9 +40,15 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
  * node of every group's and chunk index's version-1 B-tree, every symbol table node and local
  * heap, each once, and the root group's entry in the superblock against its symbol table message.
  *
- * <p>The first problem found is thrown, with what its exception names (file, offset, structure,
- * field, expected, found); a valid file yields a {@link VerificationReport}. The cost follows
- * what was written: pages and blocks never written are not read.
+ * Every variable-length string of an attribute or dataset is found in its global heap
+ * collection, each collection read and checked once.
+ *
+ * <p>An object, link or attribute of a kind Quire does not read (a reference type, say) is
+ * listed in the report's {@link VerificationReport#unsupported()} with the reason, and the walk
+ * goes on. The first problem found is thrown, with what its exception names (file, offset,
+ * structure, the object it belongs to, field, expected, found); a valid file yields a
+ * {@link VerificationReport}. The cost follows what was written: pages and blocks never written
+ * are not read.
  */
 public final class Hdf5Verifier {
 
@@ -49,19 +59,26 @@ public final class Hdf5Verifier {
      * @throws FileOpenForWritingException a writer has the file open, or died with it open
      * @throws CorruptFileException        a structure or chunk is damaged (its checksum
      *                                     subclass for a metadata block whose bytes changed)
-     * @throws org.quire.format.UnsupportedFormatException the file uses a feature Quire does
-     *                                     not read, so it cannot be checked
+     * @throws org.quire.format.UnsupportedFormatException the superblock or root group uses a
+     *                                     feature Quire does not read, so nothing can be checked
      */
     public static VerificationReport verify(Path path) throws IOException {
+        return verify(path, FileStorage.OPENER);
+    }
+
+    /** {@link #verify(Path)} of the file {@code opener} opens. */
+    public static VerificationReport verify(Path path, StorageOpener opener) throws IOException {
         Superblock superblock;
-        try (BlockFile superblockOnly = new BlockFile(path,
-                FileChannel.open(path, StandardOpenOption.READ))) {
+        try (BlockFile superblockOnly = new BlockFile(opener.open(path, OpenMode.READ))) {
             superblock = Superblock.read(superblockOnly);
         }
-        try (Hdf5File file = Hdf5File.open(path)) {
+        try (Hdf5File file = Hdf5File.open(path, opener)) {
             return new Walk(file, superblock).run();
         }
     }
+
+    /** Variable-length strings resolved per read while checking a dataset of them. */
+    private static final long STRINGS_PER_READ = 1 << 16;
 
     /** One verification: counts and the set of object headers already checked. */
     private static final class Walk {
@@ -77,11 +94,14 @@ public final class Hdf5Verifier {
         private long chunks;
         private long chunkBytes;
         private long contiguousBytes;
+        private long committedDatatypes;
+        private final List<Unsupported> unsupported = new ArrayList<>();
 
         Walk(Hdf5File file, Superblock superblock) {
             this.file = file;
             this.superblock = superblock;
-            this.endOfFile = superblock.endOfFileAddress();
+            // Addresses are relative to the superblock; the end of file address is not.
+            this.endOfFile = superblock.endOfFileAddress() - file.blocks().baseAddress();
             visitedHeaders.add(superblock.rootGroupAddress());
         }
 
@@ -101,18 +121,26 @@ public final class Hdf5Verifier {
                     if (!visitedHeaders.add(link.address())) {
                         continue; // a second hard link to an object already checked
                     }
-                    Hdf5Object member = group.member(link);
+                    Hdf5Object member;
+                    try {
+                        member = group.member(link);
+                    } catch (UnsupportedFormatException e) {
+                        unsupported.add(Unsupported.of(Hdf5Object.childPath(group.path(),
+                                link.name()), e));
+                        continue;
+                    }
                     count(member);
                     if (member instanceof Group child) {
                         pending.push(child);
-                    } else {
-                        verifyStorage((Dataset) member);
+                    } else if (member instanceof Dataset dataset) {
+                        verifyStorage(dataset);
                     }
                 }
             }
             return new VerificationReport(file.path(), groups, datasets, attributes,
                     linksNotFollowed, denseMessages, file.blocks().verifiedBlocks(),
-                    file.blocks().checkedBlocks(), chunks, chunkBytes, contiguousBytes);
+                    file.blocks().checkedBlocks(), chunks, chunkBytes, contiguousBytes,
+                    committedDatatypes, unsupported);
         }
 
         /**
@@ -145,32 +173,83 @@ public final class Hdf5Verifier {
             if (dense == null) {
                 return group.links();
             }
-            List<LinkMessage> links = dense.verify();
-            denseMessages += links.size();
-            return links;
+            try {
+                List<LinkMessage> links = dense.verify();
+                denseMessages += links.size();
+                return links;
+            } catch (CorruptFileException e) {
+                throw e.of(group.path());
+            }
         }
 
         private void count(Hdf5Object object) throws IOException {
             if (object instanceof Group) {
                 groups++;
-            } else {
+            } else if (object instanceof Dataset) {
                 datasets++;
-            }
-            DenseMessageStorage<?, Attribute> dense = object.denseAttributes();
-            if (dense == null) {
-                attributes += object.attributeNames().size();
             } else {
-                long count = dense.verify().size();
-                attributes += count;
-                denseMessages += count;
+                committedDatatypes++;
+            }
+            DenseMessageStorage<?, Hdf5Object.StoredAttribute> dense = object.denseAttributes();
+            List<Hdf5Object.StoredAttribute> stored;
+            try {
+                stored = dense == null ? object.storedAttributes() : dense.verify();
+            } catch (CorruptFileException e) {
+                throw e.of(object.path());
+            }
+            if (dense != null) {
+                denseMessages += stored.size();
+            }
+            for (Hdf5Object.StoredAttribute attribute : stored) {
+                if (attribute.unsupported() == null) {
+                    attribute.readable(object.path());
+                    attributes++;
+                } else {
+                    unsupported.add(new Unsupported(object.path() + "@" + attribute.name(),
+                            attribute.unsupported().reason()));
+                }
             }
         }
 
+        /** The dataset's elements; a failure names the dataset. */
         private void verifyStorage(Dataset dataset) throws IOException {
-            if (dataset.layout() == StorageLayout.CHUNKED) {
-                verifyChunks(dataset);
+            try {
+                if (dataset.layout() == StorageLayout.CHUNKED) {
+                    verifyChunks(dataset);
+                } else {
+                    verifyContiguous(dataset);
+                }
+                if (dataset.type() instanceof Datatype.VariableLengthStringType) {
+                    verifyStrings(dataset);
+                }
+            } catch (CorruptFileException e) {
+                throw e.of(dataset.path());
+            }
+        }
+
+        /**
+         * Every element of a variable-length string dataset found in its global heap
+         * collection (each collection read and checked once), read a block of rows at a time.
+         */
+        private void verifyStrings(Dataset dataset) throws IOException {
+            long[] shape = dataset.shape();
+            if (shape.length == 0) {
+                dataset.readStringBytes(shape, shape);
                 return;
             }
+            long[] rowShape = shape.clone();
+            rowShape[0] = 1;
+            long rows = Math.max(1, STRINGS_PER_READ / Math.max(1, Shapes.elementCount(rowShape)));
+            for (long row = 0; row < shape[0]; row += rows) {
+                long[] start = new long[shape.length];
+                start[0] = row;
+                long[] count = shape.clone();
+                count[0] = Math.min(rows, shape[0] - row);
+                dataset.readStringBytes(start, count);
+            }
+        }
+
+        private void verifyContiguous(Dataset dataset) throws IOException {
             // Opening the dataset checked the size against the shape and the file's length.
             ContiguousData data = dataset.contiguousData();
             if (data.layout() == StorageLayout.CONTIGUOUS
@@ -185,10 +264,10 @@ public final class Hdf5Verifier {
             dataset.forEachStoredChunk((coordinates, record) -> {
                 if (!dataset.chunkGrid().contains(coordinates)) {
                     throw new CorruptFileException(file.path(), dataset.address(),
-                            "chunk index of " + dataset.path(), "chunk coordinates",
+                            "chunk index", "chunk coordinates",
                             "inside the maximum extent " + Arrays.toString(dataset.maxShape())
                                     + " in chunks of " + Arrays.toString(dataset.chunkShape()),
-                            Arrays.toString(coordinates));
+                            Arrays.toString(coordinates), dataset.path());
                 }
                 try {
                     checkInsideFile(record.address(), record.storedSize(), "chunk");
@@ -196,11 +275,11 @@ public final class Hdf5Verifier {
                 } catch (CorruptFileException e) {
                     // Only chunk bytes are read here (no lookup3 block: index blocks fail
                     // outside this visitor, as they are), so the cause is a plain corruption.
-                    CorruptFileException named = new CorruptFileException(e.file(), e.offset(),
-                            "chunk " + Arrays.toString(coordinates) + " of " + dataset.path(),
-                            e.field(), e.expected(), e.found());
-                    named.initCause(e);
-                    throw named;
+                    CorruptFileException chunk = new CorruptFileException(e.file(), e.offset(),
+                            "chunk " + Arrays.toString(coordinates), e.field(), e.expected(),
+                            e.found(), dataset.path());
+                    chunk.initCause(e);
+                    throw chunk;
                 }
                 chunks++;
                 chunkBytes += record.storedSize();

@@ -1,7 +1,6 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -15,6 +14,7 @@ import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.LinkMessage;
 import org.quire.format.hdf5.layout.LocalHeap;
+import org.quire.format.hdf5.layout.LosslessUtf8;
 import org.quire.format.hdf5.layout.SymbolTableEntry;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.hdf5.layout.SymbolTableNode;
@@ -85,14 +85,15 @@ final class SymbolTable {
                         "link name", "a name after \"" + previous + "\"", "\"" + name + "\"");
             }
             links.add(entry.cacheType() == SymbolTableEntry.CACHE_SOFT_LINK
-                    ? new LinkMessage(name, LinkMessage.SOFT, Addresses.UNDEFINED)
+                    ? LinkMessage.soft(name, heap.string(entry.softLinkValueOffset(),
+                            entryAt + SymbolTableEntry.SCRATCH_PAD_OFFSET, "symbol table node",
+                            "soft link value offset"))
                     : LinkMessage.hard(name, entry.objectHeaderAddress()));
         }
     }
 
     /** libhdf5 orders names with strcmp: by their bytes, unsigned. */
     private static int compareUtf8(String a, String b) {
-        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8),
-                b.getBytes(StandardCharsets.UTF_8));
+        return Arrays.compareUnsigned(LosslessUtf8.encode(a), LosslessUtf8.encode(b));
     }
 }

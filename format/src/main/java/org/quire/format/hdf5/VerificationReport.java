@@ -2,6 +2,7 @@ package org.quire.format.hdf5;
 
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -29,9 +30,11 @@ public record VerificationReport(Path file, long groups, long datasets, long att
                                  long linksNotFollowed, long denseMessages,
                                  Map<String, Long> metadataBlocks,
                                  Map<String, Long> checkedBlocks, long chunks, long chunkBytes,
-                                 long contiguousBytes) {
+                                 long contiguousBytes, long committedDatatypes,
+                                 List<Unsupported> unsupported) {
 
     public VerificationReport {
+        unsupported = List.copyOf(unsupported);
         metadataBlocks = Collections.unmodifiableMap(new TreeMap<>(metadataBlocks));
         checkedBlocks = Collections.unmodifiableMap(new TreeMap<>(checkedBlocks));
     }

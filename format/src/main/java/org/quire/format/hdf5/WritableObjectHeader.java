@@ -1,9 +1,14 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.cache.BlockEntry;
+import org.quire.format.hdf5.cache.FlushStage;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ContinuationMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
@@ -15,6 +20,16 @@ import org.quire.format.hdf5.layout.ObjectHeaderV2;
  * replaced by a body of the same length. Every last chunk keeps room for one continuation
  * message; when a new message does not fit, a continuation block is allocated at the end of
  * the file and the continuation message pointing at it goes into that reserved room.
+ *
+ * <p>A header of a reopened file ({@link #open}) keeps its chunks and their addresses, chunk
+ * 0's fields as read; its null messages are free room. New messages go to its last chunk, and
+ * if that chunk (written by libhdf5, maybe full) has no room for a continuation message, its
+ * last messages move to the new continuation block, in order.
+ *
+ * <p>Each chunk is a metadata cache entry held (protected) for the header's life: chunk 0 in
+ * the {@link FlushStage#OBJECT_HEADER} stage, continuation blocks in {@link FlushStage#METADATA},
+ * each chunk depending on the continuation block it points at. A change marks its chunk dirty;
+ * the cache's flush writes it.
  */
 final class WritableObjectHeader {
 
@@ -22,19 +37,28 @@ final class WritableObjectHeader {
     private static final int CONTINUATION_ROOM = 256;
 
     private final BlockFile file;
-    private final List<Chunk> chunks = new ArrayList<>();
+    private final MetadataCache cache;
+    private final List<BlockEntry<Chunk>> chunks = new ArrayList<>();
     private final List<Slot> slots = new ArrayList<>();
-    private boolean dirty = true;
 
     private static final class Chunk {
-        final long address;
+        /** The bytes before the messages: chunk 0's fields (kept as read), or "OCHK". */
+        final byte[] prefix;
         final int capacity;
         int used;
         final List<Slot> slots = new ArrayList<>();
 
-        Chunk(long address, int capacity) {
-            this.address = address;
+        Chunk(byte[] prefix, int capacity) {
+            this.prefix = prefix;
             this.capacity = capacity;
+        }
+
+        byte[] encode() {
+            List<HeaderMessage> messages = new ArrayList<>();
+            for (Slot slot : slots) {
+                messages.add(slot.message);
+            }
+            return ObjectHeaderV2.encodeChunk(prefix, messages, capacity);
         }
     }
 
@@ -50,20 +74,96 @@ final class WritableObjectHeader {
      * Allocates chunk 0 with room for {@code initial} messages, one continuation message and
      * {@code spareBytes} for messages added later.
      */
-    WritableObjectHeader(BlockFile file, List<HeaderMessage> initial, int spareBytes) {
+    WritableObjectHeader(BlockFile file, MetadataCache cache, List<HeaderMessage> initial,
+                         int spareBytes) {
         this.file = file;
+        this.cache = cache;
         int capacity = ObjectHeaderV2.CONTINUATION_STORED_SIZE + spareBytes;
         for (HeaderMessage message : initial) {
             capacity += message.storedSize();
         }
-        chunks.add(new Chunk(file.allocate(ObjectHeaderV2.chunkZeroSize(capacity)), capacity));
+        int size = ObjectHeaderV2.chunkZeroSize(capacity);
+        chunks.add(held(new BlockEntry<>(file.allocate(size), size, FlushStage.OBJECT_HEADER,
+                new Chunk(ObjectHeaderV2.chunkZeroPrefix(capacity), capacity), Chunk::encode)));
         for (HeaderMessage message : initial) {
             add(message);
         }
     }
 
+    private WritableObjectHeader(BlockFile file, MetadataCache cache) {
+        this.file = file;
+        this.cache = cache;
+    }
+
+    /**
+     * The header a file holds at {@code address}, made writable: each chunk becomes a cache
+     * entry at its address, held for the header's life, holding the messages read (null
+     * messages and gaps dropped: their room is free for new messages); chunk 0 keeps its fields
+     * (flags, times, ...) as they are.
+     *
+     * @throws UnsupportedFormatException the messages carry creation order fields (read, not
+     *                                    written)
+     */
+    @SuppressWarnings("unchecked")
+    static WritableObjectHeader open(BlockFile file, MetadataCache cache, long address)
+            throws IOException {
+        ObjectHeaderV2.StoredHeader stored = ObjectHeaderV2.readChunks(file, address);
+        if (stored.creationOrderTracked()) {
+            throw new UnsupportedFormatException(file.path(), "object header", address,
+                    "header message creation order tracked (flags bit 2)",
+                    "writing headers without creation order (reading supports it)");
+        }
+        WritableObjectHeader header = new WritableObjectHeader(file, cache);
+        List<long[]> continuations = new ArrayList<>();
+        for (ObjectHeaderV2.StoredChunk read : stored.chunks()) {
+            if (cache.contains(read.address())) {
+                throw new IllegalStateException("object header chunk at " + read.address()
+                        + " is open twice");
+            }
+            Chunk chunk = new Chunk(read.prefix(), read.capacity());
+            for (HeaderMessage message : read.messages()) {
+                Slot slot = new Slot(message);
+                chunk.slots.add(slot);
+                chunk.used += message.storedSize();
+                if (message.type() == ContinuationMessage.TYPE) {
+                    continuations.add(new long[] {read.address(), ContinuationMessage.decode(
+                            message.reader(file.path(), "continuation message")).address()});
+                } else {
+                    header.slots.add(slot);
+                }
+            }
+            FlushStage stage = header.chunks.isEmpty() ? FlushStage.OBJECT_HEADER
+                    : FlushStage.METADATA;
+            header.chunks.add(cache.protect(read.address(), BlockEntry.class, (at, storage) ->
+                    new BlockEntry<>(at, read.size(), stage, chunk, Chunk::encode)));
+        }
+        for (long[] pointer : continuations) {
+            cache.createFlushDependency(pointer[0], pointer[1]);
+        }
+        return header;
+    }
+
     long address() {
-        return chunks.get(0).address;
+        return chunks.get(0).address();
+    }
+
+    /** The messages other than continuation messages, in handle order ({@link #add}'s). */
+    List<HeaderMessage> messages() {
+        List<HeaderMessage> messages = new ArrayList<>();
+        for (Slot slot : slots) {
+            messages.add(slot.message);
+        }
+        return messages;
+    }
+
+    /** The handle of the first message of {@code type}, or -1. */
+    int handleOf(int type) {
+        for (int i = 0; i < slots.size(); i++) {
+            if (slots.get(i).message.type() == type) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Appends {@code message}; returns its handle for {@link #replace}. */
@@ -72,27 +172,72 @@ final class WritableObjectHeader {
             throw new IllegalArgumentException("a header message holds at most 65535 bytes; this "
                     + "one needs " + message.body().length);
         }
-        Chunk last = chunks.get(chunks.size() - 1);
+        BlockEntry<Chunk> last = chunks.get(chunks.size() - 1);
         int reserve = ObjectHeaderV2.CONTINUATION_STORED_SIZE;
-        if (last.used + message.storedSize() + reserve > last.capacity) {
+        if (last.value().used + message.storedSize() + reserve > last.value().capacity) {
+            List<Slot> moved = makeRoomForContinuation(last);
             int capacity = message.storedSize() + reserve + CONTINUATION_ROOM;
+            for (Slot slot : moved) {
+                capacity += slot.message.storedSize();
+            }
             int blockSize = ObjectHeaderV2.continuationSize(capacity);
-            Chunk next = new Chunk(file.allocate(blockSize), capacity);
+            BlockEntry<Chunk> next = held(BlockEntry.metadata(file.allocate(blockSize),
+                    blockSize, new Chunk(ObjectHeaderV2.continuationPrefix(), capacity),
+                    Chunk::encode));
             place(last, new Slot(HeaderMessage.of(ContinuationMessage.TYPE, 0,
-                    new ContinuationMessage(next.address, blockSize).encode())));
+                    new ContinuationMessage(next.address(), blockSize).encode())));
+            cache.createFlushDependency(last.address(), next.address());
             chunks.add(next);
             last = next;
+            for (Slot slot : moved) {
+                place(last, slot);
+            }
         }
         Slot slot = new Slot(message);
         place(last, slot);
         slots.add(slot);
-        dirty = true;
         return slots.size() - 1;
     }
 
-    private static void place(Chunk chunk, Slot slot) {
-        chunk.slots.add(slot);
-        chunk.used += slot.message.storedSize();
+    /**
+     * Takes the last messages out of {@code chunk} until a continuation message fits in it (a
+     * chunk written by libhdf5 may be full; one Quire wrote always has that room): they move,
+     * in order, to the new continuation block.
+     */
+    private List<Slot> makeRoomForContinuation(BlockEntry<Chunk> chunk) {
+        Chunk value = chunk.value();
+        List<Slot> moved = new ArrayList<>();
+        for (int i = value.slots.size() - 1;
+             i >= 0 && value.used + ObjectHeaderV2.CONTINUATION_STORED_SIZE > value.capacity;
+             i--) {
+            Slot slot = value.slots.get(i);
+            if (slot.message.type() != ContinuationMessage.TYPE) {
+                value.slots.remove(i);
+                value.used -= slot.message.storedSize();
+                moved.add(0, slot);
+            }
+        }
+        if (value.used + ObjectHeaderV2.CONTINUATION_STORED_SIZE > value.capacity) {
+            throw new IllegalStateException("object header chunk at " + chunk.address()
+                    + " holds only continuation messages and has no room for another");
+        }
+        cache.markDirty(chunk);
+        return moved;
+    }
+
+    /** Inserts a new chunk into the cache and protects it for the header's life. */
+    private BlockEntry<Chunk> held(BlockEntry<Chunk> entry) {
+        try {
+            return cache.insertProtected(entry);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void place(BlockEntry<Chunk> chunk, Slot slot) {
+        chunk.value().slots.add(slot);
+        chunk.value().used += slot.message.storedSize();
+        cache.markDirty(chunk);
     }
 
     /** Replaces the body of message {@code handle} with one of the same length. */
@@ -104,25 +249,11 @@ final class WritableObjectHeader {
         }
         if (!java.util.Arrays.equals(body, slot.message.body())) {
             slot.message = HeaderMessage.of(slot.message.type(), slot.message.flags(), body);
-            dirty = true;
-        }
-    }
-
-    /** Writes every chunk, continuation blocks before chunk 0 which points at them. */
-    void flush() throws IOException {
-        if (!dirty) {
-            return;
-        }
-        for (int i = chunks.size() - 1; i >= 0; i--) {
-            Chunk chunk = chunks.get(i);
-            List<HeaderMessage> messages = new ArrayList<>();
-            for (Slot slot : chunk.slots) {
-                messages.add(slot.message);
+            for (BlockEntry<Chunk> chunk : chunks) {
+                if (chunk.value().slots.contains(slot)) {
+                    cache.markDirty(chunk);
+                }
             }
-            file.write(chunk.address, i == 0
-                    ? ObjectHeaderV2.encodeChunkZero(messages, chunk.capacity)
-                    : ObjectHeaderV2.encodeContinuation(messages, chunk.capacity));
         }
-        dirty = false;
     }
 }

@@ -3,7 +3,7 @@ package org.quire.format.sion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
+import org.quire.format.storage.Storage;
 
 /**
  * The two writes that close a physical file (reference sections 2.1, 2.3, 2.4): META1's tail
@@ -43,14 +43,14 @@ record ClosingWrites(long tailOffset, ByteBuffer tail, long startOfMeta2, ByteBu
      * the word that says "closed", so it must not reach the disk before what it points to. With
      * {@code fsync}, each step is forced to stable storage before the next.
      */
-    void writeTo(FileChannel channel, boolean fsync) throws IOException {
-        PositionalIo.writeFully(channel, meta2AndTrailer.duplicate(), startOfMeta2);
+    void writeTo(Storage storage, boolean fsync) throws IOException {
+        storage.write(meta2AndTrailer.duplicate(), startOfMeta2);
         if (fsync) {
-            channel.force(true);
+            storage.force(true);
         }
-        PositionalIo.writeFully(channel, tail.duplicate(), tailOffset);
+        storage.write(tail.duplicate(), tailOffset);
         if (fsync) {
-            channel.force(true);
+            storage.force(true);
         }
     }
 

@@ -5,13 +5,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.quire.format.FormatException;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * Serial read access to a closed SION file or file set, like SIONlib's {@code sion_open(name, "rb")}:
@@ -31,23 +33,28 @@ public final class SionFile implements Closeable {
 
     private final Path name;
     private final List<PhysicalFileMetadata> physicalFiles;
-    private final List<FileChannel> channels;
+    private final List<Storage> storages;
     private final List<SionTask> tasks;
 
-    private SionFile(Path name, List<PhysicalFileMetadata> physicalFiles, List<FileChannel> channels,
+    private SionFile(Path name, List<PhysicalFileMetadata> physicalFiles, List<Storage> storages,
                      List<SionTask> tasks) {
         this.name = name;
         this.physicalFiles = List.copyOf(physicalFiles);
-        this.channels = List.copyOf(channels);
+        this.storages = List.copyOf(storages);
         this.tasks = List.copyOf(tasks);
     }
 
     /** Opens the file or set named {@code name} (file 0 of a set). */
     public static SionFile open(Path name) throws IOException {
-        List<FileChannel> channels = new ArrayList<>();
+        return open(name, FileStorage.OPENER);
+    }
+
+    /** Opens the file or set named {@code name} (file 0 of a set) through {@code opener}. */
+    public static SionFile open(Path name, StorageOpener opener) throws IOException {
+        List<Storage> storages = new ArrayList<>();
         try {
             List<PhysicalFileMetadata> files = new ArrayList<>();
-            PhysicalFileMetadata first = SionMetadataReader.read(name, openChannel(name, channels));
+            PhysicalFileMetadata first = SionMetadataReader.read(openPhysicalFile(opener, name, storages));
             Meta1FixedPart firstFixed = first.meta1().fixedPart();
             if (firstFixed.fileCount() > 1 && firstFixed.fileNumber() != 0) {
                 throw new FormatException(name, "is physical file " + firstFixed.fileNumber() + " of a set of "
@@ -57,12 +64,12 @@ public final class SionFile implements Closeable {
             files.add(first);
             for (int fileNumber = 1; fileNumber < firstFixed.fileCount(); fileNumber++) {
                 Path memberName = SionFileNames.physicalFile(name, fileNumber);
-                files.add(SionMetadataReader.readSetMember(memberName, openChannel(memberName, channels), firstFixed,
+                files.add(SionMetadataReader.readSetMember(openPhysicalFile(opener, memberName, storages), firstFixed,
                         fileNumber));
             }
-            return new SionFile(name, files, channels, tasksOf(files));
+            return new SionFile(name, files, storages, tasksOf(files));
         } catch (IOException | RuntimeException e) {
-            FileChannels.closeAllAfter(channels, e);
+            Closing.closeAllAfter(storages, e);
             throw e;
         }
     }
@@ -72,16 +79,17 @@ public final class SionFile implements Closeable {
      * for a dump), without opening the rest of the set.
      */
     public static PhysicalFileMetadata readPhysicalFile(Path file) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            return SionMetadataReader.read(file, channel);
+        try (Storage storage = FileStorage.open(file, OpenMode.READ)) {
+            return SionMetadataReader.read(storage);
         }
     }
 
-    private static FileChannel openChannel(Path file, List<FileChannel> opened) throws IOException {
+    private static Storage openPhysicalFile(StorageOpener opener, Path file, List<Storage> opened)
+            throws IOException {
         try {
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-            opened.add(channel);
-            return channel;
+            Storage storage = opener.open(file, OpenMode.READ);
+            opened.add(storage);
+            return storage;
         } catch (NoSuchFileException e) {
             throw new FormatException(file, "physical file of the SION set is missing", e);
         }
@@ -154,7 +162,7 @@ public final class SionFile implements Closeable {
     /** A seekable read-only view of task {@code index}'s logical stream. */
     public TaskStreamChannel openTaskStream(int index) {
         SionTask task = tasks.get(index);
-        return new TaskStreamChannel(physicalFiles.get(task.fileNumber()).path(), channels.get(task.fileNumber()), task);
+        return new TaskStreamChannel(storages.get(task.fileNumber()), task);
     }
 
     public InputStream openTaskInputStream(int index) {
@@ -185,6 +193,6 @@ public final class SionFile implements Closeable {
 
     @Override
     public void close() throws IOException {
-        FileChannels.closeAll(channels);
+        Closing.closeAll(storages);
     }
 }

@@ -4,15 +4,16 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * Reads the recovery journal of one physical file (layout in {@link SionJournalLayout}): checks
@@ -27,41 +28,42 @@ final class SionJournalReader implements Closeable {
     private static final long LARGEST_META2 = Integer.MAX_VALUE - 8;
 
     private final Path path;
-    private final FileChannel channel;
+    private final Storage storage;
     private final SionJournalHeader header;
 
-    private SionJournalReader(Path path, FileChannel channel, SionJournalHeader header) {
+    private SionJournalReader(Path path, Storage storage, SionJournalHeader header) {
         this.path = path;
-        this.channel = channel;
+        this.storage = storage;
         this.header = header;
     }
 
     /** Opens and checks the journal of {@code sionFile}; refuses if there is none. */
-    static SionJournalReader open(Path sionFile) throws IOException {
+    static SionJournalReader open(StorageOpener opener, Path sionFile) throws IOException {
         Path path = SionFileNames.journal(sionFile);
-        FileChannel channel;
+        Storage storage;
         try {
-            channel = FileChannel.open(path, StandardOpenOption.READ);
+            storage = opener.open(path, OpenMode.READ);
         } catch (NoSuchFileException e) {
             throw new SionRecoveryRefusedException(sionFile, SionRecoveryRefusedException.Reason.JOURNAL_MISSING,
                     "no recovery journal " + path + " beside the file (written with the journal off, by another"
                             + " writer than Quire's parallel writer, or the journal was removed): cannot recover");
         }
         try {
-            return new SionJournalReader(path, channel, readHeader(path, channel));
+            return new SionJournalReader(path, storage, readHeader(storage));
         } catch (IOException | RuntimeException e) {
-            FileChannels.closeAllAfter(List.of(channel), e);
+            Closing.closeAllAfter(List.of(storage), e);
             throw e;
         }
     }
 
-    private static SionJournalHeader readHeader(Path path, FileChannel channel) throws IOException {
-        long size = channel.size();
+    private static SionJournalHeader readHeader(Storage storage) throws IOException {
+        Path path = storage.path();
+        long size = storage.size();
         if (size < SionJournalLayout.HEADER_SIZE) {
             throw new CorruptFileException(path, size, HEADER, "header", SionJournalLayout.HEADER_SIZE + " bytes",
                     "file of " + size + " bytes (truncated)");
         }
-        ByteBuffer bytes = PositionalIo.readExactly(channel, path, 0, SionJournalLayout.HEADER_SIZE,
+        ByteBuffer bytes = PositionalIo.readExactly(storage, 0, SionJournalLayout.HEADER_SIZE,
                 ByteOrder.BIG_ENDIAN, HEADER, "header");
         byte[] magic = SionJournalLayout.magic(bytes);
         if (!Arrays.equals(magic, SionJournalLayout.MAGIC)) {
@@ -138,7 +140,7 @@ final class SionJournalReader implements Closeable {
      */
     TaskFills readTask(int localTask, ChunkGeometry geometry, long sionFileSize, SionRecoveryMode mode)
             throws IOException {
-        FillLevels fills = new FillLevels(localTask, geometry, sionFileSize);
+        FillLevels fills = new FillLevels(localTask, geometry, sionFileSize, mode);
         if (mode == SionRecoveryMode.EVERY_RECORD) {
             Run run = walkRun(localTask, fills::apply);
             return new TaskFills(fills.bytesPerChunk(), run.records(), run.damagedRecordOffset());
@@ -200,13 +202,15 @@ final class SionJournalReader implements Closeable {
         private final int localTask;
         private final ChunkGeometry geometry;
         private final long sionFileSize;
+        private final SionRecoveryMode mode;
         private long[] fills = new long[1];
         private long chunk;
 
-        FillLevels(int localTask, ChunkGeometry geometry, long sionFileSize) {
+        FillLevels(int localTask, ChunkGeometry geometry, long sionFileSize, SionRecoveryMode mode) {
             this.localTask = localTask;
             this.geometry = geometry;
             this.sionFileSize = sionFileSize;
+            this.mode = mode;
         }
 
         long[] bytesPerChunk() {
@@ -244,10 +248,15 @@ final class SionJournalReader implements Closeable {
             }
             long allowed = Math.min(capacity, bytesBeforeEndOfFile(geometry, localTask, chunk, sionFileSize));
             if (record.bytes() < fills[(int) chunk] || record.bytes() > allowed) {
+                boolean onlyBeyondTheEnd = record.bytes() >= fills[(int) chunk] && record.bytes() <= capacity;
                 throw new CorruptFileException(path, offset + SionJournalLayout.RECORD_BYTES_OFFSET, RECORD,
                         "bytes in chunk " + chunk + " of task " + localTask + " (record " + sequence + ")",
                         fills[(int) chunk] + ".." + allowed + " (not less than the chunk's previous record, within"
-                                + " its capacity " + capacity + " and the SION file's " + sionFileSize + " bytes)",
+                                + " its capacity " + capacity + " and the SION file's " + sionFileSize + " bytes"
+                                + (onlyBeyondTheEnd && mode == SionRecoveryMode.EVERY_RECORD && !record.forced()
+                                ? "; an unforced record beyond the end of the file is what a power failure or an"
+                                + " operating system crash can leave: recover with FLUSHED_ONLY"
+                                + " (quire sion recover --flushed-only)" : "") + ")",
                         Long.toString(record.bytes()));
             }
             fills[(int) chunk] = record.bytes();
@@ -277,31 +286,51 @@ final class SionJournalReader implements Closeable {
      * A task appends its records one after the other, so a crash can tear only its last one: if
      * a valid record follows the damaged record {@code endSequence}, the damage is corruption,
      * and ignoring it would silently drop the valid records behind it (flushed ones among them).
-     * An unused slot ({@code forcedOnly}) may have valid records behind it after a power failure,
-     * but only unforced ones: forcing the journal puts every record before the forced one on disk.
-     * Looks at the rest of the block of {@code endSequence} (already in {@code block}), or at the
-     * next slot when it is its block's last: bounded work, whatever the journal's size.
+     * An unused slot ({@code afterUnusedSlot}) may have valid records behind it after a power
+     * failure, unforced ones and at most one forced one, the task's last: the record of a flush
+     * whose journal force had not returned (a later disk sector of the block reached the disk,
+     * an earlier one did not). A forced record with a valid record behind it belongs to a flush
+     * that returned, so its force had put every record before it on disk: then the unused slot
+     * is corruption. Looks at the rest of the block of {@code endSequence} (already in
+     * {@code block}), or at the next slot when it is its block's last, and at one slot more when
+     * the last one looked at is forced: bounded work, whatever the journal's size.
      */
     private void refuseValidRecordBehind(int localTask, long endSequence, ByteBuffer block, String found,
-                                         boolean forcedOnly) throws IOException {
+                                         boolean afterUnusedSlot) throws IOException {
         int taskCount = header.taskCount();
         long next = endSequence + 1;
         long last = SionJournalLayout.slotInBlock(next) == 0 ? next
                 : endSequence + SionJournalLayout.RECORDS_PER_BLOCK - 1 - SionJournalLayout.slotInBlock(endSequence);
-        for (long sequence = next; sequence <= last; sequence++) {
+        long forced = 0; // the first valid forced record behind the unused slot, if any
+        for (long sequence = next; sequence <= last || (sequence == last + 1 && forced == last); sequence++) {
             if (SionJournalLayout.slotInBlock(sequence) == 0) {
                 readBlock(block, SionJournalLayout.blockOffset(taskCount, localTask, sequence));
             }
             ByteBuffer slot = slot(block, sequence);
-            if (!isUnused(slot) && damage(slot, localTask, sequence) == null
-                    && (!forcedOnly || SionJournalLayout.decodeRecord(slot).forced())) {
-                throw new CorruptFileException(path, SionJournalLayout.recordOffset(taskCount, localTask, endSequence),
-                        RECORD, "record " + endSequence + " of task " + localTask, "a valid record (record " + sequence
-                                + " behind it, at offset " + SionJournalLayout.recordOffset(taskCount, localTask, sequence)
-                                + (forcedOnly ? ", is valid and forced: forcing the journal put every record before it"
-                                + " on disk)" : ", is valid: only a task's last record can be torn by a crash)"), found);
+            if (isUnused(slot) || damage(slot, localTask, sequence) != null) {
+                continue;
+            }
+            String behind = null;
+            if (!afterUnusedSlot) {
+                behind = "record " + sequence + " behind it, at offset " + offset(localTask, sequence)
+                        + ", is valid: only a task's last record can be torn by a crash";
+            } else if (forced != 0) {
+                behind = "record " + forced + " behind it, at offset " + offset(localTask, forced) + ", is valid and"
+                        + " forced, and record " + sequence + " behind that is valid too: that flush returned, so"
+                        + " forcing the journal had put every record before it on disk";
+            }
+            if (behind != null) {
+                throw new CorruptFileException(path, offset(localTask, endSequence), RECORD,
+                        "record " + endSequence + " of task " + localTask, "a valid record (" + behind + ")", found);
+            }
+            if (SionJournalLayout.decodeRecord(slot).forced() && forced == 0) {
+                forced = sequence;
             }
         }
+    }
+
+    private long offset(int localTask, long sequence) {
+        return SionJournalLayout.recordOffset(header.taskCount(), localTask, sequence);
     }
 
     /** How many bytes of {@code task}'s chunk {@code chunk} lie before the end of the SION file. */
@@ -317,11 +346,7 @@ final class SionJournalReader implements Closeable {
     /** Reads a block; what lies beyond the end of the journal reads as zeros (unused slots). */
     private void readBlock(ByteBuffer block, long offset) throws IOException {
         block.clear();
-        while (block.hasRemaining()) {
-            if (channel.read(block, offset + block.position()) < 0) {
-                break;
-            }
-        }
+        storage.readFully(block, offset);
         Arrays.fill(block.array(), block.position(), block.capacity(), (byte) 0);
         block.clear();
     }
@@ -347,6 +372,6 @@ final class SionJournalReader implements Closeable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        storage.close();
     }
 }

@@ -3,10 +3,10 @@ package org.quire.format.sion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
+import org.quire.format.storage.Storage;
 
 /**
  * Reads and validates the metadata of one physical file the way reference section 2.8 describes:
@@ -19,32 +19,33 @@ final class SionMetadataReader {
     }
 
     /** Reads a physical file on its own (file 0 of a set, a single file, or any file for inspection). */
-    static PhysicalFileMetadata read(Path path, FileChannel channel) throws IOException {
-        return read(path, channel, null, -1);
+    static PhysicalFileMetadata read(Storage storage) throws IOException {
+        return read(storage, null, -1);
     }
 
     /**
      * Reads physical file {@code fileNumber} of the set whose file 0 has the fixed part
      * {@code firstOfSet}; it must agree with file 0 before anything else of it is interpreted.
      */
-    static PhysicalFileMetadata readSetMember(Path path, FileChannel channel, Meta1FixedPart firstOfSet,
+    static PhysicalFileMetadata readSetMember(Storage storage, Meta1FixedPart firstOfSet,
                                               int fileNumber) throws IOException {
-        return read(path, channel, firstOfSet, fileNumber);
+        return read(storage, firstOfSet, fileNumber);
     }
 
-    private static PhysicalFileMetadata read(Path path, FileChannel channel, Meta1FixedPart firstOfSet,
+    private static PhysicalFileMetadata read(Storage storage, Meta1FixedPart firstOfSet,
                                              int fileNumber) throws IOException {
-        long fileSize = channel.size();
+        Path path = storage.path();
+        long fileSize = storage.size();
         SionMetadataValidator validator = new SionMetadataValidator(path, fileSize);
 
-        Meta1FixedPart fixed = readFixedPart(path, channel, validator, firstOfSet, fileNumber, true);
+        Meta1FixedPart fixed = readFixedPart(storage, validator, firstOfSet, fileNumber, true);
         KeyValueMode keyValueMode = validator.keyValueMode(fixed);
 
         ByteOrder order = fixed.endianness().metadataOrder();
         int taskCount = fixed.taskCount();
         long variablePartSize = Meta1Layout.variablePartSize(taskCount);
         validator.checkReadableInOnePiece(variablePartSize, "META1 arrays of ntasks " + taskCount);
-        ByteBuffer variableBytes = PositionalIo.readExactly(channel, path, Meta1Layout.FIXED_PART_SIZE,
+        ByteBuffer variableBytes = PositionalIo.readExactly(storage, Meta1Layout.FIXED_PART_SIZE,
                 (int) variablePartSize, order, "META1", "globalrank/chunksize arrays");
         Meta1 meta1 = Meta1Layout.decodeVariablePart(fixed, variableBytes);
         ChunkGeometry geometry = validator.checkChunkLayout(meta1, readableCapacities(meta1));
@@ -52,7 +53,7 @@ final class SionMetadataReader {
         long meta2Size = Meta2Layout.size(taskCount, meta1.maxChunks());
         validator.checkReadableInOnePiece(meta2Size, "META2 of ntasks " + taskCount + " and maxchunks "
                 + meta1.maxChunks());
-        ByteBuffer meta2Bytes = PositionalIo.readExactly(channel, path, meta1.startOfMeta2(), (int) meta2Size, order,
+        ByteBuffer meta2Bytes = PositionalIo.readExactly(storage, meta1.startOfMeta2(), (int) meta2Size, order,
                 "META2", "chunk table");
         Meta2 meta2 = Meta2Layout.decode(meta2Bytes, taskCount, meta1.maxChunks());
         validator.checkMeta2(meta1, geometry, meta2);
@@ -65,12 +66,12 @@ final class SionMetadataReader {
         // a 4-byte trailer. Anything in between is a truncated trailer.
         if (firstFileOfSet || (fixed.fileCount() == 1 && fileSize > trailerOffset)) {
             validator.requireBytes(trailerOffset, MappingLayout.MAPPING_SIZE_LENGTH, "mapping", "mapping_size");
-            int size = MappingLayout.decodeMappingSize(PositionalIo.readExactly(channel, path, trailerOffset,
+            int size = MappingLayout.decodeMappingSize(PositionalIo.readExactly(storage, trailerOffset,
                     MappingLayout.MAPPING_SIZE_LENGTH, order, "mapping", "mapping_size"));
             if (firstFileOfSet) {
                 validator.checkMappingSize(size, trailerOffset, fixed.fileCount());
                 validator.checkReadableInOnePiece(MappingLayout.size(size), "mapping of " + size + " tasks");
-                ByteBuffer trailer = PositionalIo.readExactly(channel, path, trailerOffset,
+                ByteBuffer trailer = PositionalIo.readExactly(storage, trailerOffset,
                         (int) MappingLayout.size(size), order, "mapping", "entries");
                 mapping = MappingLayout.decodeEntries(trailer, size);
             } else {
@@ -87,18 +88,19 @@ final class SionMetadataReader {
      * otherwise) and the arrays are validated as for any file; maxchunks and start_of_varheader
      * are returned as stored, or as 0 when the file ends before META1's tail.
      */
-    static Meta1 readMeta1OfUnclosedFile(Path path, FileChannel channel, Meta1FixedPart firstOfSet, int fileNumber)
+    static Meta1 readMeta1OfUnclosedFile(Storage storage, Meta1FixedPart firstOfSet, int fileNumber)
             throws IOException {
-        long fileSize = channel.size();
+        Path path = storage.path();
+        long fileSize = storage.size();
         SionMetadataValidator validator = new SionMetadataValidator(path, fileSize);
-        Meta1FixedPart fixed = readFixedPart(path, channel, validator, firstOfSet, fileNumber, false);
+        Meta1FixedPart fixed = readFixedPart(storage, validator, firstOfSet, fileNumber, false);
         ByteOrder order = fixed.endianness().metadataOrder();
         int taskCount = fixed.taskCount();
         long variablePartSize = Meta1Layout.variablePartSize(taskCount);
         validator.checkReadableInOnePiece(variablePartSize, "META1 arrays of ntasks " + taskCount);
         long storedSize = Math.min(variablePartSize, fileSize - Meta1Layout.FIXED_PART_SIZE);
         ByteBuffer variableBytes = ByteBuffer.allocate((int) variablePartSize).order(order);
-        variableBytes.put(PositionalIo.readExactly(channel, path, Meta1Layout.FIXED_PART_SIZE, (int) storedSize,
+        variableBytes.put(PositionalIo.readExactly(storage, Meta1Layout.FIXED_PART_SIZE, (int) storedSize,
                 order, "META1", "globalrank/chunksize arrays"));
         return Meta1Layout.decodeVariablePart(fixed, variableBytes);
     }
@@ -108,11 +110,11 @@ final class SionMetadataReader {
      * member of a set ({@code firstOfSet} not null) its agreement with file 0. A {@code closed}
      * file must also hold META1's tail.
      */
-    private static Meta1FixedPart readFixedPart(Path path, FileChannel channel, SionMetadataValidator validator,
+    private static Meta1FixedPart readFixedPart(Storage storage, SionMetadataValidator validator,
                                                 Meta1FixedPart firstOfSet, int fileNumber, boolean closed)
             throws IOException {
         validator.requireBytes(0, Meta1Layout.FIXED_PART_SIZE, "META1", "fixed part");
-        ByteBuffer fixedBytes = PositionalIo.readExactly(channel, path, 0, Meta1Layout.FIXED_PART_SIZE,
+        ByteBuffer fixedBytes = PositionalIo.readExactly(storage, 0, Meta1Layout.FIXED_PART_SIZE,
                 ByteOrder.LITTLE_ENDIAN, "META1", "fixed part");
         validator.checkMagic(Meta1Layout.magic(fixedBytes));
         EndiannessWord endianness = validator.checkEndiannessWord(Meta1Layout.endiannessWord(fixedBytes));

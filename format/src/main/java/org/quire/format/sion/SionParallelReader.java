@@ -3,18 +3,20 @@ package org.quire.format.sion;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.quire.format.Collectives;
 import org.quire.format.FormatException;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * One rank's read access to a SION file set opened collectively. Rank 0 reads and validates all
- * metadata and hands each rank its tasks; afterwards each rank reads on its own channels.
+ * metadata and hands each rank its tasks; afterwards each rank reads on its own storages.
  *
  * <ul>
  *   <li>{@link #openOwnTask}: rank r reads task r, as {@code sion_paropen_mpi(..., "r", ...)};
@@ -31,28 +33,41 @@ public final class SionParallelReader implements Closeable {
 
     private final Path name;
     private final TaskHandout handout;
-    private final Map<Integer, FileChannel> channelsByFile;
+    private final Map<Integer, Storage> storagesByFile;
 
-    private SionParallelReader(Path name, TaskHandout handout, Map<Integer, FileChannel> channelsByFile) {
+    private SionParallelReader(Path name, TaskHandout handout, Map<Integer, Storage> storagesByFile) {
         this.name = name;
         this.handout = handout;
-        this.channelsByFile = channelsByFile;
+        this.storagesByFile = storagesByFile;
     }
 
     /** Rank r reads task r; fails on every rank unless the set has exactly {@code size()} tasks. */
     public static SionParallelReader openOwnTask(Path name, Collectives collectives) throws IOException {
-        return open(name, collectives, true);
+        return open(name, collectives, true, FileStorage.OPENER);
+    }
+
+    /** {@link #openOwnTask(Path, Collectives)} through {@code opener}. */
+    public static SionParallelReader openOwnTask(Path name, Collectives collectives, StorageOpener opener)
+            throws IOException {
+        return open(name, collectives, true, opener);
     }
 
     /** Each rank reads a contiguous block of the set's tasks (N/M each, remainder to the last rank). */
     public static SionParallelReader openMapped(Path name, Collectives collectives) throws IOException {
-        return open(name, collectives, false);
+        return open(name, collectives, false, FileStorage.OPENER);
     }
 
-    private static SionParallelReader open(Path name, Collectives collectives, boolean ownTask) throws IOException {
+    /** {@link #openMapped(Path, Collectives)} through {@code opener}. */
+    public static SionParallelReader openMapped(Path name, Collectives collectives, StorageOpener opener)
+            throws IOException {
+        return open(name, collectives, false, opener);
+    }
+
+    private static SionParallelReader open(Path name, Collectives collectives, boolean ownTask, StorageOpener opener)
+            throws IOException {
         byte[][] handouts = null;
         if (collectives.rank() == 0) {
-            try (SionFile sion = SionFile.open(name)) {
+            try (SionFile sion = SionFile.open(name, opener)) {
                 handouts = handouts(name, sion, collectives.size(), ownTask);
             } catch (IOException | RuntimeException e) {
                 collectives.scatter(RootVerdict.failureForAll(e, collectives.size()), 0);
@@ -61,13 +76,13 @@ public final class SionParallelReader implements Closeable {
         }
         TaskHandout handout = TaskHandout.decode(
                 RootVerdict.unwrap(collectives.scatter(handouts, 0), "opening the SION file " + name));
-        Map<Integer, FileChannel> channels = new HashMap<>();
+        Map<Integer, Storage> storages = new HashMap<>();
         Throwable failure = null;
         try {
             for (SionTask task : handout.tasks()) {
-                if (!channels.containsKey(task.fileNumber())) {
-                    channels.put(task.fileNumber(), FileChannel.open(
-                            SionFileNames.physicalFile(name, task.fileNumber()), StandardOpenOption.READ));
+                if (!storages.containsKey(task.fileNumber())) {
+                    storages.put(task.fileNumber(),
+                            opener.open(SionFileNames.physicalFile(name, task.fileNumber()), OpenMode.READ));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -77,10 +92,10 @@ public final class SionParallelReader implements Closeable {
             // All ranks open or none: a rank that cannot open its file fails every rank, with its exception.
             CollectiveOutcome.agree(collectives, failure, "opening the SION file " + name);
         } catch (IOException | RuntimeException e) {
-            FileChannels.closeAllAfter(channels.values(), e);
+            Closing.closeAllAfter(storages.values(), e);
             throw e;
         }
-        return new SionParallelReader(name, handout, channels);
+        return new SionParallelReader(name, handout, storages);
     }
 
     private static byte[][] handouts(Path name, SionFile sion, int ranks, boolean ownTask) throws FormatException {
@@ -123,8 +138,7 @@ public final class SionParallelReader implements Closeable {
         if (!handout.tasks().contains(task)) {
             throw new IllegalArgumentException("task " + task.index() + " is not read by this rank");
         }
-        return new TaskStreamChannel(SionFileNames.physicalFile(name, task.fileNumber()),
-                channelsByFile.get(task.fileNumber()), task);
+        return new TaskStreamChannel(storagesByFile.get(task.fileNumber()), task);
     }
 
     public byte[] readFully(SionTask task) throws IOException {
@@ -143,6 +157,6 @@ public final class SionParallelReader implements Closeable {
 
     @Override
     public void close() throws IOException {
-        FileChannels.closeAll(channelsByFile.values());
+        Closing.closeAll(storagesByFile.values());
     }
 }

@@ -3,15 +3,15 @@ package org.quire.format.sion;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.quire.format.Collectives;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
 
 /**
  * One rank's handle on a SION file (or set of {@code fileCount} files) written by all ranks of a
@@ -22,7 +22,7 @@ import org.quire.format.Collectives;
  *
  * <p>Open is collective: rank 0 gathers every rank's requested chunk size, computes capacities and
  * start pointers and hands each rank its place; the first rank of each file writes that file's
- * META1. Afterwards each rank writes through its own channel with no communication, moving to
+ * META1. Afterwards each rank writes through its own storage with no communication, moving to
  * its next chunk at {@code start + k * globalskip} when one is full. Close is collective and
  * gathers every rank's chunk fill levels in a single gather (SIONlib does one per chunk index);
  * each file's first rank then writes META2 and META1's tail.
@@ -51,7 +51,7 @@ public final class SionParallelWriter implements Closeable {
     private final Path name;
     private final SionWriteOptions options;
     private final RankAssignment assignment;
-    private final FileChannel channel;
+    private final Storage storage;
     /** This rank's appender to its file's recovery journal; null when the journal is off. */
     private final TaskJournalWriter journal;
     private final TaskChunkWriter task;
@@ -60,16 +60,16 @@ public final class SionParallelWriter implements Closeable {
     private boolean closed;
 
     private SionParallelWriter(Collectives collectives, Path name, SionWriteOptions options, RankAssignment assignment,
-                               FileChannel channel, TaskJournalWriter journal, int fileCount, ParallelWritePlan plan) {
+                               Storage storage, TaskJournalWriter journal, int fileCount, ParallelWritePlan plan) {
         this.collectives = collectives;
         this.name = name;
         this.options = options;
         this.assignment = assignment;
-        this.channel = channel;
+        this.storage = storage;
         this.journal = journal;
         this.fileCount = fileCount;
         this.plan = plan;
-        this.task = new TaskChunkWriter(channel, collectives.rank(), assignment.taskStart(), assignment.chunkCapacity(),
+        this.task = new TaskChunkWriter(storage, collectives.rank(), assignment.taskStart(), assignment.chunkCapacity(),
                 assignment.globalSkip(), options.keyValueMode(), options.metadataOrder(),
                 journal == null ? TaskChunkWriter.FinishedChunks.NONE : journal);
     }
@@ -108,19 +108,23 @@ public final class SionParallelWriter implements Closeable {
 
         Path physicalFile = SionFileNames.physicalFile(name, assignment.fileNumber());
         Path journalFile = SionFileNames.journal(physicalFile);
-        FileChannel channel = null;
+        Storage storage = null;
         TaskJournalWriter journal = null;
         Throwable failure = null;
         if (assignment.ownsFileMetadata()) {
             try {
-                channel = FileChannel.open(physicalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                        StandardOpenOption.TRUNCATE_EXISTING);
-                PositionalIo.writeFully(channel, ByteBuffer.wrap(assignment.meta1Head()), 0);
+                storage = options.storage().open(physicalFile, OpenMode.CREATE_OR_OPEN);
+                storage.truncate(0);
+                storage.write(ByteBuffer.wrap(assignment.meta1Head()), 0);
                 if (options.journal()) {
-                    journal = TaskJournalWriter.create(journalFile, journalHeader(assignment, fileCount));
+                    // Recovery needs every file's META1 and journal header. A rank's flush forces only its
+                    // own file and journal, so each file's are forced here, before any rank can flush.
+                    storage.force(true);
+                    journal = TaskJournalWriter.create(options.storage(), journalFile,
+                            journalHeader(assignment, fileCount));
                 } else {
                     // A journal left by an earlier crashed open of this name must not be applied to this file.
-                    Files.deleteIfExists(journalFile);
+                    options.storage().deleteIfExists(journalFile);
                 }
             } catch (IOException | RuntimeException e) {
                 failure = e;
@@ -129,10 +133,10 @@ public final class SionParallelWriter implements Closeable {
         collectives.barrier(); // every file and journal exists and is truncated before other ranks open it
         if (!assignment.ownsFileMetadata()) {
             try {
-                channel = FileChannel.open(physicalFile, StandardOpenOption.WRITE);
+                storage = options.storage().open(physicalFile, OpenMode.READ_WRITE);
                 if (options.journal()) {
-                    journal = TaskJournalWriter.openExisting(journalFile, assignment.fileTaskCount(),
-                            assignment.localRank(), assignment.journalId());
+                    journal = TaskJournalWriter.openExisting(options.storage(), journalFile,
+                            assignment.fileTaskCount(), assignment.localRank(), assignment.journalId());
                 }
             } catch (IOException | RuntimeException e) {
                 failure = e;
@@ -141,10 +145,10 @@ public final class SionParallelWriter implements Closeable {
         try {
             CollectiveOutcome.agree(collectives, failure, "creating the SION file " + name);
         } catch (IOException | RuntimeException e) {
-            closeAfterFailure(channel, journal, e);
+            closeAfterFailure(storage, journal, e);
             throw e;
         }
-        return new SionParallelWriter(collectives, name, options, assignment, channel, journal, fileCount, plan);
+        return new SionParallelWriter(collectives, name, options, assignment, storage, journal, fileCount, plan);
     }
 
     private static SionJournalHeader journalHeader(RankAssignment assignment, int fileCount) {
@@ -152,8 +156,8 @@ public final class SionParallelWriter implements Closeable {
                 assignment.journalId(), SionJournalLayout.meta1HeadChecksum(ByteBuffer.wrap(assignment.meta1Head())));
     }
 
-    private static void closeAfterFailure(FileChannel channel, TaskJournalWriter journal, Throwable cause) {
-        FileChannels.closeAllAfter(opened(channel, journal), cause);
+    private static void closeAfterFailure(Storage storage, TaskJournalWriter journal, Throwable cause) {
+        Closing.closeAllAfter(opened(storage, journal), cause);
     }
 
     /** The ones of {@code resources} that are open (not null). */
@@ -216,7 +220,7 @@ public final class SionParallelWriter implements Closeable {
      */
     public void flush() throws IOException {
         ensureOpen();
-        channel.force(false);
+        storage.force(false);
         if (journal != null) {
             journal.appendDurably(task.currentChunk(), task.currentChunkBytes());
         }
@@ -257,7 +261,7 @@ public final class SionParallelWriter implements Closeable {
         Throwable failure = null;
         try {
             if (options.fsyncOnClose()) {
-                channel.force(true);
+                storage.force(true);
             }
         } catch (IOException e) {
             failure = e;
@@ -274,7 +278,7 @@ public final class SionParallelWriter implements Closeable {
                     partsForOwners[plan.metadataOwner(file)] = perFile.get(file).encode();
                 }
             } catch (RuntimeException e) {
-                failure = e;
+                failure = firstOf(failure, e);
                 mine = null;
                 partsForOwners = new byte[fillsByRank.length][0];
             }
@@ -287,22 +291,31 @@ public final class SionParallelWriter implements Closeable {
         }
         if (mine != null) {
             try {
-                mine.writeTo(channel, options.fsyncOnClose());
+                mine.writeTo(storage, options.fsyncOnClose());
             } catch (IOException e) {
-                failure = e;
+                failure = firstOf(failure, e);
             }
         }
         try {
-            FileChannels.closeAll(opened(channel, journal));
+            Closing.closeAll(opened(storage, journal));
         } catch (IOException e) {
-            failure = failure == null ? e : failure;
+            failure = firstOf(failure, e);
         }
         CollectiveOutcome.agree(collectives, failure, "closing the SION file " + name);
         // Only now is every file of the set closed; until then a crash still needs every journal.
         // A journal someone already removed is no failure: the agreed outcome is that the set is closed.
         if (journal != null && assignment.ownsFileMetadata()) {
-            Files.deleteIfExists(SionFileNames.journal(physicalFile()));
+            options.storage().deleteIfExists(SionFileNames.journal(physicalFile()));
         }
+    }
+
+    /** The failure close reports: the first one met, each later one suppressed in it. */
+    private static Throwable firstOf(Throwable first, Throwable later) {
+        if (first == null) {
+            return later;
+        }
+        first.addSuppressed(later);
+        return first;
     }
 
     private static byte[] encodeLongs(long[] values) {

@@ -3,17 +3,18 @@ package org.quire.format.sion;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * Closes a SION file or set whose {@link SionParallelWriter} died before its collective close,
@@ -55,9 +56,15 @@ public final class SionRecovery {
      * {@code mode} names: after a power failure use {@link SionRecoveryMode#FLUSHED_ONLY}.
      */
     public static SionRecoveryReport recover(Path name, SionRecoveryMode mode) throws IOException {
+        return recover(name, mode, FileStorage.OPENER);
+    }
+
+    /** {@link #recover(Path, SionRecoveryMode)} of the files {@code opener} opens. */
+    public static SionRecoveryReport recover(Path name, SionRecoveryMode mode, StorageOpener opener)
+            throws IOException {
         List<Closeable> opened = new ArrayList<>();
         try {
-            List<FileUnderRecovery> files = openFiles(name, opened);
+            List<FileUnderRecovery> files = openFiles(opener, name, opened);
             if (files.stream().allMatch(FileUnderRecovery::isClosed)) {
                 throw new SionRecoveryRefusedException(name, SionRecoveryRefusedException.Reason.ALREADY_CLOSED,
                         (files.size() == 1 ? "the file is" : "every file of the set is") + " already closed"
@@ -72,20 +79,20 @@ public final class SionRecovery {
                 if (files.get(fileNumber).isClosed()) {
                     continue;
                 }
-                FileChannel channel = files.get(fileNumber).channel();
+                Storage storage = files.get(fileNumber).storage();
                 ClosingWrites closing = writes.get(fileNumber);
-                channel.truncate(closing.endOfFile());
-                closing.writeTo(channel, true);
+                storage.truncate(closing.endOfFile());
+                closing.writeTo(storage, true);
             }
-            FileChannels.closeAll(opened);
+            Closing.closeAll(opened);
             opened.clear();
-            SionFile.open(name).close(); // validates every file of the set before the journals go
+            SionFile.open(name, opener).close(); // validates every file of the set before the journals go
             for (FileUnderRecovery file : files) {
-                Files.deleteIfExists(SionFileNames.journal(file.path()));
+                opener.deleteIfExists(SionFileNames.journal(file.path()));
             }
             return new SionRecoveryReport(name, recovered);
         } catch (IOException | RuntimeException e) {
-            FileChannels.closeAllAfter(opened, e);
+            Closing.closeAllAfter(opened, e);
             throw e;
         }
     }
@@ -99,7 +106,7 @@ public final class SionRecovery {
      * @param journal  its journal; null if the file is closed
      * @param closed   its metadata if it is closed; null otherwise
      */
-    private record FileUnderRecovery(Path path, FileChannel channel, Meta1 meta1, ByteBuffer head,
+    private record FileUnderRecovery(Path path, Storage storage, Meta1 meta1, ByteBuffer head,
                                      ChunkGeometry geometry, SionJournalReader journal, PhysicalFileMetadata closed) {
 
         boolean isClosed() {
@@ -111,43 +118,45 @@ public final class SionRecovery {
      * Opens every physical file and the journal of every unclosed one (adding them to
      * {@code opened}); refuses unless each journal belongs to its file and all to the same open.
      */
-    private static List<FileUnderRecovery> openFiles(Path name, List<Closeable> opened) throws IOException {
+    private static List<FileUnderRecovery> openFiles(StorageOpener opener, Path name, List<Closeable> opened)
+            throws IOException {
         List<FileUnderRecovery> files = new ArrayList<>();
         Meta1FixedPart firstFixed = null;
         SionJournalReader firstJournal = null;
         int fileCount = 1;
         for (int fileNumber = 0; fileNumber < fileCount; fileNumber++) {
             Path path = SionFileNames.physicalFile(name, fileNumber);
-            FileChannel channel = openForRecovery(path, opened);
-            Meta1 meta1 = SionMetadataReader.readMeta1OfUnclosedFile(path, channel, firstFixed, fileNumber);
+            Storage storage = openForRecovery(opener, path, opened);
+            Meta1 meta1 = SionMetadataReader.readMeta1OfUnclosedFile(storage, firstFixed, fileNumber);
             if (fileNumber == 0) {
                 firstFixed = meta1.fixedPart();
                 fileCount = firstFixed.fileCount();
             }
-            ByteBuffer head = PositionalIo.readExactly(channel, path, 0,
+            ByteBuffer head = PositionalIo.readExactly(storage, 0,
                     (int) Meta1Layout.maxChunksOffset(meta1.fixedPart().taskCount()),
                     meta1.fixedPart().endianness().metadataOrder(), "META1", "head");
             if (meta1.startOfMeta2() != 0) {
-                PhysicalFileMetadata closed = SionMetadataReader.read(path, channel);
-                files.add(new FileUnderRecovery(path, channel, meta1, head, closed.geometry(), null, closed));
+                PhysicalFileMetadata closed = SionMetadataReader.read(storage);
+                files.add(new FileUnderRecovery(path, storage, meta1, head, closed.geometry(), null, closed));
                 continue;
             }
-            SionJournalReader journal = SionJournalReader.open(path);
+            SionJournalReader journal = SionJournalReader.open(opener, path);
             opened.add(journal);
             firstJournal = firstJournal == null ? journal : firstJournal;
             journal.checkBelongsTo(path, meta1, SionJournalLayout.meta1HeadChecksum(head), fileNumber,
                     firstJournal.header().journalId());
-            ChunkGeometry geometry = new SionMetadataValidator(path, channel.size()).checkUnclosedChunkLayout(meta1);
-            files.add(new FileUnderRecovery(path, channel, meta1, head, geometry, journal, null));
+            ChunkGeometry geometry = new SionMetadataValidator(path, storage.size()).checkUnclosedChunkLayout(meta1);
+            files.add(new FileUnderRecovery(path, storage, meta1, head, geometry, journal, null));
         }
         return files;
     }
 
-    private static FileChannel openForRecovery(Path file, List<Closeable> opened) throws IOException {
+    private static Storage openForRecovery(StorageOpener opener, Path file, List<Closeable> opened)
+            throws IOException {
         try {
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            opened.add(channel);
-            return channel;
+            Storage storage = opener.open(file, OpenMode.READ_WRITE);
+            opened.add(storage);
+            return storage;
         } catch (NoSuchFileException e) {
             throw new FormatException(file, "no such physical file of the SION set", e);
         }
@@ -164,7 +173,7 @@ public final class SionRecovery {
         Meta1FixedPart fixed = first.meta1().fixedPart();
         long[] capacities = files.stream().flatMapToLong(file -> Arrays.stream(file.meta1().chunkCapacities()))
                 .toArray();
-        KeyValueMode keyValueMode = new SionMetadataValidator(first.path(), first.channel().size()).keyValueMode(fixed);
+        KeyValueMode keyValueMode = new SionMetadataValidator(first.path(), first.storage().size()).keyValueMode(fixed);
         SionWriteOptions options = SionWriteOptions.defaults().withKeyValueMode(keyValueMode)
                 .withUserDataOrder(fixed.endianness().userDataOrder())
                 .withMetadataOrder(fixed.endianness().metadataOrder());
@@ -192,7 +201,7 @@ public final class SionRecovery {
         List<RecoveredTask> recovered = new ArrayList<>();
         for (int fileNumber = 0; fileNumber < files.size(); fileNumber++) {
             FileUnderRecovery file = files.get(fileNumber);
-            long fileSize = file.channel().size();
+            long fileSize = file.storage().size();
             for (int localTask = 0; localTask < file.meta1().fixedPart().taskCount(); localTask++) {
                 long globalRank = file.meta1().globalRank(localTask);
                 if (file.isClosed()) {
@@ -209,7 +218,7 @@ public final class SionRecovery {
                             file.geometry().chunkCapacity(localTask), file.geometry().taskStart(localTask),
                             file.geometry().globalSkip(), bytesPerChunk);
                     long end = KeyValueScanner.completeRecordsEnd(file.path(),
-                            new TaskStreamChannel(file.path(), file.channel(), task), options.metadataOrder());
+                            new TaskStreamChannel(file.storage(), task), options.metadataOrder());
                     bytesPerChunk = streamPrefix(bytesPerChunk, end);
                 }
                 recovered.add(new RecoveredTask(recovered.size(), globalRank, fileNumber, false, bytesPerChunk,
@@ -221,17 +230,21 @@ public final class SionRecovery {
 
     /**
      * The fill levels of the first {@code length} bytes of a stream whose chunks hold
-     * {@code bytesPerChunk}: chunks behind it are dropped, the chunk it ends in keeps its part.
+     * {@code bytesPerChunk}: the chunk it ends in keeps its part, the chunks behind it stay with
+     * 0 bytes. Keeping them keeps META2 where the journal's chunks end, so that neither it nor
+     * the cut behind it lands on bytes the journal describes: a recovery that dies after cutting
+     * the file replays the same journal against the same bytes when it is run again.
      */
     static long[] streamPrefix(long[] bytesPerChunk, long length) {
-        int chunks = 1;
+        int chunk = 0;
         long before = 0;
-        while (before + bytesPerChunk[chunks - 1] < length) {
-            before += bytesPerChunk[chunks - 1];
-            chunks++;
+        while (before + bytesPerChunk[chunk] < length) {
+            before += bytesPerChunk[chunk];
+            chunk++;
         }
-        long[] prefix = Arrays.copyOf(bytesPerChunk, chunks);
-        prefix[chunks - 1] = length - before;
+        long[] prefix = new long[bytesPerChunk.length];
+        System.arraycopy(bytesPerChunk, 0, prefix, 0, chunk);
+        prefix[chunk] = length - before;
         return prefix;
     }
 }

@@ -3,9 +3,10 @@ package org.quire.format.sion;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
 
 /**
  * Writes one physical SION file for several tasks from one thread, the way SIONlib's serial
@@ -24,20 +25,20 @@ import java.nio.file.StandardOpenOption;
  */
 public final class SionSerialWriter implements Closeable {
 
-    private final FileChannel channel;
+    private final Storage storage;
     private final ChunkGeometry geometry;
     private final SionWriteOptions options;
     private final TaskChunkWriter[] tasks;
     private int currentTask;
     private boolean closed;
 
-    private SionSerialWriter(FileChannel channel, ChunkGeometry geometry, SionWriteOptions options) {
-        this.channel = channel;
+    private SionSerialWriter(Storage storage, ChunkGeometry geometry, SionWriteOptions options) {
+        this.storage = storage;
         this.geometry = geometry;
         this.options = options;
         this.tasks = new TaskChunkWriter[geometry.taskCount()];
         for (int task = 0; task < tasks.length; task++) {
-            tasks[task] = new TaskChunkWriter(channel, task, geometry.taskStart(task),
+            tasks[task] = new TaskChunkWriter(storage, task, geometry.taskStart(task),
                     geometry.chunkCapacity(task), geometry.globalSkip(), options.keyValueMode(),
                     options.metadataOrder(), TaskChunkWriter.FinishedChunks.NONE);
         }
@@ -63,15 +64,15 @@ public final class SionSerialWriter implements Closeable {
         long[] capacities = ChunkGeometry.alignedCapacities(requestedChunkSizes, fsBlockSize);
         ChunkGeometry geometry = ChunkGeometry.fromCapacities(fsBlockSize, capacities);
         Meta1FixedPart fixed = options.meta1FixedPart(fsBlockSize, taskCount, 1, 1, file.toString());
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+        Storage storage = options.storage().open(file, OpenMode.CREATE_OR_OPEN);
         try {
-            PositionalIo.writeFully(channel, Meta1Layout.encodeHead(fixed, globalRanks, capacities), 0);
+            storage.truncate(0);
+            storage.write(Meta1Layout.encodeHead(fixed, globalRanks, capacities), 0);
         } catch (IOException | RuntimeException e) {
-            channel.close();
+            Closing.closeAllAfter(List.of(storage), e);
             throw e;
         }
-        return new SionSerialWriter(channel, geometry, options);
+        return new SionSerialWriter(storage, geometry, options);
     }
 
     /** Makes {@code task} the target of the following writes; its chunk position is kept. */
@@ -115,14 +116,14 @@ public final class SionSerialWriter implements Closeable {
             return;
         }
         closed = true;
-        try (channel) {
+        try (storage) {
             long[][] bytesPerChunk = new long[tasks.length][];
             for (int task = 0; task < tasks.length; task++) {
                 bytesPerChunk[task] = tasks[task].bytesPerChunk();
             }
             ClosingWrites.of(geometry, bytesPerChunk, options.metadataOrder(),
                     MappingLayout.encodeSerialTrailer(options.metadataOrder()))
-                    .writeTo(channel, options.fsyncOnClose());
+                    .writeTo(storage, options.fsyncOnClose());
         }
     }
 

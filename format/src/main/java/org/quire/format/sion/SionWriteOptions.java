@@ -1,6 +1,9 @@
 package org.quire.format.sion;
 
 import java.nio.ByteOrder;
+import java.util.Objects;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * Choices a writer makes beyond the chunk layout.
@@ -14,33 +17,44 @@ import java.nio.ByteOrder;
  * @param journal       parallel writer only: keep a recovery journal beside each physical file
  *                      while it is open, so that {@link SionRecovery} can close it after a crash
  *                      (see {@link SionJournalLayout}); the SION file's bytes are the same either way
+ * @param storage       opens the physical files and journals: {@link FileStorage#OPENER}, or a
+ *                      test's crash simulator
  */
 public record SionWriteOptions(KeyValueMode keyValueMode, ByteOrder userDataOrder, ByteOrder metadataOrder,
-                               boolean fsyncOnClose, boolean journal) {
+                               boolean fsyncOnClose, boolean journal, StorageOpener storage) {
 
-    /** Plain streams, host byte order for everything, fsync at close, recovery journal on. */
+    public SionWriteOptions {
+        Objects.requireNonNull(storage, "storage");
+    }
+
+    /** Plain streams, host byte order for everything, fsync at close, recovery journal on, real files. */
     public static SionWriteOptions defaults() {
-        return new SionWriteOptions(KeyValueMode.NONE, ByteOrder.nativeOrder(), ByteOrder.nativeOrder(), true, true);
+        return new SionWriteOptions(KeyValueMode.NONE, ByteOrder.nativeOrder(), ByteOrder.nativeOrder(), true, true,
+                FileStorage.OPENER);
     }
 
     public SionWriteOptions withKeyValueMode(KeyValueMode mode) {
-        return new SionWriteOptions(mode, userDataOrder, metadataOrder, fsyncOnClose, journal);
+        return new SionWriteOptions(mode, userDataOrder, metadataOrder, fsyncOnClose, journal, storage);
     }
 
     public SionWriteOptions withUserDataOrder(ByteOrder order) {
-        return new SionWriteOptions(keyValueMode, order, metadataOrder, fsyncOnClose, journal);
+        return new SionWriteOptions(keyValueMode, order, metadataOrder, fsyncOnClose, journal, storage);
     }
 
     public SionWriteOptions withMetadataOrder(ByteOrder order) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, order, fsyncOnClose, journal);
+        return new SionWriteOptions(keyValueMode, userDataOrder, order, fsyncOnClose, journal, storage);
     }
 
     public SionWriteOptions withFsyncOnClose(boolean fsync) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsync, journal);
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsync, journal, storage);
     }
 
     public SionWriteOptions withJournal(boolean keepJournal) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, keepJournal);
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, keepJournal, storage);
+    }
+
+    public SionWriteOptions withStorage(StorageOpener opener) {
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, journal, opener);
     }
 
     EndiannessWord endiannessWord() {

@@ -3,8 +3,8 @@ package org.quire.format.sion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.util.Arrays;
+import org.quire.format.storage.Storage;
 
 /**
  * Appends to one task's logical stream, moving from chunk k to chunk k+1 at
@@ -30,7 +30,7 @@ final class TaskChunkWriter {
         void chunkFinished(long chunk, long bytes) throws IOException;
     }
 
-    private final FileChannel channel;
+    private final Storage storage;
     private final int taskIndex;
     private final long firstChunkOffset;
     private final long capacity;
@@ -41,9 +41,9 @@ final class TaskChunkWriter {
     private long[] bytesPerChunk = new long[4];
     private int currentChunk;
 
-    TaskChunkWriter(FileChannel channel, int taskIndex, long firstChunkOffset, long capacity, long globalSkip,
+    TaskChunkWriter(Storage storage, int taskIndex, long firstChunkOffset, long capacity, long globalSkip,
                     KeyValueMode keyValueMode, ByteOrder metadataOrder, FinishedChunks finishedChunks) {
-        this.channel = channel;
+        this.storage = storage;
         this.taskIndex = taskIndex;
         this.firstChunkOffset = firstChunkOffset;
         this.capacity = capacity;
@@ -108,7 +108,7 @@ final class TaskChunkWriter {
     private void append(ByteBuffer data) throws IOException {
         long offset = firstChunkOffset + currentChunk * globalSkip + bytesPerChunk[currentChunk];
         int length = data.remaining();
-        PositionalIo.writeFully(channel, data, offset);
+        storage.write(data, offset);
         bytesPerChunk[currentChunk] += length;
     }
 

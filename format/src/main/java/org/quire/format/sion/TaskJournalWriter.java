@@ -2,9 +2,11 @@ package org.quire.format.sion;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * Appends one task's records to the recovery journal of its physical file (layout in
@@ -14,35 +16,40 @@ import java.nio.file.StandardOpenOption;
  */
 final class TaskJournalWriter implements Closeable, TaskChunkWriter.FinishedChunks {
 
-    private final FileChannel channel;
+    private final Storage storage;
     private final int taskCount;
     private final int localTask;
     private final long journalId;
     private long nextSequence = 1;
 
-    private TaskJournalWriter(FileChannel channel, int taskCount, int localTask, long journalId) {
-        this.channel = channel;
+    private TaskJournalWriter(Storage storage, int taskCount, int localTask, long journalId) {
+        this.storage = storage;
         this.taskCount = taskCount;
         this.localTask = localTask;
         this.journalId = journalId;
     }
 
-    /** Creates (or empties) the journal {@code file} with {@code header}, for the file's local task 0. */
-    static TaskJournalWriter create(Path file, SionJournalHeader header) throws IOException {
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+    /**
+     * Creates (or empties) the journal {@code file} with {@code header}, for the file's local
+     * task 0, and forces it to stable storage.
+     */
+    static TaskJournalWriter create(StorageOpener opener, Path file, SionJournalHeader header) throws IOException {
+        Storage storage = opener.open(file, OpenMode.CREATE_OR_OPEN);
         try {
-            PositionalIo.writeFully(channel, SionJournalLayout.encodeHeader(header), 0);
+            storage.truncate(0);
+            storage.write(SionJournalLayout.encodeHeader(header), 0);
+            storage.force(true);
         } catch (IOException | RuntimeException e) {
-            channel.close();
+            Closing.closeAllAfter(List.of(storage), e);
             throw e;
         }
-        return new TaskJournalWriter(channel, header.taskCount(), 0, header.journalId());
+        return new TaskJournalWriter(storage, header.taskCount(), 0, header.journalId());
     }
 
     /** Opens the journal {@code file} that local task 0 created, for {@code localTask}. */
-    static TaskJournalWriter openExisting(Path file, int taskCount, int localTask, long journalId) throws IOException {
-        return new TaskJournalWriter(FileChannel.open(file, StandardOpenOption.WRITE), taskCount, localTask, journalId);
+    static TaskJournalWriter openExisting(StorageOpener opener, Path file, int taskCount, int localTask,
+                                          long journalId) throws IOException {
+        return new TaskJournalWriter(opener.open(file, OpenMode.READ_WRITE), taskCount, localTask, journalId);
     }
 
     @Override
@@ -57,19 +64,19 @@ final class TaskJournalWriter implements Closeable, TaskChunkWriter.FinishedChun
      */
     void appendDurably(long chunk, long bytes) throws IOException {
         append(chunk, bytes, true);
-        channel.force(false);
+        storage.force(false);
     }
 
     private void append(long chunk, long bytes, boolean forced) throws IOException {
         long sequence = nextSequence;
         SionJournalRecord record = new SionJournalRecord(sequence, localTask, chunk, bytes, forced);
-        PositionalIo.writeFully(channel, SionJournalLayout.encodeRecord(journalId, record),
+        storage.write(SionJournalLayout.encodeRecord(journalId, record),
                 SionJournalLayout.recordOffset(taskCount, localTask, sequence));
         nextSequence++;
     }
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        storage.close();
     }
 }

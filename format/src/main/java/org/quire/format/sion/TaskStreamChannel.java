@@ -3,32 +3,29 @@ package org.quire.format.sion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.FileChannel;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Path;
 import java.util.Arrays;
 import org.quire.format.CorruptFileException;
+import org.quire.format.storage.Storage;
 
 /**
  * A task's logical stream as a read-only, seekable channel: its chunks concatenated, each
  * contributing exactly its fill level from META2 (the unused rest of a chunk is skipped).
- * Reads are positional on a shared {@link FileChannel}, so several streams (and threads) may
- * read the same file at once; closing this view does not close that file channel.
+ * Reads are positional on a shared {@link Storage}, so several streams (and threads) may
+ * read the same file at once; closing this view does not close that storage.
  */
 public final class TaskStreamChannel implements SeekableByteChannel {
 
-    private final Path file;
-    private final FileChannel fileChannel;
+    private final Storage storage;
     private final SionTask task;
     /** streamStart[k] = stream position of the first byte of chunk k; streamStart[chunks] = size. */
     private final long[] streamStart;
     private long position;
     private boolean open = true;
 
-    TaskStreamChannel(Path file, FileChannel fileChannel, SionTask task) {
-        this.file = file;
-        this.fileChannel = fileChannel;
+    TaskStreamChannel(Storage storage, SionTask task) {
+        this.storage = storage;
         this.task = task;
         this.streamStart = new long[task.chunkCount() + 1];
         for (int chunk = 0; chunk < task.chunkCount(); chunk++) {
@@ -51,13 +48,11 @@ public final class TaskStreamChannel implements SeekableByteChannel {
         int length = (int) Math.min(destination.remaining(), streamStart[chunk + 1] - position);
         long fileOffset = task.chunkOffset(chunk) + inChunk;
         ByteBuffer slice = destination.slice(destination.position(), length);
-        while (slice.hasRemaining()) {
-            if (fileChannel.read(slice, fileOffset + slice.position()) < 0) {
-                throw new CorruptFileException(file, fileOffset + slice.position(), "chunk",
-                        "data of task " + task.index() + " in chunk " + chunk,
-                        task.bytesInChunk(chunk) + " bytes from offset " + task.chunkOffset(chunk),
-                        "end of file (the file shrank after its metadata was read)");
-            }
+        if (!storage.readFully(slice, fileOffset)) {
+            throw new CorruptFileException(storage.path(), fileOffset + slice.position(), "chunk",
+                    "data of task " + task.index() + " in chunk " + chunk,
+                    task.bytesInChunk(chunk) + " bytes from offset " + task.chunkOffset(chunk),
+                    "end of file (the file shrank after its metadata was read)");
         }
         destination.position(destination.position() + length);
         position += length;

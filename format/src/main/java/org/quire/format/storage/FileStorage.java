@@ -9,7 +9,10 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** A {@link Storage} over a real file, through a {@link FileChannel}. */
+/**
+ * A {@link Storage} over a real file, through a {@link FileChannel}. A failing operation throws
+ * {@link StorageIOException} naming the file, the operation and the offset.
+ */
 public final class FileStorage implements Storage {
 
     /** Opens real files. */
@@ -46,30 +49,54 @@ public final class FileStorage implements Storage {
 
     @Override
     public long size() throws IOException {
-        return channel.size();
+        try {
+            return channel.size();
+        } catch (IOException e) {
+            throw new StorageIOException(path, "size", StorageIOException.NO_OFFSET, e);
+        }
     }
 
     @Override
     public int read(ByteBuffer target, long position) throws IOException {
-        return channel.read(target, position);
+        try {
+            return channel.read(target, position);
+        } catch (IOException e) {
+            throw new StorageIOException(path, "read of " + target.remaining() + " bytes",
+                    position, e);
+        }
     }
 
     @Override
     public void write(ByteBuffer source, long position) throws IOException {
         long at = position;
-        while (source.hasRemaining()) {
-            at += channel.write(source, at);
+        try {
+            while (source.hasRemaining()) {
+                at += channel.write(source, at);
+            }
+        } catch (IOException e) {
+            throw new StorageIOException(path, "write of " + source.remaining() + " bytes", at,
+                    e);
         }
     }
 
     @Override
     public void truncate(long size) throws IOException {
-        channel.truncate(size);
+        try {
+            channel.truncate(size);
+        } catch (IOException e) {
+            throw new StorageIOException(path, "truncate to " + size + " bytes",
+                    StorageIOException.NO_OFFSET, e);
+        }
     }
 
     @Override
     public void force(boolean metadata) throws IOException {
-        channel.force(metadata);
+        try {
+            channel.force(metadata);
+        } catch (IOException e) {
+            throw new StorageIOException(path, metadata ? "fsync" : "fdatasync",
+                    StorageIOException.NO_OFFSET, e);
+        }
     }
 
     @Override

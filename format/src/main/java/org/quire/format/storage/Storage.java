@@ -1,5 +1,6 @@
 package org.quire.format.storage;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -8,12 +9,12 @@ import java.nio.file.Path;
  * The bytes of one file, as the format module sees them: positional reads and writes, size,
  * durability barriers and an advisory lock. Every read and write of the format module (HDF5
  * files, SION containers and their journals) goes through this interface, so that a test can put
- * a {@code CrashSimulatingStorage} underneath and see what a crash at any moment leaves on disk.
+ * a crash simulator (the test sources' {@code CrashSimulator}) underneath and see what a crash at any moment leaves on disk.
  *
  * <p>Implementations are not required to be thread-safe for writes at overlapping positions;
  * positional writes to disjoint ranges and concurrent reads must be safe.
  */
-public interface Storage extends AutoCloseable {
+public interface Storage extends Closeable {
 
     /** The file, for messages. */
     Path path();

@@ -58,7 +58,7 @@ class ChunkedSelectionTest {
         double[] model = new double[(int) (SHAPE[0] * SHAPE[1])];
         java.util.Arrays.fill(model, FILL);
         SplittableRandom random = new SplittableRandom(20261125);
-        try (Hdf5File file = Hdf5File.create(path, cache)) {
+        try (Hdf5File file = Hdf5File.create(path, WriteOptions.DEFAULT.withChunkCache(cache))) {
             DatasetSpec.Builder spec = DatasetSpec.builder(Datatype.FLOAT64, SHAPE)
                     .chunkShape(CHUNK).fillValue(FILL);
             filters.forEach(spec::filter);

@@ -7,16 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 /**
  * Contiguous and compact element storage: hyperslabs come from the right bytes, and a layout
@@ -35,7 +35,7 @@ class ContiguousDataTest {
             bytes[i] = (byte) i;
         }
         Files.write(path, bytes);
-        return new BlockFile(path, FileChannel.open(path, StandardOpenOption.READ));
+        return new BlockFile(FileStorage.open(path, OpenMode.READ));
     }
 
     /** Reads through a byte array target, as {@code Dataset.read} into a {@code byte[]}. */

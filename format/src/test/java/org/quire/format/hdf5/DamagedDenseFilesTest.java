@@ -31,6 +31,8 @@ import org.quire.format.hdf5.layout.FractalHeapDirectBlock;
 import org.quire.format.hdf5.layout.FractalHeapHeader;
 import org.quire.format.hdf5.layout.FractalHeapIndirectBlock;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 /**
  * Damaged dense link and attribute storage in a file libhdf5 wrote (h5py's
@@ -201,8 +203,7 @@ class DamagedDenseFilesTest {
         }
         Path file = dir.resolve("wrong-hash.h5");
         Files.copy(intact, file);
-        try (BlockFile blocks = new BlockFile(file, java.nio.channels.FileChannel.open(file,
-                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ_WRITE))) {
             BTreeV2Header<BTreeV2LinkRecord> header = BTreeV2Header.read(blocks, treeAddress,
                     BTreeV2RecordFormat.exactly(BTreeV2LinkRecord.NAME));
             assertEquals(0, header.depth());
@@ -265,8 +266,7 @@ class DamagedDenseFilesTest {
         }
         Path file = dir.resolve("shared-node.h5");
         Files.copy(intact, file);
-        try (BlockFile blocks = new BlockFile(file, java.nio.channels.FileChannel.open(file,
-                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ_WRITE))) {
             BTreeV2Header<BTreeV2LinkRecord> header = BTreeV2Header.read(blocks, treeAddress,
                     BTreeV2RecordFormat.exactly(BTreeV2LinkRecord.NAME));
             assertEquals(1, header.depth());

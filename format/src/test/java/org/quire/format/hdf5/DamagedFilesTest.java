@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,6 +38,8 @@ import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.LinkMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
 import org.quire.format.hdf5.layout.SuperblockV3;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 /**
  * Damaged and hostile files: every failure is a typed {@link FormatException} naming the
@@ -197,17 +197,19 @@ class DamagedFilesTest {
             throws IOException {
         Path file = dir.resolve(fileName);
         Files.deleteIfExists(file);
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
-                StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+        org.quire.format.storage.Storage storage = FileStorage.open(file, OpenMode.CREATE_OR_OPEN);
+        try (BlockFile blocks = new BlockFile(storage)) {
+            org.quire.format.hdf5.cache.MetadataCache cache =
+                    new org.quire.format.hdf5.cache.MetadataCache(storage, 1 << 20,
+                            org.quire.format.hdf5.cache.Durability.NONE);
             blocks.allocate(SuperblockV3.SIZE);
-            WritableObjectHeader child = new WritableObjectHeader(blocks, messages, 0);
-            WritableObjectHeader root = new WritableObjectHeader(blocks, List.of(
+            WritableObjectHeader child = new WritableObjectHeader(blocks, cache, messages, 0);
+            WritableObjectHeader root = new WritableObjectHeader(blocks, cache, List.of(
                     HeaderMessage.of(LinkInfoMessage.TYPE, 0, LinkInfoMessage.compact().encode()),
                     HeaderMessage.of(GroupInfoMessage.TYPE, 0, GroupInfoMessage.encodeDefault()),
                     HeaderMessage.of(LinkMessage.TYPE, 0,
                             LinkMessage.hard(name, child.address()).encode())), 0);
-            child.flush();
-            root.flush();
+            cache.flush();
             blocks.write(0, new SuperblockV3(0, blocks.endOfAllocation(), root.address()).encode());
         }
         return file;
@@ -218,8 +220,7 @@ class DamagedFilesTest {
         Path file = forge("beyond.h5", "child", List.of());
         byte[] bytes = Files.readAllBytes(file);
         // Re-point the link: rebuild the root header with the far address.
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
-                StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ_WRITE))) {
             SuperblockV3 superblock = SuperblockV3.read(blocks);
             long far = 1L << 40;
             byte[] root = ObjectHeaderV2.encodeChunkZero(List.of(
@@ -246,8 +247,7 @@ class DamagedFilesTest {
     void aContinuationCycleIsCorruptNotAnEndlessLoop() throws IOException {
         Path file = dir.resolve("cycle.h5");
         Files.deleteIfExists(file);
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
-                StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.CREATE_OR_OPEN))) {
             blocks.allocate(SuperblockV3.SIZE);
             int capacity = 64;
             long block = blocks.allocate(ObjectHeaderV2.continuationSize(capacity));
@@ -338,8 +338,7 @@ class DamagedFilesTest {
     /** Rewrites the root node of the only B-tree in {@code file}, checksum included. */
     private static void changeRoot(Path file, RootChange change) throws IOException {
         long headerAddress = indexOf(Files.readAllBytes(file), "BTHD");
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
-                StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ_WRITE))) {
             BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(blocks, headerAddress,
                     2, 4);
             assertEquals(1, header.depth());
@@ -429,8 +428,7 @@ class DamagedFilesTest {
     void aBTreeHeaderWithAnImpossibleDepthFailsBeforeReadingNodes() throws IOException {
         Path file = btreeFile("btree-depth.h5");
         long headerAddress = indexOf(Files.readAllBytes(file), "BTHD");
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file,
-                StandardOpenOption.READ, StandardOpenOption.WRITE))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ_WRITE))) {
             BTreeV2Header<BTreeV2ChunkRecord> h = BTreeV2Header.read(blocks, headerAddress, 2, 4);
             blocks.write(headerAddress, new BTreeV2Header<>(h.format(), h.nodeSize(), 40,
                     h.splitPercent(), h.mergePercent(), h.rootAddress(), h.rootRecords(),

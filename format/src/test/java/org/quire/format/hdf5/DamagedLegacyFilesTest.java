@@ -104,6 +104,31 @@ class DamagedLegacyFilesTest {
     }
 
     @Test
+    void aLeafKeyOutOfOrderFailsTheLookupAsItFailsVerification() throws IOException {
+        long leaf;
+        try (Hdf5File file = Hdf5File.open(copy("intact", intact))) {
+            leaf = BTreeV1Node.read(file.blocks(), chunkChild, BTreeV1ChunkKey.format(1),
+                    BTreeV1Ranks.DEFAULT.chunkNodeK()).children()[0];
+        }
+        // Key 1's chunk offset becomes key 3's: a binary search for chunk 1 or 2 would miss it
+        // and read the fill value.
+        long key1 = leaf + BTreeV1Node.childFieldOffset(1, CHUNK_KEY_SIZE) - CHUNK_KEY_SIZE;
+        long key3 = leaf + BTreeV1Node.childFieldOffset(3, CHUNK_KEY_SIZE) - CHUNK_KEY_SIZE;
+        byte[] bytes = intact.clone();
+        putLong(bytes, key1 + 8, longAt(bytes, key3 + 8));
+        Path file = copy("leaf-key-order", bytes);
+        CorruptFileException read = expectCorrupt(() -> {
+            try (Hdf5File hdf5 = Hdf5File.open(file)) {
+                hdf5.root().group("chunked").dataset("resizable").read(new long[] {0},
+                        new long[] {1});
+            }
+        });
+        assertFailure(read, leaf, "version 1 B-tree node", "key 2");
+        assertFailure(expectCorrupt(() -> Hdf5Verifier.verify(file)), leaf,
+                "version 1 B-tree node", "key 2");
+    }
+
+    @Test
     void aNodePointingBackAtItsParentIsCorruptWhenReadAndVerified() throws IOException {
         byte[] bytes = intact.clone();
         putLong(bytes, chunkRoot + BTreeV1Node.childFieldOffset(0, CHUNK_KEY_SIZE), chunkRoot);

@@ -27,6 +27,13 @@ final class H5pyFixtures {
     /** {@code legacy.h5}, {@code v108.h5}, {@code ranks.h5}, {@code ranks_v108.h5}: old formats. */
     static final String LEGACY = "make_h5py_legacy_fixtures.py";
 
+    /**
+     * {@code compat.h5}, {@code compat_latest.h5}, {@code userblock_*.h5}: what h5py users
+     * write by default (variable-length strings, bools, enums, scalars, committed datatypes,
+     * integers of every size, never-written datasets, user blocks, parts Quire does not read).
+     */
+    static final String COMPAT = "make_h5py_compat_fixtures.py";
+
     /** Signatures of the blocks of dense storage, and the structure errors must name. */
     static final Map<String, String> DENSE_BLOCKS = new LinkedHashMap<>();
 

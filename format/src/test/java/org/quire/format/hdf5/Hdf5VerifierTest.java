@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -30,6 +28,8 @@ import org.quire.format.hdf5.layout.ExtensibleArrayDataBlock;
 import org.quire.format.hdf5.layout.ExtensibleArrayGeometry;
 import org.quire.format.hdf5.layout.FixedArrayDataBlock;
 import org.quire.format.hdf5.layout.FixedArrayHeader;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 /**
  * {@link Hdf5Verifier} on a file with every index type, and on copies of it damaged in each
@@ -287,7 +287,8 @@ class Hdf5VerifierTest {
         Path file = copyWith("fletcher.h5", damaged);
         CorruptFileException e = assertThrows(CorruptFileException.class,
                 () -> Hdf5Verifier.verify(file));
-        assertEquals("chunk [3] of /fletcher", e.structure());
+        assertEquals("chunk [3]", e.structure());
+        assertEquals("/fletcher", e.object());
         assertEquals(chunkAddress, e.offset());
         assertTrue(e.found().contains("Fletcher-32 checksum"), e.getMessage());
         // The failure as the chunk read reported it stays attached.
@@ -341,8 +342,7 @@ class Hdf5VerifierTest {
     }
 
     private static long fixedArrayPageAddress(int page) throws IOException {
-        try (BlockFile blocks = new BlockFile(intact, FileChannel.open(intact,
-                StandardOpenOption.READ))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(intact, OpenMode.READ))) {
             FixedArrayHeader header = FixedArrayHeader.read(blocks, indexOf("FAHD", false));
             return new FixedArrayDataBlock(header).pageAddress(page);
         }

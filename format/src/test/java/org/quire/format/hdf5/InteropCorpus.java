@@ -286,7 +286,18 @@ final class InteropCorpus {
                         Datatype.UINT16.withByteOrder(BE), new long[] {2, 3},
                         new byte[] {0, 1, 0, 2, 0, 3, 1, 0, 2, 0, 3, 0})),
                 new AttributeCase("/extensible/float64_grown", new Attribute("scalar",
-                        Datatype.FLOAT32, new long[0], new byte[] {0, 0, (byte) 0x80, 0x3f}))));
+                        Datatype.FLOAT32, new long[0], new byte[] {0, 0, (byte) 0x80, 0x3f})),
+                // What h5py writes for str, a list of str, bool, numpy scalars.
+                new AttributeCase("/nested", Attribute.of("text", "caf\u00e9 \u03b2")),
+                new AttributeCase("/nested", Attribute.ofStrings("texts",
+                        Datatype.VariableLengthStringType.UTF8, new long[] {3}, List.of(
+                                "alpha".getBytes(StandardCharsets.UTF_8), new byte[0],
+                                "x".repeat(5000).getBytes(StandardCharsets.UTF_8)))),
+                new AttributeCase("/nested", Attribute.of("flags", true, false, true)),
+                new AttributeCase("/nested", new Attribute("flag", Datatype.EnumType.BOOLEAN,
+                        new long[0], new byte[] {1})),
+                new AttributeCase("/nested", Attribute.scalar("count", Datatype.INT32, -7)),
+                new AttributeCase("/nested", Attribute.scalar("ratio", Datatype.FLOAT64, 0.25))));
         // More attributes than fit in the header's first chunk: continuation blocks.
         for (int i = 0; i < 12; i++) {
             attributes.add(new AttributeCase("/nested/a", Attribute.of("attr" + i, (long) i * i)));
@@ -490,7 +501,13 @@ final class InteropCorpus {
                     .append(a.name()).append("\", \"dtype\": ").append(numpyType(a.type()))
                     .append(", \"shape\": ").append(list(a.shape()))
                     .append(", \"hex\": \"").append(HexFormat.of().formatHex(a.data()))
-                    .append("\"}");
+                    .append("\", \"strings\": [");
+            List<byte[]> strings = a.strings();
+            for (int j = 0; j < strings.size(); j++) {
+                json.append(j == 0 ? "\"" : ", \"").append(HexFormat.of().formatHex(strings.get(j)))
+                        .append('"');
+            }
+            json.append("]}");
         }
         json.append("]}\n");
         Path manifest = dir.resolve(name + "-manifest.json");
@@ -535,6 +552,12 @@ final class InteropCorpus {
         }
         if (type instanceof Datatype.StringType) {
             return "\"|S" + type.size() + "\"";
+        }
+        if (type instanceof Datatype.VariableLengthStringType string) {
+            return string.utf8() ? "\"vlen-utf8\"" : "\"vlen-ascii\"";
+        }
+        if (type.equals(Datatype.EnumType.BOOLEAN)) {
+            return "\"|b1\"";
         }
         String order = type.size() == 1 ? "|" : type.byteOrder() == BE ? ">" : "<";
         String kind = type instanceof Datatype.FloatType ? "f"

@@ -7,7 +7,8 @@ import org.quire.format.hdf5.layout.LinkMessage;
 
 /**
  * What the damaged-file tests do to a file: open it and read every group, every attribute and
- * every dataset whole, following hard links (soft and external links are not followed by Quire).
+ * every dataset whole (variable-length strings from the global heap), following hard links
+ * (the objects of soft links are read through their hard links).
  */
 final class ReadEverything {
 
@@ -16,6 +17,7 @@ final class ReadEverything {
 
     static void read(Path file) throws IOException {
         try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            hdf5.root().attributes();
             readGroup(hdf5.root());
         }
     }
@@ -29,9 +31,13 @@ final class ReadEverything {
             member.attributes();
             if (member instanceof Group child) {
                 readGroup(child);
-            } else {
-                Dataset dataset = (Dataset) member;
-                dataset.read(new long[dataset.shape().length], dataset.shape());
+            } else if (member instanceof Dataset dataset) {
+                long[] start = new long[dataset.shape().length];
+                if (dataset.type() instanceof Datatype.VariableLengthStringType) {
+                    dataset.readStringBytes(start, dataset.shape());
+                } else {
+                    dataset.read(start, dataset.shape());
+                }
             }
         }
     }

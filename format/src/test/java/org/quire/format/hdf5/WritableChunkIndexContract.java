@@ -2,27 +2,32 @@ package org.quire.format.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.hdf5.chunk.ChunkIndex;
+import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.ChunkRecord;
 
 /**
  * The write part of the chunk index contract, for the indexes Quire writes, through the dataset
  * API (which chooses the index from the dataset's shape, maximum shape and chunk shape): an
  * empty index finds no chunk; a written chunk is found with its values; an overwritten chunk
- * keeps one record (in place when its stored size is unchanged); records survive flush and
+ * keeps one record (in place when its stored size is unchanged; a deflated chunk that no longer
+ * fits moves, its neighbours' records and values intact); records survive flush and
  * reopening unchanged, and the index visits exactly the written chunks before flush and after;
  * sparse writes leave every other chunk unwritten (the read part runs on {@link #sparse()});
  * large counts (paged blocks, deep trees) survive reopening; and h5py (libhdf5) reads the
@@ -119,6 +124,83 @@ abstract class WritableChunkIndexContract extends ChunkIndexContract {
             assertArrayEquals(InteropCorpus.expected(sparse),
                     dataset.read(new long[shape.length], shape).array());
             assertGetAgrees(dataset, storedChunks(dataset));
+        }
+    }
+
+    /**
+     * The chunk of {@link #sparse()}'s first write, deflated, overwritten with noise that
+     * deflates to more bytes than it held: it must move (in place it would overwrite whatever
+     * follows it), and every other chunk keeps its record and values.
+     */
+    @Test
+    void aFilteredChunkThatGrowsMovesAndItsNeighboursStayIntact() throws IOException {
+        InteropCorpus.Case deflated = deflated(sparse());
+        long[] chunkShape = deflated.spec().chunkShape();
+        long[] chunk = new long[chunkShape.length];
+        long[] start = new long[chunkShape.length];
+        long[] count = new long[chunkShape.length];
+        for (int d = 0; d < chunk.length; d++) {
+            chunk[d] = deflated.writes().get(0).start()[d] / chunkShape[d];
+            start[d] = chunk[d] * chunkShape[d];
+            count[d] = Math.min(chunkShape[d], deflated.finalShape()[d] - start[d]);
+        }
+        InteropCorpus.Box whole = InteropCorpus.Box.of(start, count);
+        byte[] noise = new byte[(int) (Shapes.elementCount(count) * deflated.spec().type().size())];
+        new Random(42).nextBytes(noise);
+        Path path = dir.resolve("filtered-overwrite.h5");
+        try (Hdf5File file = Hdf5File.create(path)) {
+            Dataset dataset = writeCase(file, deflated);
+            Map<List<Long>, ChunkRecord> before = storedChunks(dataset);
+            dataset.write(start, count, ByteBuffer.wrap(noise));
+            Map<List<Long>, ChunkRecord> after = storedChunks(dataset);
+
+            ChunkRecord old = before.get(key(chunk));
+            ChunkRecord moved = after.get(key(chunk));
+            assertTrue(moved.storedSize() > old.storedSize(), "noise deflates to more: " + old + " then " + moved);
+            assertNotEquals(old.address(), moved.address(), "a chunk that grew moved");
+            Map<List<Long>, ChunkRecord> neighboursBefore = new HashMap<>(before);
+            Map<List<Long>, ChunkRecord> neighboursAfter = new HashMap<>(after);
+            neighboursBefore.remove(key(chunk));
+            neighboursAfter.remove(key(chunk));
+            assertEquals(neighboursBefore, neighboursAfter, "the other chunks' records");
+            assertGetAgrees(dataset, after);
+        }
+        byte[] expected = InteropCorpus.expected(deflated);
+        overlay(expected, deflated.check(), whole, noise, deflated.spec().type().size());
+        try (Hdf5File file = Hdf5File.open(path)) {
+            Dataset dataset = (Dataset) InteropCorpus.object(file, deflated.path());
+            long[] shape = dataset.shape();
+            assertArrayEquals(expected, dataset.read(new long[shape.length], shape).array());
+        }
+    }
+
+    /** {@code c} with its chunks deflated. */
+    private static InteropCorpus.Case deflated(InteropCorpus.Case c) {
+        DatasetSpec spec = c.spec();
+        DatasetSpec.Builder builder = DatasetSpec.builder(spec.type(), spec.shape()).maxShape(spec.maxShape())
+                .chunkShape(spec.chunkShape()).filter(Filter.deflate(6));
+        if (spec.fillValue() != null) {
+            builder.fillValue(spec.fillValue());
+        }
+        return new InteropCorpus.Case(c.path(), builder.build(), c.finalShape(), c.writes(), c.check(), c.index());
+    }
+
+    /** Copies the elements of {@code box}, row-major in {@code values}, into {@code whole}, the elements of {@code check}. */
+    private static void overlay(byte[] whole, InteropCorpus.Box check, InteropCorpus.Box box, byte[] values,
+                                int size) {
+        int rank = box.start().length;
+        for (int i = 0; i < values.length / size; i++) {
+            long rest = i;
+            long linear = 0;
+            long[] position = new long[rank];
+            for (int d = rank - 1; d >= 0; d--) {
+                position[d] = box.start()[d] + rest % box.count()[d] - check.start()[d];
+                rest /= box.count()[d];
+            }
+            for (int d = 0; d < rank; d++) {
+                linear = linear * check.count()[d] + position[d];
+            }
+            System.arraycopy(values, i * size, whole, (int) linear * size, size);
         }
     }
 

@@ -14,12 +14,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.quire.format.FormatException;
+import org.quire.format.storage.CrashSimulator;
 
 /** Parallel write and read over {@link ThreadGroupCollectives}: one thread per rank. */
 class SionParallelTest {
@@ -246,5 +248,37 @@ class SionParallelTest {
             }
         });
         assertEquals(List.of(1, 2), checked);
+    }
+
+    /** Every byte goes through the storage opener given: a set written and read in a simulator's memory. */
+    @Test
+    void writesAndReadsASetThroughItsStorageOpener() throws Exception {
+        CrashSimulator memory = new CrashSimulator();
+        Path name = Path.of("/simulated/seam.sion");
+        ThreadGroupCollectives.run(3, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives,
+                    requestedChunkSize(collectives.rank()), 2, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults().withStorage(memory))) {
+                writer.write(streamOf(collectives.rank()));
+            }
+            try (SionParallelReader reader = SionParallelReader.openOwnTask(name, collectives, memory)) {
+                assertArrayEquals(streamOf(collectives.rank()), reader.readFully(reader.tasks().get(0)));
+            }
+            return null;
+        });
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelReader reader = SionParallelReader.openMapped(name, collectives, memory)) {
+                for (SionTask task : reader.tasks()) {
+                    assertArrayEquals(streamOf(task.index()), reader.readFully(task));
+                }
+            }
+            return null;
+        });
+        try (SionFile sion = SionFile.open(name, memory)) {
+            assertEquals(3, sion.taskCount());
+        }
+        assertEquals(Set.of(name, SionFileNames.physicalFile(name, 1)), memory.files().keySet(),
+                "the journals are gone after close, nothing is on disk");
+        assertFalse(Files.exists(name));
     }
 }

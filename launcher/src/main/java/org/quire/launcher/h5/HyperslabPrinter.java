@@ -2,7 +2,9 @@ package org.quire.launcher.h5;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.Datatype;
@@ -34,7 +36,7 @@ final class HyperslabPrinter {
         }
         if (start.length == 0) { // a scalar: one value, at index []
             out.print("[]: ");
-            printValues(dataset.read(start, count).array(), 0, 1, out);
+            printValues(values(start, count), 0, 1, out);
             out.println();
             return;
         }
@@ -66,7 +68,7 @@ final class HyperslabPrinter {
         if (row.length > 1) {
             boxCount[row.length - 2] = rows;
         }
-        byte[] data = dataset.read(row, boxCount).array();
+        List<String> data = values(row, boxCount);
         long[] index = row.clone();
         for (long r = 0; r < rows; r++) {
             if (row.length > 1) {
@@ -93,19 +95,33 @@ final class HyperslabPrinter {
             if (done > 0) {
                 out.print(", ");
             }
-            printValues(dataset.read(pieceStart, pieceCount).array(), 0,
-                    (int) pieceCount[last], out);
+            printValues(values(pieceStart, pieceCount), 0, (int) pieceCount[last], out);
         }
         out.println();
     }
 
-    private void printValues(byte[] data, int first, int count, PrintWriter out) {
-        int size = type.size();
+    /** The hyperslab's elements as text, variable-length strings read from the global heap. */
+    private List<String> values(long[] start, long[] count) throws IOException {
+        List<String> values = new ArrayList<>();
+        if (type instanceof Datatype.VariableLengthStringType string) {
+            for (byte[] bytes : dataset.readStringBytes(start, count)) {
+                values.add(ValueFormat.string(bytes, string.utf8()));
+            }
+            return values;
+        }
+        byte[] data = dataset.read(start, count).array();
+        for (int offset = 0; offset < data.length; offset += type.size()) {
+            values.add(ValueFormat.format(type, data, offset));
+        }
+        return values;
+    }
+
+    private static void printValues(List<String> values, int first, int count, PrintWriter out) {
         for (int i = 0; i < count; i++) {
             if (i > 0) {
                 out.print(", ");
             }
-            out.print(ValueFormat.format(type, data, (first + i) * size));
+            out.print(values.get(first + i));
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.Attribute;
 import org.quire.format.hdf5.ChunkIndexType;
+import org.quire.format.hdf5.CommittedDatatype;
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
@@ -23,6 +24,7 @@ import org.quire.format.hdf5.Group;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.Hdf5Object;
 import org.quire.format.hdf5.StorageLayout;
+import org.quire.format.hdf5.Unsupported;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
@@ -34,7 +36,8 @@ import picocli.CommandLine.Spec;
  * {@code quire h5 ls FILE [PATH]}: the groups and datasets under PATH, depth first, members in
  * name order. Each object is a line {@code group PATH} or {@code dataset PATH}, followed by its
  * properties and attributes, indented (an object met again through another hard link is one
- * line, {@code group /a/up (same object as /)}; a member Quire cannot read yet is a line
+ * line, {@code group /a/up (same object as /)}; a soft link is a line {@code link PATH ->
+ * TARGET}, not followed here; a member Quire cannot read yet is a line
  * {@code unsupported PATH: why}, and the status is then 1). Groups and attributes stored
  * densely list like compact ones; a contiguous or compact dataset shows {@code layout:
  * contiguous} or {@code layout: compact} in place of the chunk shape and index:
@@ -82,7 +85,7 @@ public final class ListCommand implements Callable<Integer> {
 
     /** Objects listed so far, by header address, with the path they were listed under. */
     private final Map<Long, String> listed = new HashMap<>();
-    /** Members that could not be read (a feature Quire does not read yet). */
+    /** Members and attributes that could not be read (a feature Quire does not read yet). */
     private int unsupported;
 
     @Override
@@ -95,8 +98,9 @@ public final class ListCommand implements Callable<Integer> {
                 out.flush();
             }
             if (unsupported > 0) {
-                CommandRun.error(spec, unsupported + " member(s) not listed: Quire does not read"
-                        + " them yet (lines 'unsupported PATH: why' above)");
+                CommandRun.error(spec, unsupported + " member(s) or attribute(s) not listed: Quire"
+                        + " does not read them yet (lines 'unsupported PATH: why' and '@NAME:"
+                        + " unsupported: why' above)");
                 return CommandRun.FAILED;
             }
             return CommandRun.OK;
@@ -110,8 +114,9 @@ public final class ListCommand implements Callable<Integer> {
      */
     private void list(Hdf5Object object, PrintWriter out) throws IOException {
         String first = listed.putIfAbsent(object.address(), object.path());
-        out.println((object instanceof Dataset ? "dataset " : "group ") + object.path()
-                + (first != null ? " (same object as " + first + ")" : ""));
+        out.println(ObjectPaths.kind(object).substring(2).replace("committed ", "") + " "
+                + ValueFormat.name(object.path())
+                + (first != null ? " (same object as " + ValueFormat.name(first) + ")" : ""));
         if (first != null) {
             return;
         }
@@ -120,24 +125,38 @@ public final class ListCommand implements Callable<Integer> {
             attributes(dataset, out);
             return;
         }
+        if (object instanceof CommittedDatatype committed) {
+            property(out, "type", TypeDescription.of(committed.type()));
+            attributes(committed, out);
+            return;
+        }
         Group group = (Group) object;
         attributes(group, out);
         // One pass over the links: a second lookup by name could miss a damaged one.
         List<Group.Member> members = new ArrayList<>(group.members());
         members.sort(Comparator.comparing(Group.Member::name));
         for (Group.Member link : members) {
+            if (link.softLinkTarget() != null) {
+                out.println("link " + ValueFormat.name(childPath(group, link.name())) + " -> "
+                        + ValueFormat.name(link.softLinkTarget()));
+                continue;
+            }
             Hdf5Object member;
             try {
                 member = link.open();
             } catch (UnsupportedFormatException e) {
-                String why = e.found() == null ? e.detail() : e.found() + "; supported: " + e.supported();
-                out.println("unsupported " + group.path() + (group.path().endsWith("/") ? "" : "/")
-                        + link.name() + ": " + why);
+                String path = childPath(group, link.name());
+                out.println("unsupported " + ValueFormat.name(path) + ": "
+                        + Unsupported.of(path, e).reason());
                 unsupported++;
                 continue;
             }
             list(member, out);
         }
+    }
+
+    private static String childPath(Group group, String name) {
+        return group.path() + (group.path().endsWith("/") ? "" : "/") + name;
     }
 
     private static void describe(Dataset dataset, PrintWriter out) {
@@ -156,10 +175,24 @@ public final class ListCommand implements Callable<Integer> {
         }
         property(out, "filters", dataset.filters().isEmpty() ? "none" : filters.toString());
         byte[] fill = dataset.fillValue();
+        if (dataset.type() instanceof Datatype.VariableLengthStringType) {
+            property(out, "fill value", fill == null || isZero(fill) ? "\"\" (default)"
+                    : "a string in the global heap (not shown)");
+            return;
+        }
         property(out, "fill value", fill == null
                 ? ValueFormat.format(dataset.type(), new byte[dataset.type().size()], 0)
                         + " (default)"
                 : ValueFormat.format(dataset.type(), fill, 0));
+    }
+
+    private static boolean isZero(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void property(PrintWriter out, String name, String value) {
@@ -193,10 +226,18 @@ public final class ListCommand implements Callable<Integer> {
         return filter instanceof Filter.Shuffle ? "shuffle" : "fletcher32";
     }
 
-    private static void attributes(Hdf5Object object, PrintWriter out) throws IOException {
+    /**
+     * The attributes Quire reads, then one line {@code @name: unsupported: why} for each of a
+     * type it does not read (counted: the status is then 1).
+     */
+    private void attributes(Hdf5Object object, PrintWriter out) throws IOException {
         for (Attribute attribute : object.attributes()) {
-            out.println("    @" + attribute.name() + ": " + TypeDescription.of(attribute.type()) + " = "
+            out.println("    @" + ValueFormat.name(attribute.name()) + ": " + TypeDescription.of(attribute.type()) + " = "
                     + attributeValue(attribute));
+        }
+        for (Unsupported attribute : object.unsupportedAttributes()) {
+            out.println("    @" + ValueFormat.name(attribute.name()) + ": unsupported: " + attribute.reason());
+            unsupported++;
         }
     }
 
@@ -206,29 +247,54 @@ public final class ListCommand implements Callable<Integer> {
      * {@code ...} and the number of values; a shape of two or more dimensions is appended.
      */
     static String attributeValue(Attribute attribute) {
-        Datatype type = attribute.type();
-        byte[] data = attribute.data();
         long[] shape = attribute.shape();
-        int elements = data.length / type.size();
+        int elements = (int) attribute.elementCount();
         if (shape.length == 0) {
-            return shorten(ValueFormat.format(type, data, 0));
+            return shorten(element(attribute, 0));
         }
         StringJoiner values = new StringJoiner(", ", "[", "]");
         int shown = Math.min(elements, MAX_ATTRIBUTE_ELEMENTS);
         for (int i = 0; i < shown; i++) {
-            values.add(ValueFormat.format(type, data, i * type.size()));
+            values.add(element(attribute, i));
         }
         String text = values.toString();
         boolean cut = shown < elements || text.length() > MAX_ATTRIBUTE_TEXT;
         if (cut) {
-            text = text.substring(0, Math.min(text.length() - 1, MAX_ATTRIBUTE_TEXT)) + ", ...] ("
+            text = cut(text, Math.min(text.length() - 1, MAX_ATTRIBUTE_TEXT)) + ", ...] ("
                     + elements + " values)";
         }
         return shape.length > 1 ? text + " shape " + sizes(shape) : text;
     }
 
+    private static String element(Attribute attribute, int index) {
+        Datatype type = attribute.type();
+        if (type instanceof Datatype.VariableLengthStringType string) {
+            return ValueFormat.string(attribute.strings().get(index), string.utf8());
+        }
+        return ValueFormat.format(type, attribute.data(), index * type.size());
+    }
+
     private static String shorten(String value) {
         return value.length() <= MAX_ATTRIBUTE_TEXT ? value
-                : value.substring(0, MAX_ATTRIBUTE_TEXT) + "...";
+                : cut(value, MAX_ATTRIBUTE_TEXT) + "...";
+    }
+
+    /**
+     * The longest start of {@code text} of at most {@code max} characters that splits neither
+     * an escape ({@code \n}, {@code \xNN}, ...) nor a character outside the BMP.
+     */
+    static String cut(String text, int max) {
+        int end = 0;
+        while (end < text.length()) {
+            char c = text.charAt(end);
+            int token = c == '\\' && end + 1 < text.length()
+                    ? (text.charAt(end + 1) == 'x' ? 4 : 2)
+                    : Character.isHighSurrogate(c) ? 2 : 1;
+            if (end + token > max) {
+                break;
+            }
+            end += token;
+        }
+        return text.substring(0, Math.min(end, text.length()));
     }
 }

@@ -9,7 +9,7 @@ import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.Hdf5Object;
 import org.quire.launcher.UsageException;
 
-/** Finds the group or dataset an absolute path such as {@code /fields/temperature} names. */
+/** Finds the group, dataset or committed datatype an absolute path such as {@code /fields/temperature} names. */
 final class ObjectPaths {
 
     private ObjectPaths() {
@@ -23,7 +23,7 @@ final class ObjectPaths {
                 continue;
             }
             if (!(object instanceof Group group)) {
-                throw new UsageException(object.path() + " is a dataset, not a group: no "
+                throw new UsageException(object.path() + " is " + kind(object) + ", not a group: no "
                         + path + " in " + file.path());
             }
             try {
@@ -40,6 +40,15 @@ final class ObjectPaths {
         if (find(file, path) instanceof Dataset dataset) {
             return dataset;
         }
-        throw new UsageException(path + " is a group, not a dataset, in " + file.path());
+        throw new UsageException(path + " is " + kind(find(file, path)) + ", not a dataset, in "
+                + file.path());
+    }
+
+    /** "a group", "a dataset" or "a committed datatype". */
+    static String kind(Hdf5Object object) {
+        if (object instanceof Group) {
+            return "a group";
+        }
+        return object instanceof Dataset ? "a dataset" : "a committed datatype";
     }
 }

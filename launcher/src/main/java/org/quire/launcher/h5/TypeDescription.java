@@ -7,7 +7,8 @@ import org.quire.format.hdf5.Datatype;
 
 /**
  * A datatype in one short line: {@code int32 LE}, {@code uint8}, {@code float64 BE},
- * {@code string[16] nullterm ascii}, {@code compound[12] {x: int32 LE @0, y: float64 LE @4}}.
+ * {@code string[16] nullterm ascii}, {@code string[variable] nullterm utf8},
+ * {@code enum int8 {FALSE=0, TRUE=1}}, {@code compound[12] {x: int32 LE @0, y: float64 LE @4}}.
  */
 final class TypeDescription {
 
@@ -22,12 +23,19 @@ final class TypeDescription {
             return "float" + real.size() * 8 + order(real);
         }
         if (type instanceof Datatype.StringType string) {
-            String padding = switch (string.padding()) {
-                case NULL_TERMINATED -> "nullterm";
-                case NULL_PADDED -> "nullpad";
-                case SPACE_PADDED -> "spacepad";
-            };
-            return "string[" + string.size() + "] " + padding + (string.utf8() ? " utf8" : " ascii");
+            return "string[" + string.size() + "] " + padding(string.padding())
+                    + (string.utf8() ? " utf8" : " ascii");
+        }
+        if (type instanceof Datatype.VariableLengthStringType string) {
+            return "string[variable] " + padding(string.padding())
+                    + (string.utf8() ? " utf8" : " ascii");
+        }
+        if (type instanceof Datatype.EnumType enumeration) {
+            StringJoiner members = new StringJoiner(", ", "{", "}");
+            for (Datatype.EnumMember member : enumeration.members()) {
+                members.add(member.name() + "=" + member.value());
+            }
+            return "enum " + of(enumeration.base()) + " " + members;
         }
         Datatype.CompoundType compound = (Datatype.CompoundType) type;
         StringJoiner members = new StringJoiner(", ", "{", "}");
@@ -35,6 +43,14 @@ final class TypeDescription {
             members.add(member.name() + ": " + of(member.type()) + " @" + member.offset());
         }
         return "compound[" + compound.size() + "] " + members;
+    }
+
+    private static String padding(Datatype.StringPadding padding) {
+        return switch (padding) {
+            case NULL_TERMINATED -> "nullterm";
+            case NULL_PADDED -> "nullpad";
+            case SPACE_PADDED -> "spacepad";
+        };
     }
 
     /** The byte order of a multi-byte number; a single byte has none. */

@@ -1,31 +1,39 @@
 package org.quire.launcher.h5;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.StringJoiner;
 
 import org.quire.format.hdf5.Datatype;
 
 /**
- * One element as text, exactly: integers in decimal (unsigned ones as unsigned), floats as the
- * shortest text that reads back as the same number ({@link ShortestFloat}), strings quoted with
- * escapes, compounds as {@code {name=value, ...}}.
+ * One element as text, exactly: integers of any size in decimal (unsigned ones as unsigned),
+ * enumeration members by name (bools as FALSE and TRUE, as h5dump prints them; a value no
+ * member has as its number), floats as the shortest text that reads back as the same number
+ * ({@link ShortestFloat}), strings quoted with escapes ({@link #string}), compounds as
+ * {@code {name=value, ...}}.
  */
 final class ValueFormat {
 
     private ValueFormat() {
     }
 
-    /** The element of {@code type} at {@code offset} of {@code bytes}. */
+    /**
+     * The element of {@code type} at {@code offset} of {@code bytes}; for a variable-length
+     * string type the caller formats the string's bytes with {@link #string}.
+     */
     static String format(Datatype type, byte[] bytes, int offset) {
         if (type instanceof Datatype.IntegerType integer) {
-            ByteBuffer in = ByteBuffer.wrap(bytes).order(integer.byteOrder());
-            long value = switch (integer.size()) {
-                case 1 -> integer.signed() ? in.get(offset) : in.get(offset) & 0xffL;
-                case 2 -> integer.signed() ? in.getShort(offset) : in.getShort(offset) & 0xffffL;
-                case 4 -> integer.signed() ? in.getInt(offset) : in.getInt(offset) & 0xffffffffL;
-                default -> in.getLong(offset);
-            };
+            long value = integer.decode(bytes, offset);
             return integer.signed() ? Long.toString(value) : Long.toUnsignedString(value);
+        }
+        if (type instanceof Datatype.EnumType enumeration) {
+            long value = enumeration.base().decode(bytes, offset);
+            String name = enumeration.nameOf(value);
+            return name != null ? name : enumeration.base().signed() ? Long.toString(value)
+                    : Long.toUnsignedString(value);
         }
         if (type instanceof Datatype.FloatType real) {
             ByteBuffer in = ByteBuffer.wrap(bytes).order(real.byteOrder());
@@ -33,7 +41,11 @@ final class ValueFormat {
                     : ShortestFloat.format(in.getDouble(offset));
         }
         if (type instanceof Datatype.StringType string) {
-            return quoted(string.decode(bytes, offset));
+            return string(string.decodeBytes(bytes, offset), string.utf8());
+        }
+        if (type instanceof Datatype.VariableLengthStringType) {
+            throw new IllegalArgumentException("variable-length strings are formatted from their"
+                    + " bytes, not from their global heap IDs");
         }
         StringJoiner members = new StringJoiner(", ", "{", "}");
         for (Datatype.Member member : ((Datatype.CompoundType) type).members()) {
@@ -43,26 +55,96 @@ final class ValueFormat {
         return members.toString();
     }
 
+    /**
+     * A string's bytes in double quotes: UTF-8 text as itself (when {@code utf8}), ASCII as
+     * itself; quotes, backslashes and control characters (an embedded NUL as {@code \x00})
+     * escaped, and every byte that is not part of valid text (any byte of 0x80 or more in an
+     * ASCII string, malformed UTF-8) as {@code \xNN}: nothing is lost or replaced.
+     */
+    static String string(byte[] bytes, boolean utf8) {
+        StringBuilder out = new StringBuilder(bytes.length + 2).append('"');
+        int i = 0;
+        while (i < bytes.length) {
+            int length = utf8 ? utf8Length(bytes, i) : (bytes[i] >= 0 ? 1 : 0);
+            if (length == 0) {
+                out.append(String.format("\\x%02x", bytes[i] & 0xff));
+                i++;
+                continue;
+            }
+            String text = new String(bytes, i, length, StandardCharsets.UTF_8);
+            for (int c = 0; c < text.length(); c++) {
+                escape(text.charAt(c), out);
+            }
+            i += length;
+        }
+        return out.append('"').toString();
+    }
+
+    /** Bytes of the valid UTF-8 sequence at {@code i}, or 0 if there is none. */
+    private static int utf8Length(byte[] bytes, int i) {
+        int lead = bytes[i] & 0xff;
+        int length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2
+                : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+        if (length == 0 || i + length > bytes.length) {
+            return 0;
+        }
+        if (length == 1) {
+            return 1;
+        }
+        try {
+            StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes, i, length));
+            return length;
+        } catch (CharacterCodingException e) {
+            return 0;
+        }
+    }
+
     /** {@code text} in double quotes; quotes, backslashes and control characters escaped. */
     static String quoted(String text) {
         StringBuilder out = new StringBuilder(text.length() + 2).append('"');
         for (int i = 0; i < text.length(); i++) {
+            escape(text.charAt(i), out);
+        }
+        return out.append('"').toString();
+    }
+
+    /**
+     * A name or path as printed, unquoted: backslashes and control characters escaped as in
+     * strings, and each stored byte that is not valid UTF-8 (the format library keeps it as a
+     * lone surrogate, {@code LosslessUtf8}) as {@code \xNN}, so two names differing in such a
+     * byte print differently.
+     */
+    static String name(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\t' -> out.append("\\t");
-                case '\r' -> out.append("\\r");
-                default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        out.append(String.format("\\x%02x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
+            if (c >= 0xDC80 && c <= 0xDCFF) {
+                out.append(String.format("\\x%02x", c & 0xff));
+            } else if (c == '"') {
+                out.append(c);
+            } else {
+                escape(c, out);
+            }
+        }
+        return out.toString();
+    }
+
+    private static void escape(char c, StringBuilder out) {
+        switch (c) {
+            case '"' -> out.append("\\\"");
+            case '\\' -> out.append("\\\\");
+            case '\n' -> out.append("\\n");
+            case '\t' -> out.append("\\t");
+            case '\r' -> out.append("\\r");
+            default -> {
+                if (c < 0x20 || c == 0x7f) {
+                    out.append(String.format("\\x%02x", (int) c));
+                } else {
+                    out.append(c);
                 }
             }
         }
-        return out.append('"').toString();
     }
 }

@@ -7,6 +7,7 @@ import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 
 import org.quire.format.hdf5.Hdf5Verifier;
+import org.quire.format.hdf5.Unsupported;
 import org.quire.format.hdf5.VerificationReport;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
@@ -25,10 +26,12 @@ import picocli.CommandLine.Spec;
                 + " (inside the file, inflated, Fletcher-32 checked) and the size and place of contiguous"
                 + " and compact data; in libhdf5's default (old) format, whose blocks have no checksum,"
                 + " every version-1 B-tree node, symbol table node and local heap once. Prints what was"
-                + " checked, or the first problem with its offset, structure, field, expected and found value.",
+                + " checked, or the first problem with its offset, structure, field, expected and found value."
+                + " Objects and attributes of a kind Quire does not read (e.g. references) are listed, each"
+                + " with its path and the reason, and everything else is checked.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-            "0:the file is valid",
+            "0:the file is valid (parts Quire does not read are listed as unsupported, unchecked)",
             "1:the file is damaged, still open for writing, or uses a feature Quire cannot read",
             "2:bad arguments (no such file, not a regular file)"})
 public final class VerifyCommand implements Callable<Integer> {
@@ -51,7 +54,9 @@ public final class VerifyCommand implements Callable<Integer> {
         PrintWriter out = StandardOutput.open();
         out.println(file + ": valid");
         out.println("  objects:         " + report.groups() + " groups, " + report.datasets()
-                + " datasets, " + report.attributes() + " attributes"
+                + " datasets, " + (report.committedDatatypes() > 0
+                        ? report.committedDatatypes() + " committed datatypes, " : "")
+                + report.attributes() + " attributes"
                 + (report.linksNotFollowed() > 0
                         ? ", " + report.linksNotFollowed() + " soft or external links not followed"
                         : ""));
@@ -66,7 +71,7 @@ public final class VerifyCommand implements Callable<Integer> {
             for (Map.Entry<String, Long> kind : report.checkedBlocks().entrySet()) {
                 checked.add(kind.getKey() + " " + kind.getValue());
             }
-            out.println("  old format:      " + report.checkedBlockCount() + " blocks without"
+            out.println("  no checksum:     " + report.checkedBlockCount() + " blocks without"
                     + " checksum checked (" + checked + ")");
         }
         out.println("  chunks:          " + report.chunks() + " stored chunks, "
@@ -78,6 +83,13 @@ public final class VerifyCommand implements Callable<Integer> {
         if (report.contiguousBytes() > 0) {
             out.println("  contiguous data: " + report.contiguousBytes() + " bytes of contiguous"
                     + " and compact datasets, sizes and places checked");
+        }
+        if (!report.unsupported().isEmpty()) {
+            out.println("  unsupported:     " + report.unsupported().size() + " objects or"
+                    + " attributes Quire does not read, not checked:");
+            for (Unsupported part : report.unsupported()) {
+                out.println("    " + part.name() + ": " + part.reason());
+            }
         }
         out.flush();
     }

@@ -3,6 +3,7 @@ package org.quire.launcher.run;
 import com.hazelcast.cluster.Address;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import org.quire.runtime.JobSecret;
 import org.quire.runtime.hazelcast.HazelcastSettings;
 
 import java.io.IOException;
@@ -12,10 +13,10 @@ import java.net.ServerSocket;
 /** The launcher as the job's only Hazelcast member, on loopback; the ranks are its clients. */
 record HazelcastCoordinator(HazelcastInstance member, Address address) implements JobCoordinator {
 
-    static HazelcastCoordinator start(String jobId) throws IOException {
+    static HazelcastCoordinator start(JobSecret secret) throws IOException {
         String loopback = InetAddress.getLoopbackAddress().getHostAddress();
         HazelcastInstance member = Hazelcast.newHazelcastInstance(HazelcastSettings.member(
-                HazelcastSettings.clusterName(jobId), loopback, freePort(), true));
+                HazelcastSettings.clusterName(secret), loopback, freePort(), true));
         return new HazelcastCoordinator(member, member.getCluster().getLocalMember().getAddress());
     }
 

@@ -1,5 +1,6 @@
 package org.quire.launcher.run;
 
+import org.quire.runtime.JobSecret;
 import org.quire.runtime.Transport;
 
 import java.io.IOException;
@@ -20,10 +21,10 @@ sealed interface JobCoordinator extends AutoCloseable permits NiodevCoordinator,
     @Override
     void close();
 
-    static JobCoordinator start(Transport transport, int ranks, String jobId) throws IOException {
+    static JobCoordinator start(Transport transport, int ranks, JobSecret secret) throws IOException {
         return switch (transport) {
-            case MPJ -> NiodevCoordinator.start(ranks);
-            case HAZELCAST -> HazelcastCoordinator.start(jobId);
+            case MPJ -> NiodevCoordinator.start(ranks, secret);
+            case HAZELCAST -> HazelcastCoordinator.start(secret);
         };
     }
 }

@@ -1,5 +1,6 @@
 package org.quire.launcher.run;
 
+import org.quire.runtime.JobSecret;
 import org.quire.runtime.mpj.NiodevRendezvous;
 
 import java.io.IOException;
@@ -8,8 +9,8 @@ import java.net.InetAddress;
 /** The launcher as MPJ Express's niodev rendezvous server, on loopback. */
 record NiodevCoordinator(NiodevRendezvous rendezvous) implements JobCoordinator {
 
-    static NiodevCoordinator start(int ranks) throws IOException {
-        return new NiodevCoordinator(NiodevRendezvous.start(InetAddress.getLoopbackAddress(), 0, ranks));
+    static NiodevCoordinator start(int ranks, JobSecret secret) throws IOException {
+        return new NiodevCoordinator(NiodevRendezvous.start(InetAddress.getLoopbackAddress(), 0, ranks, secret));
     }
 
     @Override

@@ -6,25 +6,33 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
 /**
  * Copies one stream of one rank to the launcher's stream, line by line, each line prefixed with
  * {@code [rank] }. Lines of different ranks never interleave within a line. A line longer than
  * {@value #MAX_LINE} bytes is cut into several prefixed lines, so a rank that never prints a
- * newline cannot make the launcher buffer without bound.
+ * newline cannot make the launcher buffer without bound. The line a JVM started with
+ * {@code -XX:+ExitOnOutOfMemoryError} prints before it exits ({@value #OUT_OF_MEMORY}...) is also
+ * handed to a listener, so the launcher can say why the rank ended.
  */
 final class RankOutput implements Runnable {
 
     static final int MAX_LINE = 64 * 1024;
+    /** HotSpot's line for ExitOnOutOfMemoryError, followed by the error's message. */
+    static final String OUT_OF_MEMORY = "Terminating due to java.lang.OutOfMemoryError: ";
 
     private final InputStream from;
     private final OutputStream to;
     private final byte[] prefix;
+    private final Consumer<String> onOutOfMemory;
 
-    RankOutput(int rank, InputStream from, OutputStream to) {
+    /** {@code onOutOfMemory} gets the OutOfMemoryError's message when the rank reports one. */
+    RankOutput(int rank, InputStream from, OutputStream to, Consumer<String> onOutOfMemory) {
         this.from = from;
         this.to = to;
         this.prefix = ("[" + rank + "] ").getBytes(StandardCharsets.US_ASCII);
+        this.onOutOfMemory = onOutOfMemory;
     }
 
     @Override
@@ -55,6 +63,12 @@ final class RankOutput implements Runnable {
 
     /** Writes {@code line}, which ends with a newline, and empties it. */
     private void emit(ByteArrayOutputStream line) {
+        if (line.size() <= OUT_OF_MEMORY.length() + 200) {
+            String text = line.toString(StandardCharsets.UTF_8);
+            if (text.startsWith(OUT_OF_MEMORY)) {
+                onOutOfMemory.accept(text.substring(OUT_OF_MEMORY.length()).strip());
+            }
+        }
         synchronized (to) {
             try {
                 to.write(prefix);

@@ -5,7 +5,9 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -17,12 +19,18 @@ import java.util.concurrent.TimeUnit;
  */
 final class RankProcesses {
 
+    /** How long the launcher waits for a failed rank's last output before describing its end. */
+    private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(2);
+
     private final List<ProcessBuilder> ranks;
     private final Duration grace;
     private final PrintStream out;
     private final PrintStream err;
     private final List<Process> started = new ArrayList<>();
     private final List<Thread> relays = new ArrayList<>();
+    /** Per rank, the message of the OutOfMemoryError it reported before exiting. */
+    private final Map<Integer, String> outOfMemory = new ConcurrentHashMap<>();
+    private final Map<Integer, List<Thread>> relaysOfRank = new ConcurrentHashMap<>();
 
     RankProcesses(List<ProcessBuilder> ranks, Duration grace, PrintStream out, PrintStream err) {
         this.ranks = ranks;
@@ -44,12 +52,13 @@ final class RankProcesses {
             for (int rank = 0; rank < ranks.size(); rank++) {
                 Process process = start(rank);
                 int r = rank;
-                process.onExit().thenAccept(p -> exits.add(new RankExit(r, p.exitValue())));
+                process.onExit().thenAccept(p -> exits.add(new RankExit(r, p.exitValue(), null)));
             }
             RankExit firstFailure = null;
             for (int ended = 0; ended < ranks.size(); ended++) {
                 RankExit exit = exits.take();
                 if (exit.failed() && firstFailure == null) {
+                    exit = withOutOfMemory(exit);
                     firstFailure = exit;
                     int others = ranks.size() - ended - 1;
                     err.println("quire: " + exit.describe() + (others > 0 ? "; stopping the other " + others
@@ -79,16 +88,26 @@ final class RankProcesses {
         synchronized (started) {
             started.add(process);
         }
-        relay(new RankOutput(rank, process.getInputStream(), out), "rank-" + rank + "-stdout");
-        relay(new RankOutput(rank, process.getErrorStream(), err), "rank-" + rank + "-stderr");
+        relay(rank, new RankOutput(rank, process.getInputStream(), out, e -> outOfMemory.put(rank, e)), "stdout");
+        relay(rank, new RankOutput(rank, process.getErrorStream(), err, e -> outOfMemory.put(rank, e)), "stderr");
         return process;
     }
 
-    private void relay(Runnable copy, String name) {
-        Thread thread = new Thread(copy, name);
+    private void relay(int rank, Runnable copy, String stream) {
+        Thread thread = new Thread(copy, "rank-" + rank + "-" + stream);
         thread.setDaemon(true);
         thread.start();
         relays.add(thread);
+        relaysOfRank.computeIfAbsent(rank, r -> new ArrayList<>()).add(thread);
+    }
+
+    /** {@code exit} with the OutOfMemoryError the rank printed, once its output has been read to the end. */
+    private RankExit withOutOfMemory(RankExit exit) throws InterruptedException {
+        long deadline = System.nanoTime() + OUTPUT_DRAIN.toNanos();
+        for (Thread relay : relaysOfRank.getOrDefault(exit.rank(), List.of())) {
+            relay.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+        return new RankExit(exit.rank(), exit.status(), outOfMemory.get(exit.rank()));
     }
 
     /** SIGTERM to every live rank (and anything it started), SIGKILL to those alive after the grace period. */

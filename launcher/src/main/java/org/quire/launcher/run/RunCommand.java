@@ -1,5 +1,6 @@
 package org.quire.launcher.run;
 
+import org.quire.runtime.JobSecret;
 import org.quire.runtime.LaunchContract;
 import org.quire.runtime.LaunchContractException;
 import org.quire.runtime.Transport;
@@ -53,18 +54,33 @@ public final class RunCommand implements Callable<Integer> {
             description = "class path of the application, after Quire's own (default: .)")
     private String classPath;
 
-    @Option(names = "--jvm-opt", paramLabel = "OPT", description = "option for every worker JVM, e.g. --jvm-opt=-Xmx2g")
+    @Option(names = "--heap", paramLabel = "SIZE",
+            description = "heap limit of each worker JVM, e.g. 512m or 2g (default: half of this machine's memory,"
+                    + " ${sys:" + WorkerHeap.MACHINE_MEMORY_PROPERTY + "}, divided by N, at least 64 MiB and at most a"
+                    + " quarter of it; none if a --jvm-opt sets -Xmx). A rank that runs out of memory ends with"
+                    + " status 3 and quire says so")
+    private String heap;
+
+    @Option(names = "--jvm-opt", paramLabel = "OPT", description = "option for every worker JVM, e.g. --jvm-opt=-Xss4m")
     private List<String> jvmOptions = new ArrayList<>();
 
     @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "3",
             description = "how long stopped ranks get between SIGTERM and SIGKILL (default: 3)")
     private int graceSeconds;
 
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    private boolean help;
+
     @Parameters(index = "0", paramLabel = "MAIN_CLASS", description = "the worker's main class")
     private String mainClass;
 
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "arguments of every worker's main")
     private List<String> arguments = new ArrayList<>();
+
+    /** Puts this machine's memory where {@code --heap}'s description shows it. */
+    public static void describeMachineForHelp() {
+        System.setProperty(WorkerHeap.MACHINE_MEMORY_PROPERTY, WorkerHeap.describe(WorkerHeap.machineMemory()) + " here");
+    }
 
     /** Converts {@code --transport} with the runtime's own names and error message. */
     static final class TransportConverter implements CommandLine.ITypeConverter<Transport> {
@@ -86,6 +102,12 @@ public final class RunCommand implements Callable<Integer> {
         if (graceSeconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--grace must be >= 0, got " + graceSeconds);
         }
+        List<String> heapOptions;
+        try {
+            heapOptions = heapOptions();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         Map<String, String> env = System.getenv();
         String workerClassPath;
         MpjInstallation mpj = null;
@@ -103,10 +125,16 @@ public final class RunCommand implements Callable<Integer> {
         }
         String jobId = Long.toString(ProcessHandle.current().pid()) + "-"
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-        try (JobCoordinator coordinator = JobCoordinator.start(transport, ranks, jobId)) {
+        JobSecret secret = JobSecret.generate();
+        try (SecretFiles secretFiles = SecretFiles.create();
+             LauncherLinkServer links = LauncherLinkServer.start(secret, ranks);
+             JobCoordinator coordinator = JobCoordinator.start(transport, ranks, secret)) {
             List<ProcessBuilder> workers = new ArrayList<>(ranks);
             for (int rank = 0; rank < ranks; rank++) {
-                workers.add(worker(rank, workerClassPath, mpj, coordinator, jobId));
+                ProcessBuilder worker = worker(rank, workerClassPath, mpj, coordinator, jobId, heapOptions);
+                worker.environment().put(LaunchContract.SECRET_FILE, secretFiles.write(secret, rank).toString());
+                worker.environment().put(LaunchContract.LAUNCHER_LINK, links.address());
+                workers.add(worker);
             }
             return new RankProcesses(workers, Duration.ofSeconds(graceSeconds), System.out, System.err).run();
         } catch (IOException | RuntimeException e) {
@@ -129,10 +157,26 @@ public final class RunCommand implements Callable<Integer> {
         return String.join(File.pathSeparator, entries);
     }
 
+    /**
+     * {@code -Xmx} from {@code --heap} or the default, unless a {@code --jvm-opt} sets the heap; and
+     * an {@link OutOfMemoryError} ends the worker at once (status 3, with a line the launcher
+     * recognises) instead of leaving it half-alive while its peers wait.
+     */
+    private List<String> heapOptions() {
+        List<String> options = new ArrayList<>(List.of("-XX:+ExitOnOutOfMemoryError"));
+        if (heap != null) {
+            options.add(WorkerHeap.jvmOption(WorkerHeap.parse(heap)));
+        } else if (!WorkerHeap.setBy(jvmOptions)) {
+            options.add(WorkerHeap.jvmOption(WorkerHeap.defaultBytes(WorkerHeap.machineMemory(), ranks)));
+        }
+        return options;
+    }
+
     private ProcessBuilder worker(int rank, String workerClassPath, MpjInstallation mpj, JobCoordinator coordinator,
-                                  String jobId) {
+                                  String jobId, List<String> heapOptions) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(heapOptions);
         if (transport == Transport.HAZELCAST) {
             command.add("-Dhazelcast.logging.type=none");
         }
@@ -149,7 +193,6 @@ public final class RunCommand implements Callable<Integer> {
         env.put(LaunchContract.TRANSPORT, transport.cliName());
         env.put(LaunchContract.COORDINATOR, coordinator.host() + ":" + coordinator.port());
         env.put(LaunchContract.JOB_ID, jobId);
-        env.put(LaunchContract.LAUNCHER_PID, Long.toString(ProcessHandle.current().pid()));
         if (mpj != null) {
             env.put("MPJ_HOME", mpj.home().toString());
         }

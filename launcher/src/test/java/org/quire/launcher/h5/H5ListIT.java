@@ -50,7 +50,7 @@ class H5ListIT {
         assertEquals("", result.stderr());
         List<String> expected = new java.util.ArrayList<>(List.of(
                 "group /",
-                "    @title: string[13] nullpad ascii = \"Quire h5 test\"",
+                "    @title: string[variable] nullterm utf8 = \"Quire h5 test\"",
                 "    @steps: int64 LE = [1, 2, 3, 4, 5, 6, 7, 8, ...] (12 values)",
                 "group /grid",
                 "    @origin: float64 LE = [0.25, -1.5]"));
@@ -64,7 +64,7 @@ class H5ListIT {
                 "    chunk index: fixed array",
                 "    filters:     shuffle, deflate(6)",
                 "    fill value:  0.0 (default)",
-                "    @units: string[1] nullpad ascii = \"K\"",
+                "    @units: string[variable] nullterm utf8 = \"K\"",
                 "dataset /grid/ints1d",
                 "    shape:       [10]",
                 "    max shape:   [10]",
@@ -227,7 +227,8 @@ class H5ListIT {
                         "    g.create_dataset('d', data=numpy.arange(10), chunks=(4,))",
                         "    g['up'] = f",
                         "    f['alias'] = g['d']",
-                        "    f['soft'] = h5py.SoftLink('/g/d')")), LIMIT);
+                        "    f['soft'] = h5py.SoftLink('/g/d')",
+                        "    f['ext'] = h5py.ExternalLink('other.h5', '/x')")), LIMIT);
         assertEquals(0, written.exitCode(), written.toString());
         QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "ls", links.toString());
         assertEquals(1, result.exitCode(), result.toString());
@@ -241,13 +242,43 @@ class H5ListIT {
                 "    chunk index: fixed array",
                 "    filters:     none",
                 "    fill value:  0 (default)",
+                "unsupported /ext: link: found an external link (type 64); supported: hard and soft links"
+                        + " (types 0 and 1)",
                 "group /g",
                 "dataset /g/d (same object as /alias)",
                 "group /g/up (same object as /)",
-                "unsupported /soft: link type 1 (soft or external); supported: hard links (type 0)"),
+                "link /soft -> /g/d"),
                 result.stdoutLines());
-        assertEquals(List.of("quire h5 ls: 1 member(s) not listed: Quire does not read them yet (lines"
-                + " 'unsupported PATH: why' above)"), result.stderr().lines().toList());
+        assertEquals(List.of("quire h5 ls: 1 member(s) or attribute(s) not listed: Quire does not read"
+                + " them yet (lines 'unsupported PATH: why' and '@NAME: unsupported: why' above)"),
+                result.stderr().lines().toList());
+        // A soft link is followed where a path is looked up.
+        QuireCommand.Result dump = QuireCommand.run(LIMIT, "h5", "dump", links.toString(), "/soft");
+        assertEquals(List.of("[0]: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9"), dump.stdoutLines(), dump.toString());
+    }
+
+    /** The line of a member Quire cannot read names the structure and its offset, not only what was found. */
+    @Test
+    void anUnsupportedMemberNamesTheStructureAndItsOffset() throws Exception {
+        RequiredTool.requireWorking(H5pyFixture.PYTHON, "python3-h5py (apt-get install python3-h5py)",
+                "-c", "import h5py, numpy");
+        Path virtual = dir.resolve("virtual.h5");
+        QuireCommand.Result written = QuireCommand.runProcess(new ProcessBuilder(H5pyFixture.PYTHON.toString(),
+                "-c", String.join("\n",
+                        "import h5py, numpy",
+                        "with h5py.File('" + virtual + "', 'w', libver='latest') as f:",
+                        "    f['source'] = numpy.arange(10)",
+                        "    layout = h5py.VirtualLayout(shape=(10,), dtype='i8')",
+                        "    layout[:] = h5py.VirtualSource(f['source'])",
+                        "    f.create_virtual_dataset('vds', layout)")), LIMIT);
+        assertEquals(0, written.exitCode(), written.toString());
+        QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "ls", virtual.toString());
+        assertEquals(1, result.exitCode(), result.toString());
+        String line = result.stdoutLines().stream().filter(l -> l.startsWith("unsupported /vds: ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no line for /vds in " + result));
+        // The path once, then the structure, its offset, what was found and what is supported.
+        assertTrue(line.matches("unsupported /vds: data layout message at offset [1-9][0-9]*: found"
+                + " version 4, class 3; supported: .+"), line);
     }
 
     @Test
@@ -300,7 +331,7 @@ class H5ListIT {
         List<String> errors = result.stderr().lines().toList();
         assertEquals(1, errors.size(), result.toString());
         assertTrue(errors.get(0).startsWith("quire h5 ls: " + damaged + ": corrupt version 2 B-tree header"
-                + " at offset "), errors.get(0));
+                + " of /many at offset "), errors.get(0));
         assertTrue(errors.get(0).contains("name hash expected lookup3 of \"sub_X5\""), errors.get(0));
     }
 }

@@ -125,6 +125,38 @@ class H5ValueFormatTest {
     }
 
     @Test
+    void bytesThatAreNotTextAreEscapedAndEmbeddedNulsKept() {
+        Datatype.StringType ascii = Datatype.StringType.ascii(6);
+        // Trailing NULs are padding; an embedded NUL and what follows it are kept.
+        assertEquals("\"a\\x00b\\xff\"", ValueFormat.format(ascii,
+                new byte[] {'a', 0, 'b', (byte) 0xff, 0, 0}, 0));
+        assertEquals("\"caf\\xe9\"", ValueFormat.string(new byte[] {'c', 'a', 'f', (byte) 0xe9},
+                false));
+        assertEquals("\"caf\u00e9\"", ValueFormat.string("caf\u00e9".getBytes(StandardCharsets.UTF_8),
+                true));
+        // Malformed UTF-8: a lone continuation byte, a truncated sequence, an overlong NUL.
+        assertEquals("\"\\x80a\\xe2\\x82\\xc0\\x80\"", ValueFormat.string(new byte[] {
+            (byte) 0x80, 'a', (byte) 0xe2, (byte) 0x82, (byte) 0xc0, (byte) 0x80}, true));
+        assertEquals("\"\ud83d\ude00\"", ValueFormat.string("\ud83d\ude00".getBytes(StandardCharsets.UTF_8),
+                true));
+    }
+
+    @Test
+    void enumerationsPrintMemberNamesAndIntegersOfAnySizeAreExact() {
+        assertEquals("TRUE", ValueFormat.format(Datatype.EnumType.BOOLEAN, new byte[] {1}, 0));
+        assertEquals("FALSE", ValueFormat.format(Datatype.EnumType.BOOLEAN, new byte[] {0}, 0));
+        assertEquals("5", ValueFormat.format(Datatype.EnumType.BOOLEAN, new byte[] {5}, 0));
+        Datatype.IntegerType int24 = new Datatype.IntegerType(3, true, ByteOrder.BIG_ENDIAN);
+        assertEquals("-2", ValueFormat.format(int24, new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xfe}, 0));
+        Datatype.IntegerType uint56 = new Datatype.IntegerType(7, false, ByteOrder.LITTLE_ENDIAN);
+        assertEquals("72057594037927935", ValueFormat.format(uint56, new byte[] {-1, -1, -1, -1, -1, -1, -1}, 0));
+        assertEquals("enum int8 {FALSE=0, TRUE=1}", TypeDescription.of(Datatype.EnumType.BOOLEAN));
+        assertEquals("int24 BE", TypeDescription.of(int24));
+        assertEquals("string[variable] nullterm utf8",
+                TypeDescription.of(Datatype.VariableLengthStringType.UTF8));
+    }
+
+    @Test
     void compoundsPrintEveryMemberByNameNestedIncluded() {
         Datatype.CompoundType inner = Datatype.CompoundType.packed(List.of("re", "im"),
                 List.of(Datatype.FLOAT32, Datatype.FLOAT32.withByteOrder(ByteOrder.BIG_ENDIAN)));
@@ -151,5 +183,22 @@ class H5ValueFormatTest {
                 Datatype.StringPadding.NULL_TERMINATED, false)));
         assertEquals("string[4] spacepad utf8", TypeDescription.of(new Datatype.StringType(4,
                 Datatype.StringPadding.SPACE_PADDED, true)));
+    }
+
+    @Test
+    void namesPrintBytesThatAreNotUtf8AndControlCharactersEscaped() {
+        // The format library gives a stored byte that is not valid UTF-8 as U+DC00 + byte.
+        assertEquals("/g/x\\xff", ValueFormat.name("/g/x\udcff"));
+        assertEquals("/g/x\\xfe", ValueFormat.name("/g/x\udcfe"));
+        assertEquals("a\\nb\\tc \\\\ \"caf\u00e9\"", ValueFormat.name("a\nb\tc \\ \"caf\u00e9\""));
+    }
+
+    @Test
+    void longValuesAreCutBetweenEscapesAndCharactersNeverInside() {
+        assertEquals("ab", ListCommand.cut("ab\\xff", 5));
+        assertEquals("ab\\xff", ListCommand.cut("ab\\xffcd", 6));
+        assertEquals("a", ListCommand.cut("a\\nb", 2));
+        assertEquals("a", ListCommand.cut("a\ud83d\ude00b", 2));
+        assertEquals("a\ud83d\ude00", ListCommand.cut("a\ud83d\ude00b", 3));
     }
 }

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +22,8 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.FixedArrayDataBlock;
 import org.quire.format.hdf5.layout.FixedArrayHeader;
 import org.quire.launcher.QuireCommand;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 /**
  * {@code quire h5 verify}, run as a real process: valid files (Quire's and h5py's) are status 0
@@ -54,7 +54,7 @@ class H5VerifyIT {
         assertEquals(0, result.exitCode(), result.toString());
         assertEquals("", result.stderr());
         List<String> lines = result.stdoutLines();
-        assertEquals(4, lines.size(), result.toString());
+        assertEquals(5, lines.size(), result.toString());
         assertEquals(file + ": valid", lines.get(0));
         assertEquals("  objects:         2 groups, 7 datasets, 4 attributes", lines.get(1));
         // Nine objects (the root's header needed a continuation block), seven datasets: five fixed
@@ -63,9 +63,12 @@ class H5VerifyIT {
                 + " header 1, extensible array index block 1, fixed array data block 5, fixed array data block"
                 + " page 1, fixed array header 5, object header 9, object header continuation block 1,"
                 + " superblock 1)", lines.get(2));
+        // The two text attributes are variable-length strings, each in a global heap collection.
+        assertEquals("  no checksum:     2 blocks without checksum checked (global heap collection 2)",
+                lines.get(3));
         // 3 + 4 + 12 + 20 + 1 + 2 + 1 chunks (ints1d, floats2d, cube, log, names, records, sparse).
-        assertTrue(lines.get(3).matches("  chunks:          43 stored chunks, \\d+ bytes, read through their"
-                + " filters"), lines.get(3));
+        assertTrue(lines.get(4).matches("  chunks:          43 stored chunks, \\d+ bytes, read through their"
+                + " filters"), lines.get(4));
     }
 
     @Test
@@ -107,8 +110,9 @@ class H5VerifyIT {
                 byte[] damaged = h5pyBytes.clone();
                 damaged[at + 12] ^= 0x08;
                 String error = verifyFails("h5py-" + kind.getKey() + "-" + at + ".h5", damaged);
-                assertTrue(error.matches("corrupt " + kind.getValue() + " at offset \\d+: checksum expected "
-                        + HEX + ", found " + HEX), error);
+                // Every failure names the object whose structure it is.
+                assertTrue(error.matches("corrupt " + kind.getValue() + " of /\\S* at offset \\d+: checksum"
+                        + " expected " + HEX + ", found " + HEX), error);
             }
         }
     }
@@ -129,7 +133,7 @@ class H5VerifyIT {
         int trees = indexesOf(h5pyBytes, "TREE").size();
         int nodes = indexesOf(h5pyBytes, "SNOD").size();
         assertEquals(13, indexesOf(h5pyBytes, "HEAP").size());
-        assertTrue(lines.get(3).matches("  old format:      \\d+ blocks without checksum checked \\(local heap 13,"
+        assertTrue(lines.get(3).matches("  no checksum:     \\d+ blocks without checksum checked \\(local heap 13,"
                 + " superblock 1, symbol table node " + nodes + ", version 1 B-tree node " + trees
                 + ", version 1 object header 23, version 1 object header continuation block \\d+\\)"),
                 lines.get(3));
@@ -144,9 +148,11 @@ class H5VerifyIT {
             byte[] damaged = h5pyBytes.clone();
             damaged[at + 2] ^= 0x08;
             String error = verifyFails("h5py-earliest-" + kind.getKey() + ".h5", damaged);
+            assertTrue(error.matches("corrupt " + kind.getValue() + " of /\\S* at offset \\d+: .*"), error);
             assertEquals("corrupt " + kind.getValue() + " at offset " + at + ": signature expected \""
                     + kind.getKey() + "\", found \"" + kind.getKey().substring(0, 2)
-                    + (char) (kind.getKey().charAt(2) ^ 0x08) + kind.getKey().charAt(3) + "\"", error);
+                    + (char) (kind.getKey().charAt(2) ^ 0x08) + kind.getKey().charAt(3) + "\"",
+                    error.replaceFirst(" of /\\S* at offset", " at offset"));
         }
     }
 
@@ -200,8 +206,8 @@ class H5VerifyIT {
     void aFlippedBitInAnObjectHeader() throws Exception {
         int header = indexOf(bytes, "OHDR");
         String error = verifyFails("object-header.h5", flipped(header + 12));
-        assertTrue(error.matches("corrupt object header at offset \\d+: checksum expected " + HEX + ", found "
-                + HEX), error);
+        assertTrue(error.matches("corrupt object header of / at offset \\d+: checksum expected " + HEX
+                + ", found " + HEX), error);
     }
 
     @Test
@@ -209,14 +215,14 @@ class H5VerifyIT {
         long page = sparsePageZero();
         String error = verifyFails("fixed-page.h5", flipped(page + 100));
         // Page 0 holds 1,024 entries of 8 bytes; its checksum follows them.
-        assertTrue(error.matches("corrupt fixed array data block page at offset " + (page + 1024 * 8)
+        assertTrue(error.matches("corrupt fixed array data block page of /sparse at offset " + (page + 1024 * 8)
                 + ": checksum expected " + HEX + ", found " + HEX), error);
     }
 
     @Test
     void aFlippedBitInAnExtensibleArrayDataBlock() throws Exception {
         String error = verifyFails("extensible-block.h5", flipped(indexOf(bytes, "EADB") + 12));
-        assertTrue(error.matches("corrupt extensible array data block at offset \\d+: checksum expected " + HEX
+        assertTrue(error.matches("corrupt extensible array data block of /log at offset \\d+: checksum expected " + HEX
                 + ", found " + HEX), error);
     }
 
@@ -281,7 +287,7 @@ class H5VerifyIT {
     }
 
     private static long sparsePageZero() throws IOException {
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file, StandardOpenOption.READ))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ))) {
             FixedArrayHeader header = FixedArrayHeader.read(blocks, fixedArrayAt(blocks, 1_000_000));
             return new FixedArrayDataBlock(header).pageAddress(0);
         }
@@ -289,7 +295,7 @@ class H5VerifyIT {
 
     /** Chunk [0, 0, 0] of /grid/cube (12 chunks of 2 x 2 x 2 int16). */
     private static long cubeChunkZeroAddress() throws IOException {
-        try (BlockFile blocks = new BlockFile(file, FileChannel.open(file, StandardOpenOption.READ))) {
+        try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ))) {
             int at = fixedArrayAt(blocks, 12);
             FixedArrayHeader header = FixedArrayHeader.read(blocks, at);
             return new FixedArrayDataBlock(header).read(blocks, at, 16).records()[0].address();

@@ -22,6 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FailFastIT {
 
     private static final Duration HANG = Duration.ofSeconds(90);
+    /** "A few seconds", generous for a loaded 2-core machine; a link closes within milliseconds. */
+    private static final Duration ORPHAN_LIMIT = Duration.ofSeconds(10);
     private static final Pattern PID = Pattern.compile("^\\[(\\d+)] pid (\\d+)$", Pattern.MULTILINE);
 
     @ParameterizedTest(name = "{0}")
@@ -95,6 +97,43 @@ class FailFastIT {
             Thread.sleep(100);
         }
         assertAllGone(pids);
+    }
+
+    /**
+     * The launcher is SIGKILLed under a parent that never reaps it (a shell that started it and
+     * then became {@code sleep}), so it stays a zombie: every rank still leaves within seconds.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"mpj", "hazelcast"})
+    void ranksLeaveWithinSecondsWhenTheLauncherIsKilledAndNobodyReapsIt(String transport) throws Exception {
+        ProcessBuilder wrapper = new ProcessBuilder("bash", "-c", "\"$0\" \"$@\" </dev/null & echo \"launcher $!\";"
+                + " exec sleep 600", QuireCommand.repositoryRoot().resolve("quire").toString(), "run", "-n", "3",
+                "--transport", transport, "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.Blocked", "-1");
+        QuireCommand.Running job = QuireCommand.startProcess(wrapper);
+        try {
+            Map<Integer, Long> pids = awaitPids(job, 3);
+            Matcher launcher = Pattern.compile("^launcher (\\d+)$", Pattern.MULTILINE).matcher(job.stdoutSoFar());
+            assertTrue(launcher.find(), job.stdoutSoFar());
+            long launcherPid = Long.parseLong(launcher.group(1));
+            new ProcessBuilder("kill", "-KILL", Long.toString(launcherPid)).start().waitFor();
+            long killed = System.nanoTime();
+            while (pids.values().stream().anyMatch(FailFastIT::alive)
+                    && System.nanoTime() - killed < ORPHAN_LIMIT.toNanos()) {
+                Thread.sleep(100);
+            }
+            long tookMillis = (System.nanoTime() - killed) / 1_000_000;
+            assertEquals("Z", processState(launcherPid), "the launcher must still be an unreaped zombie");
+            assertAllGone(pids);
+            assertTrue(tookMillis < ORPHAN_LIMIT.toMillis(), "ranks left after " + tookMillis + " ms");
+        } finally {
+            job.process().destroyForcibly(); // the sleeping wrapper, which then lets init reap the zombie
+        }
+    }
+
+    /** The state letter of /proc/PID/stat (R, S, Z, ...). */
+    private static String processState(long pid) throws java.io.IOException {
+        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
+        return stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
     }
 
     /** Waits until every rank printed "pid N" (after its first barrier); returns rank to pid. */

@@ -23,6 +23,7 @@ class RunArgumentsIT {
         "-n 2 org.quire.runtime.Quire; class org.quire.runtime.Quire has no 'public static void main(String[])'",
         "--bogus -n 2 org.quire.runtime.check.CommunicatorContract; Unknown option: '--bogus'",
         "-n 2 --transport pvm X; --transport is 'pvm'; expected one of mpj, hazelcast",
+        "-n 2 --heap 12q X; --heap is '12q'; expected a size of at least 1 MiB such as 512m or 2g",
         "-n two X; Invalid value for option '--ranks': 'two' is not an int",
         "org.quire.runtime.check.CommunicatorContract; Missing required option: '--ranks=N'"})
     void badArgumentsGetOneLineAndUsageAndStatus2(String arguments, String error) throws Exception {

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.launcher.QuireCommand;
 import org.quire.launcher.RequiredTool;
+import org.quire.runtime.JobSecret;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,6 +29,10 @@ class SlurmIT {
 
     private static final Path ROOT = QuireCommand.repositoryRoot();
     private static boolean startedHere;
+    /** The steps' job secret, as a submitting user would create it (docs/security.md). */
+    @TempDir
+    static Path secretDirectory;
+    private static String secretFile;
 
     @BeforeAll
     static void bringUpTheCluster() throws Exception {
@@ -36,6 +41,9 @@ class SlurmIT {
         Output up = exec(Map.of(), 60, "bash", ROOT.resolve("slurm/local-cluster.sh").toString(), "up");
         assertEquals(0, up.status(), up.text());
         startedHere = !up.text().contains("already up");
+        Path secret = secretDirectory.resolve("job.secret");
+        JobSecret.generate().writeTo(secret);
+        secretFile = secret.toString();
     }
 
     @AfterAll
@@ -51,7 +59,8 @@ class SlurmIT {
 
     @Test
     void theContractWorkerRunsUnderSrunOverMpj() throws Exception {
-        Output run = exec(Map.of("MPJ_HOME", "/usr/share/mpj"), 120, "srun", "-K", "--immediate=30", "-l", "-n", "4",
+        Output run = exec(Map.of("MPJ_HOME", "/usr/share/mpj", "QUIRE_SECRET_FILE", secretFile), 120,
+                "srun", "-K", "--immediate=30", "-l", "-n", "4",
                 "java", "-cp", quireClassPath(), "org.quire.runtime.check.CommunicatorContract");
         assertEquals(0, run.status(), run.text());
         for (int rank = 0; rank < 4; rank++) {
@@ -62,7 +71,8 @@ class SlurmIT {
 
     @Test
     void theContractWorkerRunsUnderSrunOverHazelcast() throws Exception {
-        Output run = exec(Map.of("QUIRE_TRANSPORT", "hazelcast"), 120, "srun", "-K", "--immediate=30", "-l", "-n", "3",
+        Output run = exec(Map.of("QUIRE_TRANSPORT", "hazelcast", "QUIRE_SECRET_FILE", secretFile), 120,
+                "srun", "-K", "--immediate=30", "-l", "-n", "3",
                 "java", "-Dhazelcast.logging.type=none", "-cp", quireClassPath(),
                 "org.quire.runtime.check.CommunicatorContract");
         assertEquals(0, run.status(), run.text());
@@ -74,7 +84,8 @@ class SlurmIT {
 
     @Test
     void srunWithKillOnBadExitEndsAStepWhoseRankFailed() throws Exception {
-        Output run = exec(Map.of("MPJ_HOME", "/usr/share/mpj"), 120, "srun", "-K", "--immediate=30", "-n", "3",
+        Output run = exec(Map.of("MPJ_HOME", "/usr/share/mpj", "QUIRE_SECRET_FILE", secretFile), 120,
+                "srun", "-K", "--immediate=30", "-n", "3",
                 "java", "-cp", quireClassPath() + ":" + QuireCommand.testWorkers(),
                 "org.quire.launcher.workers.FailingRank", "1", "exit=5");
         assertNotEquals(0, run.status(), run.text());

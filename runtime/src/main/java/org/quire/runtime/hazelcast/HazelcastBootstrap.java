@@ -22,7 +22,7 @@ public final class HazelcastBootstrap {
 
     public static Job join(WorldSpec spec, String[] args) {
         HazelcastSettings.silenceLogging();
-        String cluster = HazelcastSettings.clusterName(spec.jobId());
+        String cluster = HazelcastSettings.clusterName(spec.secret());
         HazelcastInstance instance;
         try {
             instance = spec.rankZeroRunsCoordinator() && spec.rank() == 0
@@ -35,7 +35,8 @@ public final class HazelcastBootstrap {
                     + spec.jobId() + " at " + spec.coordinatorHost() + ":" + spec.coordinatorPort() + ": "
                     + e.getMessage(), e);
         }
-        MessageCommunicator world = new MessageCommunicator(new HazelcastTransport(instance, spec.rank(), spec.size()));
+        MessageCommunicator world = new MessageCommunicator(new HazelcastTransport(instance, spec.rank(), spec.size(),
+                spec.secret()));
         return new Job(world, args, () -> {
             // Under Slurm rank 0 hosts the member: nobody may leave while others still use it.
             world.barrier();

@@ -4,6 +4,7 @@ import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
+import org.quire.runtime.JobSecret;
 
 /**
  * How Quire configures Hazelcast: one member per job (the launcher, or rank 0 under Slurm),
@@ -29,9 +30,14 @@ public final class HazelcastSettings {
         System.setProperty("hazelcast.logging.type", "none");
     }
 
-    /** Cluster name for a job id. */
-    public static String clusterName(String jobId) {
-        return "quire-" + jobId;
+    /**
+     * The job's cluster name, derived from its secret: open-source Hazelcast admits every client
+     * and member that presents the cluster name, so nobody without the secret may be able to
+     * know or guess it. (It crosses the network in clear text when a client connects; what keeps
+     * an eavesdropper's messages out is the MAC of {@link InboxElement}.)
+     */
+    public static String clusterName(JobSecret secret) {
+        return "quire-" + secret.derivedName("quire hazelcast cluster name");
     }
 
     /**

@@ -3,32 +3,42 @@ package org.quire.runtime.hazelcast;
 import com.hazelcast.collection.IQueue;
 import com.hazelcast.core.HazelcastInstance;
 import org.quire.runtime.CommunicationException;
+import org.quire.runtime.JobSecret;
 import org.quire.runtime.message.Message;
 import org.quire.runtime.message.MessageTransport;
 
-import java.nio.ByteBuffer;
 
 /**
  * Point-to-point messages through Hazelcast queues: each rank owns the queue {@code inbox-<rank>}
  * on the job's member; a send is a put on the destination's queue, a receive a blocking take on
  * its own. Queues keep what is put before the receiver first looks (no start-up handshake is
- * needed) and, unlike topic listeners, never drop under load. Each element is
- * {@code int source, int tag, payload}.
+ * needed) and, unlike topic listeners, never drop under load.
+ *
+ * <p>Each element is an {@link InboxElement}: authenticated with the job secret and numbered per
+ * source. An element without the secret, or out of sequence (a replayed copy), never reaches the
+ * caller: it is dropped and reported in one line. Open-source Hazelcast lets any client that
+ * knows the cluster name put into any queue; this is what keeps such a client's messages out.
  */
 final class HazelcastTransport implements MessageTransport {
-
-    private static final int HEADER_BYTES = 2 * Integer.BYTES;
 
     private final HazelcastInstance instance;
     private final int rank;
     private final int size;
+    private final JobSecret secret;
     private final IQueue<byte[]> inbox;
+    /** Per destination: messages sent to it so far. */
+    private final long[] sent;
+    /** Per source: messages received from it so far. */
+    private final long[] received;
 
-    HazelcastTransport(HazelcastInstance instance, int rank, int size) {
+    HazelcastTransport(HazelcastInstance instance, int rank, int size, JobSecret secret) {
         this.instance = instance;
         this.rank = rank;
         this.size = size;
+        this.secret = secret;
         this.inbox = instance.getQueue(inboxName(rank));
+        this.sent = new long[size];
+        this.received = new long[size];
     }
 
     private static String inboxName(int rank) {
@@ -47,7 +57,7 @@ final class HazelcastTransport implements MessageTransport {
 
     @Override
     public void send(int destination, int tag, byte[] payload) {
-        byte[] element = ByteBuffer.allocate(HEADER_BYTES + payload.length).putInt(rank).putInt(tag).put(payload).array();
+        byte[] element = InboxElement.encode(secret, destination, rank, tag, sent[destination]++, payload);
         try {
             instance.<byte[]>getQueue(inboxName(destination)).put(element);
         } catch (InterruptedException e) {
@@ -61,21 +71,39 @@ final class HazelcastTransport implements MessageTransport {
 
     @Override
     public Message takeNext() {
-        byte[] element;
+        while (true) {
+            byte[] element = take();
+            InboxElement.Verified verified = InboxElement.verify(secret, rank, element);
+            if (verified == null) {
+                report("it does not carry this job's secret (" + (element == null ? "null" : element.length + " bytes")
+                        + ")");
+                continue;
+            }
+            int source = verified.message().source();
+            if (source < 0 || source >= size || verified.sequence() != received[source]) {
+                report("rank " + source + "'s message number " + verified.sequence() + " arrived where "
+                        + (source < 0 || source >= size ? "no such rank exists" : "number " + received[source]
+                        + " was due (a copy of an earlier message)"));
+                continue;
+            }
+            received[source]++;
+            return verified.message();
+        }
+    }
+
+    private byte[] take() {
         try {
-            element = inbox.take();
+            return inbox.take();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CommunicationException("rank " + rank + " was interrupted waiting for a message", e);
         } catch (RuntimeException e) {
             throw new CommunicationException("rank " + rank + " lost its Hazelcast inbox: " + e.getMessage(), e);
         }
-        ByteBuffer in = ByteBuffer.wrap(element);
-        int source = in.getInt();
-        int tag = in.getInt();
-        byte[] payload = new byte[in.remaining()];
-        in.get(payload);
-        return new Message(source, tag, payload);
+    }
+
+    private void report(String why) {
+        System.err.println("quire: rank " + rank + " dropped a message in its Hazelcast inbox: " + why);
     }
 
     @Override

@@ -7,8 +7,6 @@ import org.quire.runtime.WorldSpec;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.util.Set;
 
 /**
@@ -17,15 +15,15 @@ import java.util.Set;
  * <p>Under {@code mpjrun} the JVM's arguments are MPJ's: {@code [rank, configuration, device,
  * application args...]}; they go to {@code MPI.Init} unchanged. Under {@code quire run} and
  * {@code srun} Quire builds the niodev arguments itself: {@code [rank, "#Number of Processes;N;
- * #Protocol Switch Limit;131072;#Server Name;host;#Server Port;port", "niodev"]}, with the
- * rendezvous served by the launcher or, under Slurm, by rank 0 ({@link NiodevRendezvous}).
+ * #Protocol Switch Limit;131072;#Server Name;127.0.0.1;#Server Port;port", "niodev"]}, where the
+ * server is the rank's own {@link NiodevRelay}, which registers with the job's
+ * {@link NiodevRendezvous} (served by the launcher or, under Slurm, by rank 0) using the job secret.
  */
 public final class MpjBootstrap {
 
     private static final Set<String> DEVICES = Set.of("smpdev", "niodev", "hybdev", "mxdev", "native");
     /** MPJ's default eager/rendezvous switch, as mpjrun passes it. */
     private static final int PROTOCOL_SWITCH_LIMIT = 128 * 1024;
-    private static final long COORDINATOR_WAIT_MILLIS = 120_000;
 
     private MpjBootstrap() {
     }
@@ -50,12 +48,23 @@ public final class MpjBootstrap {
         NiodevRendezvous rendezvous = null;
         if (spec.rankZeroRunsCoordinator() && spec.rank() == 0) {
             rendezvous = startRendezvous(spec);
-        } else {
-            awaitCoordinator(spec.coordinatorHost(), spec.coordinatorPort());
+        }
+        NiodevRelay relay;
+        try {
+            relay = NiodevRelay.start(spec);
+        } catch (IOException e) {
+            throw new CommunicationException("rank " + spec.rank() + " cannot open its niodev relay on loopback: "
+                    + e.getMessage(), e);
         }
         String configuration = "#Number of Processes;" + spec.size() + ";#Protocol Switch Limit;" + PROTOCOL_SWITCH_LIMIT
-                + ";#Server Name;" + spec.coordinatorHost() + ";#Server Port;" + spec.coordinatorPort();
-        MPI.Init(new String[] {Integer.toString(spec.rank()), configuration, "niodev"});
+                + ";#Server Name;" + InetAddress.getLoopbackAddress().getHostAddress() + ";#Server Port;" + relay.port();
+        try {
+            MPI.Init(new String[] {Integer.toString(spec.rank()), configuration, "niodev"});
+        } catch (RuntimeException e) {
+            throw new CommunicationException("rank " + spec.rank() + " could not connect to its niodev peers ("
+                    + rootCause(e) + ")" + relay.listenerExposure(), e);
+        }
+        relay.initReturned();
         NiodevRendezvous served = rendezvous;
         MpjCommunicator world = new MpjCommunicator(MPI.COMM_WORLD);
         return new Job(world, args, () -> {
@@ -67,43 +76,22 @@ public final class MpjBootstrap {
         });
     }
 
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.toString();
+    }
+
     private static NiodevRendezvous startRendezvous(WorldSpec spec) {
         try {
             return NiodevRendezvous.start(InetAddress.getByName(spec.coordinatorHost()), spec.coordinatorPort(),
-                    spec.size());
+                    spec.size(), spec.secret());
         } catch (IOException e) {
             throw new CommunicationException("rank 0 cannot serve the niodev rendezvous on " + spec.coordinatorHost()
                     + ":" + spec.coordinatorPort() + " (" + e.getMessage() + "); set QUIRE_COORDINATOR_PORT to a free port",
                     e);
-        }
-    }
-
-    /**
-     * Waits until the rendezvous accepts connections: niodev connects exactly once and fails if
-     * nobody listens yet. The probe connection closes without data, which the server ignores.
-     */
-    static void awaitCoordinator(String host, int port) {
-        long deadline = System.currentTimeMillis() + COORDINATOR_WAIT_MILLIS;
-        IOException last = null;
-        while (System.currentTimeMillis() < deadline) {
-            try (Socket probe = new Socket()) {
-                probe.connect(new InetSocketAddress(host, port), 1000);
-                return;
-            } catch (IOException e) {
-                last = e;
-                sleep(100);
-            }
-        }
-        throw new CommunicationException("no coordinator answered on " + host + ":" + port + " within "
-                + COORDINATOR_WAIT_MILLIS / 1000 + " s", last);
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CommunicationException("interrupted while waiting for the coordinator", e);
         }
     }
 }

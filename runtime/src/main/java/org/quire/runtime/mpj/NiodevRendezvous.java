@@ -1,134 +1,146 @@
 package org.quire.runtime.mpj;
 
-import java.io.DataInputStream;
+import org.quire.runtime.JobSecret;
+import org.quire.runtime.mpj.RendezvousProtocol.Registration;
+import org.quire.runtime.net.GuardedServer;
+import org.quire.runtime.net.GuardedServer.Admission;
+
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The port-exchange server MPJ Express's niodev device talks to during {@code MPI.Init}, so that
- * N separate JVMs form one world without {@code mpjrun} and its daemons (which want fixed ports
- * and allow one job per machine).
+ * The port exchange MPJ Express's niodev device needs during {@code MPI.Init}, so that N separate
+ * JVMs form one world without {@code mpjrun} and its daemons (which want fixed ports and allow
+ * one job per machine). Ranks do not reach it with niodev's own unauthenticated protocol but
+ * through their {@link NiodevRelay}, with {@link RendezvousProtocol}: only registrations made with
+ * the job secret count.
  *
- * <p>Protocol of MPJ Express 0.44 (read from {@code xdev.niodev.NIODevice}): each rank connects
- * once and sends, with {@link DataOutputStream}, {@code writeUTF("Sending Info")},
- * {@code writeInt(writePort)}, {@code writeInt(readPort)}, {@code writeInt(rank)}, then waits in
- * {@code readUTF()}. When all N ranks have arrived the server answers each with
- * {@code "#Peer Information;" + join(";", ip@readPort@writePort@rank@0)} for ranks 0..N-1 and
- * closes. A connection that closes before sending (a port probe) is ignored.
+ * <p>Connections are read by a {@link GuardedServer}: an idle or slow one delays nobody. A
+ * connection that closes without sending anything (a port probe) is ignored; one that sends
+ * garbage, a registration without the secret, or too little within
+ * {@value #REGISTRATION_TIMEOUT_MILLIS} ms is dropped and reported in one line naming its address;
+ * the job goes on. When all N ranks have registered each gets the peer information and the
+ * listener closes.
  */
 public final class NiodevRendezvous implements AutoCloseable {
 
-    private static final String GREETING = "Sending Info";
+    /** How long a connection may take to send its registration. */
+    static final int REGISTRATION_TIMEOUT_MILLIS = 10_000;
 
-    private record Arrival(Socket socket, String address, int readPort, int writePort, int rank) {
+    private record Arrival(Socket socket, String address, byte[] nonce, Registration registration) {
     }
 
-    private final ServerSocket server;
     private final int worldSize;
-    private final Thread thread;
+    private final JobSecret secret;
+    private final Arrival[] byRank;
+    private final GuardedServer server;
+    private int arrived;
+    private boolean ended;
 
-    private NiodevRendezvous(ServerSocket server, int worldSize) {
+    private NiodevRendezvous(GuardedServer server, int worldSize, JobSecret secret) {
         this.server = server;
         this.worldSize = worldSize;
-        this.thread = new Thread(this::serve, "niodev-rendezvous");
-        this.thread.setDaemon(true);
+        this.secret = secret;
+        this.byRank = new Arrival[worldSize];
     }
 
     /** Starts serving {@code worldSize} ranks on {@code bindAddress:port} (port 0: any free port). */
-    public static NiodevRendezvous start(InetAddress bindAddress, int port, int worldSize) throws IOException {
-        ServerSocket server = new ServerSocket();
-        server.setReuseAddress(true);
-        server.bind(new InetSocketAddress(bindAddress, port), worldSize);
-        NiodevRendezvous rendezvous = new NiodevRendezvous(server, worldSize);
-        rendezvous.thread.start();
+    public static NiodevRendezvous start(InetAddress bindAddress, int port, int worldSize, JobSecret secret)
+            throws IOException {
+        NiodevRendezvous rendezvous = new NiodevRendezvous(GuardedServer.bind(new InetSocketAddress(bindAddress, port),
+                "niodev rendezvous", "registration", REGISTRATION_TIMEOUT_MILLIS), worldSize, secret);
+        rendezvous.server.serve(rendezvous::admit);
         return rendezvous;
     }
 
-    /** The port ranks must be told (the {@code #Server Port} of their device configuration). */
+    /** The port ranks must be told. */
     public int port() {
-        return server.getLocalPort();
+        return server.port();
     }
 
-    private void serve() {
-        List<Arrival> arrivals = new ArrayList<>(worldSize);
-        try {
-            while (arrivals.size() < worldSize) {
-                Socket socket = server.accept();
-                Arrival arrival = readArrival(socket);
-                if (arrival != null) {
-                    arrivals.add(arrival);
-                }
+    private Admission admit(Socket socket) throws IOException {
+        byte[] nonce = RendezvousProtocol.newNonce();
+        socket.getOutputStream().write(RendezvousProtocol.challenge(nonce));
+        byte[] bytes = new byte[RendezvousProtocol.REGISTRATION_BYTES];
+        int read = socket.getInputStream().readNBytes(bytes, 0, bytes.length);
+        if (read == 0) {
+            return Admission.ignored(); // a probe: connected to see whether the server listens
+        }
+        if (read < bytes.length) {
+            return Admission.dropped("it closed the connection after " + read + " of the " + bytes.length
+                    + " bytes of a registration");
+        }
+        Registration registration = RendezvousProtocol.verifiedRegistration(secret, nonce, bytes);
+        if (registration == null) {
+            return Admission.dropped("its registration does not carry this job's secret");
+        }
+        arrive(new Arrival(socket, socket.getInetAddress().getHostAddress(), nonce, registration));
+        return Admission.kept();
+    }
+
+    private void arrive(Arrival arrival) {
+        List<Arrival> complete;
+        synchronized (this) {
+            int rank = arrival.registration().rank();
+            if (ended) {
+                GuardedServer.closeQuietly(arrival.socket());
+                return;
             }
-            String peers = peerInformation(arrivals);
-            for (Arrival arrival : arrivals) {
-                try (Socket socket = arrival.socket()) {
-                    new DataOutputStream(socket.getOutputStream()).writeUTF(peers);
-                }
+            if (rank < 0 || rank >= worldSize || byRank[rank] != null) {
+                // Made with the secret, so one of the job's own ranks: the job cannot form.
+                server.report("failed: rank " + rank + " registered " + (rank < 0 || rank >= worldSize
+                        ? "but the world is 0.." + (worldSize - 1) : "twice"));
+                GuardedServer.closeQuietly(arrival.socket());
+                close();
+                return;
             }
-        } catch (IOException | IllegalStateException e) {
-            // Closing the waiting ranks' sockets makes their MPI.Init fail, so the job ends
-            // through the launcher's fail-fast instead of hanging.
-            if (!server.isClosed()) {
-                System.err.println("quire: niodev rendezvous on port " + port() + " failed: " + e.getMessage());
+            byRank[rank] = arrival;
+            if (++arrived < worldSize) {
+                return;
             }
-            arrivals.forEach(a -> closeQuietly(a.socket()));
-        } finally {
-            closeQuietly(server);
+            ended = true;
+            complete = List.of(byRank);
+        }
+        server.close();
+        String peers = peerInformation(complete);
+        for (Arrival a : complete) {
+            try (Socket socket = a.socket()) {
+                RendezvousProtocol.writeAnswer(new DataOutputStream(socket.getOutputStream()), secret, a.nonce(), peers);
+            } catch (IOException e) {
+                server.report("cannot answer rank " + a.registration().rank() + " at " + a.address() + ": "
+                        + e.getMessage());
+            }
         }
     }
 
-    private static Arrival readArrival(Socket socket) throws IOException {
-        DataInputStream in = new DataInputStream(socket.getInputStream());
-        try {
-            String greeting = in.readUTF();
-            if (!GREETING.equals(greeting)) {
-                socket.close();
-                return null;
-            }
-            int writePort = in.readInt();
-            int readPort = in.readInt();
-            int rank = in.readInt();
-            return new Arrival(socket, socket.getInetAddress().getHostAddress(), readPort, writePort, rank);
-        } catch (EOFException probe) {
-            socket.close();
-            return null;
-        }
-    }
-
-    private String peerInformation(List<Arrival> arrivals) {
-        Arrival[] byRank = new Arrival[worldSize];
-        for (Arrival arrival : arrivals) {
-            if (arrival.rank() < 0 || arrival.rank() >= worldSize || byRank[arrival.rank()] != null) {
-                throw new IllegalStateException("niodev rank " + arrival.rank() + " arrived twice or is outside 0.."
-                        + (worldSize - 1));
-            }
-            byRank[arrival.rank()] = arrival;
-        }
+    private static String peerInformation(List<Arrival> byRank) {
         StringBuilder peers = new StringBuilder("#Peer Information");
         for (Arrival a : byRank) {
-            peers.append(';').append(a.address()).append('@').append(a.readPort()).append('@')
-                    .append(a.writePort()).append('@').append(a.rank()).append("@0");
+            Registration r = a.registration();
+            peers.append(';').append(a.address()).append('@').append(r.readPort()).append('@')
+                    .append(r.writePort()).append('@').append(r.rank()).append("@0");
         }
         return peers.toString();
     }
 
+    /** Ends the rendezvous: the waiting ranks' connections close, so their relays fail instead of waiting. */
     @Override
     public void close() {
-        closeQuietly(server);
-    }
-
-    private static void closeQuietly(AutoCloseable closeable) {
-        try {
-            closeable.close();
-        } catch (Exception ignored) {
-            // Nothing more can be done about a socket that fails to close.
+        List<Arrival> waiting = new ArrayList<>();
+        synchronized (this) {
+            ended = true;
+            for (Arrival a : byRank) {
+                if (a != null) {
+                    waiting.add(a);
+                }
+            }
         }
+        server.close();
+        waiting.forEach(a -> GuardedServer.closeQuietly(a.socket()));
     }
 }

@@ -111,8 +111,37 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
     private BTreeV1Node<BTreeV1ChunkKey> cachedNode(long address) throws IOException {
         BTreeV1Node<BTreeV1ChunkKey> node = cache.get(address);
         if (node == null) {
-            node = BTreeV1Node.read(file, address, keys, k);
+            node = readNode(address);
             cache.put(address, node);
+        }
+        return node;
+    }
+
+    /**
+     * Reads and checks a node the way both lookups and {@link #forEachStoredChunk} need it: the
+     * keys a binary search relies on in order (a leaf's strictly ascending and on chunk
+     * boundaries), so a damaged key fails instead of hiding a chunk behind the fill value.
+     */
+    private BTreeV1Node<BTreeV1ChunkKey> readNode(long address) throws IOException {
+        BTreeV1Node<BTreeV1ChunkKey> node = BTreeV1Node.read(file, address, keys, k);
+        for (int i = 0; i < node.entries(); i++) {
+            long[] offsets = node.keys().get(i).offsets();
+            if (node.level() == 0) {
+                for (int d = 0; d < chunkShape.length; d++) {
+                    if (Long.remainderUnsigned(offsets[d], chunkShape[d]) != 0) {
+                        throw corruptKey(node, i, "chunk offsets on chunk boundaries",
+                                Arrays.toString(offsets));
+                    }
+                }
+            }
+            if (i > 0) {
+                long[] before = node.keys().get(i - 1).offsets();
+                int order = BTreeV1ChunkKey.compareOffsets(before, offsets);
+                if (order > 0 || node.level() == 0 && order == 0) {
+                    throw corruptKey(node, i, "offsets after " + Arrays.toString(before),
+                            Arrays.toString(offsets));
+                }
+            }
         }
         return node;
     }
@@ -123,22 +152,17 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
         throw new UnsupportedOperationException("Quire does not write version-1 B-tree indexes");
     }
 
-    @Override
-    public void flush() {
-    }
-
     /**
      * Visits every chunk in offset order, reading each node once: every node reached by one
-     * pointer only, one level below its parent, its keys within its parent's, chunk offsets on
-     * chunk boundaries and strictly ascending across the leaves.
+     * pointer only, one level below its parent, its keys within its parent's and in order
+     * ({@link #readNode}, as for lookups), chunk offsets strictly ascending across the leaves.
      */
     @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
         if (Addresses.isDefined(rootAddress)) {
             Set<Long> visited = new HashSet<>();
             visited.add(rootAddress);
-            walk(BTreeV1Node.read(file, rootAddress, keys, k), visited, new long[][] {null},
-                    visitor);
+            walk(readNode(rootAddress), visited, new long[][] {null}, visitor);
         }
     }
 
@@ -153,7 +177,7 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
                             "address", "a node reached by one pointer only",
                             "a second pointer from the node at " + node.address());
                 }
-                BTreeV1Node<BTreeV1ChunkKey> next = BTreeV1Node.read(file, child, keys, k);
+                BTreeV1Node<BTreeV1ChunkKey> next = readNode(child);
                 next.requireChildOf(node, file.path());
                 requireWithinKeys(node, i, next);
                 walk(next, visited, previous, visitor);
@@ -162,10 +186,6 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
             BTreeV1ChunkKey key = node.keys().get(i);
             long[] scaled = new long[chunkShape.length];
             for (int d = 0; d < scaled.length; d++) {
-                if (Long.remainderUnsigned(key.offsets()[d], chunkShape[d]) != 0) {
-                    throw corruptKey(node, i, "chunk offsets on chunk boundaries",
-                            Arrays.toString(key.offsets()));
-                }
                 scaled[d] = Long.divideUnsigned(key.offsets()[d], chunkShape[d]);
             }
             if (previous[0] != null

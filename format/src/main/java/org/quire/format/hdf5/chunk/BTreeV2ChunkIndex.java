@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
+
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.BlockEntry;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
 import org.quire.format.hdf5.layout.BTreeV2Geometry;
@@ -21,16 +23,17 @@ import org.quire.format.hdf5.layout.ChunkRecordFormat;
  * Version-2 B-tree chunk index (layout index type 5), used for datasets with more than one
  * unlimited dimension: one record per written chunk, keyed by the chunk's scaled coordinates.
  *
- * <p>Nodes are read when a lookup first passes them and kept in memory. A new record goes into
+ * <p>Nodes are metadata cache entries, held only while an operation passes them. A new record goes into
  * its leaf; a node that then holds more records than it can splits around its middle record,
  * which moves up into the parent (a new root when the root splits, so the tree grows at the
  * top). Every node takes the tree's node size in the file and keeps its address for life; a
- * rewritten chunk's record is replaced where it is. {@link #flush()} writes changed nodes
- * children first, then the header.
+ * rewritten chunk's record is replaced where it is. Flush dependencies follow the pointers:
+ * header → root → ... → leaves → the chunks their records point at; a split moves the
+ * dependencies of the children it moves to the new node.
  */
 public final class BTreeV2ChunkIndex implements ChunkIndex {
 
-    private final BlockFile file;
+    private final IndexBlocks blocks;
     private final long headerAddress;
     private final ChunkIndexParameters.BTreeV2 parameters;
     private final BTreeV2ChunkRecord.Format format;
@@ -38,14 +41,14 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
     /** The header's pointer to the root; its address is undefined while the tree is empty. */
     private final Child root;
     private int depth;
-    private boolean headerDirty;
+    /** The header of a writable tree (its value is this index), null when read only. */
+    private BlockEntry<BTreeV2ChunkIndex> header;
 
-    /** A pointer to a node, with the node once read or created. */
+    /** A pointer to a node: what its parent (or the header) records about it. */
     private static final class Child {
         long address;
         int records;
         long totalRecords;
-        Node node;
 
         Child(long address, int records, long totalRecords) {
             this.address = address;
@@ -54,29 +57,19 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
         }
     }
 
-    /** A node in memory: its records in order and, unless a leaf, its children. */
-    private static final class Node {
-        final long address;
-        final List<BTreeV2ChunkRecord> records;
-        final List<Child> children;
-        boolean dirty;
-
-        Node(long address, List<BTreeV2ChunkRecord> records, List<Child> children) {
-            this.address = address;
-            this.records = records;
-            this.children = children;
-        }
+    /** A node's contents: its depth (0 for a leaf), records in order and, above leaves, children. */
+    private record Node(int depth, List<BTreeV2ChunkRecord> records, List<Child> children) {
     }
 
-    /** The record that moved up out of a split node, and the new node right of it. */
-    private record Split(BTreeV2ChunkRecord middle, Child right) {
+    /** The record that moved up out of a split node, and the new node right of it (protected). */
+    private record Split(BTreeV2ChunkRecord middle, Child right, BlockEntry<Node> entry) {
     }
 
-    private BTreeV2ChunkIndex(BlockFile file, long headerAddress,
+    private BTreeV2ChunkIndex(IndexBlocks blocks, long headerAddress,
                               ChunkIndexParameters.BTreeV2 parameters,
                               BTreeV2ChunkRecord.Format format, BTreeV2Geometry geometry,
                               Child root, int depth) {
-        this.file = file;
+        this.blocks = blocks;
         this.headerAddress = headerAddress;
         this.parameters = parameters;
         this.format = format;
@@ -86,26 +79,54 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
     }
 
     /** Allocates a new, empty tree with libhdf5's default parameters. */
-    static BTreeV2ChunkIndex create(BlockFile file, ChunkRecordFormat chunkFormat, int rank,
-                                    long unfilteredChunkSize) {
+    static BTreeV2ChunkIndex create(IndexBlocks blocks, ChunkRecordFormat chunkFormat, int rank,
+                                    long unfilteredChunkSize) throws IOException {
         ChunkIndexParameters.BTreeV2 parameters = ChunkIndexParameters.BTreeV2.DEFAULT;
         BTreeV2ChunkRecord.Format format = new BTreeV2ChunkRecord.Format(chunkFormat, rank,
                 unfilteredChunkSize);
-        BTreeV2ChunkIndex index = new BTreeV2ChunkIndex(file,
-                file.allocate(BTreeV2Header.SIZE), parameters, format,
+        BTreeV2ChunkIndex index = new BTreeV2ChunkIndex(blocks,
+                blocks.file().allocate(BTreeV2Header.SIZE), parameters, format,
                 new BTreeV2Geometry(parameters.nodeSize(), format.size()),
                 new Child(Addresses.UNDEFINED, 0, 0), 0);
-        index.headerDirty = true;
+        index.header = blocks.create(index.headerAddress, BTreeV2Header.SIZE, index,
+                BTreeV2ChunkIndex::encodeHeader);
         return index;
+    }
+
+    private byte[] encodeHeader() {
+        return new BTreeV2Header<>(format, geometry.nodeSize(), depth,
+                parameters.splitPercent(), parameters.mergePercent(), root.address,
+                root.records, root.totalRecords).encode();
+    }
+
+    /** Bytes of every node in the file (at most a few KiB: the B-tree's node size). */
+    private int nodeSize() {
+        return (int) geometry.nodeSize();
+    }
+
+    private byte[] encodeNode(Node node) {
+        if (node.depth() == 0) {
+            return new BTreeV2LeafNode<>(node.records()).encode(format, geometry);
+        }
+        List<BTreeV2InternalNode.ChildPointer> pointers = new ArrayList<>();
+        for (Child child : node.children()) {
+            pointers.add(new BTreeV2InternalNode.ChildPointer(child.address, child.records,
+                    child.totalRecords));
+        }
+        return new BTreeV2InternalNode<>(node.records(), pointers).encode(format, geometry,
+                node.depth());
     }
 
     /**
      * Opens the tree at {@code address} of a {@code rank}-dimensional dataset; checks the
-     * header against the layout message's {@code expected} parameters and the filters.
+     * header against the layout message's {@code expected} parameters and the filters. A
+     * {@code writable} tree holds its header as a cache entry (it changes with the root).
      */
-    static BTreeV2ChunkIndex open(BlockFile file, long address,
+    static BTreeV2ChunkIndex open(IndexBlocks blocks, long address,
                                   ChunkIndexParameters.BTreeV2 expected, int rank,
-                                  long unfilteredChunkSize, boolean filtered) throws IOException {
+                                  long unfilteredChunkSize, boolean filtered, boolean writable)
+            throws IOException {
+        BlockFile file = blocks.file();
         BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file, address, rank,
                 unfilteredChunkSize);
         BTreeV2ChunkRecord.Format format = (BTreeV2ChunkRecord.Format) header.format();
@@ -122,9 +143,14 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
                     filtered ? "11 (filtered chunks)" : "10 (unfiltered chunks)",
                     Integer.toString(format.type()));
         }
-        return new BTreeV2ChunkIndex(file, address, parameters, format,
+        BTreeV2ChunkIndex index = new BTreeV2ChunkIndex(blocks, address, parameters, format,
                 header.geometry(), new Child(header.rootAddress(),
                         header.rootRecords(), header.totalRecords()), header.depth());
+        if (writable) {
+            index.header = blocks.protect(address, BTreeV2Header.SIZE, () -> index,
+                    BTreeV2ChunkIndex::encodeHeader);
+        }
+        return index;
     }
 
     @Override
@@ -153,20 +179,25 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
             path[depth - d] = at.address;
             for (int above = 0; above < depth - d; above++) {
                 if (path[above] == at.address) {
-                    throw new CorruptFileException(file.path(), at.address,
+                    throw new CorruptFileException(blocks.file().path(), at.address,
                             BTreeV2InternalNode.IDENTITY.structure(), "child node address",
                             "a node below its parent", at.address + ", a node above it (a cycle)");
                 }
             }
-            Node node = load(at, d);
-            int i = search(node.records, scaled);
-            if (i >= 0) {
-                return node.records.get(i).chunk();
+            BlockEntry<Node> entry = protect(at, d);
+            try {
+                Node node = entry.value();
+                int i = search(node.records(), scaled);
+                if (i >= 0) {
+                    return node.records().get(i).chunk();
+                }
+                if (d == 0) {
+                    return ChunkRecord.UNWRITTEN;
+                }
+                at = node.children().get(-i - 1);
+            } finally {
+                blocks.unprotect(entry);
             }
-            if (d == 0) {
-                return ChunkRecord.UNWRITTEN;
-            }
-            at = node.children.get(-i - 1);
         }
     }
 
@@ -177,23 +208,35 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
             return;
         }
         if (root.totalRecords == 0) {
-            root.address = file.allocate(geometry.nodeSize());
-            root.node = new Node(root.address, new ArrayList<>(), List.of());
+            root.address = blocks.file().allocate(nodeSize());
+            blocks.unprotect(blocks.create(root.address, nodeSize(),
+                    new Node(0, new ArrayList<>(), List.of()), this::encodeNode));
         }
-        Split split = insert(root, depth, entry);
-        if (split != null) {
-            Child left = new Child(root.address, root.node.records.size(), 0);
-            left.node = root.node;
-            left.totalRecords = subtreeTotal(left.node);
-            depth++;
-            root.address = file.allocate(geometry.nodeSize());
-            root.node = new Node(root.address, new ArrayList<>(List.of(split.middle())),
-                    new ArrayList<>(List.of(left, split.right())));
-            root.node.dirty = true;
+        BlockEntry<Node> rootEntry = protect(root, depth);
+        try {
+            Split split = insert(rootEntry, entry);
+            if (split != null) {
+                Child left = new Child(root.address, rootEntry.value().records().size(),
+                        subtreeTotal(rootEntry.value()));
+                depth++;
+                long address = blocks.file().allocate(nodeSize());
+                BlockEntry<Node> newRoot = blocks.create(address, nodeSize(),
+                        new Node(depth, new ArrayList<>(List.of(split.middle())),
+                                new ArrayList<>(List.of(left, split.right()))), this::encodeNode);
+                blocks.moveChild(headerAddress, newRoot, left.address);
+                blocks.dependsOn(newRoot, split.entry());
+                blocks.unprotect(split.entry());
+                blocks.unprotect(rootEntry);
+                rootEntry = newRoot;
+                root.address = address;
+            }
+            root.records = rootEntry.value().records().size();
+            root.totalRecords = subtreeTotal(rootEntry.value());
+            blocks.changed(header);
+            blocks.dependsOn(header, rootEntry);
+        } finally {
+            blocks.unprotect(rootEntry);
         }
-        root.records = root.node.records.size();
-        root.totalRecords = subtreeTotal(root.node);
-        headerDirty = true;
     }
 
     /** Replaces the record with {@code entry}'s key, if there is one. */
@@ -201,65 +244,94 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
         if (root.totalRecords == 0) {
             return false;
         }
-        Child at = root;
-        for (int d = depth; ; d--) {
-            Node node = load(at, d);
-            int i = search(node.records, entry.scaled());
-            if (i >= 0) {
-                node.records.set(i, entry);
-                node.dirty = true;
-                return true;
+        List<BlockEntry<Node>> path = new ArrayList<>(depth + 1);
+        try {
+            Child at = root;
+            for (int d = depth; ; d--) {
+                BlockEntry<Node> node = protect(at, d);
+                path.add(node);
+                int i = search(node.value().records(), entry.scaled());
+                if (i >= 0) {
+                    node.value().records().set(i, entry);
+                    blocks.changed(node);
+                    blocks.dependsOnChunk(node, entry.chunk());
+                    blocks.dependsOn(header, path.get(0));
+                    for (int p = 1; p < path.size(); p++) {
+                        blocks.dependsOn(path.get(p - 1), path.get(p));
+                    }
+                    return true;
+                }
+                if (d == 0) {
+                    return false;
+                }
+                at = node.value().children().get(-i - 1);
             }
-            if (d == 0) {
-                return false;
+        } finally {
+            for (int p = path.size() - 1; p >= 0; p--) {
+                blocks.unprotect(path.get(p));
             }
-            at = node.children.get(-i - 1);
         }
     }
 
-    /** Inserts a new key below {@code at} (a node at {@code d}); the split, if it split. */
-    private Split insert(Child at, int d, BTreeV2ChunkRecord entry) throws IOException {
-        Node node = load(at, d);
-        int i = -search(node.records, entry.scaled()) - 1;
-        if (d == 0) {
-            node.records.add(i, entry);
+    /** Inserts a new key below the protected node {@code at}; the split, if it split. */
+    private Split insert(BlockEntry<Node> at, BTreeV2ChunkRecord entry) throws IOException {
+        Node node = at.value();
+        int i = -search(node.records(), entry.scaled()) - 1;
+        if (node.depth() == 0) {
+            node.records().add(i, entry);
+            blocks.dependsOnChunk(at, entry.chunk());
         } else {
-            Child child = node.children.get(i);
-            Split split = insert(child, d - 1, entry);
-            if (split != null) {
-                node.records.add(i, split.middle());
-                node.children.add(i + 1, split.right());
+            Child child = node.children().get(i);
+            BlockEntry<Node> childEntry = protect(child, node.depth() - 1);
+            try {
+                Split split = insert(childEntry, entry);
+                if (split != null) {
+                    node.records().add(i, split.middle());
+                    node.children().add(i + 1, split.right());
+                    blocks.dependsOn(at, split.entry());
+                    blocks.unprotect(split.entry());
+                }
+                child.records = childEntry.value().records().size();
+                child.totalRecords = subtreeTotal(childEntry.value());
+                blocks.dependsOn(at, childEntry);
+            } finally {
+                blocks.unprotect(childEntry);
             }
-            child.records = child.node.records.size();
-            child.totalRecords = subtreeTotal(child.node);
         }
-        node.dirty = true;
-        return node.records.size() > geometry.capacity(d) ? split(node) : null;
+        blocks.changed(at);
+        return node.records().size() > geometry.capacity(node.depth()) ? split(at) : null;
     }
 
     /** Moves the records (and children) right of the middle record into a new node. */
-    private Split split(Node node) {
-        int middle = node.records.size() / 2;
+    private Split split(BlockEntry<Node> left) throws IOException {
+        Node node = left.value();
+        int middle = node.records().size() / 2;
         List<BTreeV2ChunkRecord> rightRecords =
-                new ArrayList<>(node.records.subList(middle + 1, node.records.size()));
-        BTreeV2ChunkRecord up = node.records.get(middle);
-        node.records.subList(middle, node.records.size()).clear();
+                new ArrayList<>(node.records().subList(middle + 1, node.records().size()));
+        BTreeV2ChunkRecord up = node.records().get(middle);
+        node.records().subList(middle, node.records().size()).clear();
         List<Child> rightChildren = List.of();
-        if (!node.children.isEmpty()) {
-            rightChildren = new ArrayList<>(node.children.subList(middle + 1,
-                    node.children.size()));
-            node.children.subList(middle + 1, node.children.size()).clear();
+        if (!node.children().isEmpty()) {
+            rightChildren = new ArrayList<>(node.children().subList(middle + 1,
+                    node.children().size()));
+            node.children().subList(middle + 1, node.children().size()).clear();
         }
-        Node right = new Node(file.allocate(geometry.nodeSize()), rightRecords, rightChildren);
-        right.dirty = true;
-        Child pointer = new Child(right.address, rightRecords.size(), subtreeTotal(right));
-        pointer.node = right;
-        return new Split(up, pointer);
+        Node right = new Node(node.depth(), rightRecords, rightChildren);
+        long address = blocks.file().allocate(nodeSize());
+        BlockEntry<Node> entry = blocks.create(address, nodeSize(), right,
+                this::encodeNode);
+        for (Child moved : rightChildren) {
+            blocks.moveChild(left.address(), entry, moved.address);
+        }
+        for (BTreeV2ChunkRecord record : rightRecords) {
+            blocks.dependsOnChunk(entry, record.chunk());
+        }
+        return new Split(up, new Child(address, rightRecords.size(), subtreeTotal(right)), entry);
     }
 
     private static long subtreeTotal(Node node) {
-        long total = node.records.size();
-        for (Child child : node.children) {
+        long total = node.records().size();
+        for (Child child : node.children()) {
             total += child.totalRecords;
         }
         return total;
@@ -283,39 +355,39 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
         return -low - 1;
     }
 
-    /** The node {@code at} points to, at depth {@code d}, read and verified the first time. */
-    private Node load(Child at, int d) throws IOException {
-        if (at.node != null) {
-            return at.node;
-        }
-        if (d == 0) {
-            BTreeV2LeafNode<BTreeV2ChunkRecord> leaf = BTreeV2LeafNode.read(file, at.address,
-                    format, geometry, at.records);
-            at.node = new Node(at.address, new ArrayList<>(leaf.records()), List.of());
-        } else {
+    /** The node {@code at} points to, at depth {@code d}, protected; read and verified on a miss. */
+    private BlockEntry<Node> protect(Child at, int d) throws IOException {
+        BlockFile file = blocks.file();
+        long address = at.address;
+        int records = at.records;
+        return blocks.protect(address, nodeSize(), () -> {
+            if (d == 0) {
+                BTreeV2LeafNode<BTreeV2ChunkRecord> leaf = BTreeV2LeafNode.read(file, address,
+                        format, geometry, records);
+                return new Node(0, new ArrayList<>(leaf.records()), List.of());
+            }
             BTreeV2InternalNode<BTreeV2ChunkRecord> internal = BTreeV2InternalNode.read(file,
-                    at.address, format, geometry, d, at.records);
+                    address, format, geometry, d, records);
             List<Child> children = new ArrayList<>();
             for (BTreeV2InternalNode.ChildPointer pointer : internal.children()) {
                 children.add(new Child(pointer.address(), pointer.records(),
                         pointer.totalRecords()));
             }
-            at.node = new Node(at.address, new ArrayList<>(internal.records()), children);
-        }
-        return at.node;
+            return new Node(d, new ArrayList<>(internal.records()), children);
+        }, this::encodeNode);
     }
 
     /**
-     * Visits every record in key order, reading and verifying every node not yet in memory (see
-     * {@link BTreeV2Walk}: one pointer per node, chunk coordinates strictly ascending, subtree
-     * totals); the nodes in memory are the tree as written so far.
+     * Visits every record in key order, reading and verifying every node the cache does not
+     * hold (see {@link BTreeV2Walk}: one pointer per node, chunk coordinates strictly
+     * ascending, subtree totals); the nodes in the cache are the tree as written so far.
      */
     @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
         if (root.totalRecords == 0) {
             return;
         }
-        BTreeV2Walk.visit(file.path(), new BTreeV2Walk.Nodes<BTreeV2ChunkRecord, Child>() {
+        BTreeV2Walk.visit(blocks.file().path(), new BTreeV2Walk.Nodes<BTreeV2ChunkRecord, Child>() {
             @Override
             public long address(Child pointer) {
                 return pointer.address;
@@ -329,8 +401,13 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
             @Override
             public BTreeV2Walk.Node<BTreeV2ChunkRecord, Child> node(Child pointer, int d)
                     throws IOException {
-                Node node = load(pointer, d);
-                return new BTreeV2Walk.Node<>(node.records, node.children);
+                BlockEntry<Node> entry = protect(pointer, d);
+                try {
+                    return new BTreeV2Walk.Node<>(List.copyOf(entry.value().records()),
+                            List.copyOf(entry.value().children()));
+                } finally {
+                    blocks.unprotect(entry);
+                }
             }
         }, root, depth, (a, b) -> BTreeV2ChunkRecord.compare(a.scaled(), b.scaled()), true,
                 record -> {
@@ -338,37 +415,5 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
                         visitor.visit(record.scaled().clone(), record.chunk());
                     }
                 });
-    }
-
-    @Override
-    public void flush() throws IOException {
-        if (root.node != null) {
-            flush(root.node, depth);
-        }
-        if (headerDirty) {
-            file.write(headerAddress, new BTreeV2Header<>(format, geometry.nodeSize(), depth,
-                    parameters.splitPercent(), parameters.mergePercent(), root.address,
-                    root.records, root.totalRecords).encode());
-            headerDirty = false;
-        }
-    }
-
-    private void flush(Node node, int d) throws IOException {
-        for (Child child : node.children) {
-            if (child.node != null) {
-                flush(child.node, d - 1);
-            }
-        }
-        if (node.dirty) {
-            List<BTreeV2InternalNode.ChildPointer> pointers = new ArrayList<>();
-            for (Child child : node.children) {
-                pointers.add(new BTreeV2InternalNode.ChildPointer(child.address, child.records,
-                        child.totalRecords));
-            }
-            file.write(node.address, d == 0
-                    ? new BTreeV2LeafNode<>(node.records).encode(format, geometry)
-                    : new BTreeV2InternalNode<>(node.records, pointers).encode(format, geometry, d));
-            node.dirty = false;
-        }
     }
 }

@@ -10,9 +10,9 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * dimension) to where the chunk is stored. Array indexes number chunks linearly
  * ({@link ChunkGrid#linearIndex}); the version-2 B-tree, used when several dimensions are
  * unlimited and no such numbering exists, keys its records by the coordinates themselves.
- * Implementations read their on-disk structures lazily and verify each one; on a writable file
- * they keep changes in memory until {@link #flush()}, which writes child structures before the
- * structures pointing at them.
+ * Implementations read their on-disk structures lazily and verify each one, through the file's
+ * metadata cache; a change marks the blocks it touches dirty with their flush dependencies, and
+ * the cache's flush writes them, children first.
  */
 public interface ChunkIndex {
 
@@ -27,7 +27,13 @@ public interface ChunkIndex {
     /** Records where the chunk at {@code scaled} now is, replacing any earlier record. */
     void put(long[] scaled, ChunkRecord record) throws IOException;
 
-    void flush() throws IOException;
+    /**
+     * Whether the records live in the data layout message itself (the single chunk index): the
+     * dataset rewrites that message after a write.
+     */
+    default boolean recordsInLayoutMessage() {
+        return false;
+    }
 
     /**
      * Visits every chunk that has storage, with its chunk coordinates, reading (and verifying)

@@ -3,6 +3,9 @@ package org.quire.format.hdf5.chunk;
 import java.io.IOException;
 import java.util.Arrays;
 
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.cache.MetadataCache;
+import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
@@ -30,8 +33,10 @@ public final class ChunkIndexes {
      *
      * @throws IllegalArgumentException a fixed array would need more entries than Quire writes
      */
-    public static ChunkIndex create(BlockFile blocks, long[] shape, long[] maxShape,
-                                    long[] chunkShape, int elementSize, boolean filtered) {
+    public static ChunkIndex create(BlockFile file, MetadataCache cache, long[] shape,
+                                    long[] maxShape, long[] chunkShape, int elementSize,
+                                    boolean filtered) throws IOException {
+        IndexBlocks blocks = new IndexBlocks(file, cache);
         long chunkBytes = Shapes.elementCount(chunkShape) * elementSize;
         ChunkRecordFormat format = filtered ? ChunkRecordFormat.filtered(chunkBytes)
                 : ChunkRecordFormat.unfiltered();
@@ -55,36 +60,64 @@ public final class ChunkIndexes {
 
     /**
      * The index {@code layout} names, for a dataset of {@code shape} and {@code maxShape} whose
-     * chunks are {@code filtered} or not. The caller has checked the layout against the
-     * dataspace (rank, and a chunk grid whose sizes do not overflow).
+     * chunks are {@code filtered} or not; its blocks are reached through {@code cache}. The
+     * caller has checked the layout against the dataspace (rank, and a chunk grid whose sizes
+     * do not overflow). A {@code writable} index (a file reopened for writing) also holds the
+     * header blocks it changes. A fixed array, extensible array or version-2 B-tree libhdf5
+     * never allocated (no chunk written: an undefined address) is an {@link
+     * UnallocatedChunkIndex}; writable, its first write creates it.
+     *
+     * @throws UnsupportedFormatException {@code writable}, and the index is one Quire only reads
      */
-    public static ChunkIndex open(BlockFile blocks, BTreeV1Ranks ranks, DataLayoutMessage layout,
-                                  long[] shape, long[] maxShape, boolean filtered)
-            throws IOException {
+    public static ChunkIndex open(BlockFile file, MetadataCache cache, BTreeV1Ranks ranks,
+                                  DataLayoutMessage layout, long[] shape, long[] maxShape,
+                                  boolean filtered, boolean writable) throws IOException {
+        IndexBlocks blocks = new IndexBlocks(file, cache);
         long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * layout.elementSize();
         ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), maxShape);
         long address = layout.indexAddress();
         ChunkIndexParameters parameters = layout.index();
+        boolean allocatedWithFirstChunk = parameters instanceof ChunkIndexParameters.FixedArray
+                || parameters instanceof ChunkIndexParameters.ExtensibleArray
+                || parameters instanceof ChunkIndexParameters.BTreeV2;
+        if (allocatedWithFirstChunk && !Addresses.isDefined(address)) {
+            if (writable && !parameters.equals(ChunkIndexParameters.FixedArray.DEFAULT)
+                    && !parameters.equals(ChunkIndexParameters.ExtensibleArray.DEFAULT)
+                    && !parameters.equals(ChunkIndexParameters.BTreeV2.DEFAULT)) {
+                throw new UnsupportedFormatException(file.path(), "chunk index (writing)",
+                        address, "an index not allocated yet, with " + parameters,
+                        "the parameters Quire creates (libhdf5's defaults)");
+            }
+            return new UnallocatedChunkIndex(parameters, !writable ? null
+                    : () -> create(file, cache, shape, maxShape, layout.chunkDimensions(),
+                            layout.elementSize(), filtered));
+        }
         if (parameters instanceof ChunkIndexParameters.SingleChunk single) {
             return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(address,
                     filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
         }
+        if (writable && (parameters instanceof ChunkIndexParameters.Implicit
+                || parameters instanceof ChunkIndexParameters.BTreeV1)) {
+            throw new UnsupportedFormatException(file.path(), "chunk index (writing)", address,
+                    parameters.toString(), "single chunk, fixed array, extensible array and "
+                    + "version-2 B-tree indexes; this one is read with Hdf5File.open");
+        }
         if (parameters instanceof ChunkIndexParameters.Implicit) {
-            return ImplicitChunkIndex.open(blocks, address, grid, shape, chunkBytes, filtered);
+            return ImplicitChunkIndex.open(file, address, grid, shape, chunkBytes, filtered);
         }
         if (parameters instanceof ChunkIndexParameters.FixedArray) {
             return FixedArrayChunkIndex.open(blocks, address, grid, chunkBytes, filtered);
         }
         if (parameters instanceof ChunkIndexParameters.ExtensibleArray array) {
             return ExtensibleArrayChunkIndex.open(blocks, address, grid, array, chunkBytes,
-                    filtered);
+                    filtered, writable);
         }
         if (parameters instanceof ChunkIndexParameters.BTreeV2 tree) {
             return BTreeV2ChunkIndex.open(blocks, address, tree, grid.rank(), chunkBytes,
-                    filtered);
+                    filtered, writable);
         }
         if (parameters instanceof ChunkIndexParameters.BTreeV1) {
-            return new BTreeV1ChunkIndex(blocks, address, layout.chunkDimensions(),
+            return new BTreeV1ChunkIndex(file, address, layout.chunkDimensions(),
                     ranks.chunkNodeK());
         }
         throw new IllegalStateException("no chunk index implements " + parameters);

@@ -1,15 +1,13 @@
 package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
+import java.util.List;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.cache.BlockEntry;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
@@ -26,10 +24,16 @@ import org.quire.format.hdf5.layout.ExtensibleArraySuperBlock;
  * unlimited dimension. Super blocks, data blocks and their pages are allocated at the end of
  * the file the first time a chunk lands in them and never move; the header and index block are
  * allocated with the dataset.
+ *
+ * <p>Blocks are metadata cache entries: the header and the index block are held for the
+ * index's life, super blocks, data blocks and pages only while a lookup passes them. Flush
+ * dependencies follow the pointers: header → index block → super blocks and the data blocks it
+ * points at directly → (super block) its data blocks and, through its page bitmap, their pages
+ * → the chunks their elements point at.
  */
 public final class ExtensibleArrayChunkIndex implements ChunkIndex {
 
-    private final BlockFile file;
+    private final IndexBlocks blocks;
     private final ChunkGrid grid;
     private final long headerAddress;
     private final ExtensibleArrayGeometry geometry;
@@ -37,47 +41,15 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
     private final long unfilteredChunkSize;
     private ExtensibleArrayHeader.Statistics statistics;
     private long indexBlockAddress;
-    private ExtensibleArrayIndexBlock indexBlock;
-    private final Map<Integer, SuperBlockState> superBlocks = new HashMap<>();
-    private final Map<Long, DataBlockState> dataBlocks = new HashMap<>();
-    private final Set<Object> dirty = new LinkedHashSet<>();
-    private boolean indexBlockDirty;
-    private boolean headerDirty;
+    /** The header of a writable index (its value is this index), null when read only. */
+    private BlockEntry<ExtensibleArrayChunkIndex> header;
+    /** Null while the file's header says there is none. */
+    private BlockEntry<ExtensibleArrayIndexBlock> indexBlock;
 
-    private static final class SuperBlockState {
-        final long address;
-        final ExtensibleArraySuperBlock block;
-
-        SuperBlockState(long address, ExtensibleArraySuperBlock block) {
-            this.address = address;
-            this.block = block;
-        }
-    }
-
-    private static final class DataBlockState {
-        final int superBlock;
-        final long dataBlock;
-        final long address;
-        final ExtensibleArrayDataBlock layout;
-        /** Elements of an unpaged block; null when paged. */
-        final ChunkRecord[] elements;
-        final Map<Long, ChunkRecord[]> pages = new TreeMap<>();
-        final Set<Long> dirtyPages = new LinkedHashSet<>();
-
-        DataBlockState(int superBlock, long dataBlock, long address,
-                       ExtensibleArrayDataBlock layout, ChunkRecord[] elements) {
-            this.superBlock = superBlock;
-            this.dataBlock = dataBlock;
-            this.address = address;
-            this.layout = layout;
-            this.elements = elements;
-        }
-    }
-
-    private ExtensibleArrayChunkIndex(BlockFile file, ChunkGrid grid, long headerAddress,
+    private ExtensibleArrayChunkIndex(IndexBlocks blocks, ChunkGrid grid, long headerAddress,
                                       ExtensibleArrayGeometry geometry, ChunkRecordFormat format,
                                       long unfilteredChunkSize) {
-        this.file = file;
+        this.blocks = blocks;
         this.grid = grid;
         this.headerAddress = headerAddress;
         this.geometry = geometry;
@@ -86,26 +58,51 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
     }
 
     /** Allocates a new, empty index with libhdf5's default parameters. */
-    static ExtensibleArrayChunkIndex create(BlockFile file, ChunkRecordFormat format,
-                                            ChunkGrid grid, long unfilteredChunkSize) {
+    static ExtensibleArrayChunkIndex create(IndexBlocks blocks, ChunkRecordFormat format,
+                                            ChunkGrid grid, long unfilteredChunkSize)
+            throws IOException {
+        BlockFile file = blocks.file();
         ExtensibleArrayGeometry geometry =
                 new ExtensibleArrayGeometry(ChunkIndexParameters.ExtensibleArray.DEFAULT);
         long headerAddress = file.allocate(ExtensibleArrayHeader.SIZE);
-        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(file, grid,
+        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(blocks, grid,
                 headerAddress, geometry, format, unfilteredChunkSize);
-        index.indexBlockAddress = file.allocate(ExtensibleArrayIndexBlock.size(geometry, format));
-        index.indexBlock = ExtensibleArrayIndexBlock.empty(geometry);
         index.statistics = new ExtensibleArrayHeader.Statistics(0, 0, 0, 0, 0,
                 geometry.parameters().indexBlockElements());
-        index.indexBlockDirty = true;
-        index.headerDirty = true;
+        index.header = blocks.create(headerAddress, ExtensibleArrayHeader.SIZE, index,
+                ExtensibleArrayChunkIndex::encodeHeader);
+        index.createIndexBlock();
         return index;
     }
 
-    static ExtensibleArrayChunkIndex open(BlockFile file, long address, ChunkGrid grid,
+    /** Allocates the index block (libhdf5 does so at the first element it stores). */
+    private void createIndexBlock() throws IOException {
+        int size = ExtensibleArrayIndexBlock.size(geometry, format);
+        indexBlockAddress = blocks.file().allocate(size);
+        indexBlock = blocks.create(indexBlockAddress, size,
+                ExtensibleArrayIndexBlock.empty(geometry), this::encodeIndexBlock);
+        blocks.changed(header);
+        blocks.dependsOn(header, indexBlock);
+    }
+
+    private byte[] encodeHeader() {
+        return new ExtensibleArrayHeader(format, geometry.parameters(), statistics,
+                indexBlockAddress).encode();
+    }
+
+    private byte[] encodeIndexBlock(ExtensibleArrayIndexBlock block) {
+        return block.encode(format, headerAddress);
+    }
+
+    /**
+     * Opens the index at {@code address}; a {@code writable} one holds its header as a cache
+     * entry, which changes with its statistics.
+     */
+    static ExtensibleArrayChunkIndex open(IndexBlocks blocks, long address, ChunkGrid grid,
                                           ChunkIndexParameters.ExtensibleArray expected,
-                                          long unfilteredChunkSize, boolean filtered)
-            throws IOException {
+                                          long unfilteredChunkSize, boolean filtered,
+                                          boolean writable) throws IOException {
+        BlockFile file = blocks.file();
         ExtensibleArrayHeader header = ExtensibleArrayHeader.read(file, address);
         String structure = ExtensibleArrayHeader.IDENTITY.structure();
         if (!header.parameters().equals(expected)) {
@@ -119,13 +116,20 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
                     Integer.toString(header.format().clientId()));
         }
         ExtensibleArrayGeometry geometry = new ExtensibleArrayGeometry(header.parameters());
-        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(file, grid, address,
+        ExtensibleArrayChunkIndex index = new ExtensibleArrayChunkIndex(blocks, grid, address,
                 geometry, header.format(), unfilteredChunkSize);
         index.statistics = header.statistics();
         index.indexBlockAddress = header.indexBlockAddress();
+        if (writable) {
+            index.header = blocks.protect(address, ExtensibleArrayHeader.SIZE, () -> index,
+                    ExtensibleArrayChunkIndex::encodeHeader);
+        }
         if (Addresses.isDefined(index.indexBlockAddress)) {
-            index.indexBlock = ExtensibleArrayIndexBlock.read(file, index.indexBlockAddress,
-                    geometry, header.format(), address, unfilteredChunkSize);
+            long at = index.indexBlockAddress;
+            index.indexBlock = blocks.protect(at,
+                    ExtensibleArrayIndexBlock.size(geometry, header.format()),
+                    () -> ExtensibleArrayIndexBlock.read(file, at, geometry, header.format(),
+                            address, unfilteredChunkSize), index::encodeIndexBlock);
         }
         return index;
     }
@@ -142,34 +146,21 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
 
     @Override
     public ChunkRecord get(long[] scaled) throws IOException {
-        return get(grid.linearIndex(scaled));
-    }
-
-    private ChunkRecord get(long index) throws IOException {
+        long index = grid.linearIndex(scaled);
         if (indexBlock == null || index >= geometry.capacity()) {
             return ChunkRecord.UNWRITTEN;
         }
         ExtensibleArrayGeometry.Location at = geometry.locate(index);
         if (at.inIndexBlock()) {
-            return indexBlock.elements()[(int) at.element()];
+            return indexBlock.value().elements()[(int) at.element()];
         }
-        DataBlockState block = dataBlock(at.superBlock(), at.dataBlock(), false);
-        if (block == null) {
-            return ChunkRecord.UNWRITTEN;
+        List<BlockEntry<?>> held = new ArrayList<>(3);
+        try {
+            BlockEntry<ChunkRecord[]> leaf = leaf(at, false, held);
+            return leaf == null ? ChunkRecord.UNWRITTEN : leaf.value()[leafElement(at)];
+        } finally {
+            unprotect(held);
         }
-        if (block.elements != null) {
-            return block.elements[(int) at.element()];
-        }
-        long page = at.element() / geometry.pageElements();
-        ChunkRecord[] records = block.pages.get(page);
-        if (records == null) {
-            if (!superBlock(at.superBlock(), false).block.pageWritten(geometry, at.dataBlock(), page)) {
-                return ChunkRecord.UNWRITTEN;
-            }
-            records = block.layout.readPage(file, block.address, page, unfilteredChunkSize);
-            block.pages.put(page, records);
-        }
-        return records[(int) (at.element() % geometry.pageElements())];
     }
 
     @Override
@@ -179,70 +170,36 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
             throw new IllegalArgumentException("chunk " + index + " is beyond the extensible "
                     + "array's capacity of " + geometry.capacity());
         }
+        if (indexBlock == null) {
+            createIndexBlock();
+        }
         ExtensibleArrayGeometry.Location at = geometry.locate(index);
         if (at.inIndexBlock()) {
-            indexBlock.elements()[(int) at.element()] = record;
-            indexBlockDirty = true;
+            indexBlock.value().elements()[(int) at.element()] = record;
+            blocks.changed(indexBlock);
+            blocks.dependsOnChunk(indexBlock, record);
         } else {
-            DataBlockState block = dataBlock(at.superBlock(), at.dataBlock(), true);
-            if (block.elements != null) {
-                block.elements[(int) at.element()] = record;
-            } else {
-                long page = at.element() / geometry.pageElements();
-                get(index); // loads the page if it was written before
-                ChunkRecord[] records = block.pages.computeIfAbsent(page, p -> {
-                    ChunkRecord[] fresh = new ChunkRecord[(int) geometry.pageElements()];
-                    Arrays.fill(fresh, ChunkRecord.UNWRITTEN);
-                    return fresh;
-                });
-                records[(int) (at.element() % geometry.pageElements())] = record;
-                block.dirtyPages.add(page);
+            List<BlockEntry<?>> held = new ArrayList<>(3);
+            try {
+                BlockEntry<ChunkRecord[]> leaf = leaf(at, true, held);
+                leaf.value()[leafElement(at)] = record;
+                blocks.changed(leaf);
+                blocks.dependsOnChunk(leaf, record);
+            } finally {
+                unprotect(held);
             }
-            dirty.add(block);
         }
         if (index >= statistics.maxIndexSet()) {
             statistics = new ExtensibleArrayHeader.Statistics(statistics.superBlocks(),
                     statistics.superBlockBytes(), statistics.dataBlocks(),
                     statistics.dataBlockBytes(), index + 1, statistics.elementsRealized());
-            headerDirty = true;
+            blocks.changed(header);
         }
     }
 
-    @Override
-    public void flush() throws IOException {
-        Set<SuperBlockState> superBlocksToWrite = new LinkedHashSet<>();
-        for (Object block : dirty) {
-            if (block instanceof SuperBlockState sup) {
-                superBlocksToWrite.add(sup);
-            } else {
-                DataBlockState data = (DataBlockState) block;
-                for (long page : data.dirtyPages) {
-                    file.write(data.layout.pageAddress(data.address, page),
-                            data.layout.encodePage(data.pages.get(page)));
-                    SuperBlockState owner = superBlock(data.superBlock, false);
-                    if (!owner.block.pageWritten(geometry, data.dataBlock, page)) {
-                        owner.block.markPageWritten(geometry, data.dataBlock, page);
-                        superBlocksToWrite.add(owner);
-                    }
-                }
-                data.dirtyPages.clear();
-                file.write(data.address, data.layout.encode(headerAddress, data.dataBlock,
-                        data.elements));
-            }
-        }
-        for (SuperBlockState sup : superBlocksToWrite) {
-            file.write(sup.address, sup.block.encode(geometry, format, headerAddress));
-        }
-        dirty.clear();
-        if (indexBlockDirty) {
-            file.write(indexBlockAddress, indexBlock.encode(format, headerAddress));
-            indexBlockDirty = false;
-        }
-        if (headerDirty) {
-            file.write(headerAddress, new ExtensibleArrayHeader(format, geometry.parameters(),
-                    statistics, indexBlockAddress).encode());
-            headerDirty = false;
-        }
+    private int leafElement(ExtensibleArrayGeometry.Location at) {
+        return (int) (at.element() % (geometry.pagesPerDataBlock(at.superBlock()) > 0
+                ? geometry.pageElements() : geometry.dataBlockElements(at.superBlock())));
     }
 
     @Override
@@ -250,109 +207,188 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
         if (indexBlock == null) {
             return;
         }
-        grid.forEachWritten(indexBlock.elements(), 0, visitor);
+        grid.forEachWritten(indexBlock.value().elements(), 0, visitor);
         long indexBlockElements = geometry.parameters().indexBlockElements();
         for (int s = 0; s < geometry.superBlockCount(); s++) {
-            boolean direct = s < geometry.firstIndexedSuperBlock();
-            SuperBlockState owner = direct ? null : superBlock(s, false);
-            if (!direct && owner == null) {
-                continue;
-            }
-            for (long d = 0; d < geometry.dataBlocks(s); d++) {
-                DataBlockState block = dataBlock(s, d, false);
-                if (block == null) {
+            List<BlockEntry<?>> held = new ArrayList<>();
+            try {
+                boolean direct = s < geometry.firstIndexedSuperBlock();
+                BlockEntry<ExtensibleArraySuperBlock> owner = direct ? null
+                        : superBlock(s, false, held);
+                if (!direct && owner == null) {
                     continue;
                 }
-                long first = indexBlockElements + geometry.startElement(s)
-                        + d * geometry.dataBlockElements(s);
-                if (block.elements != null) {
-                    grid.forEachWritten(block.elements, first, visitor);
-                    continue;
+                for (long d = 0; d < geometry.dataBlocks(s); d++) {
+                    long first = indexBlockElements + geometry.startElement(s)
+                            + d * geometry.dataBlockElements(s);
+                    visitDataBlock(s, d, owner, first, visitor);
                 }
-                for (long page = 0; page < geometry.pagesPerDataBlock(s); page++) {
-                    ChunkRecord[] records = block.pages.get(page);
-                    if (records == null && owner.block.pageWritten(geometry, d, page)) {
-                        records = block.layout.readPage(file, block.address, page,
-                                unfilteredChunkSize);
-                    }
-                    if (records != null) {
-                        grid.forEachWritten(records, first + page * geometry.pageElements(),
-                                visitor);
-                    }
-                }
+            } finally {
+                unprotect(held);
             }
         }
     }
 
-    /** The state of super block {@code s} (which the index block points at), read or created. */
-    private SuperBlockState superBlock(int s, boolean create) throws IOException {
-        SuperBlockState state = superBlocks.get(s);
-        if (state != null) {
-            return state;
+    private void visitDataBlock(int s, long d, BlockEntry<ExtensibleArraySuperBlock> owner,
+                                long first, StoredChunkVisitor visitor) throws IOException {
+        List<BlockEntry<?>> held = new ArrayList<>(2);
+        try {
+            BlockEntry<ChunkRecord[]> block = dataBlock(s, d, owner, false, held);
+            if (block == null) {
+                return;
+            }
+            if (block.value() != null) {
+                grid.forEachWritten(block.value(), first, visitor);
+                return;
+            }
+            for (long page = 0; page < geometry.pagesPerDataBlock(s); page++) {
+                if (owner.value().pageWritten(geometry, d, page)) {
+                    BlockEntry<ChunkRecord[]> records = page(s, block.address(), page);
+                    try {
+                        grid.forEachWritten(records.value(), first + page
+                                * geometry.pageElements(), visitor);
+                    } finally {
+                        blocks.unprotect(records);
+                    }
+                }
+            }
+        } finally {
+            unprotect(held);
         }
-        int slot = s - geometry.firstIndexedSuperBlock();
-        long address = indexBlock.superBlockAddresses()[slot];
-        if (Addresses.isDefined(address)) {
-            state = new SuperBlockState(address, ExtensibleArraySuperBlock.read(file, address,
-                    geometry, s, format, headerAddress));
+    }
+
+    /**
+     * The block holding element {@code at} (an unpaged data block or a page), protected and
+     * added to {@code held} with the blocks above it; with {@code create}, made where missing
+     * and with the flush dependencies of its path stated; otherwise null where missing.
+     */
+    private BlockEntry<ChunkRecord[]> leaf(ExtensibleArrayGeometry.Location at, boolean create,
+                                           List<BlockEntry<?>> held) throws IOException {
+        int s = at.superBlock();
+        boolean direct = s < geometry.firstIndexedSuperBlock();
+        BlockEntry<ExtensibleArraySuperBlock> owner = direct ? null : superBlock(s, create, held);
+        if (!direct && owner == null) {
+            return null;
+        }
+        BlockEntry<ChunkRecord[]> block = dataBlock(s, at.dataBlock(), owner, create, held);
+        if (block == null || block.value() != null) {
+            return block;
+        }
+        long page = at.element() / geometry.pageElements();
+        ExtensibleArraySuperBlock bitmap = owner.value();
+        BlockEntry<ChunkRecord[]> records;
+        if (bitmap.pageWritten(geometry, at.dataBlock(), page)) {
+            records = page(s, block.address(), page);
         } else if (create) {
-            int size = ExtensibleArraySuperBlock.size(geometry, s);
-            state = new SuperBlockState(file.allocate(size),
-                    ExtensibleArraySuperBlock.empty(geometry, s));
-            indexBlock.superBlockAddresses()[slot] = state.address;
-            indexBlockDirty = true;
-            dirty.add(state);
+            ChunkRecord[] fresh = new ChunkRecord[(int) geometry.pageElements()];
+            Arrays.fill(fresh, ChunkRecord.UNWRITTEN);
+            ExtensibleArrayDataBlock layout = new ExtensibleArrayDataBlock(geometry, format, s);
+            records = blocks.create(layout.pageAddress(block.address(), page), layout.pageSize(),
+                    fresh, layout::encodePage);
+            bitmap.markPageWritten(geometry, at.dataBlock(), page);
+            blocks.changed(owner);
+        } else {
+            return null;
+        }
+        held.add(records);
+        if (create) {
+            blocks.dependsOn(owner, records);
+        }
+        return records;
+    }
+
+    private BlockEntry<ChunkRecord[]> page(int s, long blockAddress, long page)
+            throws IOException {
+        BlockFile file = blocks.file();
+        ExtensibleArrayDataBlock layout = new ExtensibleArrayDataBlock(geometry, format, s);
+        return blocks.protect(layout.pageAddress(blockAddress, page), layout.pageSize(),
+                () -> layout.readPage(file, blockAddress, page, unfilteredChunkSize),
+                layout::encodePage);
+    }
+
+    /** Super block {@code s} (which the index block points at), read or created; or null. */
+    private BlockEntry<ExtensibleArraySuperBlock> superBlock(int s, boolean create,
+                                                             List<BlockEntry<?>> held)
+            throws IOException {
+        int slot = s - geometry.firstIndexedSuperBlock();
+        long[] addresses = indexBlock.value().superBlockAddresses();
+        int size = ExtensibleArraySuperBlock.size(geometry, s);
+        BlockEntry.Encoder<ExtensibleArraySuperBlock> encoder =
+                block -> block.encode(geometry, format, headerAddress);
+        BlockEntry<ExtensibleArraySuperBlock> entry;
+        if (Addresses.isDefined(addresses[slot])) {
+            BlockFile file = blocks.file();
+            long address = addresses[slot];
+            entry = blocks.protect(address, size, () -> ExtensibleArraySuperBlock.read(file,
+                    address, geometry, s, format, headerAddress), encoder);
+        } else if (create) {
+            entry = blocks.create(blocks.file().allocate(size), size,
+                    ExtensibleArraySuperBlock.empty(geometry, s), encoder);
+            addresses[slot] = entry.address();
+            blocks.changed(indexBlock);
             countBlock(true, size, 0);
         } else {
             return null;
         }
-        superBlocks.put(s, state);
-        return state;
+        held.add(entry);
+        if (create) {
+            blocks.dependsOn(indexBlock, entry);
+        }
+        return entry;
     }
 
-    /** The state of data block {@code d} of super block {@code s}, read or created. */
-    private DataBlockState dataBlock(int s, long d, boolean create) throws IOException {
-        long key = geometry.startDataBlock(s) + d;
-        DataBlockState state = dataBlocks.get(key);
-        if (state != null) {
-            return state;
-        }
+    /**
+     * Data block {@code d} of super block {@code s} (under {@code owner}, or the index block for
+     * the first super blocks), read or created; or null. Its value is null when it is paged.
+     */
+    private BlockEntry<ChunkRecord[]> dataBlock(int s, long d,
+                                                BlockEntry<ExtensibleArraySuperBlock> owner,
+                                                boolean create, List<BlockEntry<?>> held)
+            throws IOException {
         ExtensibleArrayDataBlock layout = new ExtensibleArrayDataBlock(geometry, format, s);
-        boolean direct = s < geometry.firstIndexedSuperBlock();
+        boolean direct = owner == null;
         if (direct && layout.isPaged()) {
-            throw new UnsupportedFormatException(file.path(), "extensible array at offset "
-                    + headerAddress + " pages data blocks the index block points at directly");
+            throw new UnsupportedFormatException(blocks.file().path(), "extensible array at "
+                    + "offset " + headerAddress + " pages data blocks the index block points at"
+                    + " directly");
         }
-        SuperBlockState owner = direct ? null : superBlock(s, create);
-        if (!direct && owner == null) {
-            return null;
-        }
-        long address = direct ? indexBlock.dataBlockAddresses()[(int) key]
-                : owner.block.dataBlockAddresses()[(int) d];
-        ChunkRecord[] elements;
-        if (Addresses.isDefined(address)) {
-            elements = layout.read(file, address, headerAddress, d, unfilteredChunkSize);
+        long[] addresses = direct ? indexBlock.value().dataBlockAddresses()
+                : owner.value().dataBlockAddresses();
+        int slot = (int) (direct ? geometry.startDataBlock(s) + d : d);
+        BlockEntry<?> parent = direct ? indexBlock : owner;
+        BlockEntry.Encoder<ChunkRecord[]> encoder =
+                elements -> layout.encode(headerAddress, d, elements);
+        BlockEntry<ChunkRecord[]> entry;
+        if (Addresses.isDefined(addresses[slot])) {
+            BlockFile file = blocks.file();
+            long address = addresses[slot];
+            entry = blocks.protect(address, layout.prefixSize(), () -> layout.read(file,
+                    address, headerAddress, d, unfilteredChunkSize), encoder);
         } else if (create) {
-            address = file.allocate(layout.totalSize());
-            if (direct) {
-                indexBlock.dataBlockAddresses()[(int) key] = address;
-                indexBlockDirty = true;
-            } else {
-                owner.block.dataBlockAddresses()[(int) d] = address;
-                dirty.add(owner);
-            }
-            elements = layout.isPaged() ? null
-                    : new ChunkRecord[(int) geometry.dataBlockElements(s)];
-            if (elements != null) {
+            ChunkRecord[] elements = null;
+            if (!layout.isPaged()) {
+                elements = new ChunkRecord[(int) geometry.dataBlockElements(s)];
                 Arrays.fill(elements, ChunkRecord.UNWRITTEN);
             }
+            entry = blocks.create(blocks.file().allocate(layout.totalSize()),
+                    layout.prefixSize(), elements, encoder);
+            addresses[slot] = entry.address();
+            blocks.changed(parent);
             countBlock(false, layout.totalSize(), geometry.dataBlockElements(s));
         } else {
             return null;
         }
-        state = new DataBlockState(s, d, address, layout, elements);
-        dataBlocks.put(key, state);
-        return state;
+        held.add(entry);
+        if (create) {
+            blocks.dependsOn(parent, entry);
+        }
+        return entry;
+    }
+
+    private void unprotect(List<BlockEntry<?>> held) throws IOException {
+        for (int i = held.size() - 1; i >= 0; i--) {
+            blocks.unprotect(held.get(i));
+        }
     }
 
     private void countBlock(boolean superBlock, long bytes, long elements) {
@@ -364,6 +400,6 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
                 : new ExtensibleArrayHeader.Statistics(s.superBlocks(), s.superBlockBytes(),
                         s.dataBlocks() + 1, s.dataBlockBytes() + bytes, s.maxIndexSet(),
                         s.elementsRealized() + elements);
-        headerDirty = true;
+        blocks.changed(header);
     }
 }

@@ -2,12 +2,10 @@ package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.TreeSet;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.cache.BlockEntry;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
@@ -20,65 +18,83 @@ import org.quire.format.hdf5.layout.PageBitmap;
  * Fixed array chunk index (layout index type 3): one entry per chunk the dataset can ever hold.
  * The header and the data block with all its pages are allocated when the dataset is created
  * and never move; only the pages that hold a written chunk are ever written.
+ *
+ * <p>Blocks are metadata cache entries: the header and the data block (an unpaged array's
+ * entries, or a paged one's page bitmap) are held for the index's life, pages only while used.
+ * Flush dependencies: header → data block → each page (a page's bit is set when the page is
+ * created, so the data block waits for it) → the chunks their entries point at.
  */
 public final class FixedArrayChunkIndex implements ChunkIndex {
 
     /** Most entries Quire handles in one fixed array (its pages are numbered by int). */
     static final long MAX_ENTRIES = Integer.MAX_VALUE;
 
-    private final BlockFile file;
+    private final IndexBlocks blocks;
     private final ChunkGrid grid;
     private final long headerAddress;
     private final FixedArrayHeader header;
     private final FixedArrayDataBlock dataBlock;
     private final long unfilteredChunkSize;
+    private final BlockEntry<FixedArrayDataBlock.Contents> contents;
 
-    /** Entries of an unpaged block, or null until read. */
-    private ChunkRecord[] entries;
-    /** Page bitmap of a paged block, or null until read. */
-    private byte[] pageBitmap;
-    private final Map<Integer, ChunkRecord[]> pages = new HashMap<>();
-    private final TreeSet<Integer> dirtyPages = new TreeSet<>();
-    private boolean dataBlockDirty;
-    private boolean headerDirty;
-
-    private FixedArrayChunkIndex(BlockFile file, ChunkGrid grid, long headerAddress,
-                                 FixedArrayHeader header, long unfilteredChunkSize) {
-        this.file = file;
+    private FixedArrayChunkIndex(IndexBlocks blocks, ChunkGrid grid, long headerAddress,
+                                 FixedArrayHeader header, long unfilteredChunkSize,
+                                 FixedArrayDataBlock.Contents created) throws IOException {
+        this.blocks = blocks;
         this.grid = grid;
         this.headerAddress = headerAddress;
         this.header = header;
         this.dataBlock = new FixedArrayDataBlock(header);
         this.unfilteredChunkSize = unfilteredChunkSize;
+        BlockEntry.Encoder<FixedArrayDataBlock.Contents> encoder =
+                c -> dataBlock.encode(headerAddress, c.records(), c.pageBitmap());
+        if (created != null) {
+            BlockEntry<FixedArrayHeader> headerEntry = blocks.create(headerAddress,
+                    FixedArrayHeader.SIZE, header, FixedArrayHeader::encode);
+            this.contents = blocks.create(header.dataBlockAddress(), blockImageSize(), created,
+                    encoder);
+            blocks.dependsOn(headerEntry, contents);
+        } else {
+            BlockFile file = blocks.file();
+            this.contents = blocks.protect(header.dataBlockAddress(), blockImageSize(),
+                    () -> dataBlock.read(file, headerAddress, unfilteredChunkSize), encoder);
+        }
+    }
+
+    private int blockImageSize() {
+        return dataBlock.isPaged() ? dataBlock.prefixSize() : (int) dataBlock.totalSize();
     }
 
     /** Allocates a new, empty index for every chunk of {@code grid}'s maximum shape. */
-    static FixedArrayChunkIndex create(BlockFile file, ChunkRecordFormat format, ChunkGrid grid,
-                                       long unfilteredChunkSize) {
+    static FixedArrayChunkIndex create(IndexBlocks blocks, ChunkRecordFormat format,
+                                       ChunkGrid grid, long unfilteredChunkSize)
+            throws IOException {
+        BlockFile file = blocks.file();
         long entryCount = grid.maxChunkCount();
         int pageBits = ChunkIndexParameters.FixedArray.DEFAULT.pageBits();
         long headerAddress = file.allocate(FixedArrayHeader.SIZE);
         FixedArrayDataBlock sizing = new FixedArrayDataBlock(
                 new FixedArrayHeader(format, pageBits, entryCount, 0));
         long dataBlockAddress = file.allocate(sizing.totalSize());
-        FixedArrayChunkIndex index = new FixedArrayChunkIndex(file, grid, headerAddress,
-                new FixedArrayHeader(format, pageBits, entryCount, dataBlockAddress),
-                unfilteredChunkSize);
-        if (index.dataBlock.isPaged()) {
-            index.pageBitmap = new byte[PageBitmap.size(index.dataBlock.pageCount())];
+        FixedArrayDataBlock.Contents empty;
+        if (sizing.isPaged()) {
+            empty = new FixedArrayDataBlock.Contents(null,
+                    new byte[PageBitmap.size(sizing.pageCount())]);
         } else {
-            index.entries = new ChunkRecord[(int) entryCount];
-            Arrays.fill(index.entries, ChunkRecord.UNWRITTEN);
+            ChunkRecord[] entries = new ChunkRecord[(int) entryCount];
+            Arrays.fill(entries, ChunkRecord.UNWRITTEN);
+            empty = new FixedArrayDataBlock.Contents(entries, null);
         }
-        index.dataBlockDirty = true;
-        index.headerDirty = true;
-        return index;
+        return new FixedArrayChunkIndex(blocks, grid, headerAddress,
+                new FixedArrayHeader(format, pageBits, entryCount, dataBlockAddress),
+                unfilteredChunkSize, empty);
     }
 
     /** Opens the index at {@code address} of a dataset whose chunks {@code grid} numbers. */
-    static FixedArrayChunkIndex open(BlockFile file, long address, ChunkGrid grid,
+    static FixedArrayChunkIndex open(IndexBlocks blocks, long address, ChunkGrid grid,
                                      long unfilteredChunkSize, boolean filtered)
             throws IOException {
+        BlockFile file = blocks.file();
         long expectedEntries = grid.maxChunkCount();
         FixedArrayHeader header = FixedArrayHeader.read(file, address);
         String structure = FixedArrayHeader.IDENTITY.structure();
@@ -96,7 +112,8 @@ public final class FixedArrayChunkIndex implements ChunkIndex {
                     filtered ? "1 (filtered chunks)" : "0 (unfiltered chunks)",
                     Integer.toString(header.format().clientId()));
         }
-        return new FixedArrayChunkIndex(file, grid, address, header, unfilteredChunkSize);
+        return new FixedArrayChunkIndex(blocks, grid, address, header, unfilteredChunkSize,
+                null);
     }
 
     @Override
@@ -111,104 +128,81 @@ public final class FixedArrayChunkIndex implements ChunkIndex {
 
     @Override
     public ChunkRecord get(long[] scaled) throws IOException {
-        return get(grid.linearIndex(scaled));
-    }
-
-    private ChunkRecord get(long index) throws IOException {
+        long index = grid.linearIndex(scaled);
         if (!dataBlock.isPaged()) {
-            return loadEntries()[(int) index];
+            return contents.value().records()[(int) index];
         }
         int page = (int) (index / dataBlock.pageEntries());
-        ChunkRecord[] records = pages.get(page);
-        if (records == null) {
-            if (!PageBitmap.get(loadBitmap(), page)) {
-                return ChunkRecord.UNWRITTEN;
-            }
-            records = dataBlock.readPage(file, page, unfilteredChunkSize);
-            pages.put(page, records);
+        if (!PageBitmap.get(contents.value().pageBitmap(), page)) {
+            return ChunkRecord.UNWRITTEN;
         }
-        return records[(int) (index % dataBlock.pageEntries())];
+        BlockEntry<ChunkRecord[]> entry = protectPage(page);
+        try {
+            return entry.value()[(int) (index % dataBlock.pageEntries())];
+        } finally {
+            blocks.unprotect(entry);
+        }
     }
 
     @Override
     public void put(long[] scaled, ChunkRecord record) throws IOException {
         long index = grid.linearIndex(scaled);
         if (!dataBlock.isPaged()) {
-            loadEntries()[(int) index] = record;
-            dataBlockDirty = true;
+            contents.value().records()[(int) index] = record;
+            blocks.changed(contents);
+            blocks.dependsOnChunk(contents, record);
             return;
         }
         int page = (int) (index / dataBlock.pageEntries());
-        get(index); // loads the page if it was written before
-        if (!pages.containsKey(page)) {
+        byte[] bitmap = contents.value().pageBitmap();
+        BlockEntry<ChunkRecord[]> entry;
+        if (PageBitmap.get(bitmap, page)) {
+            entry = protectPage(page);
+        } else {
             ChunkRecord[] fresh = new ChunkRecord[dataBlock.entriesInPage(page)];
             Arrays.fill(fresh, ChunkRecord.UNWRITTEN);
-            pages.put(page, fresh);
+            entry = blocks.create(dataBlock.pageAddress(page), dataBlock.pageSize(page), fresh,
+                    dataBlock::encodePage);
+            PageBitmap.set(bitmap, page);
+            blocks.changed(contents);
         }
-        pages.get(page)[(int) (index % dataBlock.pageEntries())] = record;
-        dirtyPages.add(page);
-    }
-
-    @Override
-    public void flush() throws IOException {
-        for (int page : dirtyPages) {
-            file.write(dataBlock.pageAddress(page), dataBlock.encodePage(pages.get(page)));
-            if (!PageBitmap.get(loadBitmap(), page)) {
-                PageBitmap.set(pageBitmap, page);
-                dataBlockDirty = true;
-            }
-        }
-        dirtyPages.clear();
-        if (dataBlockDirty) {
-            file.write(header.dataBlockAddress(),
-                    dataBlock.encode(headerAddress, entries, pageBitmap));
-            dataBlockDirty = false;
-        }
-        if (headerDirty) {
-            file.write(headerAddress, header.encode());
-            headerDirty = false;
+        try {
+            entry.value()[(int) (index % dataBlock.pageEntries())] = record;
+            blocks.changed(entry);
+            blocks.dependsOn(contents, entry);
+            blocks.dependsOnChunk(entry, record);
+        } finally {
+            blocks.unprotect(entry);
         }
     }
 
     @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
         if (!dataBlock.isPaged()) {
-            grid.forEachWritten(loadEntries(), 0, visitor);
+            grid.forEachWritten(contents.value().records(), 0, visitor);
             return;
         }
-        // Pages written before (bitmap) and pages changed since (in memory), in order.
-        TreeSet<Integer> written = new TreeSet<>(pages.keySet());
-        byte[] bitmap = loadBitmap();
-        for (int b = 0; b < bitmap.length; b++) {
-            if (bitmap[b] == 0) {
-                continue; // eight pages never written
+        byte[] bitmap = contents.value().pageBitmap();
+        for (int page = 0; page < dataBlock.pageCount(); page++) {
+            if (bitmap[page / 8] == 0) {
+                page += 7 - page % 8; // eight pages never written
+                continue;
             }
-            for (int page = b * 8; page < Math.min(b * 8 + 8, dataBlock.pageCount()); page++) {
-                if (PageBitmap.get(bitmap, page)) {
-                    written.add(page);
+            if (PageBitmap.get(bitmap, page)) {
+                BlockEntry<ChunkRecord[]> entry = protectPage(page);
+                try {
+                    grid.forEachWritten(entry.value(), page * dataBlock.pageEntries(), visitor);
+                } finally {
+                    blocks.unprotect(entry);
                 }
             }
         }
-        for (int page : written) {
-            ChunkRecord[] records = pages.get(page);
-            if (records == null) {
-                records = dataBlock.readPage(file, page, unfilteredChunkSize);
-            }
-            grid.forEachWritten(records, page * dataBlock.pageEntries(), visitor);
-        }
     }
 
-    private ChunkRecord[] loadEntries() throws IOException {
-        if (entries == null) {
-            entries = dataBlock.read(file, headerAddress, unfilteredChunkSize).records();
-        }
-        return entries;
-    }
-
-    private byte[] loadBitmap() throws IOException {
-        if (pageBitmap == null) {
-            pageBitmap = dataBlock.read(file, headerAddress, unfilteredChunkSize).pageBitmap();
-        }
-        return pageBitmap;
+    private BlockEntry<ChunkRecord[]> protectPage(int page) throws IOException {
+        BlockFile file = blocks.file();
+        return blocks.protect(dataBlock.pageAddress(page), dataBlock.pageSize(page),
+                () -> dataBlock.readPage(file, page, unfilteredChunkSize),
+                dataBlock::encodePage);
     }
 }

@@ -88,10 +88,6 @@ public final class ImplicitChunkIndex implements ChunkIndex {
         throw new UnsupportedOperationException("Quire does not write implicit chunk indexes");
     }
 
-    @Override
-    public void flush() {
-    }
-
     /** Visits every chunk of the current shape in row-major order, as libhdf5 iterates them. */
     @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {

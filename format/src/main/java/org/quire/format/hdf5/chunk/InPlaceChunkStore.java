@@ -4,14 +4,24 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.ChunkProxy;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
 
 /**
- * Chunks in the file, without free-space tracking: a chunk whose stored size is unchanged
- * (always so for an unfiltered one) is rewritten in place, whole or in part; one whose size
- * changed (a filtered chunk compressing differently) goes to newly allocated space at the end of
- * the file, its old space left unused.
+ * Chunks in the file, without free-space tracking. A chunk goes to newly allocated space at the
+ * end of the file (its old space left unused) when its stored size changed (a filtered chunk
+ * compressing differently), and when it is filtered and a flushed state may point at it: a
+ * crash in the middle of rewriting it in place would tear it, and its checksum or encoding
+ * would fail in the state the file recovers to. Otherwise (an unfiltered chunk, or a filtered
+ * one new since the last flush) it is rewritten in place; an unfiltered chunk may also be
+ * rewritten in part, the selected runs only. An unfiltered chunk a flushed state points at then
+ * changes in that state too (docs/hdf5.md, "Crashes and recovery"). Each chunk written, whole or
+ * in part, is a {@link ChunkProxy} in the metadata cache, so the index block that records it can
+ * depend on its bytes; the store writes the bytes, then inserts the proxy and marks it written;
+ * a write that fails leaves the cache as it was (a new chunk's space unused, the old record in
+ * the index).
  *
  * <p>New space for a chunk whose stored size is a multiple of 64 KiB or more (an unfiltered
  * chunk of a power-of-two size, typically) starts at a multiple of the largest power of two that
@@ -34,9 +44,14 @@ public final class InPlaceChunkStore implements ChunkStore {
     static final int MAX_ALIGNMENT = 1024 * 1024;
 
     private final BlockFile blocks;
+    private final MetadataCache cache;
+    /** Whether the dataset has filters: its chunks carry their own checksums or encodings. */
+    private final boolean filtered;
 
-    public InPlaceChunkStore(BlockFile blocks) {
+    public InPlaceChunkStore(BlockFile blocks, MetadataCache cache, boolean filtered) {
         this.blocks = blocks;
+        this.cache = cache;
+        this.filtered = filtered;
     }
 
     @Override
@@ -55,21 +70,36 @@ public final class InPlaceChunkStore implements ChunkStore {
     @Override
     public ChunkRecord write(ChunkRecord old, ByteBuffer stored) throws IOException {
         int length = stored.remaining();
-        long address = old.isWritten() && old.storedSize() == length ? old.address()
-                : allocate(length);
+        boolean inPlace = old.isWritten() && old.storedSize() == length
+                && !(filtered && blocks.reachableFromFlushedState(old.address()));
+        long address = inPlace ? old.address() : allocate(length);
         blocks.write(address, stored);
+        written(address, length);
         return new ChunkRecord(address, length, 0);
     }
 
     @Override
     public ChunkRecord overwrite(ChunkRecord old, long offset, ByteBuffer bytes)
             throws IOException {
+        if (filtered) {
+            throw new IllegalStateException("a filtered chunk is rewritten whole, not in part: "
+                    + old);
+        }
         if (!old.isWritten() || offset < 0 || offset > old.storedSize() - bytes.remaining()) {
             throw new IllegalArgumentException("bytes " + offset + ".." + (offset
                     + bytes.remaining()) + " are not inside the chunk " + old);
         }
         blocks.write(old.address() + offset, bytes);
+        written(old.address(), old.storedSize());
         return old;
+    }
+
+    /** Only once the bytes are there: a failed write leaves no proxy behind to block flushes. */
+    private void written(long address, long length) throws IOException {
+        if (!cache.contains(address)) {
+            cache.insert(new ChunkProxy(address, length));
+        }
+        cache.chunkWritten(address);
     }
 
     /** New space for a chunk of {@code length} bytes, aligned as the class comment says. */

@@ -42,9 +42,10 @@ public final class SingleChunkIndex implements ChunkIndex {
         this.record = record;
     }
 
-    /** Nothing to write: the owning dataset rewrites its layout message. */
+    /** The owning dataset rewrites its layout message after each write. */
     @Override
-    public void flush() {
+    public boolean recordsInLayoutMessage() {
+        return true;
     }
 
     @Override

@@ -16,9 +16,12 @@ import org.quire.format.UnsupportedFormatException;
  * +----------------------------------+----------------------------------------------------+
  * </pre>
  *
- * Quire never writes it; when reading, a defined fractal heap address means the object's
- * attributes are stored densely: attribute messages in the heap, indexed by a version-2 B-tree
- * of name hashes and, when creation order is indexed, one of creation order.
+ * libhdf5 writes it into a version-2 object header with the header's first attribute, and
+ * counts the attributes of such a header only through it (without it h5py's {@code
+ * len(attrs)} is 0); Quire writes it likewise, compact: version 0, no flags, both addresses
+ * undefined. When reading, a defined fractal heap address means the object's attributes are
+ * stored densely: attribute messages in the heap, indexed by a version-2 B-tree of name hashes
+ * and, when creation order is indexed, one of creation order.
  */
 public record AttributeInfoMessage(long fractalHeapAddress, long nameIndexAddress,
                                    long creationOrderIndexAddress) {
@@ -30,6 +33,12 @@ public record AttributeInfoMessage(long fractalHeapAddress, long nameIndexAddres
 
     public boolean isDense() {
         return Addresses.isDefined(fractalHeapAddress);
+    }
+
+    /** The message of an object whose attributes are all in its header, untracked. */
+    public static byte[] encodeCompact() {
+        return new LittleEndianWriter(2 + 2 * Addresses.SIZE_OF_OFFSETS).putByte(0).putByte(0)
+                .putAddress(Addresses.UNDEFINED).putAddress(Addresses.UNDEFINED).toByteArray();
     }
 
     public static AttributeInfoMessage decode(LittleEndianReader in)

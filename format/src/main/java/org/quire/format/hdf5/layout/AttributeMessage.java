@@ -1,8 +1,7 @@
 package org.quire.format.hdf5.layout;
 
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 
-import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 
 /**
@@ -17,24 +16,33 @@ import org.quire.format.UnsupportedFormatException;
  * +-----------------+------------------+-------------------+---------------------------+
  * version 1: no charset, one reserved byte instead of flags, and name, datatype and dataspace
  * each padded to a multiple of 8. Version 2: as 1 without padding.
+ * flags: b0 the datatype is shared (a {@link SharedMessage} naming a committed datatype),
+ * b1 the dataspace is shared (not supported).
  * </pre>
+ * Elements of a variable-length string type are stored as {@link GlobalHeapId}s.
  */
 public final class AttributeMessage {
 
     public static final int TYPE = 0x000C;
 
+    private static final int FLAG_DATATYPE_SHARED = 0x01;
+    private static final int FLAG_DATASPACE_SHARED = 0x02;
+
     /**
      * An attribute as the message holds it: {@code shape} (empty for a scalar) of elements of
-     * {@code type}, {@code data} holding them in row-major order.
+     * {@code type}, {@code data} holding them as stored in row-major order (for a
+     * variable-length string type, global heap IDs), starting at {@code dataAddress} (undefined
+     * for an attribute not yet written).
      */
-    public record Content(String name, DatatypeDescription type, long[] shape, byte[] data) {
+    public record Content(String name, DatatypeDescription type, long[] shape, byte[] data,
+                          long dataAddress) {
     }
 
     private AttributeMessage() {
     }
 
     public static byte[] encode(Content attribute) {
-        byte[] name = attribute.name().getBytes(StandardCharsets.UTF_8);
+        byte[] name = LosslessUtf8.encode(attribute.name());
         byte[] datatype = DatatypeMessage.encode(attribute.type());
         byte[] dataspace = new DataspaceMessage(attribute.shape(), null).encode();
         boolean ascii = name.length == attribute.name().length();
@@ -45,35 +53,73 @@ public final class AttributeMessage {
                 .putBytes(attribute.data()).toByteArray();
     }
 
-    public static Content decode(LittleEndianReader in)
-            throws CorruptFileException, UnsupportedFormatException {
+    /**
+     * The attribute in {@code in}; a committed datatype is resolved through
+     * {@code references}.
+     *
+     * @throws UnsupportedFormatException its type is one Quire does not read; the exception
+     *                                    names the attribute ({@link #name} reads the name alone)
+     */
+    public static Content decode(LittleEndianReader in, StoredReferences references)
+            throws IOException {
         long at = in.absolutePosition();
-        int version = in.getUnsignedByte("version");
-        if (version < 1 || version > 3) {
-            throw new UnsupportedFormatException(in.file(), "attribute message at offset " + at
-                    + " has version " + version + "; supported: 1 to 3");
-        }
-        in.getUnsignedByte("flags");
-        int nameSize = in.getUnsignedShort("name size");
-        int datatypeSize = in.getUnsignedShort("datatype size");
-        int dataspaceSize = in.getUnsignedShort("dataspace size");
-        if (version == 3) {
-            in.getUnsignedByte("name character set");
-        }
-        String name = in.getString(padded(version, nameSize), "name");
-        DatatypeDescription type = DatatypeMessage.decode(in.slice(padded(version, datatypeSize), "datatype"));
-        DataspaceMessage space = DataspaceMessage.decode(
-                in.slice(padded(version, dataspaceSize), "dataspace"));
-        long elements = 1;
-        for (long dimension : space.dimensions()) {
-            elements *= dimension;
-            if (elements < 0 || elements * type.size() > in.remaining()) {
-                throw in.corrupt(in.absolutePosition(), "data", "elements inside the message",
-                        "shape needing more than " + in.remaining() + " bytes");
+        Header header = Header.read(in);
+        String name = header.name();
+        try {
+            LittleEndianReader datatype = in.slice(padded(header.version(),
+                    header.datatypeSize()), "datatype");
+            DatatypeDescription type = (header.flags() & FLAG_DATATYPE_SHARED) != 0
+                    ? references.committedDatatype(SharedMessage.objectHeaderAddress(datatype))
+                    : DatatypeMessage.decode(datatype);
+            if ((header.flags() & FLAG_DATASPACE_SHARED) != 0) {
+                throw new UnsupportedFormatException(in.file(), "dataspace",
+                        in.absolutePosition(), "a shared dataspace message",
+                        "a dataspace stored in the attribute message");
             }
+            DataspaceMessage space = DataspaceMessage.decode(
+                    in.slice(padded(header.version(), header.dataspaceSize()), "dataspace"));
+            long elements = 1;
+            for (long dimension : space.dimensions()) {
+                elements *= dimension;
+                if (elements < 0 || elements * type.size() > in.remaining()) {
+                    throw in.corrupt(in.absolutePosition(), "data", "elements inside the message",
+                            "shape needing more than " + in.remaining() + " bytes");
+                }
+            }
+            long dataAddress = in.absolutePosition();
+            byte[] data = in.getBytes((int) elements * type.size(), "data");
+            return new Content(name, type, space.dimensions(), data, dataAddress);
+        } catch (UnsupportedFormatException e) {
+            throw e.within("attribute \"" + name + "\" (message at offset " + at + ")");
         }
-        byte[] data = in.getBytes((int) elements * type.size(), "data");
-        return new Content(name, type, space.dimensions(), data);
+    }
+
+    /** The name of the attribute in {@code in}, read without its type or value. */
+    public static String name(LittleEndianReader in) throws IOException {
+        return Header.read(in).name();
+    }
+
+    /** The fields before the datatype; the reader is left at the datatype. */
+    private record Header(int version, int flags, String name, int datatypeSize,
+                          int dataspaceSize) {
+        static Header read(LittleEndianReader in) throws IOException {
+            long at = in.absolutePosition();
+            int version = in.getUnsignedByte("version");
+            if (version < 1 || version > 3) {
+                throw new UnsupportedFormatException(in.file(), "attribute message", at,
+                        "version " + version, "versions 1 to 3");
+            }
+            int flags = in.getUnsignedByte("flags");
+            int nameSize = in.getUnsignedShort("name size");
+            int datatypeSize = in.getUnsignedShort("datatype size");
+            int dataspaceSize = in.getUnsignedShort("dataspace size");
+            if (version == 3) {
+                in.getUnsignedByte("name character set");
+            }
+            String name = in.getString(padded(version, nameSize), "name");
+            return new Header(version, version == 1 ? 0 : flags, name, datatypeSize,
+                    dataspaceSize);
+        }
     }
 
     private static int padded(int version, int size) {

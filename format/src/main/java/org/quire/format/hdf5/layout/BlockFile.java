@@ -2,7 +2,6 @@ package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Map;
@@ -10,42 +9,76 @@ import java.util.TreeMap;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.storage.Storage;
 
 /**
  * Positional access to an HDF5 file's bytes: bounds-checked reads of structures at addresses,
  * verified reads of checksummed metadata blocks, writes, and end-of-file allocation.
  *
- * <p>Addresses are relative to the superblock's base address, which is 0 for every file Quire
- * writes or reads.
+ * <p>Addresses are relative to the base address: where the superblock is, 0 unless a user
+ * block precedes it ({@link Superblock#read} sets it).
  */
 public final class BlockFile implements AutoCloseable {
 
     private final Path path;
-    private final FileChannel channel;
+    private final Storage storage;
     private long endOfAllocation;
+    /** The end of allocation when the last flush began: what a flushed state may reach. */
+    private long flushedEnd;
+    /** Absolute offset of address 0: the size of the user block before the superblock. */
+    private long baseAddress;
     /** How many blocks of each structure {@link #readVerified} has checked. */
     private final Map<String, Long> verifiedBlocks = new TreeMap<>();
     /** How many blocks without checksum (version 0/1 structures) have been read and checked. */
     private final Map<String, Long> checkedBlocks = new TreeMap<>();
 
-    public BlockFile(Path path, FileChannel channel) throws IOException {
-        this.path = path;
-        this.channel = channel;
-        this.endOfAllocation = channel.size();
+    public BlockFile(Storage storage) throws IOException {
+        this.path = storage.path();
+        this.storage = storage;
+        this.endOfAllocation = storage.size();
+        this.flushedEnd = endOfAllocation;
     }
 
     public Path path() {
         return path;
     }
 
-    /** Bytes currently in the file. */
+    /** Bytes currently in the file from the base address on. */
     public long size() throws IOException {
-        return channel.size();
+        return storage.size() - baseAddress;
+    }
+
+    /** Absolute offset of address 0 (the user block's size). */
+    public long baseAddress() {
+        return baseAddress;
+    }
+
+    /** Makes addresses relative to {@code absolute}, where the superblock was found. */
+    void useBaseAddress(long absolute) throws IOException {
+        baseAddress = absolute;
+        endOfAllocation = size();
+        flushedEnd = endOfAllocation;
     }
 
     /** The first address past every allocated byte: the superblock's end-of-file address. */
     public long endOfAllocation() {
         return endOfAllocation;
+    }
+
+    /**
+     * Records that a flush begins: from now on every byte allocated so far may be reached by a
+     * flushed state (the one this flush writes, or recovery completes from its journal).
+     */
+    public void flushBegins() {
+        flushedEnd = endOfAllocation;
+    }
+
+    /**
+     * Whether a state a flush wrote may reach {@code address}: it was allocated before the last
+     * flush began (or was in the file when it was opened).
+     */
+    public boolean reachableFromFlushedState(long address) {
+        return address < flushedEnd;
     }
 
     /** Reserves {@code length} bytes at the end of the file and returns their address. */
@@ -78,7 +111,7 @@ public final class BlockFile implements AutoCloseable {
     }
 
     private void requireInside(long address, int length, String structure) throws IOException {
-        long fileSize = channel.size();
+        long fileSize = size();
         if (!Addresses.isDefined(address) || address < 0 || length < 0
                 || address > fileSize - length) {
             throw new CorruptFileException(path, address, structure, "address",
@@ -91,14 +124,11 @@ public final class BlockFile implements AutoCloseable {
     private void readFully(long address, ByteBuffer buffer, String structure)
             throws IOException {
         int length = buffer.remaining();
-        long at = address;
-        while (buffer.hasRemaining()) {
-            int read = channel.read(buffer, at);
-            if (read < 0) {
-                throw new CorruptFileException(path, at, structure, "bytes",
-                        length + " bytes", (at - address) + " bytes before end of file");
-            }
-            at += read;
+        int start = buffer.position();
+        if (!storage.readFully(buffer, baseAddress + address)) {
+            int read = buffer.position() - start;
+            throw new CorruptFileException(path, address + read, structure, "bytes",
+                    length + " bytes", read + " bytes before end of file");
         }
     }
 
@@ -145,11 +175,17 @@ public final class BlockFile implements AutoCloseable {
     }
 
     public void write(long address, ByteBuffer bytes) throws IOException {
-        long at = address;
-        while (bytes.hasRemaining()) {
-            at += channel.write(bytes, at);
-        }
-        endOfAllocation = Math.max(endOfAllocation, at);
+        long end = address + bytes.remaining();
+        storage.write(bytes, baseAddress + address);
+        endOfAllocation = Math.max(endOfAllocation, end);
+    }
+
+    /**
+     * Makes every write so far durable ({@link Storage#force}); {@code metadata} also forces
+     * the file's size.
+     */
+    public void force(boolean metadata) throws IOException {
+        storage.force(metadata);
     }
 
     /** Fails unless {@code actual} is {@code supported}: a feature this code does not handle. */
@@ -163,6 +199,6 @@ public final class BlockFile implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        storage.close();
     }
 }

@@ -35,6 +35,11 @@ public sealed interface DataLayout permits DataLayout.Compact, DataLayout.Contig
 
     /** The elements, row-major, in {@code size} bytes at {@code address} (undefined: unwritten). */
     record Contiguous(long address, long size) implements DataLayout {
+        /** The version-3 message body, as libhdf5 writes it for a contiguous dataset. */
+        public byte[] encode() {
+            return new LittleEndianWriter().putByte(3).putByte(CLASS_CONTIGUOUS)
+                    .putAddress(address).putLength(size).toByteArray();
+        }
     }
 
     static DataLayout decode(LittleEndianReader in)

@@ -62,7 +62,7 @@ public record DataspaceMessage(long[] dimensions, long[] maxDimensions) {
             int type = in.getUnsignedByte("dataspace type");
             if (type == 2) {
                 throw new UnsupportedFormatException(in.file(), "dataspace message", at,
-                        "dataspace type 2 (null)", "types 0 (scalar) and 1 (simple)");
+                        "dataspace type 2 (a null dataspace: no elements)", "types 0 (scalar) and 1 (simple)");
             }
         }
         long[] dimensions = new long[rank];

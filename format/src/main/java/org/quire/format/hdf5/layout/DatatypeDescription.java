@@ -37,4 +37,33 @@ public sealed interface DatatypeDescription {
     /** One member of a compound. */
     record Member(String name, int offset, DatatypeDescription type) {
     }
+
+    /**
+     * Enumeration class: named values of an integer {@code base} type, each value as stored
+     * ({@code base.size()} bytes in its byte order).
+     */
+    record Enumeration(FixedPoint base, List<EnumMember> members) implements DatatypeDescription {
+        @Override
+        public int size() {
+            return base.size();
+        }
+    }
+
+    /** One named value of an enumeration, as stored. */
+    record EnumMember(String name, byte[] value) {
+    }
+
+    /**
+     * Variable-length class, string type: each element is its length and a global heap ID
+     * ({@link GlobalHeapId}); {@code padding} coded as for {@link FixedString}.
+     */
+    record VariableLengthString(int padding, boolean utf8) implements DatatypeDescription {
+        /** Bytes of one stored element: length (4), collection address (8), object index (4). */
+        public static final int STORED_SIZE = 16;
+
+        @Override
+        public int size() {
+            return STORED_SIZE;
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package org.quire.format.hdf5.layout;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,7 +28,15 @@ import org.quire.format.UnsupportedFormatException;
  *                  (1-4 bytes, enough for the compound size), member datatype message.
  *                  Versions 1 and 2 pad the name to a multiple of 8 and use a 4-byte offset;
  *                  version 1 adds 28 bytes of array dimension fields after the offset.
+ * enumeration (8): b0-15 member count; properties: base (integer) datatype message, the
+ *                  member names (NUL-terminated; padded to a multiple of 8 before version 3),
+ *                  then the member values, one base-size integer each, in the same order.
+ * variable-length (9): b0-3 type (0 sequence, 1 string), b4-7 padding, b8-11 character set;
+ *                  properties: base datatype message (libhdf5: an unsigned byte for strings).
+ *                  Elements are stored as length (4) and a global heap ID ({@link GlobalHeapId}).
  * </pre>
+ * Classes 2 (time), 4 (bitfield), 5 (opaque), 7 (reference), 10 (array) and variable-length
+ * sequences are reported as unsupported, by name.
  */
 public final class DatatypeMessage {
 
@@ -37,10 +46,32 @@ public final class DatatypeMessage {
     private static final int CLASS_FLOATING_POINT = 1;
     private static final int CLASS_STRING = 3;
     private static final int CLASS_COMPOUND = 6;
+    private static final int CLASS_ENUMERATION = 8;
+    private static final int CLASS_VARIABLE_LENGTH = 9;
+    private static final int VARIABLE_LENGTH_STRING = 1;
+    /** Versions of enumerations and compounds that store names without padding. */
+    private static final int UNPADDED_NAMES_VERSION = 3;
+    private static final String[] CLASS_NAMES = {"fixed-point", "floating-point", "time",
+        "string", "bitfield", "opaque", "compound", "reference", "enumeration",
+        "variable-length", "array"};
     private static final int ATOMIC_VERSION = 1;
     /** Floating-point bit field b4-5 = 2: the mantissa's leading 1 is implied. */
     private static final int MANTISSA_IMPLIED_ONE = 0x20;
     private static final int COMPOUND_VERSION = 3;
+    /** The base type libhdf5 gives a variable-length string: an unsigned byte. */
+    private static final DatatypeDescription.FixedPoint VARIABLE_LENGTH_STRING_BASE =
+            new DatatypeDescription.FixedPoint(1, false, ByteOrder.LITTLE_ENDIAN);
+    private static final String SUPPORTED_CLASSES = "fixed-point (all bits significant),"
+            + " IEEE floating-point, string, compound, enumeration and variable-length string"
+            + " classes";
+
+    /** Widest integer read: one Java long. */
+    private static final int MAXIMUM_INTEGER_SIZE = 8;
+    /**
+     * Bytes after a version-1 compound member's dimensionality: reserved (3), dimension
+     * permutation (4), reserved (4), four dimension sizes (16).
+     */
+    private static final int VERSION_1_MEMBER_ARRAY_FIELDS = 27;
 
     private DatatypeMessage() {
     }
@@ -72,6 +103,23 @@ public final class DatatypeMessage {
             out.putByte(CLASS_STRING | ATOMIC_VERSION << 4)
                     .putByte(string.padding() | (string.utf8() ? 1 : 0) << 4)
                     .putByte(0).putByte(0).putInt(string.size());
+        } else if (type instanceof DatatypeDescription.VariableLengthString string) {
+            out.putByte(CLASS_VARIABLE_LENGTH | ATOMIC_VERSION << 4)
+                    .putByte(VARIABLE_LENGTH_STRING | string.padding() << 4)
+                    .putByte(string.utf8() ? 1 : 0).putByte(0).putInt(string.size());
+            encode(VARIABLE_LENGTH_STRING_BASE, out);
+        } else if (type instanceof DatatypeDescription.Enumeration enumeration) {
+            int count = enumeration.members().size();
+            out.putByte(CLASS_ENUMERATION | UNPADDED_NAMES_VERSION << 4)
+                    .putByte(count).putByte(count >>> 8).putByte(0)
+                    .putInt(enumeration.size());
+            encode(enumeration.base(), out);
+            for (DatatypeDescription.EnumMember member : enumeration.members()) {
+                out.putBytes(member.name().getBytes(StandardCharsets.UTF_8)).putByte(0);
+            }
+            for (DatatypeDescription.EnumMember member : enumeration.members()) {
+                out.putBytes(member.value());
+            }
         } else {
             DatatypeDescription.Compound compound = (DatatypeDescription.Compound) type;
             int count = compound.members().size();
@@ -122,6 +170,10 @@ public final class DatatypeMessage {
                     throw unsupported(in, at, "integer with bit offset " + bitOffset
                             + " and precision " + precision + " in " + size + " bytes");
                 }
+                if (size < 1 || size > MAXIMUM_INTEGER_SIZE) {
+                    throw unsupported(in, at, size + "-byte integer (1 to "
+                            + MAXIMUM_INTEGER_SIZE + " bytes are read)");
+                }
                 return new DatatypeDescription.FixedPoint(size, (bits0 & 0x08) != 0, order);
             }
             case CLASS_FLOATING_POINT -> {
@@ -155,7 +207,25 @@ public final class DatatypeMessage {
             case CLASS_COMPOUND -> {
                 return decodeCompound(in, version, bits0 | bits1 << 8, size);
             }
-            default -> throw unsupported(in, at, "datatype class " + typeClass);
+            case CLASS_ENUMERATION -> {
+                return decodeEnumeration(in, at, version, bits0 | bits1 << 8, size);
+            }
+            case CLASS_VARIABLE_LENGTH -> {
+                DatatypeDescription base = decode(in);
+                if ((bits0 & 0x0f) != VARIABLE_LENGTH_STRING) {
+                    throw unsupported(in, at, "variable-length sequence of " + describe(base));
+                }
+                int padding = bits0 >>> 4;
+                if (padding > 2 || size != DatatypeDescription.VariableLengthString.STORED_SIZE) {
+                    throw in.corrupt(at, "variable-length string", "padding 0..2 and size "
+                            + DatatypeDescription.VariableLengthString.STORED_SIZE,
+                            "padding " + padding + ", size " + size);
+                }
+                return new DatatypeDescription.VariableLengthString(padding, (bits1 & 0x0f) == 1);
+            }
+            default -> throw unsupported(in, at, (typeClass < CLASS_NAMES.length
+                    ? CLASS_NAMES[typeClass] : "unknown") + " datatype (class " + typeClass
+                    + ")");
         }
     }
 
@@ -178,19 +248,92 @@ public final class DatatypeMessage {
                 in.skip((8 - nameLength % 8) % 8);
                 offset = in.getInt("member byte offset");
                 if (version == 1) {
-                    in.skip(28);
+                    long dimensionsAt = in.absolutePosition();
+                    int dimensions = in.getUnsignedByte("member dimensionality");
+                    in.skip(VERSION_1_MEMBER_ARRAY_FIELDS);
+                    if (dimensions != 0) {
+                        throw unsupported(in, dimensionsAt, "array member \""
+                                + utf8(name) + "\" (" + dimensions + " dimensions) of a"
+                                + " version-1 compound");
+                    }
                 }
             }
-            String decoded = new String(name.toString().getBytes(StandardCharsets.ISO_8859_1),
-                    StandardCharsets.UTF_8);
-            members.add(new DatatypeDescription.Member(decoded, offset, decode(in)));
+            String decoded = utf8(name);
+            long typeAt = in.absolutePosition();
+            DatatypeDescription type = decode(in);
+            if (type instanceof DatatypeDescription.VariableLengthString) {
+                throw unsupported(in, typeAt, "variable-length string member \"" + decoded
+                        + "\" of a compound");
+            }
+            members.add(new DatatypeDescription.Member(decoded, offset, type));
         }
         return new DatatypeDescription.Compound(size, List.copyOf(members));
     }
 
+    private static String utf8(StringBuilder latin1) {
+        return new String(latin1.toString().getBytes(StandardCharsets.ISO_8859_1),
+                StandardCharsets.UTF_8);
+    }
+
+    private static DatatypeDescription decodeEnumeration(LittleEndianReader in, long at,
+                                                         int version, int count, int size)
+            throws CorruptFileException, UnsupportedFormatException {
+        DatatypeDescription base = decode(in);
+        if (!(base instanceof DatatypeDescription.FixedPoint integer) || integer.size() != size) {
+            throw in.corrupt(at, "enumeration", "a base integer type of " + size + " bytes",
+                    describe(base));
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            names.add(nulTerminated(in, version < UNPADDED_NAMES_VERSION, "member name"));
+        }
+        List<DatatypeDescription.EnumMember> members = new ArrayList<>();
+        for (String name : names) {
+            members.add(new DatatypeDescription.EnumMember(name,
+                    in.getBytes(size, "member value")));
+        }
+        return new DatatypeDescription.Enumeration(integer, List.copyOf(members));
+    }
+
+    /** A NUL-terminated UTF-8 name, {@code padded} to a multiple of 8 bytes with its NUL. */
+    private static String nulTerminated(LittleEndianReader in, boolean padded, String field)
+            throws CorruptFileException {
+        int start = in.position();
+        ByteArrayOutputStream name = new ByteArrayOutputStream();
+        for (int b = in.getUnsignedByte(field); b != 0; b = in.getUnsignedByte(field)) {
+            name.write(b);
+        }
+        if (padded) {
+            int length = in.position() - start;
+            in.skip((8 - length % 8) % 8);
+        }
+        return name.toString(StandardCharsets.UTF_8);
+    }
+
+    /** {@code type} in a few words for messages ("4-byte signed integer"), not a record dump. */
+    private static String describe(DatatypeDescription type) {
+        if (type instanceof DatatypeDescription.FixedPoint integer) {
+            return integer.size() + "-byte " + (integer.signed() ? "signed" : "unsigned")
+                    + " integer";
+        }
+        if (type instanceof DatatypeDescription.FloatingPoint real) {
+            return real.size() + "-byte floating point";
+        }
+        if (type instanceof DatatypeDescription.FixedString string) {
+            return string.size() + "-byte string";
+        }
+        if (type instanceof DatatypeDescription.Compound compound) {
+            return compound.size() + "-byte compound";
+        }
+        if (type instanceof DatatypeDescription.Enumeration enumeration) {
+            return enumeration.base().size() + "-byte enumeration";
+        }
+        return "variable-length string";
+    }
+
     private static UnsupportedFormatException unsupported(LittleEndianReader in, long at,
                                                           String what) {
-        return new UnsupportedFormatException(in.file(), "datatype message at offset " + at
-                + ": " + what + " is not supported");
+        return new UnsupportedFormatException(in.file(), "datatype message", at, what,
+                SUPPORTED_CLASSES);
     }
 }

@@ -79,6 +79,11 @@ public final class FixedArrayDataBlock {
         return header.dataBlockAddress() + prefixSize() + page * fullPageSize();
     }
 
+    /** Bytes of page {@code page}: its entries and checksum. */
+    public int pageSize(int page) {
+        return entriesInPage(page) * header.format().entrySize() + MetadataValidator.CHECKSUM_SIZE;
+    }
+
     public int entriesInPage(int page) {
         return (int) Math.min(pageEntries, header.entryCount() - page * pageEntries);
     }
@@ -129,7 +134,7 @@ public final class FixedArrayDataBlock {
         int entries = entriesInPage(page);
         long address = pageAddress(page);
         LittleEndianReader in = file.reader(address, PAGE.structure(), file.readVerified(address,
-                entries * header.format().entrySize() + MetadataValidator.CHECKSUM_SIZE, PAGE));
+                pageSize(page), PAGE));
         return readRecords(in, entries, unfilteredChunkSize);
     }
 

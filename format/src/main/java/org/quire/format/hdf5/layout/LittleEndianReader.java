@@ -1,6 +1,5 @@
 package org.quire.format.hdf5.layout;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import org.quire.format.CorruptFileException;
@@ -113,14 +112,20 @@ public final class LittleEndianReader {
         return (int) value;
     }
 
-    /** {@code count} bytes holding text, cut at the first NUL if any. */
+    /** {@code count} bytes holding a name, cut at the first NUL if any ({@link LosslessUtf8}). */
     public String getString(int count, String field) throws CorruptFileException {
         byte[] raw = getBytes(count, field);
         int end = 0;
         while (end < raw.length && raw[end] != 0) {
             end++;
         }
-        return new String(raw, 0, end, StandardCharsets.UTF_8);
+        return LosslessUtf8.decode(raw, 0, end);
+    }
+
+    /** A second reader over the same bytes, at the same position, moving on its own. */
+    public LittleEndianReader duplicate() {
+        return new LittleEndianReader(file, baseAddress, structure, bytes, position,
+                limit - position);
     }
 
     /** A reader over the next {@code count} bytes, which this reader then skips. */

@@ -1,7 +1,6 @@
 package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
@@ -117,6 +116,6 @@ public final class LocalHeap {
             throw new CorruptFileException(file, dataAddress + offset, "local heap data segment",
                     "string", "a NUL before the end of the data segment", "none");
         }
-        return new String(data, (int) offset, end - (int) offset, StandardCharsets.UTF_8);
+        return LosslessUtf8.decode(data, (int) offset, end - (int) offset);
     }
 }

@@ -107,9 +107,12 @@ public final class ObjectHeaderV1 {
             }
             long bodyAddress = in.absolutePosition();
             byte[] body = in.getBytes(size, "message body");
-            if ((flags & HeaderMessage.FLAG_SHARED) != 0) {
+            // A shared datatype names a committed datatype (a SharedMessage); the
+            // readers of datatype messages resolve it. Other shared messages are not read.
+            if ((flags & HeaderMessage.FLAG_SHARED) != 0 && type != DatatypeMessage.TYPE) {
                 throw new UnsupportedFormatException(file.path(), "header message", bodyAddress,
-                        "message of type " + type + " shared (flag set)", "unshared messages");
+                        "message of type " + type + " shared (flag set)",
+                        "unshared messages and shared datatypes");
             }
             if (type == ContinuationMessage.TYPE) {
                 pending.addLast(ContinuationMessage.decode(new LittleEndianReader(file.path(),

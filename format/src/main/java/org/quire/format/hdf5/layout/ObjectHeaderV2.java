@@ -3,6 +3,7 @@ package org.quire.format.hdf5.layout;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -78,20 +79,39 @@ public final class ObjectHeaderV2 {
         return continuationPrefixSize() + capacity + MetadataValidator.CHECKSUM_SIZE;
     }
 
-    /** Chunk 0 holding {@code messages}, padded to {@code capacity} message bytes. */
-    public static byte[] encodeChunkZero(List<HeaderMessage> messages, int capacity) {
+    /** The bytes before the first message of a new chunk 0 with {@code capacity} message bytes. */
+    public static byte[] chunkZeroPrefix(int capacity) {
         int code = sizeFieldCode(capacity);
-        LittleEndianWriter out = new LittleEndianWriter(chunkZeroSize(capacity));
+        LittleEndianWriter out = new LittleEndianWriter(chunkZeroPrefixSize(capacity));
         out.putBytes(CHUNK_ZERO.signature()).putByte(CHUNK_ZERO.version()).putByte(code)
                 .putUnsigned(capacity, 1 << code);
-        putMessages(out, messages, capacity);
-        return out.putChecksumFrom(0).toByteArray();
+        return out.toByteArray();
+    }
+
+    /** The bytes before the first message of a continuation block. */
+    public static byte[] continuationPrefix() {
+        return CONTINUATION.signature().clone();
+    }
+
+    /** Chunk 0 holding {@code messages}, padded to {@code capacity} message bytes. */
+    public static byte[] encodeChunkZero(List<HeaderMessage> messages, int capacity) {
+        return encodeChunk(chunkZeroPrefix(capacity), messages, capacity);
     }
 
     /** A continuation block holding {@code messages}, padded to {@code capacity} message bytes. */
     public static byte[] encodeContinuation(List<HeaderMessage> messages, int capacity) {
-        LittleEndianWriter out = new LittleEndianWriter(continuationSize(capacity));
-        out.putBytes(CONTINUATION.signature());
+        return encodeChunk(continuationPrefix(), messages, capacity);
+    }
+
+    /**
+     * A chunk (0 or a continuation block) whose bytes before the messages are {@code prefix}
+     * (for chunk 0 of a header read from a file: kept as they were, times and all), holding
+     * {@code messages} (without creation order fields), padded to {@code capacity} message bytes.
+     */
+    public static byte[] encodeChunk(byte[] prefix, List<HeaderMessage> messages, int capacity) {
+        LittleEndianWriter out = new LittleEndianWriter(prefix.length + capacity
+                + MetadataValidator.CHECKSUM_SIZE);
+        out.putBytes(prefix);
         putMessages(out, messages, capacity);
         return out.putChecksumFrom(0).toByteArray();
     }
@@ -116,11 +136,47 @@ public final class ObjectHeaderV2 {
     }
 
     /**
+     * One chunk of a stored header: its address, the bytes before its messages, the size of its
+     * message area, and its messages other than null messages (continuation messages included),
+     * in order.
+     */
+    public record StoredChunk(long address, byte[] prefix, int capacity,
+                              List<HeaderMessage> messages) {
+
+        public int size() {
+            return prefix.length + capacity + MetadataValidator.CHECKSUM_SIZE;
+        }
+    }
+
+    /**
+     * A stored header's chunks in the order they are read (chunk 0, then continuation blocks
+     * as their messages are met), and whether its messages carry creation order fields.
+     */
+    public record StoredHeader(boolean creationOrderTracked, List<StoredChunk> chunks) {
+    }
+
+    /**
      * Reads the object header at {@code address} with all its continuation blocks, verifying
      * each, and returns its messages other than null and continuation messages, in order.
      */
     public static List<HeaderMessage> read(BlockFile file, long address) throws IOException {
         List<HeaderMessage> messages = new ArrayList<>();
+        for (StoredChunk chunk : readChunks(file, address).chunks()) {
+            for (HeaderMessage message : chunk.messages()) {
+                if (message.type() != ContinuationMessage.TYPE) {
+                    messages.add(message);
+                }
+            }
+        }
+        return messages;
+    }
+
+    /**
+     * Reads the object header at {@code address} chunk by chunk, verifying each (what a writer
+     * that reopens a file changes in place).
+     */
+    public static StoredHeader readChunks(BlockFile file, long address) throws IOException {
+        List<StoredChunk> chunks = new ArrayList<>();
         Deque<ContinuationMessage> pending = new ArrayDeque<>();
         Set<Long> visited = new HashSet<>();
         visited.add(address);
@@ -143,8 +199,9 @@ public final class ObjectHeaderV2 {
         int total = headerSize + (int) capacity + MetadataValidator.CHECKSUM_SIZE;
         byte[] chunk = file.readVerified(address, total, CHUNK_ZERO);
         boolean creationOrder = (flags & FLAG_CREATION_ORDER_TRACKED) != 0;
-        parseMessages(file, address, CHUNK_ZERO.structure(), chunk, headerSize, creationOrder,
-                messages, pending);
+        chunks.add(new StoredChunk(address, Arrays.copyOf(chunk, headerSize), (int) capacity,
+                parseMessages(file, address, CHUNK_ZERO.structure(), chunk, headerSize,
+                        creationOrder, pending)));
 
         while (!pending.isEmpty()) {
             ContinuationMessage next = pending.removeFirst();
@@ -162,17 +219,20 @@ public final class ObjectHeaderV2 {
                         Long.toUnsignedString(next.length()));
             }
             byte[] block = file.readVerified(next.address(), (int) next.length(), CONTINUATION);
-            parseMessages(file, next.address(), CONTINUATION.structure(), block,
-                    CONTINUATION.prefixLength(), creationOrder, messages, pending);
+            chunks.add(new StoredChunk(next.address(), continuationPrefix(),
+                    block.length - minimum, parseMessages(file, next.address(),
+                            CONTINUATION.structure(), block, CONTINUATION.prefixLength(),
+                            creationOrder, pending)));
         }
-        return messages;
+        return new StoredHeader(creationOrder, chunks);
     }
 
-    private static void parseMessages(BlockFile file, long blockAddress, String structure,
-                                      byte[] block, int start, boolean creationOrder,
-                                      List<HeaderMessage> messages,
-                                      Deque<ContinuationMessage> pending)
+    private static List<HeaderMessage> parseMessages(BlockFile file, long blockAddress,
+                                                     String structure, byte[] block, int start,
+                                                     boolean creationOrder,
+                                                     Deque<ContinuationMessage> pending)
             throws CorruptFileException, UnsupportedFormatException {
+        List<HeaderMessage> messages = new ArrayList<>();
         int headerSize = MESSAGE_HEADER_SIZE + (creationOrder ? 2 : 0);
         LittleEndianReader in = new LittleEndianReader(file.path(), blockAddress, structure, block,
                 start, block.length - start - MetadataValidator.CHECKSUM_SIZE);
@@ -185,16 +245,21 @@ public final class ObjectHeaderV2 {
             }
             long bodyAddress = in.absolutePosition();
             byte[] body = in.getBytes(size, "message body");
-            if ((flags & HeaderMessage.FLAG_SHARED) != 0) {
+            // A shared datatype names a committed datatype (a SharedMessage); the
+            // readers of datatype messages resolve it. Other shared messages are not read.
+            if ((flags & HeaderMessage.FLAG_SHARED) != 0 && type != DatatypeMessage.TYPE) {
                 throw new UnsupportedFormatException(file.path(), "header message", bodyAddress,
-                        "message of type " + type + " shared (flag set)", "unshared messages");
+                        "message of type " + type + " shared (flag set)",
+                        "unshared messages and shared datatypes");
             }
             if (type == ContinuationMessage.TYPE) {
                 pending.addLast(ContinuationMessage.decode(new LittleEndianReader(file.path(),
                         bodyAddress, structure, body)));
-            } else if (type != NULL_MESSAGE) {
+            }
+            if (type != NULL_MESSAGE) {
                 messages.add(new HeaderMessage(type, flags, body, bodyAddress));
             }
         }
+        return messages;
     }
 }

@@ -1,6 +1,7 @@
 package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
+import java.util.Arrays;
 
 import org.quire.format.UnsupportedFormatException;
 
@@ -17,6 +18,7 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
     /** File consistency flags: b0 open for writing, b2 open for SWMR writing. */
     int consistencyFlags();
 
+    /** End of file address, counted from the start of the file (user block included). */
     long endOfFileAddress();
 
     /** Absolute offset of the end-of-file address field, for error messages. */
@@ -34,16 +36,60 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
     /** Address of the superblock extension's object header, or undefined (versions 0, 1: always). */
     long extensionAddress();
 
-    /** Reads and checks the superblock at address 0, whatever its version. */
+    /**
+     * Reads and checks the superblock, whatever its version, where libhdf5 looks for it: at
+     * offset 0, or after a user block of 512, 1024, 2048, ... bytes. Addresses in {@code file}
+     * are from then on relative to it.
+     */
     static Superblock read(BlockFile file) throws IOException {
+        file.useBaseAddress(locate(file));
         byte[] prefix = file.read(0, VERSION_OFFSET + 1, "superblock");
         MetadataValidator.verifyPrefix(file.path(), 0, prefix, SuperblockV0.SIGNATURE_ONLY);
         int version = prefix[VERSION_OFFSET] & 0xff;
         return switch (version) {
             case 0, 1 -> SuperblockV0.read(file, version);
             case 2, 3 -> SuperblockV3.read(file);
-            default -> throw new UnsupportedFormatException(file.path(), "superblock", 0,
-                    "version " + version, "versions 0 to 3");
+            default -> throw new UnsupportedFormatException(file.path(), "superblock",
+                    file.baseAddress(), "version " + version, "versions 0 to 3");
         };
     }
+
+    /**
+     * Checks the stored base address: the superblock's own offset, or 0 in a file whose user
+     * block was put before it after it was written ({@code cat block h5}); libhdf5 then takes
+     * the superblock's offset as the base, and so does Quire (addresses stay relative to it).
+     */
+    static void checkBaseAddress(BlockFile file, long base, long baseAt)
+            throws UnsupportedFormatException {
+        if (base != file.baseAddress() && base != 0) {
+            throw new UnsupportedFormatException(file.path(), "superblock base address", baseAt,
+                    Long.toUnsignedString(base), "0 or the superblock's own offset "
+                            + file.baseAddress());
+        }
+    }
+
+    /**
+     * The end of file address counted from the start of the file, as {@link #endOfFileAddress}
+     * gives it: libhdf5 stores it counting the user block, so a user block prepended later
+     * (stored base 0) moves it by the superblock's offset, as libhdf5 adjusts it.
+     */
+    static long endOfFileFromStart(BlockFile file, long storedBase, long storedEndOfFile) {
+        return storedEndOfFile + (file.baseAddress() - storedBase);
+    }
+
+    /** The first offset of 0, 512, 1024, 2048, ... holding the format signature; else 0. */
+    private static long locate(BlockFile file) throws IOException {
+        byte[] signature = SuperblockV0.SIGNATURE_ONLY.signature();
+        for (long at = 0; at <= file.size() - signature.length;
+             at = at == 0 ? FIRST_USER_BLOCK_SIZE : 2 * at) {
+            if (Arrays.equals(signature, file.read(at, signature.length,
+                    "superblock"))) {
+                return at;
+            }
+        }
+        return 0;
+    }
+
+    /** The smallest user block libhdf5 allows; larger ones are powers of two. */
+    long FIRST_USER_BLOCK_SIZE = 512;
 }

@@ -92,12 +92,10 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
         }
         long baseAt = in.absolutePosition();
         long base = in.getAddress("base address");
-        if (base != 0) {
-            throw new UnsupportedFormatException(file.path(), "superblock base address", baseAt,
-                    Long.toUnsignedString(base), "0");
-        }
+        Superblock.checkBaseAddress(file, base, baseAt);
         in.getAddress("free-space info address");
-        long endOfFile = in.getAddress("end of file address");
+        long endOfFile = Superblock.endOfFileFromStart(file, base,
+                in.getAddress("end of file address"));
         long driverAt = in.absolutePosition();
         long driver = in.getAddress("driver information block address");
         if (Addresses.isDefined(driver)) {

@@ -77,12 +77,10 @@ public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long roo
         int flags = in.getUnsignedByte("file consistency flags");
         long baseAt = in.absolutePosition();
         long base = in.getAddress("base address");
-        if (base != 0) {
-            throw new UnsupportedFormatException(file.path(), "superblock base address", baseAt,
-                    Long.toUnsignedString(base), "0");
-        }
+        Superblock.checkBaseAddress(file, base, baseAt);
         long extension = in.getAddress("superblock extension address");
-        long endOfFile = in.getAddress("end of file address");
+        long endOfFile = Superblock.endOfFileFromStart(file, base,
+                in.getAddress("end of file address"));
         long root = in.getAddress("root group object header address");
         return new SuperblockV3(flags, endOfFile, root, extension);
     }

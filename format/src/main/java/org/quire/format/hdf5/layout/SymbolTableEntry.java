@@ -16,10 +16,12 @@ import org.quire.format.CorruptFileException;
  * +-----------------------------------------------------------------------------------+
  * </pre>
  *
- * Cache type 1 caches a group's symbol table message; the message is what counts.
+ * Cache type 1 caches a group's symbol table message; the message is what counts. A soft link
+ * (cache type 2) has its value, the path it names, in the group's local heap.
  */
 public record SymbolTableEntry(long linkNameOffset, long objectHeaderAddress, int cacheType,
-                               long cachedBTreeAddress, long cachedHeapAddress) {
+                               long cachedBTreeAddress, long cachedHeapAddress,
+                               long softLinkValueOffset) {
 
     public static final int SIZE = 2 * Addresses.SIZE_OF_OFFSETS + 8 + 16;
     public static final int OBJECT_HEADER_ADDRESS_OFFSET = Addresses.SIZE_OF_OFFSETS;
@@ -36,8 +38,13 @@ public record SymbolTableEntry(long linkNameOffset, long objectHeaderAddress, in
         in.skip(4);
         long tree = Addresses.UNDEFINED;
         long heap = Addresses.UNDEFINED;
+        long soft = Addresses.UNDEFINED;
         switch (cacheType) {
-            case CACHE_NOTHING, CACHE_SOFT_LINK -> in.skip(16);
+            case CACHE_NOTHING -> in.skip(16);
+            case CACHE_SOFT_LINK -> {
+                soft = in.getInt("scratch-pad soft link value offset") & 0xffffffffL;
+                in.skip(12);
+            }
             case CACHE_SYMBOL_TABLE -> {
                 tree = in.getAddress("scratch-pad B-tree address");
                 heap = in.getAddress("scratch-pad local heap address");
@@ -45,6 +52,6 @@ public record SymbolTableEntry(long linkNameOffset, long objectHeaderAddress, in
             default -> throw in.corrupt(typeAt, "cache type", "0, 1 or 2",
                     Integer.toUnsignedString(cacheType));
         }
-        return new SymbolTableEntry(name, header, cacheType, tree, heap);
+        return new SymbolTableEntry(name, header, cacheType, tree, heap, soft);
     }
 }

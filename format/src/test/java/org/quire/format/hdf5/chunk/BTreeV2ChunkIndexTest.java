@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,16 +12,22 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.cache.Durability;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.ChunkRecordFormat;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
 
 /**
  * The version-2 B-tree index on its own, beyond the chunk index contract
  * ({@code BTreeV2ChunkIndexContractTest}): records inserted in any order through leaf and
- * internal splits, and rewritten records that allocate no new nodes.
+ * internal splits, and rewritten records that allocate no new nodes; through a metadata cache
+ * of 16 KiB, so nodes are evicted (written early, children before parents) and reloaded.
  */
 class BTreeV2ChunkIndexTest {
 
@@ -32,10 +36,22 @@ class BTreeV2ChunkIndexTest {
     @TempDir
     Path dir;
 
-    private BlockFile open(String name) throws IOException {
-        Path path = dir.resolve(name);
-        return new BlockFile(path, FileChannel.open(path, StandardOpenOption.CREATE,
-                StandardOpenOption.READ, StandardOpenOption.WRITE));
+    /** A file and the metadata cache its tree's nodes go through. */
+    private record TreeFile(BlockFile file, MetadataCache cache) implements AutoCloseable {
+        IndexBlocks blocks() {
+            return new IndexBlocks(file, cache);
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
+    }
+
+    private TreeFile open(String name) throws IOException {
+        Storage storage = FileStorage.open(dir.resolve(name), OpenMode.CREATE_OR_OPEN);
+        return new TreeFile(new BlockFile(storage),
+                new MetadataCache(storage, 16 << 10, Durability.NONE));
     }
 
     /** Every chunk of a 3-D grid of {@code n^3}, in a shuffled order. */
@@ -62,9 +78,9 @@ class BTreeV2ChunkIndexTest {
     void keepsEveryRecordThroughLeafAndInternalSplitsInAnyInsertionOrder() throws IOException {
         List<long[]> keys = shuffledGrid(20, 7);
         long address;
-        try (BlockFile file = open("tree.h5")) {
-            file.allocate(64);
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file,
+        try (TreeFile file = open("tree.h5")) {
+            file.file().allocate(64);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file.blocks(),
                     ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
             address = index.address();
             for (long[] key : keys) {
@@ -75,11 +91,11 @@ class BTreeV2ChunkIndexTest {
                 assertEquals(recordOf(key, 0), index.get(key));
             }
             assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {20, 0, 0}));
-            index.flush();
+            file.cache().flush();
         }
-        try (BlockFile file = open("tree.h5")) {
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file, address,
-                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true);
+        try (TreeFile file = open("tree.h5")) {
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
             assertTrue(index.depth() >= 2, "depth " + index.depth());
             for (long[] key : keys) {
                 assertEquals(recordOf(key, 0), index.get(key));
@@ -102,26 +118,26 @@ class BTreeV2ChunkIndexTest {
     void aRewrittenChunkReplacesItsRecordWithoutNewNodes() throws IOException {
         List<long[]> keys = shuffledGrid(8, 11);
         long address;
-        try (BlockFile file = open("update.h5")) {
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file,
+        try (TreeFile file = open("update.h5")) {
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file.blocks(),
                     ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
             address = index.address();
             for (long[] key : keys) {
                 index.put(key, recordOf(key, 0));
             }
-            index.flush();
-            long allocated = file.endOfAllocation();
+            file.cache().flush();
+            long allocated = file.file().endOfAllocation();
             int depth = index.depth();
             for (long[] key : keys) {
                 index.put(key, recordOf(key, 1));
             }
-            index.flush();
-            assertEquals(allocated, file.endOfAllocation());
+            file.cache().flush();
+            assertEquals(allocated, file.file().endOfAllocation());
             assertEquals(depth, index.depth());
         }
-        try (BlockFile file = open("update.h5")) {
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file, address,
-                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true);
+        try (TreeFile file = open("update.h5")) {
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
             for (long[] key : keys) {
                 assertEquals(recordOf(key, 1), index.get(key));
             }

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
 
 class BlockFileTest {
 
@@ -19,8 +19,7 @@ class BlockFileTest {
 
     private BlockFile open() throws Exception {
         Path path = dir.resolve("blocks.h5");
-        return new BlockFile(path, FileChannel.open(path, StandardOpenOption.CREATE,
-                StandardOpenOption.READ, StandardOpenOption.WRITE));
+        return new BlockFile(FileStorage.open(path, OpenMode.CREATE_OR_OPEN));
     }
 
     @Test

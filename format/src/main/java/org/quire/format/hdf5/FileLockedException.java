@@ -1,0 +1,15 @@
+package org.quire.format.hdf5;
+
+import java.nio.file.Path;
+
+/**
+ * Another writer holds the file's lock: a process (or another open file of this one) has it open
+ * for writing now. Nothing was changed; open it when that writer has closed it.
+ */
+public class FileLockedException extends FileOpenForWritingException {
+
+    public FileLockedException(Path file) {
+        super(file, "file is locked by another writer (it has the file open for writing now); "
+                + "nothing was changed");
+    }
+}

@@ -1,0 +1,36 @@
+package org.quire.format.hdf5.cache;
+
+/**
+ * When a {@link MetadataCache} forces the file to disk ({@code fdatasync}). Without a force a
+ * flushed file survives the writer process (its bytes are in the operating system's page
+ * cache) but not a crash of the node or its power.
+ */
+public enum Durability {
+
+    /** Never: flushes and close leave forcing to the operating system (libhdf5's behaviour). */
+    NONE(false, false),
+
+    /** At close only: the last flush forces before and after the blocks that publish. */
+    ON_CLOSE(false, true),
+
+    /** At every flush, close included: each completed flush survives a power loss. */
+    EVERY_FLUSH(true, true);
+
+    private final boolean forcesAtFlush;
+    private final boolean forcesAtClose;
+
+    Durability(boolean forcesAtFlush, boolean forcesAtClose) {
+        this.forcesAtFlush = forcesAtFlush;
+        this.forcesAtClose = forcesAtClose;
+    }
+
+    /** Whether {@link MetadataCache#flush()} forces. */
+    public boolean forcesAtFlush() {
+        return forcesAtFlush;
+    }
+
+    /** Whether {@link MetadataCache#flushForClose()} forces. */
+    public boolean forcesAtClose() {
+        return forcesAtClose;
+    }
+}

@@ -1,0 +1,458 @@
+package org.quire.format.hdf5;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.storage.CrashSimulator;
+
+/**
+ * Crash simulation of the HDF5 writer (docs/hdf5.md, "Crashes and recovery"): a dataset of each
+ * writable chunk index grows round by round (extend, write new chunks, flush), on a {@link
+ * CrashSimulator}; at every crash point the files left are recovered ({@link Hdf5File#recover})
+ * and opened, and the dataset must hold exactly its state at the last completed flush or at the
+ * flush in progress: the same shape, and the same stored chunks with the same bytes inside it.
+ * A killed writer ({@code processCrash}) at every point of every workload, with each durability;
+ * a power failure ({@code crash(point, seed)}, torn 512-byte sectors) at every point with three
+ * seeds for {@link WriteOptions.Durability#EVERY_FLUSH}, whose flushes the journal makes atomic;
+ * both again under a metadata cache small enough to write blocks between flushes.
+ */
+class Hdf5CrashSimulationTest {
+
+    private static final Path FILE = Path.of("crash.h5");
+    private static final int SECTORS_CHUNK = 1500;
+
+    @TempDir
+    Path dir;
+
+    /** One round: grow to {@code shape}, then write the chunks of {@code start}/{@code count}. */
+    private record Round(long[] shape, long[] start, long[] count) {
+    }
+
+    /** A dataset and its rounds. */
+    private record Workload(String name, DatasetSpec spec, List<Round> rounds) {
+    }
+
+    /** What the dataset holds after a flush: its shape and stored chunks (coordinates → bytes). */
+    private record State(long[] shape, Map<List<Long>, List<Byte>> chunks) {
+        boolean sameAs(State other) {
+            return Arrays.equals(shape, other.shape) && chunks.equals(other.chunks);
+        }
+
+        @Override
+        public String toString() {
+            return "shape " + Arrays.toString(shape) + ", " + chunks.size() + " chunks";
+        }
+    }
+
+    /** A state and the event count at which the flush that made it returned. */
+    private record Flushed(int events, State state) {
+    }
+
+    private static DatasetSpec.Builder int8(long... shape) {
+        return DatasetSpec.builder(Datatype.INT8, shape);
+    }
+
+    /** One-dimensional chunks of one element, growing to each size, the last 3 written. */
+    private static List<Round> appends(long... sizes) {
+        List<Round> rounds = new ArrayList<>();
+        for (long size : sizes) {
+            rounds.add(new Round(new long[] {size}, new long[] {size - 3}, new long[] {3}));
+        }
+        return rounds;
+    }
+
+    static Workload singleChunk() {
+        List<Round> rounds = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            rounds.add(new Round(new long[] {4, 4}, new long[] {0, 0}, new long[] {4, 4}));
+        }
+        return new Workload("single chunk", int8(4, 4).maxShape(4, 4).chunkShape(4, 4).build(),
+                rounds);
+    }
+
+    static Workload fixedArray() {
+        return new Workload("fixed array", int8(0).maxShape(600).chunkShape(1).build(),
+                appends(5, 50, 200, 600));
+    }
+
+    static Workload pagedFixedArray() {
+        return new Workload("paged fixed array", int8(0).maxShape(3000).chunkShape(1).build(),
+                appends(5, 1100, 1103, 2100, 3000));
+    }
+
+    /** Past the index block into direct data blocks, super blocks and paged data blocks. */
+    static Workload extensibleArray() {
+        return new Workload("extensible array", int8(0).maxShape(DatasetSpec.UNLIMITED)
+                .chunkShape(1).build(), appends(3, 10, 40, 200, 1000, 5000, 40_000, 140_000,
+                150_000));
+    }
+
+    /** Ten rows of ten chunks per round: leaves split, the root becomes an internal node. */
+    static Workload bTree() {
+        List<Round> rounds = new ArrayList<>();
+        for (int r = 1; r <= 8; r++) {
+            rounds.add(new Round(new long[] {10L * r, 10}, new long[] {10L * (r - 1), 0},
+                    new long[] {10, 10}));
+        }
+        return new Workload("v2 B-tree", int8(0, 10).maxShape(DatasetSpec.UNLIMITED,
+                DatasetSpec.UNLIMITED).chunkShape(1, 1).build(), rounds);
+    }
+
+    /** Chunks of {@value #SECTORS_CHUNK} bytes (three 512-byte sectors), appended. */
+    static Workload multiSectorAppends() {
+        List<Round> rounds = new ArrayList<>();
+        for (int r = 1; r <= 4; r++) {
+            rounds.add(new Round(new long[] {SECTORS_CHUNK * r},
+                    new long[] {SECTORS_CHUNK * (r - 1)}, new long[] {SECTORS_CHUNK}));
+        }
+        return new Workload("multi-sector appends", int8(0).maxShape(DatasetSpec.UNLIMITED)
+                .chunkShape(SECTORS_CHUNK).build(), rounds);
+    }
+
+    /**
+     * Fletcher-32 chunks of three sectors, every round rewriting all of them (same stored
+     * size): a flushed chunk rewritten in place would be torn by a power failure.
+     */
+    static Workload filteredRewrites() {
+        List<Round> rounds = new ArrayList<>();
+        for (int r = 1; r <= 4; r++) {
+            rounds.add(new Round(new long[] {SECTORS_CHUNK * r}, new long[] {0},
+                    new long[] {SECTORS_CHUNK * r}));
+        }
+        return new Workload("Fletcher-32 rewrites", int8(0).maxShape(DatasetSpec.UNLIMITED)
+                .chunkShape(SECTORS_CHUNK).filter(Filter.fletcher32()).build(), rounds);
+    }
+
+    static List<Workload> workloads() {
+        return List.of(singleChunk(), fixedArray(), pagedFixedArray(), extensibleArray(),
+                bTree(), multiSectorAppends(), filteredRewrites());
+    }
+
+    /** The byte each element of round {@code r} gets: differs between rounds and elements. */
+    private static byte value(int round, long linear) {
+        return (byte) (round * 37 + linear * 11 + 1);
+    }
+
+    /** What a run wrote: its simulator, the states of its flushes, the point create returned. */
+    private record Run(CrashSimulator simulator, List<Flushed> flushes, int created) {
+    }
+
+    private static Run write(Workload workload, WriteOptions options) throws IOException {
+        return write(workload, options, -1);
+    }
+
+    /**
+     * Runs {@code workload}; with {@code reopenBefore} at least 0, the writer closes the file
+     * before that round and goes on through {@link Hdf5File#openForWriting} (a restarted job).
+     */
+    private static Run write(Workload workload, WriteOptions options, int reopenBefore)
+            throws IOException {
+        CrashSimulator simulator = new CrashSimulator();
+        List<Flushed> flushes = new ArrayList<>();
+        int created;
+        Hdf5File file = Hdf5File.create(FILE, simulator, options);
+        try {
+            created = simulator.eventCount();
+            Dataset d = file.root().createDataset("d", workload.spec());
+            Map<List<Long>, List<Byte>> chunks = new TreeMap<>(Hdf5CrashSimulationTest::compare);
+            long[] shape = workload.spec().shape();
+            file.flush();
+            flushes.add(new Flushed(simulator.eventCount(), new State(shape, Map.copyOf(chunks))));
+            long[] chunkShape = workload.spec().chunkShape();
+            for (int r = 0; r < workload.rounds().size(); r++) {
+                if (r == reopenBefore) {
+                    file.close();
+                    file = Hdf5File.openForWriting(FILE, simulator, options);
+                    d = file.root().dataset("d");
+                }
+                Round round = workload.rounds().get(r);
+                if (!Arrays.equals(round.shape(), shape)) {
+                    d.extend(round.shape());
+                    shape = round.shape();
+                }
+                int elements = (int) (round.count()[0] * (round.count().length > 1
+                        ? round.count()[1] : 1));
+                byte[] bytes = new byte[elements];
+                for (int i = 0; i < elements; i++) {
+                    bytes[i] = value(r, i);
+                }
+                d.write(round.start(), round.count(), bytes);
+                recordChunks(chunks, round, chunkShape, bytes);
+                file.flush();
+                flushes.add(new Flushed(simulator.eventCount(),
+                        new State(shape, Map.copyOf(chunks))));
+            }
+        } finally {
+            file.close();
+        }
+        return new Run(simulator, flushes, created);
+    }
+
+    /** The chunks a round wrote, whole (every workload writes whole chunks). */
+    private static void recordChunks(Map<List<Long>, List<Byte>> chunks, Round round,
+                                     long[] chunkShape, byte[] bytes) {
+        if (round.count().length == 1) {
+            int size = (int) chunkShape[0];
+            for (int i = 0; i < bytes.length; i += size) {
+                List<Byte> chunk = new ArrayList<>();
+                for (int j = i; j < i + size; j++) {
+                    chunk.add(bytes[j]);
+                }
+                chunks.put(List.of((round.start()[0] + i) / size), chunk);
+            }
+        } else if (chunkShape[0] == 1) {
+            int columns = (int) round.count()[1];
+            for (int i = 0; i < bytes.length; i++) {
+                chunks.put(List.of(round.start()[0] + i / columns, round.start()[1] + i % columns),
+                        List.of(bytes[i]));
+            }
+        } else {
+            List<Byte> whole = new ArrayList<>();
+            for (byte b : bytes) {
+                whole.add(b);
+            }
+            chunks.put(List.of(0L, 0L), whole);
+        }
+    }
+
+    private static int compare(List<Long> a, List<Long> b) {
+        for (int i = 0; i < a.size(); i++) {
+            int order = Long.compare(a.get(i), b.get(i));
+            if (order != 0) {
+                return order;
+            }
+        }
+        return 0;
+    }
+
+    /** The dataset's state as a reader finds it in {@code files} after recovery. */
+    private static State readBack(Map<Path, byte[]> files) throws IOException {
+        CrashSimulator disk = new CrashSimulator(files);
+        Hdf5File.recover(FILE, disk);
+        return readRecovered(disk);
+    }
+
+    private static State readRecovered(CrashSimulator disk) throws IOException {
+        try (Hdf5File file = Hdf5File.open(FILE, disk)) {
+            if (!file.root().contains("d")) {
+                return null;
+            }
+            Dataset d = file.root().dataset("d");
+            long[] shape = d.shape();
+            long[] chunkShape = d.chunkShape();
+            Map<List<Long>, List<Byte>> chunks = new HashMap<>();
+            d.forEachStoredChunk((scaled, record) -> {
+                for (int i = 0; i < scaled.length; i++) {
+                    if (scaled[i] * chunkShape[i] >= shape[i]) {
+                        return; // written after the state's flush, outside its dataspace
+                    }
+                }
+                List<Long> key = new ArrayList<>();
+                for (long s : scaled) {
+                    key.add(s);
+                }
+                List<Byte> bytes = new ArrayList<>();
+                for (byte b : d.readChunk(record)) {
+                    bytes.add(b);
+                }
+                chunks.put(key, bytes);
+            });
+            return new State(shape, chunks);
+        }
+    }
+
+    /** Checks every crash point from the one where create returned. */
+    private static int checkEveryPoint(Workload workload, Run run, long seeds) throws IOException {
+        int checked = 0;
+        int events = run.simulator().eventCount();
+        for (int point = run.created(); point <= events; point++) {
+            Flushed completed = null;
+            Flushed inProgress = null;
+            for (Flushed flushed : run.flushes()) {
+                if (flushed.events() <= point) {
+                    completed = flushed;
+                } else {
+                    inProgress = flushed;
+                    break;
+                }
+            }
+            for (long seed = 0; seed < Math.max(1, seeds); seed++) {
+                Map<Path, byte[]> files = seeds == 0 ? run.simulator().processCrash(point)
+                        : run.simulator().crash(point, seed);
+                String where = workload.name() + ", " + (seeds == 0 ? "killed writer"
+                        : "power failure seed " + seed) + " at event " + point + " of " + events;
+                State found;
+                try {
+                    found = readBack(files);
+                } catch (IOException | RuntimeException e) {
+                    throw new AssertionError(where + ": " + e, e);
+                }
+                boolean asCompleted = completed == null ? found == null
+                        : found != null && found.sameAs(completed.state());
+                boolean asInProgress = inProgress != null && found != null
+                        && found.sameAs(inProgress.state());
+                if (!asCompleted && !asInProgress) {
+                    fail(where + ": found " + found + ", expected the last completed flush ("
+                            + (completed == null ? "no dataset" : completed.state())
+                            + ") or the one in progress ("
+                            + (inProgress == null ? "none" : inProgress.state()) + ")");
+                }
+                checked++;
+            }
+        }
+        return checked;
+    }
+
+    @Test
+    void aKilledWriterLeavesTheLastCompletedFlushOrTheOneInProgressAtEveryPoint()
+            throws IOException {
+        for (Workload workload : workloads()) {
+            for (WriteOptions.Durability durability : WriteOptions.Durability.values()) {
+                Run run = write(workload, WriteOptions.DEFAULT.withDurability(durability));
+                int checked = checkEveryPoint(workload, run, 0);
+                assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
+            }
+        }
+    }
+
+    @Test
+    void aPowerFailureLeavesTheLastCompletedFlushOrTheOneInProgressAtEveryPoint()
+            throws IOException {
+        for (Workload workload : workloads()) {
+            Run run = write(workload, WriteOptions.DEFAULT.withDurability(
+                    WriteOptions.Durability.EVERY_FLUSH));
+            int checked = checkEveryPoint(workload, run, 3);
+            assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
+        }
+    }
+
+    /**
+     * A restarted job: the writer closes the file halfway through the rounds and goes on
+     * through {@link Hdf5File#openForWriting}; killed at every point (each durability, and
+     * under a 4 KiB cache) and a power failure at every point with three seeds ({@code
+     * EVERY_FLUSH}), from create on, the reopen included: every dataset holds the last
+     * completed flush's state or the one in progress.
+     */
+    @Test
+    void aReopenedWriterCrashingLeavesTheLastCompletedFlushOrTheOneInProgress()
+            throws IOException {
+        for (Workload workload : workloads()) {
+            int half = workload.rounds().size() / 2;
+            for (WriteOptions.Durability durability : WriteOptions.Durability.values()) {
+                Run run = write(workload, WriteOptions.DEFAULT.withDurability(durability), half);
+                int checked = checkEveryPoint(workload, run, 0);
+                assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
+            }
+            Run run = write(workload, WriteOptions.DEFAULT.withDurability(
+                    WriteOptions.Durability.EVERY_FLUSH), half);
+            checkEveryPoint(workload, run, 3);
+            // Under a 4 KiB cache blocks read back after the reopen are evicted and reloaded.
+            Run small = write(workload, new WriteOptions(WriteOptions.Durability.EVERY_FLUSH,
+                    4096), half);
+            checkEveryPoint(workload, small, 0);
+        }
+    }
+
+    /**
+     * Under a 4 KiB metadata cache, index blocks new since the last flush are written (and
+     * evicted) between flushes, while blocks a flushed state reaches wait for the flush.
+     */
+    @Test
+    void blocksWrittenToMakeRoomNeverSpoilAFlushedState() throws IOException {
+        for (Workload workload : workloads()) {
+            WriteOptions small = new WriteOptions(WriteOptions.Durability.EVERY_FLUSH, 4096);
+            Run run = write(workload, small);
+            checkEveryPoint(workload, run, 0);
+            int checked = checkEveryPoint(workload, run, 2);
+            assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
+        }
+    }
+
+    /**
+     * h5py (libhdf5) reads recovered crash images as Quire does: eight points of each workload,
+     * half after a killed writer, half after a power failure; compared element by element.
+     */
+    @Test
+    void h5pyReadsRecoveredCrashImagesAsQuireDoes() throws IOException {
+        ExternalTools.requireH5py();
+        List<String> arguments = new ArrayList<>(List.of(ExternalTools.PYTHON.toString(),
+                "-c", String.join("\n",
+                        "import sys, h5py, numpy",
+                        "for path in sys.argv[1:]:",
+                        "    with h5py.File(path, 'r') as f:",
+                        "        if 'd' not in f:",
+                        "            print(path, 'none')",
+                        "            continue",
+                        "        d = f['d'][...]",
+                        "        cells = [','.join(str(int(c)) for c in i) + '=' + str(int(d[i]))",
+                        "                 for i in zip(*numpy.nonzero(d))]",
+                        "        print(path, ','.join(str(n) for n in d.shape), ' '.join(cells))")));
+        List<String> expected = new ArrayList<>();
+        for (Workload workload : workloads()) {
+            Run run = write(workload, WriteOptions.DEFAULT.withDurability(
+                    WriteOptions.Durability.EVERY_FLUSH));
+            int events = run.simulator().eventCount();
+            for (int i = 0; i < 8; i++) {
+                int point = run.created() + (events - run.created()) * i / 7;
+                CrashSimulator disk = new CrashSimulator(i % 2 == 0
+                        ? run.simulator().processCrash(point) : run.simulator().crash(point, i));
+                Hdf5File.recover(FILE, disk);
+                State state = readRecovered(disk);
+                Path image = dir.resolve(workload.name().replace(' ', '-') + "-" + point + ".h5");
+                Files.write(image, disk.files().get(FILE));
+                arguments.add(image.toString());
+                expected.add(image + " " + describe(state, workload.spec().chunkShape()));
+            }
+        }
+        ExternalTools.Result result = ExternalTools.run(arguments, 300);
+        org.junit.jupiter.api.Assertions.assertEquals(0, result.exitCode(), result.output());
+        org.junit.jupiter.api.Assertions.assertEquals(expected, result.stdout().lines().toList());
+    }
+
+    /** The state as the h5py script prints it: shape, then each non-zero element in order. */
+    private static String describe(State state, long[] chunkShape) {
+        if (state == null) {
+            return "none";
+        }
+        TreeMap<List<Long>, Byte> cells = new TreeMap<>(Hdf5CrashSimulationTest::compare);
+        state.chunks().forEach((chunk, bytes) -> {
+            for (int i = 0; i < bytes.size(); i++) {
+                List<Long> at = new ArrayList<>();
+                long rest = i;
+                for (int d = chunkShape.length - 1; d >= 0; d--) {
+                    at.add(0, chunk.get(d) * chunkShape[d] + rest % chunkShape[d]);
+                    rest /= chunkShape[d];
+                }
+                if (bytes.get(i) != 0) {
+                    cells.put(at, bytes.get(i));
+                }
+            }
+        });
+        StringBuilder line = new StringBuilder();
+        for (int d = 0; d < state.shape().length; d++) {
+            line.append(d == 0 ? "" : ",").append(state.shape()[d]);
+        }
+        line.append(' ');
+        List<String> parts = new ArrayList<>();
+        cells.forEach((at, value) -> {
+            StringBuilder cell = new StringBuilder();
+            for (int d = 0; d < at.size(); d++) {
+                cell.append(d == 0 ? "" : ",").append(at.get(d));
+            }
+            parts.add(cell.append('=').append(value).toString());
+        });
+        return line.append(String.join(" ", parts)).toString();
+    }
+}

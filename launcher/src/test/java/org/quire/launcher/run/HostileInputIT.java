@@ -1,0 +1,267 @@
+package org.quire.launcher.run;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import org.junit.jupiter.api.Test;
+import org.quire.launcher.QuireCommand;
+import org.quire.runtime.hazelcast.HazelcastSettings;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A process of the same user attacks a running {@code quire run} job over loopback, knowing
+ * everything a worker's environment holds (read from /proc): the job forms and verifies its
+ * messages unaffected, each stranger is reported in one line naming its address, and nothing of
+ * the stranger's reaches the ranks. Time limits are hang detectors.
+ */
+class HostileInputIT {
+
+    private static final Duration HANG = Duration.ofSeconds(150);
+    /** Rank 2 joins this late, so the coordinator waits for it while the test attacks. */
+    private static final String LATE_SECONDS = "12";
+
+    @Test
+    void strangersAtTheRendezvousAndTheLauncherLinkDoNotDisturbAnMpjJob() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "mpj",
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner", "2", LATE_SECONDS);
+        Map<String, String> env = workerEnvironment(job);
+        InetSocketAddress rendezvous = address(env.get("QUIRE_COORDINATOR"));
+        InetSocketAddress link = address(env.get("QUIRE_LAUNCHER_LINK"));
+        List<Socket> strangers = new ArrayList<>();
+        try {
+            Socket idle = connect(rendezvous, strangers);
+            Socket garbage = connect(rendezvous, strangers);
+            byte[] noise = new byte[64];
+            new Random(14).nextBytes(noise);
+            garbage.getOutputStream().write(noise);
+            Socket forged = connect(rendezvous, strangers);
+            forged.getInputStream().readNBytes(24); // the challenge
+            forged.getOutputStream().write(ByteBuffer.allocate(44).putInt(0).putInt(6666).putInt(6667).array());
+            Socket niodevSpeaker = connect(rendezvous, strangers);
+            DataOutputStream niodev = new DataOutputStream(niodevSpeaker.getOutputStream());
+            niodev.writeUTF("Sending Info");
+            niodev.writeInt(6667);
+            niodev.writeInt(6666);
+            niodev.writeInt(0);
+            Socket linkGarbage = connect(link, strangers);
+            linkGarbage.getOutputStream().write(noise);
+
+            QuireCommand.Result result = job.await(HANG);
+            assertEquals(0, result.exitCode(), result.toString());
+            assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
+                    result.toString());
+            String where = "quire: niodev rendezvous on " + hostPort(rendezvous) + ": dropped a connection from ";
+            assertReported(result, where + local(idle) + ": it sent no complete registration within 10 s");
+            assertReported(result, where + local(garbage) + ": its registration does not carry this job's secret");
+            assertReported(result, where + local(forged) + ": its registration does not carry this job's secret");
+            assertReported(result, where + local(niodevSpeaker) + ": it sent no complete registration within 10 s");
+            assertReported(result, "quire: launcher link on " + hostPort(link) + ": dropped a connection from "
+                    + local(linkGarbage) + ": its hello does not carry this job's secret");
+        } finally {
+            for (Socket s : strangers) {
+                s.close();
+            }
+        }
+    }
+
+    /**
+     * niodev's own listeners (MPJ Express binds them on all interfaces and cannot be told
+     * otherwise) get garbage while the world forms: the job either forms anyway or ends through
+     * fail-fast with a line saying why, never hangs.
+     */
+    @Test
+    void garbageToNiodevsOwnListenersEndsTheJobPromptlyIfItDisturbsIt() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "mpj",
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner", "2", LATE_SECONDS);
+        long early = workerPid(job, "0");
+        List<Integer> ports = awaitListeningPorts(early, 2);
+        List<Socket> strangers = new ArrayList<>();
+        try {
+            byte[] noise = new byte[64];
+            new Random(14).nextBytes(noise);
+            for (int port : ports) {
+                connect(new InetSocketAddress("127.0.0.1", port), strangers).getOutputStream().write(noise);
+            }
+            QuireCommand.Result result = job.await(HANG);
+            if (result.exitCode() == 0) {
+                assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
+                        result.toString());
+            } else {
+                assertTrue(result.stderr().contains("; stopping the other 2 ranks"), result.toString());
+                assertTrue(result.stderr().contains("[0] Exception in thread \"main\" org.quire.runtime"
+                        + ".CommunicationException: rank 0 could not connect to its niodev peers")
+                        || result.stderr().contains("[0] quire: rank 0 cannot join the niodev world: MPJ niodev did not"
+                        + " connect to its peers within 60 s"), result.toString());
+                // The late rank's 12 s, niodev's 60 s watchdog, and start-up on a loaded machine.
+                assertTrue(result.took().compareTo(Duration.ofSeconds(12 + 60 + 40)) < 0, result.toString());
+            }
+        } finally {
+            for (Socket s : strangers) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void aForeignHazelcastClientOrMemberCannotJoinAJobWithAGuessedOrReadClusterName() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "hazelcast",
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner", "2", LATE_SECONDS);
+        Map<String, String> env = workerEnvironment(job);
+        String member = env.get("QUIRE_COORDINATOR");
+        HazelcastSettings.silenceLogging();
+        // Every name an outsider could build from what it can see, including the older and Slurm schemes.
+        List<String> guesses = List.of("quire-" + env.get("QUIRE_JOB_ID"), env.get("QUIRE_JOB_ID"), "quire",
+                "dev", "quire-slurm-1.0");
+        for (String name : guesses) {
+            ClientConfig client = new ClientConfig();
+            client.setClusterName(name);
+            client.getNetworkConfig().addAddress(member);
+            client.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(2000);
+            assertThrows(IllegalStateException.class, () -> HazelcastClient.newHazelcastClient(client),
+                    "a client with cluster name " + name);
+        }
+        Config foreign = HazelcastSettings.member(guesses.get(0), "127.0.0.1", 5701, true);
+        foreign.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(true).addMember(member);
+        HazelcastInstance intruder = Hazelcast.newHazelcastInstance(foreign);
+        try {
+            assertEquals(1, intruder.getCluster().getMembers().size(), "the foreign member stays alone");
+        } finally {
+            intruder.shutdown();
+        }
+        QuireCommand.Result result = job.await(HANG);
+        assertEquals(0, result.exitCode(), result.toString());
+        assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
+                result.toString());
+    }
+
+    /** The pid of the worker whose QUIRE_RANK is {@code rank}. */
+    private static long workerPid(QuireCommand.Running job, String rank) throws Exception {
+        long deadline = System.nanoTime() + HANG.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (ProcessHandle child : job.process().children().toList()) {
+                if (rank.equals(environmentOf(child.pid()).get("QUIRE_RANK"))) {
+                    return child.pid();
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("rank " + rank + " did not start within " + HANG);
+    }
+
+    /** Waits until process {@code pid} listens on {@code count} TCP ports (from /proc) and returns them. */
+    private static List<Integer> awaitListeningPorts(long pid, int count) throws Exception {
+        long deadline = System.nanoTime() + HANG.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<Integer> ports = listeningPorts(pid);
+            if (ports.size() >= count) {
+                return ports;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("process " + pid + " did not open " + count + " listeners within " + HANG);
+    }
+
+    private static List<Integer> listeningPorts(long pid) throws IOException {
+        java.util.Set<String> inodes = new java.util.HashSet<>();
+        try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:[")) {
+                        inodes.add(target.substring(8, target.length() - 1));
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // The descriptor went away while listing.
+                }
+            }
+        }
+        List<Integer> ports = new ArrayList<>();
+        for (String table : List.of("tcp", "tcp6")) {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "net", table))) {
+                String[] f = line.trim().split("\\s+");
+                // sl local_address rem_address st ... inode (field 9); 0A is LISTEN
+                if (f.length > 9 && f[3].equals("0A") && inodes.contains(f[9])) {
+                    ports.add(Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1), 16));
+                }
+            }
+        }
+        return ports;
+    }
+
+    /** The environment of the job's first worker, as any process of the same user can read it. */
+    private static Map<String, String> workerEnvironment(QuireCommand.Running job) throws Exception {
+        long deadline = System.nanoTime() + HANG.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (ProcessHandle child : job.process().children().toList()) {
+                Map<String, String> env = environmentOf(child.pid());
+                if (env.containsKey("QUIRE_COORDINATOR")) {
+                    return env;
+                }
+            }
+            if (!job.process().isAlive()) {
+                throw new AssertionError("the job ended before a worker started:\n" + job.await(HANG));
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no worker started within " + HANG);
+    }
+
+    private static Map<String, String> environmentOf(long pid) {
+        Map<String, String> env = new HashMap<>();
+        try {
+            String raw = Files.readString(Path.of("/proc", Long.toString(pid), "environ"), StandardCharsets.UTF_8);
+            for (String entry : raw.split("\0")) {
+                int eq = entry.indexOf('=');
+                if (eq > 0) {
+                    env.put(entry.substring(0, eq), entry.substring(eq + 1));
+                }
+            }
+        } catch (IOException goneOrNotYetExeced) {
+            // Try again on the next round.
+        }
+        return env;
+    }
+
+    private static InetSocketAddress address(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    private static Socket connect(InetSocketAddress to, List<Socket> opened) throws IOException {
+        Socket socket = new Socket(to.getAddress(), to.getPort());
+        opened.add(socket);
+        return socket;
+    }
+
+    private static String hostPort(InetSocketAddress address) {
+        return address.getAddress().getHostAddress() + ":" + address.getPort();
+    }
+
+    private static String local(Socket socket) {
+        return socket.getLocalAddress().getHostAddress() + ":" + socket.getLocalPort();
+    }
+
+    private static void assertReported(QuireCommand.Result result, String line) {
+        assertTrue(result.stderr().lines().anyMatch(line::equals), "missing line: " + line + "\n" + result);
+    }
+}
