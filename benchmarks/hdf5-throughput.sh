@@ -2,7 +2,7 @@
 # Quire's HDF5 against libhdf5 1.10.8 (Debian's own Java binding, JNI) in the same JVM and the
 # same run: write and read throughput of one chunked float64 dataset (fixed array and extensible
 # array chunk index; timed loops, median of REPEATS), then single-element lookup latency on the
-# files written (JMH, sample mode: median and p99).
+# files written and on a deflate-compressed copy of the first 128 MiB (JMH, sample mode: median and p99).
 #   benchmarks/hdf5-throughput.sh [REPEATS=3] [MIB=1024] [CHUNK_KIB=1024] [JMH_FORKS=1]
 # Files go to $QUIRE_BENCH_DIR (default benchmarks/target/bench-data) and are deleted at the end.
 # Needs libhdf5-java and libslf4j-java (scripts/install-deps.sh), and root to drop the page cache
@@ -24,7 +24,7 @@ if [[ ! -f $bench_jar ]]; then
 fi
 results=$(mktemp)
 jmh_json=$(mktemp)
-trap 'rm -f "$results" "$jmh_json" "$directory"/fixed-*.h5 "$directory"/extensible-*.h5' EXIT
+trap 'rm -f "$results" "$jmh_json" "$directory"/fixed-*.h5 "$directory"/extensible-*.h5 "$directory"/deflate-*.h5' EXIT
 
 echo "## Conditions"
 benchmarks/conditions.sh "$directory"
@@ -92,17 +92,19 @@ for run in runs:
     percentiles = run["primaryMetric"]["scorePercentiles"]
     latency[(p["layout"], p["reader"], p["writer"])] = (percentiles["50.0"], percentiles["99.0"],
                                                          run["primaryMetric"]["scoreUnit"])
-print("| chunk index | reader | file written by | median µs | p99 µs | median / libhdf5 on its own file |")
+print("| dataset | reader | file written by | median µs | p99 µs | median / libhdf5 on its own file (cache / no cache) |")
 print("|---|---|---|---:|---:|---:|")
-for layout in layouts:
-    base = latency.get((layout, "libhdf5", "libhdf5"))
+for layout in layouts + ("deflate",):
+    cached = latency.get((layout, "libhdf5", "libhdf5"))
+    uncached = latency.get((layout, "libhdf5-nocache", "libhdf5"))
     for reader in ("quire", "libhdf5", "libhdf5-nocache"):
         for writer in ("quire", "libhdf5"):
             if (layout, reader, writer) not in latency:
                 continue
             p50, p99, unit = latency[(layout, reader, writer)]
             assert unit == "us/op", unit
-            print(f"| {layout} | {reader} | {writer} | {p50:,.1f} | {p99:,.1f} | {p50 / base[0]:.2f} |")
+            ratios = " / ".join(f"{p50 / base[0]:.2f}" if base else "–" for base in (cached, uncached))
+            print(f"| {layout} | {reader} | {writer} | {p50:,.1f} | {p99:,.1f} | {ratios} |")
 PY
 if grep -q '^note drop_caches refused' "$results"; then
   echo

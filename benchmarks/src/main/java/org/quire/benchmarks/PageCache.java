@@ -1,8 +1,11 @@
 package org.quire.benchmarks;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * The kernel's page cache between two measurements: {@link #flush} writes dirty pages back so that
@@ -43,6 +46,18 @@ public final class PageCache {
             return true;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** Reads {@code file} whole, so that the page cache holds it (if memory allows). */
+    public static void load(Path file) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long at = 0;
+            int read;
+            while ((read = channel.read(buffer.clear(), at)) > 0) {
+                at += read;
+            }
         }
     }
 }

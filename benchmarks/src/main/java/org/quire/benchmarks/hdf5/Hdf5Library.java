@@ -10,18 +10,19 @@ public interface Hdf5Library {
     String name();
 
     /**
-     * Creates {@code file} (replacing it) in the latest file format with one chunked float64 dataset,
-     * no filters: {@code length} elements and a fixed array chunk index, or, when
-     * {@code extensible}, 0 elements growing without limit and an extensible array index.
+     * Creates {@code file} (replacing it) in the latest file format with one chunked float64 dataset of
+     * {@code layout}: {@code length} elements and a fixed array chunk index, or, when extensible, 0 elements
+     * growing without limit and an extensible array index; no filters, or deflate alone.
      */
-    Float64DatasetFile create(Path file, long length, int chunkElements, boolean extensible) throws IOException;
+    Float64DatasetFile create(Path file, long length, int chunkElements, DatasetLayout layout) throws IOException;
 
     /** Opens {@code file} read-only. */
     Float64DatasetFile open(Path file) throws IOException;
 
     /**
-     * The library named {@code name}: {@code quire}, {@code libhdf5} (default chunk cache of 1 MiB
-     * per dataset) or {@code libhdf5-nocache} (chunk cache disabled: reads go to the file).
+     * The library named {@code name}: {@code quire} (its default chunk cache, libhdf5's size; unfiltered
+     * chunks bypass it), {@code libhdf5} (default chunk cache of 1 MiB per dataset) or
+     * {@code libhdf5-nocache} (chunk cache disabled: reads go to the file).
      */
     static Hdf5Library named(String name) {
         return switch (name) {

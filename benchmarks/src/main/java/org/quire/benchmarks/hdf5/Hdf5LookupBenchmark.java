@@ -11,6 +11,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
+import org.quire.benchmarks.PageCache;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
@@ -19,10 +21,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * Latency of reading one element at a random index of the files {@link Hdf5Throughput} left in
  * {@code directory} (element i holds i, and every lookup is checked), each library reading its own
- * file and the other's. The file stays open for the whole trial; the page cache holds it (the
- * throughput run has just read it). {@code reader}: {@code quire} (no chunk cache: each lookup
- * reads its whole chunk), {@code libhdf5} (default chunk cache, 1 MiB per dataset),
- * {@code libhdf5-nocache} ({@code H5Pset_chunk_cache(0, 0)}: each lookup reads 8 bytes).
+ * file and the other's. The file stays open for the whole trial; it is read whole (untimed) before, so that
+ * the page cache holds it (the throughput run dropped the page cache before its cold reads). {@code layout}: the fixed and extensible array files, unfiltered, and the
+ * deflate-compressed one. {@code reader}: {@code quire} (default chunk cache, 1 MiB in 521 slots, which only
+ * filtered chunks use: a lookup in an unfiltered chunk reads its 8 bytes), {@code libhdf5} (default chunk cache,
+ * 1 MiB per dataset: a lookup that misses it reads and caches the whole chunk), {@code libhdf5-nocache}
+ * ({@code H5Pset_chunk_cache(0, 0)}: a lookup in an unfiltered chunk reads 8 bytes, one in a compressed chunk
+ * decompresses it whole).
  *
  * <pre>
  * java -cp ... org.openjdk.jmh.Main Hdf5LookupBenchmark -p directory=DIRECTORY
@@ -36,7 +41,7 @@ public class Hdf5LookupBenchmark {
     @Param("")
     public String directory;
 
-    @Param({"fixed", "extensible"})
+    @Param({"fixed", "extensible", "deflate"})
     public String layout;
 
     @Param({"quire", "libhdf5"})
@@ -56,6 +61,7 @@ public class Hdf5LookupBenchmark {
             throw new IllegalArgumentException("give the directory of Hdf5Throughput's files: -p directory=...");
         }
         Path path = DatasetLayout.named(layout).file(Path.of(directory), Hdf5Library.named(writer));
+        PageCache.load(path);
         file = Hdf5Library.named(reader).open(path);
         length = file.length();
     }

@@ -36,11 +36,15 @@ import java.util.List;
  * index layout=fixed file=libhdf5 type=FIXED_ARRAY
  * </pre>
  *
- * The files of the last repeat are left for {@link Hdf5LookupBenchmark}.
+ * The files of the last repeat are left for {@link Hdf5LookupBenchmark}, with one more per library, written
+ * untimed at the end: {@link DatasetLayout#DEFLATE}, the first {@value #COMPRESSED_MIB} MiB of the same data
+ * (or all of it, if less) with every chunk compressed.
  */
 public final class Hdf5Throughput {
 
     private static final int WARM_UP_CHUNKS = 8;
+    /** Size of the compressed dataset written for the lookups: enough chunks that random lookups rarely repeat one. */
+    private static final long COMPRESSED_MIB = 128;
     private static final List<Hdf5Library> LIBRARIES = List.of(Hdf5Library.named("quire"), Hdf5Library.named("libhdf5"));
 
     private final Path directory;
@@ -67,10 +71,11 @@ public final class Hdf5Throughput {
         benchmark.warmUp();
         for (int repeat = 0; repeat < repeats; repeat++) {
             List<Hdf5Library> order = repeat % 2 == 0 ? LIBRARIES : List.of(LIBRARIES.get(1), LIBRARIES.get(0));
-            for (DatasetLayout layout : DatasetLayout.values()) {
+            for (DatasetLayout layout : DatasetLayout.UNFILTERED) {
                 benchmark.run(layout, order);
             }
         }
+        benchmark.writeCompressed();
         benchmark.printChunkIndexes();
     }
 
@@ -78,7 +83,7 @@ public final class Hdf5Throughput {
     private void warmUp() throws IOException {
         Path file = directory.resolve("warm-up.h5");
         for (Hdf5Library library : LIBRARIES) {
-            for (DatasetLayout layout : DatasetLayout.values()) {
+            for (DatasetLayout layout : DatasetLayout.UNFILTERED) {
                 write(library, file, layout, WARM_UP_CHUNKS * chunkElements);
                 read(library, file, WARM_UP_CHUNKS * chunkElements);
             }
@@ -115,12 +120,24 @@ public final class Hdf5Throughput {
 
     private void write(Hdf5Library library, Path file, DatasetLayout layout, long elements) throws IOException {
         double[] slab = new double[chunkElements];
-        try (Float64DatasetFile out = library.create(file, elements, chunkElements, layout.extensible)) {
+        try (Float64DatasetFile out = library.create(file, elements, chunkElements, layout)) {
             for (long start = 0; start < elements; start += chunkElements) {
                 for (int i = 0; i < slab.length; i++) {
                     slab[i] = start + i;
                 }
                 out.write(start, slab);
+            }
+        }
+    }
+
+    /** Untimed: each library writes its {@link DatasetLayout#DEFLATE} file for the lookups, and reads it back whole. */
+    private void writeCompressed() throws IOException {
+        long elements = Math.min(length, COMPRESSED_MIB * 1024 * 1024 / Double.BYTES / chunkElements * chunkElements);
+        for (Hdf5Library library : LIBRARIES) {
+            Path file = DatasetLayout.DEFLATE.file(directory, library);
+            write(library, file, DatasetLayout.DEFLATE, elements);
+            for (Hdf5Library reader : LIBRARIES) {
+                read(reader, file, elements);
             }
         }
     }

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 /**
  * libhdf5 (Debian's 1.10.8, serial) through its own Java binding ({@code hdf.hdf5lib.H5}, JNI),
  * set up as Quire writes: {@code H5Pset_libver_bounds(LATEST, LATEST)}, the same chunk size, no
- * filters, default fill value; {@code H5Fclose} writes everything but never fsyncs. With
+ * filters or deflate alone, default fill value; {@code H5Fclose} writes everything but never fsyncs. With
  * {@code chunkCache} false the dataset is opened with {@code H5Pset_chunk_cache(0, 0)}, so that
  * reads go to the file instead of loading whole chunks into the cache.
  *
@@ -29,7 +29,8 @@ final class LibHdf5 implements Hdf5Library {
     }
 
     @Override
-    public Float64DatasetFile create(Path file, long length, int chunkElements, boolean extensible) {
+    public Float64DatasetFile create(Path file, long length, int chunkElements, DatasetLayout layout) {
+        boolean extensible = layout.extensible;
         long fileAccess = H5.H5Pcreate(HDF5Constants.H5P_FILE_ACCESS);
         long creation = H5.H5Pcreate(HDF5Constants.H5P_DATASET_CREATE);
         long space = -1;
@@ -38,6 +39,9 @@ final class LibHdf5 implements Hdf5Library {
             long fileId = H5.H5Fcreate(file.toString(), HDF5Constants.H5F_ACC_TRUNC, HDF5Constants.H5P_DEFAULT,
                     fileAccess);
             H5.H5Pset_chunk(creation, 1, new long[] {chunkElements});
+            if (layout.deflate) {
+                H5.H5Pset_deflate(creation, DatasetLayout.DEFLATE_LEVEL);
+            }
             space = H5.H5Screate_simple(1, new long[] {extensible ? 0 : length},
                     new long[] {extensible ? HDF5Constants.H5S_UNLIMITED : length});
             long dataset = H5.H5Dcreate(fileId, Float64DatasetFile.DATASET, HDF5Constants.H5T_IEEE_F64LE, space,

@@ -1,11 +1,13 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 
 import org.quire.format.CorruptFileException;
-import org.quire.format.hdf5.chunk.BoxCopy;
+import org.quire.format.hdf5.chunk.BoxRuns;
+import org.quire.format.hdf5.chunk.ChunkCache;
 import org.quire.format.hdf5.chunk.ChunkGrid;
 import org.quire.format.hdf5.chunk.ChunkIndex;
 import org.quire.format.hdf5.chunk.ChunkStore;
@@ -18,29 +20,50 @@ import org.quire.format.hdf5.layout.DataLayoutMessage;
  * The elements of a chunked dataset: hyperslab reads and writes over its chunk grid, each chunk
  * found through the chunk index, its bytes kept by the chunk store and passed through the filter
  * pipeline. Chunks never written read as the fill value.
+ *
+ * <p>An unfiltered chunk's stored bytes are its elements, so a read fetches only the runs of
+ * them the selection covers, straight into the caller's buffer or through the file's
+ * {@link TransferBuffer} into its array; a write stores a whole chunk from one encoded copy, and
+ * part of a written chunk in place. A filtered chunk is read, decoded and kept in the
+ * {@link ChunkCache}; a write stores it at once and keeps the new version in the cache, so a
+ * cached chunk is never older than the file.
  */
 final class ChunkedData {
+
+    /** Bytes of the repeated fill value kept for filling parts of chunks. */
+    private static final int FILL_PATTERN_BYTES = 64 * 1024;
 
     private final Path file;
     private final ChunkGrid grid;
     private final ChunkIndex index;
     private final ChunkStore store;
     private final FilterPipeline pipeline;
+    private final TransferBuffer transfer;
     private final int elementSize;
+    private final long[] chunkShape;
     private final int chunkBytes;
-    /** The fill value's bytes, or null for the default (all bytes zero). */
-    private final byte[] fillValue;
+    /** One element of the fill value (zeros for the default). */
+    private final byte[] fillElement;
+    /** Whether the fill value is the default, all bytes zero. */
+    private final boolean defaultFill;
+    private byte[] fillPattern;
+    private ChunkCache cache;
 
     ChunkedData(Path file, ChunkGrid grid, ChunkIndex index, ChunkStore store,
-                FilterPipeline pipeline, int elementSize, byte[] fillValue) {
+                FilterPipeline pipeline, TransferBuffer transfer, int elementSize,
+                byte[] fillValue, ChunkCacheSettings cacheSettings) {
         this.file = file;
         this.grid = grid;
         this.index = index;
         this.store = store;
         this.pipeline = pipeline;
+        this.transfer = transfer;
         this.elementSize = elementSize;
-        this.chunkBytes = (int) (Shapes.elementCount(grid.chunkShape()) * elementSize);
-        this.fillValue = fillValue;
+        this.chunkShape = grid.chunkShape();
+        this.chunkBytes = (int) (Shapes.elementCount(chunkShape) * elementSize);
+        this.fillElement = fillValue != null ? fillValue : new byte[elementSize];
+        this.defaultFill = fillValue == null;
+        useCache(cacheSettings);
     }
 
     ChunkGrid grid() {
@@ -51,43 +74,122 @@ final class ChunkedData {
         return index;
     }
 
+    /** Replaces the chunk cache with an empty one of {@code settings}' size. */
+    void useCache(ChunkCacheSettings settings) {
+        cache = new ChunkCache(grid, settings.bytes(), settings.slots());
+    }
+
     /** Reads the selection's elements into {@code target} (row-major, selection-shaped). */
-    void read(long[] start, long[] count, byte[] target) throws IOException {
+    void read(long[] start, long[] count, SelectionTarget target) throws IOException {
         HyperslabChunks.forEach(grid, start, count, (scaled, overlap, within, inSelection) -> {
-            ChunkRecord record = index.get(scaled);
-            if (record.isWritten()) {
-                BoxCopy.copy(readChunk(record), grid.chunkShape(), within, target, count,
-                        inSelection, overlap, elementSize);
-            } else {
-                BoxCopy.fill(target, count, inSelection, overlap,
-                        fillValue != null ? fillValue : new byte[elementSize]);
+            byte[] chunk = cache.get(scaled);
+            if (chunk == null) {
+                ChunkRecord record = index.get(scaled);
+                if (!record.isWritten()) {
+                    BoxRuns.forEach(overlap, new long[overlap.length], count, inSelection,
+                            overlap, (from, to, elements) -> target.fill(to, elements,
+                                    fillElement));
+                    return;
+                }
+                if (pipeline.isEmpty()) {
+                    requireUnfilteredSize(record);
+                    BoxRuns.forEach(chunkShape, within, count, inSelection, overlap,
+                            (from, to, elements) -> target.read(to, elements, transfer,
+                                    (done, into) -> store.read(record,
+                                            (from + done) * elementSize, into)));
+                    return;
+                }
+                chunk = readChunk(record);
+                cache.put(scaled, chunk);
             }
+            ByteBuffer bytes = ByteBuffer.wrap(chunk);
+            BoxRuns.forEach(chunkShape, within, count, inSelection, overlap,
+                    (from, to, elements) -> target.put(to, bytes.slice((int) from * elementSize,
+                            (int) elements * elementSize)));
         });
     }
 
     /**
-     * Writes the selection's elements from {@code source}; a chunk the selection covers only in
-     * part is read (or filled) first.
+     * Writes the selection's elements from {@code source}; a filtered chunk the selection covers
+     * only in part is read (or filled) first.
      */
-    void write(long[] start, long[] count, byte[] source) throws IOException {
+    void write(long[] start, long[] count, SelectionSource source) throws IOException {
         HyperslabChunks.forEach(grid, start, count, (scaled, overlap, within, inSelection) -> {
             ChunkRecord old = index.get(scaled);
-            long[] chunkShape = grid.chunkShape();
-            byte[] chunk;
-            if (Arrays.equals(overlap, chunkShape)) {
-                chunk = new byte[chunkBytes];
+            boolean whole = Arrays.equals(overlap, chunkShape);
+            if (!pipeline.isEmpty()) {
+                writeFiltered(scaled, old, whole, source, count, inSelection, overlap, within);
+            } else if (whole || !old.isWritten()) {
+                index.put(scaled, store.write(old, unfilteredChunk(whole, source, count,
+                        inSelection, overlap, within)));
             } else {
-                chunk = old.isWritten() ? readChunk(old) : filledChunk();
+                requireUnfilteredSize(old);
+                ChunkRecord[] record = {old};
+                BoxRuns.forEach(count, inSelection, chunkShape, within, overlap,
+                        (from, to, elements) -> record[0] = overwriteRun(record[0], from, to,
+                                elements, source));
+                if (!record[0].equals(old)) {
+                    index.put(scaled, record[0]);
+                }
             }
-            BoxCopy.copy(source, count, inSelection, chunk, chunkShape, within, overlap,
-                    elementSize);
-            index.put(scaled, store.write(old, pipeline.encode(chunk)));
         });
+    }
+
+    /** The stored bytes of an unfiltered chunk: the selection's part, the rest filled. */
+    private ByteBuffer unfilteredChunk(boolean whole, SelectionSource source, long[] count,
+                                       long[] inSelection, long[] overlap, long[] within) {
+        if (whole && BoxRuns.isOneRun(count, chunkShape, overlap)) {
+            ByteBuffer window = source.window(BoxRuns.elementIndex(count, inSelection),
+                    chunkBytes / elementSize);
+            if (window != null) {
+                return window;
+            }
+        }
+        ByteBuffer chunk = transfer.get(chunkBytes);
+        if (!whole) {
+            fill(chunk);
+        }
+        BoxRuns.forEach(count, inSelection, chunkShape, within, overlap,
+                (from, to, elements) -> source.get(from, chunk.slice((int) to * elementSize,
+                        (int) elements * elementSize)));
+        return chunk;
+    }
+
+    /**
+     * Replaces one run of a written unfiltered chunk's elements where they are stored; returns
+     * the chunk's record afterwards.
+     */
+    private ChunkRecord overwriteRun(ChunkRecord record, long selectionElement,
+                                     long chunkElement, long elements, SelectionSource source)
+            throws IOException {
+        ByteBuffer bytes = source.window(selectionElement, (int) elements);
+        if (bytes == null) {
+            bytes = transfer.get((int) elements * elementSize);
+            source.get(selectionElement, bytes);
+        }
+        return store.overwrite(record, chunkElement * elementSize, bytes);
+    }
+
+    private void writeFiltered(long[] scaled, ChunkRecord old, boolean whole,
+                               SelectionSource source, long[] count, long[] inSelection,
+                               long[] overlap, long[] within) throws IOException {
+        // Out of the cache until stored: a failed write must not leave a version the file lacks.
+        byte[] chunk = cache.remove(scaled);
+        if (chunk == null) {
+            chunk = whole ? new byte[chunkBytes] : old.isWritten() ? readChunk(old)
+                    : filledChunk();
+        }
+        ByteBuffer bytes = ByteBuffer.wrap(chunk);
+        BoxRuns.forEach(count, inSelection, chunkShape, within, overlap,
+                (from, to, elements) -> source.get(from, bytes.slice((int) to * elementSize,
+                        (int) elements * elementSize)));
+        index.put(scaled, store.write(old, ByteBuffer.wrap(pipeline.encode(chunk))));
+        cache.put(scaled, chunk);
     }
 
     /** Reads, unfilters and checks the chunk {@code record} points at. */
     byte[] readChunk(ChunkRecord record) throws IOException {
-        byte[] bytes = pipeline.decode(file, record, store.read(record));
+        byte[] bytes = pipeline.decode(file, record, store.read(record), chunkBytes);
         if (bytes.length != chunkBytes) {
             throw new CorruptFileException(file, record.address(), "chunk",
                     "unfiltered size", Integer.toString(chunkBytes),
@@ -96,19 +198,39 @@ final class ChunkedData {
         return bytes;
     }
 
+    private void requireUnfilteredSize(ChunkRecord record) throws CorruptFileException {
+        if (record.storedSize() != chunkBytes) {
+            throw new CorruptFileException(file, record.address(), "chunk",
+                    "unfiltered size", Integer.toString(chunkBytes),
+                    Long.toUnsignedString(record.storedSize()));
+        }
+    }
+
     /** The data layout message naming this chunk shape and index. */
     DataLayoutMessage layoutMessage() {
-        return new DataLayoutMessage(grid.chunkShape(), elementSize, index.parameters(),
+        return new DataLayoutMessage(chunkShape, elementSize, index.parameters(),
                 index.address());
     }
 
     private byte[] filledChunk() {
         byte[] chunk = new byte[chunkBytes];
-        if (fillValue != null) {
-            for (int i = 0; i < chunkBytes; i += fillValue.length) {
-                System.arraycopy(fillValue, 0, chunk, i, fillValue.length);
-            }
+        if (!defaultFill) {
+            fill(ByteBuffer.wrap(chunk));
         }
         return chunk;
+    }
+
+    /** Fills the remaining bytes of {@code chunk} with the fill value, not moving its position. */
+    private void fill(ByteBuffer chunk) {
+        if (fillPattern == null) {
+            int elements = Math.max(1, Math.min(chunkBytes, FILL_PATTERN_BYTES) / elementSize);
+            fillPattern = new byte[elements * elementSize];
+            for (int i = 0; i < fillPattern.length; i += elementSize) {
+                System.arraycopy(fillElement, 0, fillPattern, i, elementSize);
+            }
+        }
+        for (int at = chunk.position(); at < chunk.limit(); at += fillPattern.length) {
+            chunk.put(at, fillPattern, 0, Math.min(fillPattern.length, chunk.limit() - at));
+        }
     }
 }

@@ -1,9 +1,10 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 import org.quire.format.CorruptFileException;
-import org.quire.format.hdf5.chunk.BoxCopy;
+import org.quire.format.hdf5.chunk.BoxRuns;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
@@ -84,74 +85,26 @@ final class ContiguousData {
         return compact != null ? StorageLayout.COMPACT : StorageLayout.CONTIGUOUS;
     }
 
-    /** Copies the hyperslab at {@code start} of {@code count} elements into {@code target}. */
-    void read(long[] start, long[] count, byte[] target, byte[] fillElement) throws IOException {
+    /**
+     * Stores the hyperslab at {@code start} of {@code count} elements in {@code target}, reading
+     * only the runs of consecutive elements it selects ({@code transfer} carries them into an
+     * array).
+     */
+    void read(long[] start, long[] count, SelectionTarget target, byte[] fillElement,
+              TransferBuffer transfer) throws IOException {
         long[] origin = new long[count.length];
         if (compact != null) {
-            copy(compact, start, count, target);
+            ByteBuffer bytes = ByteBuffer.wrap(compact);
+            BoxRuns.forEach(shape, start, count, origin, count,
+                    (from, to, elements) -> target.put(to, bytes.slice((int) from * elementSize,
+                            (int) elements * elementSize)));
         } else if (!Addresses.isDefined(address)) {
-            if (count.length == 0) {
-                System.arraycopy(fillElement, 0, target, 0, elementSize);
-            } else {
-                BoxCopy.fill(target, count, origin, count, fillElement);
-            }
-        } else if (count.length == 0) {
-            System.arraycopy(file.read(address, elementSize, "contiguous dataset data"), 0,
-                    target, 0, elementSize);
+            target.fill(0, Shapes.elementCount(count), fillElement);
         } else {
-            readRuns(start, count, target);
-        }
-    }
-
-    private void copy(byte[] source, long[] start, long[] count, byte[] target) {
-        if (count.length == 0) {
-            System.arraycopy(source, 0, target, 0, elementSize);
-        } else {
-            BoxCopy.copy(source, shape, start, target, count, new long[count.length], count,
-                    elementSize);
-        }
-    }
-
-    /**
-     * Reads the selection as runs of consecutive elements: dimensions after {@code split}
-     * are selected whole, so each run covers {@code count[split]} of their blocks.
-     */
-    private void readRuns(long[] start, long[] count, byte[] target) throws IOException {
-        int rank = shape.length;
-        for (long c : count) {
-            if (c == 0) {
-                return;
-            }
-        }
-        int split = rank - 1;
-        while (split > 0 && start[split] == 0 && count[split] == shape[split]) {
-            split--;
-        }
-        long inner = 1;
-        for (int d = split + 1; d < rank; d++) {
-            inner *= shape[d];
-        }
-        int runBytes = (int) (count[split] * inner * elementSize);
-        long[] position = new long[split + 1];
-        int targetOffset = 0;
-        while (true) {
-            long element = 0;
-            for (int d = 0; d < rank; d++) {
-                long index = d <= split ? start[d] + position[d] : 0;
-                element = element * shape[d] + index;
-            }
-            byte[] run = file.read(address + element * elementSize, runBytes,
-                    "contiguous dataset data");
-            System.arraycopy(run, 0, target, targetOffset, runBytes);
-            targetOffset += runBytes;
-            int d = split - 1;
-            while (d >= 0 && ++position[d] == count[d]) {
-                position[d] = 0;
-                d--;
-            }
-            if (d < 0) {
-                return;
-            }
+            BoxRuns.forEach(shape, start, count, origin, count,
+                    (from, to, elements) -> target.read(to, elements, transfer,
+                            (done, into) -> file.read(address + (from + done) * elementSize,
+                                    into, "contiguous dataset data")));
         }
     }
 }

@@ -26,11 +26,13 @@ import org.quire.format.hdf5.layout.HeaderMessage;
 
 /**
  * A dataset. Quire writes chunked datasets and reads chunked (every chunk index, version-1
- * B-trees included), contiguous and compact ones ({@link #layout()}). Reads and writes address a hyperslab ({@code start} and {@code count} per
- * dimension) and touch only the chunks (or, contiguous, the runs of elements) it overlaps;
- * chunks never written, and contiguous data never allocated, read as the fill value.
- * Arrays and buffers hold the hyperslab's elements in row-major order, in the datatype's byte
- * order (typed arrays are converted).
+ * B-trees included), contiguous and compact ones ({@link #layout()}). Reads and writes address
+ * a hyperslab ({@code start} and {@code count} per dimension) and touch only the chunks it
+ * overlaps and, in unfiltered chunks and contiguous data, only the runs of elements it selects;
+ * chunks never written, and contiguous data never allocated, read as the fill value. Filtered
+ * chunks are kept decoded in a chunk cache ({@link ChunkCacheSettings}). Arrays and buffers
+ * hold the hyperslab's elements in row-major order, buffers in the datatype's byte order; a
+ * typed array is decoded into and encoded from directly, by one bulk copy per run of elements.
  *
  * <p>Written chunks go to the file at once; the chunk index, the dataspace and the object
  * headers reach the file on {@link Hdf5File#flush()} and {@link Hdf5File#close()} (or earlier,
@@ -78,8 +80,8 @@ public final class Dataset extends Hdf5Object {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ChunkedData data = chunkedData(blocks, cache, new ChunkGrid(spec.chunkShape(),
-                spec.maxShape()), index, spec.filters(), spec.type().size(), spec.fillValue());
+        ChunkedData data = chunkedData(file, new ChunkGrid(spec.chunkShape(), spec.maxShape()),
+                index, spec.filters(), spec.type().size(), spec.fillValue());
         List<HeaderMessage> messages = DatasetHeader.messages(spec, data.layoutMessage());
         WritableObjectHeader header = new WritableObjectHeader(blocks, cache, messages,
                 SPARE_HEADER_BYTES);
@@ -121,8 +123,8 @@ public final class Dataset extends Hdf5Object {
         WritableObjectHeader header = new WritableObjectHeader(blocks, file.cache(), messages,
                 SPARE_HEADER_BYTES);
         return new Dataset(file, path, header.address(), header, shape.clone(), shape.clone(),
-                type, null, List.of(), null, ContiguousData.contiguous(blocks, header.address(), address,
-                        stored.length, shape, type.size()));
+                type, null, List.of(), null, ContiguousData.contiguous(blocks, header.address(),
+                        address, stored.length, shape, type.size()));
     }
 
     /**
@@ -145,7 +147,7 @@ public final class Dataset extends Hdf5Object {
             ChunkIndex index = ChunkIndexes.open(blocks, file.cache(), file.ranks(), layout,
                     space.dimensions(), space.maxDimensions(), !described.filters().isEmpty(),
                     header != null);
-            chunked = chunkedData(blocks, file.cache(), new ChunkGrid(layout.chunkDimensions(),
+            chunked = chunkedData(file, new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
         } else {
@@ -192,12 +194,14 @@ public final class Dataset extends Hdf5Object {
         return null;
     }
 
-    private static ChunkedData chunkedData(BlockFile blocks, MetadataCache cache, ChunkGrid grid,
-                                           ChunkIndex index, List<Filter> filters,
-                                           int elementSize, byte[] fillValue) {
-        InPlaceChunkStore store = new InPlaceChunkStore(blocks, cache, !filters.isEmpty());
-        return new ChunkedData(blocks.path(), grid, index, store,
-                new FilterPipeline(filters, elementSize), elementSize, fillValue);
+    private static ChunkedData chunkedData(Hdf5File file, ChunkGrid grid, ChunkIndex index,
+                                           List<Filter> filters, int elementSize,
+                                           byte[] fillValue) {
+        InPlaceChunkStore store = new InPlaceChunkStore(file.blocks(), file.cache(),
+                !filters.isEmpty());
+        return new ChunkedData(file.path(), grid, index, store,
+                new FilterPipeline(filters, elementSize), file.transfer(), elementSize, fillValue,
+                file.chunkCacheSettings());
     }
 
     private static ContiguousData contiguousData(BlockFile blocks, long address,
@@ -304,18 +308,68 @@ public final class Dataset extends Hdf5Object {
         header.replace(dataspaceHandle, new DataspaceMessage(shape, maxShape).encode());
     }
 
+    /**
+     * Writes the hyperslab's elements from {@code data}: exactly their bytes remaining, in the
+     * datatype's byte order (the buffer's position is not moved). A chunk the selection covers
+     * whole is written from a direct buffer's own memory when its elements are consecutive
+     * there.
+     */
     public void write(long[] start, long[] count, ByteBuffer data) throws IOException {
-        requireWritable();
-        requireChunked();
-        requireRewritable();
+        ChunkedData chunks = writableChunks();
         long elements = checkSelection(start, count);
         if (data.remaining() != elements * type.size()) {
             throw new IllegalArgumentException("selection of " + elements + " elements needs "
                     + elements * type.size() + " bytes, got " + data.remaining());
         }
-        byte[] source = new byte[data.remaining()];
-        data.duplicate().get(source);
+        writeSelection(chunks, start, count, SelectionSource.of(data, type));
+    }
+
+    public void write(long[] start, long[] count, byte[] data) throws IOException {
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
+    }
+
+    public void write(long[] start, long[] count, short[] data) throws IOException {
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
+    }
+
+    public void write(long[] start, long[] count, int[] data) throws IOException {
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
+    }
+
+    public void write(long[] start, long[] count, long[] data) throws IOException {
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
+    }
+
+    public void write(long[] start, long[] count, float[] data) throws IOException {
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
+    }
+
+    public void write(long[] start, long[] count, double[] data) throws IOException {
+        writeArray(start, count, data.length, SelectionSource.of(data, type));
+    }
+
+    /** Writes from an array of {@code length} elements, encoded once into the stored bytes. */
+    private void writeArray(long[] start, long[] count, int length, SelectionSource source)
+            throws IOException {
+        ChunkedData chunks = writableChunks();
+        long elements = checkSelection(start, count);
+        if (length != elements) {
+            throw new IllegalArgumentException("selection of " + elements
+                    + " elements, array of " + length);
+        }
+        writeSelection(chunks, start, count, source);
+    }
+
+    private ChunkedData writableChunks() {
+        requireWritable();
         ChunkedData chunks = requireChunked();
+        requireRewritable();
+        return chunks;
+    }
+
+    /** Writes the selection; a layout message that records the index (single chunk) follows. */
+    private void writeSelection(ChunkedData chunks, long[] start, long[] count,
+                                SelectionSource source) throws IOException {
         chunks.write(start, count, source);
         if (chunks.index().recordsInLayoutMessage()) {
             header.replace(layoutHandle, chunks.layoutMessage().encode());
@@ -323,54 +377,59 @@ public final class Dataset extends Hdf5Object {
         }
     }
 
-    public void write(long[] start, long[] count, byte[] data) throws IOException {
-        writeArray(start, count, data);
-    }
-
-    public void write(long[] start, long[] count, short[] data) throws IOException {
-        writeArray(start, count, data);
-    }
-
-    public void write(long[] start, long[] count, int[] data) throws IOException {
-        writeArray(start, count, data);
-    }
-
-    public void write(long[] start, long[] count, long[] data) throws IOException {
-        writeArray(start, count, data);
-    }
-
-    public void write(long[] start, long[] count, float[] data) throws IOException {
-        writeArray(start, count, data);
-    }
-
-    public void write(long[] start, long[] count, double[] data) throws IOException {
-        writeArray(start, count, data);
-    }
-
-    private void writeArray(long[] start, long[] count, Object array) throws IOException {
-        write(start, count, ByteBuffer.wrap(ElementCodec.encode(type, array)));
-    }
-
     /** The hyperslab's elements, in the datatype's byte order (the buffer's order is set to it). */
     public ByteBuffer read(long[] start, long[] count) throws IOException {
-        try {
-            return readElements(start, count);
-        } catch (CorruptFileException e) {
-            throw e.of(path());
-        }
+        long elements = checkSelection(start, count);
+        ByteBuffer target = ByteBuffer.allocate((int) (elements * type.size()));
+        read(start, count, target);
+        return target.order(type.byteOrder());
     }
 
-    private ByteBuffer readElements(long[] start, long[] count) throws IOException {
-        file.requireOpen();
+    /**
+     * Reads the hyperslab's elements into {@code target}, in the datatype's byte order: exactly
+     * their bytes must remain (the buffer's position is not moved). A direct buffer receives the
+     * file's bytes without an intermediate copy.
+     */
+    public void read(long[] start, long[] count, ByteBuffer target) throws IOException {
         long elements = checkSelection(start, count);
-        byte[] target = new byte[(int) (elements * type.size())];
-        if (contiguous != null) {
-            contiguous.read(start, count, target,
-                    fillValue != null ? fillValue : new byte[type.size()]);
-        } else {
-            chunked.read(start, count, target);
+        if (target.remaining() != elements * type.size()) {
+            throw new IllegalArgumentException("selection of " + elements + " elements needs "
+                    + elements * type.size() + " bytes, got " + target.remaining());
         }
-        return ByteBuffer.wrap(target).order(type.byteOrder());
+        readInto(start, count, SelectionTarget.of(target, type));
+    }
+
+    /** Reads the hyperslab's elements into {@code target}, which holds exactly as many. */
+    public void read(long[] start, long[] count, byte[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
+    }
+
+    /** Reads the hyperslab's elements into {@code target}, which holds exactly as many. */
+    public void read(long[] start, long[] count, short[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
+    }
+
+    /** Reads the hyperslab's elements into {@code target}, which holds exactly as many. */
+    public void read(long[] start, long[] count, int[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
+    }
+
+    /** Reads the hyperslab's elements into {@code target}, which holds exactly as many. */
+    public void read(long[] start, long[] count, long[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
+    }
+
+    /** Reads the hyperslab's elements into {@code target}, which holds exactly as many. */
+    public void read(long[] start, long[] count, float[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
+    }
+
+    /**
+     * Reads the hyperslab's elements into {@code target}, which holds exactly as many, decoding
+     * the file's bytes straight into it.
+     */
+    public void read(long[] start, long[] count, double[] target) throws IOException {
+        readArray(start, count, target.length, SelectionTarget.of(target, type));
     }
 
     /**
@@ -429,36 +488,78 @@ public final class Dataset extends Hdf5Object {
     }
 
     public byte[] readBytes(long[] start, long[] count) throws IOException {
-        return (byte[]) readArray(start, count, byte[]::new);
+        byte[] values = new byte[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
     public short[] readShorts(long[] start, long[] count) throws IOException {
-        return (short[]) readArray(start, count, short[]::new);
+        short[] values = new short[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
     public int[] readInts(long[] start, long[] count) throws IOException {
-        return (int[]) readArray(start, count, int[]::new);
+        int[] values = new int[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
     public long[] readLongs(long[] start, long[] count) throws IOException {
-        return (long[]) readArray(start, count, long[]::new);
+        long[] values = new long[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
     public float[] readFloats(long[] start, long[] count) throws IOException {
-        return (float[]) readArray(start, count, float[]::new);
+        float[] values = new float[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
     public double[] readDoubles(long[] start, long[] count) throws IOException {
-        return (double[]) readArray(start, count, double[]::new);
+        double[] values = new double[elementsOf(start, count)];
+        read(start, count, values);
+        return values;
     }
 
-    private Object readArray(long[] start, long[] count,
-                             java.util.function.IntFunction<Object> allocate) throws IOException {
+    private int elementsOf(long[] start, long[] count) {
+        return (int) checkSelection(start, count);
+    }
+
+    private void readArray(long[] start, long[] count, int length, SelectionTarget target)
+            throws IOException {
         long elements = checkSelection(start, count);
-        Object array = allocate.apply((int) elements);
-        ElementCodec.requireMatch(type, array);
-        ElementCodec.decode(type, read(start, count), array);
-        return array;
+        if (length != elements) {
+            throw new IllegalArgumentException("selection of " + elements
+                    + " elements, array of " + length);
+        }
+        readInto(start, count, target);
+    }
+
+    private void readInto(long[] start, long[] count, SelectionTarget target)
+            throws IOException {
+        file.requireOpen();
+        try {
+            if (contiguous != null) {
+                contiguous.read(start, count, target,
+                        fillValue != null ? fillValue : new byte[type.size()], file.transfer());
+            } else {
+                chunked.read(start, count, target);
+            }
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
+    }
+
+    /**
+     * Gives this dataset an empty chunk cache of {@code settings}' size, in place of the one it
+     * got from the file's settings.
+     *
+     * @throws IllegalStateException the dataset is not chunked
+     */
+    public void useChunkCache(ChunkCacheSettings settings) {
+        requireChunked().useCache(settings);
     }
 
     private long checkSelection(long[] start, long[] count) {

@@ -1,6 +1,7 @@
 package org.quire.format.hdf5;
 
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -45,6 +46,17 @@ public sealed interface Filter {
      */
     byte[] decode(byte[] chunk, int elementSize);
 
+    /**
+     * Undoes {@link #encode}, the result expected to be {@code expectedSize} bytes long: a hint
+     * that lets a filter whose output size is not in its input (deflate) produce it without
+     * growing and copying buffers; the result has the size the data has.
+     *
+     * @throws IllegalArgumentException the bytes are not something this filter produced
+     */
+    default byte[] decode(byte[] chunk, int elementSize, int expectedSize) {
+        return decode(chunk, elementSize);
+    }
+
     record Deflate(int level) implements Filter {
         public Deflate {
             if (level < 0 || level > 9) {
@@ -81,19 +93,27 @@ public sealed interface Filter {
         }
 
         @Override public byte[] decode(byte[] chunk, int elementSize) {
+            return decode(chunk, elementSize, chunk.length * 4 + 64);
+        }
+
+        /** Inflates into one array of the expected size, grown only if the data is larger. */
+        @Override public byte[] decode(byte[] chunk, int elementSize, int expectedSize) {
             Inflater inflater = new Inflater();
             try {
                 inflater.setInput(chunk);
-                ByteArrayOutputStream out = new ByteArrayOutputStream(chunk.length * 4 + 64);
-                byte[] buffer = new byte[8192];
+                byte[] out = new byte[Math.max(expectedSize, 64)];
+                int length = 0;
                 while (!inflater.finished()) {
-                    int n = inflater.inflate(buffer);
+                    if (length == out.length) {
+                        out = Arrays.copyOf(out, out.length * 2);
+                    }
+                    int n = inflater.inflate(out, length, out.length - length);
                     if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
                         throw new IllegalArgumentException("deflate stream ends early");
                     }
-                    out.write(buffer, 0, n);
+                    length += n;
                 }
-                return out.toByteArray();
+                return length == out.length ? out : Arrays.copyOf(out, length);
             } catch (DataFormatException e) {
                 throw new IllegalArgumentException("invalid deflate stream: " + e.getMessage(), e);
             } finally {

@@ -24,6 +24,11 @@ final class FilterPipeline {
         this.elementSize = elementSize;
     }
 
+    /** Whether there are no filters: a chunk's stored bytes are its elements. */
+    boolean isEmpty() {
+        return filters.isEmpty();
+    }
+
     /** The filters {@code message} of the dataset at {@code address} names. */
     static List<Filter> filters(Path name, long address, FilterPipelineMessage message)
             throws UnsupportedFormatException {
@@ -63,16 +68,18 @@ final class FilterPipeline {
 
     /**
      * The chunk {@code record} of {@code file} points at, from its {@code stored} bytes: the
-     * filters its mask does not skip undone, last to first.
+     * filters its mask does not skip undone, last to first, each expected to give back about
+     * {@code chunkBytes} (a chunk's size; a hint for filters that cannot tell their output size).
      */
-    byte[] decode(Path file, ChunkRecord record, byte[] stored) throws CorruptFileException {
+    byte[] decode(Path file, ChunkRecord record, byte[] stored, int chunkBytes)
+            throws CorruptFileException {
         byte[] bytes = stored;
         for (int i = filters.size() - 1; i >= 0; i--) {
             if ((record.filterMask() & (1 << i)) != 0) {
                 continue;
             }
             try {
-                bytes = filters.get(i).decode(bytes, elementSize);
+                bytes = filters.get(i).decode(bytes, elementSize, chunkBytes);
             } catch (IllegalArgumentException e) {
                 throw new CorruptFileException(file, record.address(), "chunk",
                         "filter " + filters.get(i).getClass().getSimpleName(),

@@ -72,6 +72,8 @@ public final class Hdf5File implements AutoCloseable {
     private final Path journalPath;
     private final StorageOpener opener;
     private final boolean writable;
+    private final ChunkCacheSettings chunkCacheSettings;
+    private final TransferBuffer transfer = new TransferBuffer();
     /** The storage's exclusive lock a writer holds for its life; null when read only. */
     private StorageLock lock;
     /** The objects of a file being written, by header address: each header is opened once. */
@@ -94,6 +96,7 @@ public final class Hdf5File implements AutoCloseable {
         this.journal = journal;
         this.journalPath = journalPath(storage.path());
         this.opener = opener;
+        this.chunkCacheSettings = options.chunkCache();
     }
 
     /** Where the flush journal of the HDF5 file {@code path} is: {@code <name>.qjnl} beside it. */
@@ -102,7 +105,8 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /**
-     * Creates a new file for writing, with an empty root group.
+     * Creates a new file for writing, with an empty root group; its datasets get libhdf5's
+     * default chunk cache ({@link ChunkCacheSettings#DEFAULT}).
      *
      * @throws java.nio.file.FileAlreadyExistsException the file exists (it is never truncated)
      */
@@ -115,7 +119,10 @@ public final class Hdf5File implements AutoCloseable {
         return create(path, opener, WriteOptions.DEFAULT);
     }
 
-    /** {@link #create(Path)} with {@code options} (durability, metadata cache bound). */
+    /**
+     * {@link #create(Path)} with {@code options} (durability, metadata cache bound, chunk cache
+     * of each dataset).
+     */
     public static Hdf5File create(Path path, WriteOptions options) throws IOException {
         return create(path, FileStorage.OPENER, options);
     }
@@ -168,7 +175,10 @@ public final class Hdf5File implements AutoCloseable {
         return openForWriting(path, FileStorage.OPENER, WriteOptions.DEFAULT);
     }
 
-    /** {@link #openForWriting(Path)} with {@code options} (durability, metadata cache bound). */
+    /**
+     * {@link #openForWriting(Path)} with {@code options} (durability, metadata cache bound,
+     * chunk cache of each dataset).
+     */
     public static Hdf5File openForWriting(Path path, WriteOptions options) throws IOException {
         return openForWriting(path, FileStorage.OPENER, options);
     }
@@ -291,14 +301,29 @@ public final class Hdf5File implements AutoCloseable {
      * @throws UnsupportedFormatException the file uses a format feature not read yet
      */
     public static Hdf5File open(Path path) throws IOException {
-        return open(path, FileStorage.OPENER);
+        return open(path, FileStorage.OPENER, ChunkCacheSettings.DEFAULT);
+    }
+
+    /**
+     * Opens an existing file read-only, as {@link #open(Path)}, each of its datasets with a chunk
+     * cache of {@code chunkCache}'s size.
+     */
+    public static Hdf5File open(Path path, ChunkCacheSettings chunkCache) throws IOException {
+        return open(path, FileStorage.OPENER, chunkCache);
     }
 
     /** {@link #open(Path)} through {@code opener}. */
     public static Hdf5File open(Path path, StorageOpener opener) throws IOException {
+        return open(path, opener, ChunkCacheSettings.DEFAULT);
+    }
+
+    /** {@link #open(Path, ChunkCacheSettings)} through {@code opener}. */
+    public static Hdf5File open(Path path, StorageOpener opener, ChunkCacheSettings chunkCache)
+            throws IOException {
         Storage storage = opener.open(path, OpenMode.READ);
         try {
-            Hdf5File file = new Hdf5File(storage, opener, null, WriteOptions.DEFAULT);
+            Hdf5File file = new Hdf5File(storage, opener, null,
+                    WriteOptions.DEFAULT.withChunkCache(chunkCache));
             BlockFile blocks = file.blocks;
             Superblock superblock = Superblock.read(blocks);
             file.ranks = file.ranks(superblock);
@@ -480,6 +505,16 @@ public final class Hdf5File implements AutoCloseable {
 
     BlockFile blocks() {
         return blocks;
+    }
+
+    /** The chunk cache size each dataset gets when it is opened or created. */
+    ChunkCacheSettings chunkCacheSettings() {
+        return chunkCacheSettings;
+    }
+
+    /** The buffer every dataset of this file moves element bytes through. */
+    TransferBuffer transfer() {
+        return transfer;
     }
 
     MetadataCache cache() {

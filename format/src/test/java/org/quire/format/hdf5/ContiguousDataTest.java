@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -37,6 +38,14 @@ class ContiguousDataTest {
         return new BlockFile(FileStorage.open(path, OpenMode.READ));
     }
 
+    /** Reads through a byte array target, as {@code Dataset.read} into a {@code byte[]}. */
+    private static void read(ContiguousData data, long[] start, long[] count, byte[] target,
+                             byte[] fillElement) throws IOException {
+        Datatype type = fillElement.length == 1 ? Datatype.UINT8 : Datatype.UINT32;
+        data.read(start, count, SelectionTarget.of(ByteBuffer.wrap(target), type), fillElement,
+                new TransferBuffer());
+    }
+
     @Test
     void readsAHyperslabOfA3dBlockAtItsAddress() throws IOException {
         try (BlockFile blocks = file()) {
@@ -44,12 +53,12 @@ class ContiguousDataTest {
             ContiguousData data = ContiguousData.contiguous(blocks, 0, 10, 60,
                     new long[] {3, 4, 5}, 1);
             byte[] target = new byte[2 * 2 * 3];
-            data.read(new long[] {1, 2, 1}, new long[] {2, 2, 3}, target, new byte[1]);
+            read(data, new long[] {1, 2, 1}, new long[] {2, 2, 3}, target, new byte[1]);
             assertArrayEquals(new byte[] {41, 42, 43, 46, 47, 48, 61, 62, 63, 66, 67, 68},
                     target);
             // Whole trailing dimensions are read as one run per leading index.
             byte[] rows = new byte[2 * 20];
-            data.read(new long[] {1, 0, 0}, new long[] {2, 4, 5}, rows, new byte[1]);
+            read(data, new long[] {1, 0, 0}, new long[] {2, 4, 5}, rows, new byte[1]);
             for (int i = 0; i < rows.length; i++) {
                 assertEquals(30 + i, rows[i]);
             }
@@ -62,7 +71,7 @@ class ContiguousDataTest {
             ContiguousData data = ContiguousData.contiguous(blocks, 0, Addresses.UNDEFINED, 24,
                     new long[] {6}, 4);
             byte[] target = new byte[8];
-            data.read(new long[] {2}, new long[] {2}, target, new byte[] {1, 2, 3, 4});
+            read(data, new long[] {2}, new long[] {2}, target, new byte[] {1, 2, 3, 4});
             assertArrayEquals(new byte[] {1, 2, 3, 4, 1, 2, 3, 4}, target);
         }
     }
@@ -74,7 +83,7 @@ class ContiguousDataTest {
             ContiguousData data = ContiguousData.compact(blocks, 0, message, new long[] {2, 3}, 1);
             assertEquals(StorageLayout.COMPACT, data.layout());
             byte[] target = new byte[2];
-            data.read(new long[] {0, 1}, new long[] {2, 1}, target, new byte[1]);
+            read(data, new long[] {0, 1}, new long[] {2, 1}, target, new byte[1]);
             assertArrayEquals(new byte[] {1, 4}, target);
         }
     }

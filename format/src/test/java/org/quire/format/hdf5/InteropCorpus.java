@@ -101,6 +101,9 @@ final class InteropCorpus {
                 .chunkShape(1).fillValue(-1).build(),
                 List.of(Box.of(new long[] {0}, new long[] {10}),
                         Box.of(new long[] {2500}, new long[] {300})), ChunkIndexType.FIXED_ARRAY));
+        // Chunks of 64 KiB: each starts at a multiple of 64 KiB, the bytes before the first unused.
+        cases.add(whole("/fixed/aligned_64k_chunks", DatasetSpec.builder(Datatype.FLOAT64, 3 * 8192)
+                .chunkShape(8192).build(), ChunkIndexType.FIXED_ARRAY));
         // Maximum larger than the current shape: the array covers the maximum.
         cases.add(new Case("/fixed/growable_2d", DatasetSpec.builder(Datatype.INT32, 3, 4)
                 .maxShape(10, 8).chunkShape(2, 3).build(), new long[] {7, 8},

@@ -105,6 +105,11 @@ public final class ChunkGrid {
         return scaled.length == maxChunks.length;
     }
 
+    /** Whether chunks have a {@link #linearIndex} (at most one dimension is unlimited). */
+    public boolean hasLinearIndex() {
+        return strides != null;
+    }
+
     /**
      * The linear index of the chunk at chunk coordinates {@code scaled}.
      *

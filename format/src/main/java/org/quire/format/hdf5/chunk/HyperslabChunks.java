@@ -5,7 +5,7 @@ import java.io.IOException;
 /**
  * The chunks a hyperslab ({@code start} and {@code count} per dimension) overlaps, each with the
  * box it shares with the selection, in chunk and in selection coordinates: what a read or write
- * copies between a chunk and the selection's row-major array ({@link BoxCopy}).
+ * copies between a chunk and the selection's row-major array ({@link BoxRuns}).
  */
 public final class HyperslabChunks {
 

@@ -1,6 +1,7 @@
 package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.cache.ChunkProxy;
@@ -14,14 +15,33 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * compressing differently), and when it is filtered and a flushed state may point at it: a
  * crash in the middle of rewriting it in place would tear it, and its checksum or encoding
  * would fail in the state the file recovers to. Otherwise (an unfiltered chunk, or a filtered
- * one new since the last flush) it is rewritten in place; an unfiltered chunk a flushed state
- * points at then changes in that state too (docs/hdf5.md, "Crashes and recovery"). Each chunk
- * written is a {@link ChunkProxy} in the metadata cache, so the index block that records it can
+ * one new since the last flush) it is rewritten in place; an unfiltered chunk may also be
+ * rewritten in part, the selected runs only. An unfiltered chunk a flushed state points at then
+ * changes in that state too (docs/hdf5.md, "Crashes and recovery"). Each chunk written, whole or
+ * in part, is a {@link ChunkProxy} in the metadata cache, so the index block that records it can
  * depend on its bytes; the store writes the bytes, then inserts the proxy and marks it written;
  * a write that fails leaves the cache as it was (a new chunk's space unused, the old record in
  * the index).
+ *
+ * <p>New space for a chunk whose stored size is a multiple of 64 KiB or more (an unfiltered
+ * chunk of a power-of-two size, typically) starts at a multiple of the largest power of two that
+ * divides its size, at most {@value #MAX_ALIGNMENT} bytes; consecutive chunks of such a size
+ * then stay aligned with nothing between them. The kernel copies such ranges to and from the
+ * page cache for less (presumably in large folios): writing 256 MiB in 1 MiB pieces at
+ * 1 MiB-aligned offsets took 4-9% less CPU time, and reading them 6-14% less, than at offsets
+ * aligned only to 4 KiB or not at all; 512 KiB alignment gained about as much, 128 KiB little
+ * (ext4, kernel 6.18, 2026-11-25). The bytes skipped are left unused: less than the alignment
+ * before each run of such chunks, and a run ends where the chunk index allocates a block of
+ * its own between two chunks (an extensible array's data blocks as it grows: 8 MiB over a
+ * 256 MiB dataset of 1 MiB chunks); HDF5 addresses need no alignment (it
+ * is what libhdf5's {@code H5Pset_alignment} does), so every reader reads such files.
  */
 public final class InPlaceChunkStore implements ChunkStore {
+
+    /** The smallest alignment applied: chunks whose size is a multiple of no more are packed. */
+    static final int MIN_ALIGNMENT = 64 * 1024;
+    /** The largest alignment applied: measured best (of 128 KiB to 1 MiB) for 1 MiB chunks. */
+    static final int MAX_ALIGNMENT = 1024 * 1024;
 
     private final BlockFile blocks;
     private final MetadataCache cache;
@@ -36,24 +56,76 @@ public final class InPlaceChunkStore implements ChunkStore {
 
     @Override
     public byte[] read(ChunkRecord record) throws IOException {
-        if (record.storedSize() < 0 || record.storedSize() > Integer.MAX_VALUE) {
-            throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",
-                    "0.." + Integer.MAX_VALUE, Long.toUnsignedString(record.storedSize()));
-        }
+        requireSize(record);
         return blocks.read(record.address(), (int) record.storedSize(), "chunk");
     }
 
     @Override
-    public ChunkRecord write(ChunkRecord old, byte[] stored) throws IOException {
-        boolean inPlace = old.isWritten() && old.storedSize() == stored.length
+    public void read(ChunkRecord record, long offset, ByteBuffer into) throws IOException {
+        requireSize(record);
+        requirePart(record, offset, into.remaining());
+        blocks.read(record.address() + offset, into, "chunk");
+    }
+
+    @Override
+    public ChunkRecord write(ChunkRecord old, ByteBuffer stored) throws IOException {
+        int length = stored.remaining();
+        boolean inPlace = old.isWritten() && old.storedSize() == length
                 && !(filtered && blocks.reachableFromFlushedState(old.address()));
-        long address = inPlace ? old.address() : blocks.allocate(stored.length);
+        long address = inPlace ? old.address() : allocate(length);
         blocks.write(address, stored);
-        // Only once the bytes are there: a failed write leaves no proxy behind to block flushes.
+        written(address, length);
+        return new ChunkRecord(address, length, 0);
+    }
+
+    @Override
+    public ChunkRecord overwrite(ChunkRecord old, long offset, ByteBuffer bytes)
+            throws IOException {
+        if (filtered) {
+            throw new IllegalStateException("a filtered chunk is rewritten whole, not in part: "
+                    + old);
+        }
+        if (!old.isWritten() || offset < 0 || offset > old.storedSize() - bytes.remaining()) {
+            throw new IllegalArgumentException("bytes " + offset + ".." + (offset
+                    + bytes.remaining()) + " are not inside the chunk " + old);
+        }
+        blocks.write(old.address() + offset, bytes);
+        written(old.address(), old.storedSize());
+        return old;
+    }
+
+    /** Only once the bytes are there: a failed write leaves no proxy behind to block flushes. */
+    private void written(long address, long length) throws IOException {
         if (!cache.contains(address)) {
-            cache.insert(new ChunkProxy(address, stored.length));
+            cache.insert(new ChunkProxy(address, length));
         }
         cache.chunkWritten(address);
-        return new ChunkRecord(address, stored.length, 0);
+    }
+
+    /** New space for a chunk of {@code length} bytes, aligned as the class comment says. */
+    private long allocate(int length) {
+        int alignment = Math.min(Integer.lowestOneBit(length), MAX_ALIGNMENT);
+        if (alignment >= MIN_ALIGNMENT) {
+            long skip = Math.floorMod(-blocks.endOfAllocation(), (long) alignment);
+            if (skip > 0) {
+                blocks.allocate(skip);
+            }
+        }
+        return blocks.allocate(length);
+    }
+
+    private void requireSize(ChunkRecord record) throws CorruptFileException {
+        if (record.storedSize() < 0 || record.storedSize() > Integer.MAX_VALUE) {
+            throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",
+                    "0.." + Integer.MAX_VALUE, Long.toUnsignedString(record.storedSize()));
+        }
+    }
+
+    private void requirePart(ChunkRecord record, long offset, int length)
+            throws CorruptFileException {
+        if (offset < 0 || offset > record.storedSize() - length) {
+            throw new CorruptFileException(blocks.path(), record.address(), "chunk", "size",
+                    "at least " + (offset + length) + " bytes", Long.toString(record.storedSize()));
+        }
     }
 }

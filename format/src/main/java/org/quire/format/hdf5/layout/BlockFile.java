@@ -93,6 +93,24 @@ public final class BlockFile implements AutoCloseable {
      * {@code structure} if they are not all inside the file.
      */
     public byte[] read(long address, int length, String structure) throws IOException {
+        requireInside(address, length, structure);
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        readFully(address, buffer, structure);
+        return buffer.array();
+    }
+
+    /**
+     * Reads the bytes at {@code address} into the remaining bytes of {@code into} (its position
+     * moves to its limit), failing as {@link #read(long, int, String)} does. Straight into the
+     * buffer's memory when it is direct, so that a caller with a reusable direct buffer reads
+     * without allocating and without an intermediate copy.
+     */
+    public void read(long address, ByteBuffer into, String structure) throws IOException {
+        requireInside(address, into.remaining(), structure);
+        readFully(address, into, structure);
+    }
+
+    private void requireInside(long address, int length, String structure) throws IOException {
         long fileSize = size();
         if (!Addresses.isDefined(address) || address < 0 || length < 0
                 || address > fileSize - length) {
@@ -101,12 +119,17 @@ public final class BlockFile implements AutoCloseable {
                     Addresses.isDefined(address) ? Long.toUnsignedString(address)
                             : "the undefined address");
         }
-        ByteBuffer buffer = ByteBuffer.allocate(length);
+    }
+
+    private void readFully(long address, ByteBuffer buffer, String structure)
+            throws IOException {
+        int length = buffer.remaining();
+        int start = buffer.position();
         if (!storage.readFully(buffer, baseAddress + address)) {
-            throw new CorruptFileException(path, address + buffer.position(), structure, "bytes",
-                    length + " bytes", buffer.position() + " bytes before end of file");
+            int read = buffer.position() - start;
+            throw new CorruptFileException(path, address + read, structure, "bytes",
+                    length + " bytes", read + " bytes before end of file");
         }
-        return buffer.array();
     }
 
     /** Reads a complete checksummed block and passes it through {@link MetadataValidator}. */
