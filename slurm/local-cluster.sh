@@ -93,11 +93,17 @@ up() {
 }
 
 down() {
+  # Only the daemons this script started, by the PIDs they wrote; wait until they are gone so
+  # that a following `up` can bind their ports.
+  local pids=()
   for pidfile in "$dir/slurmd.pid" "$dir/slurmctld.pid"; do
-    if [[ -s $pidfile ]]; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
+    if [[ -s $pidfile ]]; then pids+=("$(cat "$pidfile")"); fi
   done
-  pkill -x slurmd 2>/dev/null || true
-  pkill -x slurmctld 2>/dev/null || true
+  if (( ${#pids[@]} > 0 )); then
+    kill "${pids[@]}" 2>/dev/null || true
+    wait_for "slurmd and slurmctld ($(IFS=' '; echo "${pids[*]}")) to exit" 20 \
+      bash -c 'for p; do kill -0 "$p" 2>/dev/null && exit 1; done; exit 0' _ "${pids[@]}" || true
+  fi
   [[ ${1:-} == quiet ]] || echo "local-cluster: down"
 }
 
