@@ -57,7 +57,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--heap", paramLabel = "SIZE",
             description = "heap limit of each worker JVM, e.g. 512m or 2g (default: half of this machine's memory,"
                     + " ${sys:" + WorkerHeap.MACHINE_MEMORY_PROPERTY + "}, divided by N, at least 64 MiB and at most a"
-                    + " quarter of it; none if a --jvm-opt sets -Xmx). A rank that runs out of memory ends with"
+                    + " quarter of it; none if a --jvm-opt sets -Xmx; when N times 64 MiB exceeds that half, quire"
+                    + " refuses with status 2 and --heap must be given). A rank that runs out of memory ends with"
                     + " status 3 and quire says so")
     private String heap;
 
