@@ -1,11 +1,14 @@
 package org.quire.runtime;
 
+import com.sun.security.auth.module.UnixSystem;
+
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -52,11 +55,17 @@ public final class JobSecret {
     }
 
     /**
-     * Reads the secret a launcher wrote with {@link #writeTo}. A file others may read or write is
-     * refused: its secret may be known to them.
+     * Reads the secret a launcher wrote with {@link #writeTo}. A file another user owns, or others
+     * may read or write, is refused: its secret may be known to them.
      */
     public static JobSecret readFrom(Path file) {
         try {
+            int owner = (Integer) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            long self = new UnixSystem().getUid();
+            if (owner != self) {
+                throw new LaunchContractException("job secret file " + file + " is owned by uid " + owner
+                        + "; expected uid " + self + ", the user running this rank");
+            }
             Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
             if (!OWNER_ONLY.containsAll(mode)) {
                 throw new LaunchContractException("job secret file " + file + " has mode "

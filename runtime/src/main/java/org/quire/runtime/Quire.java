@@ -40,10 +40,7 @@ public final class Quire {
         FailOnUncaughtException.install(caller); // before reading the environment: its errors are one line too
         WorldSpec spec;
         if (LaunchContract.isPresent(env)) {
-            spec = LaunchContract.read(env);
-            String link = LaunchContract.required(env, LaunchContract.LAUNCHER_LINK);
-            LauncherWatch.start(LaunchContract.host(link, LaunchContract.LAUNCHER_LINK),
-                    LaunchContract.port(link, LaunchContract.LAUNCHER_LINK), spec.secret(), spec.rank());
+            spec = LauncherLinkAgent.watchedWorld(env);
         } else {
             spec = SlurmEnvironment.read(env);
         }

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -64,6 +65,19 @@ class LaunchContractTest {
         LaunchContractException e = assertThrows(LaunchContractException.class, () -> LaunchContract.read(env));
         assertEquals("job secret file " + file + " has mode rw-r--r--; expected rw------- (only its owner may read it)",
                 e.getMessage());
+    }
+
+    @Test
+    void refusesASecretFileAnotherUserOwns() throws IOException {
+        Map<String, String> env = validEnvironment();
+        Path file = Path.of(env.get("QUIRE_SECRET_FILE"));
+        assertEquals("root", System.getProperty("user.name"), "changing a file's owner needs root: run as root");
+        UserPrincipal nobody = file.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+        Files.setOwner(file, nobody);
+        int uid = (Integer) Files.getAttribute(file, "unix:uid");
+        LaunchContractException e = assertThrows(LaunchContractException.class, () -> LaunchContract.read(env));
+        assertEquals("job secret file " + file + " is owned by uid " + uid
+                + "; expected uid 0, the user running this rank", e.getMessage());
     }
 
     @Test

@@ -3,6 +3,7 @@ package org.quire.launcher.run;
 import org.quire.runtime.JobSecret;
 import org.quire.runtime.LaunchContract;
 import org.quire.runtime.LaunchContractException;
+import org.quire.runtime.LauncherLinkAgent;
 import org.quire.runtime.Transport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,6 +14,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +59,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--heap", paramLabel = "SIZE",
             description = "heap limit of each worker JVM, e.g. 512m or 2g (default: half of this machine's memory,"
                     + " ${sys:" + WorkerHeap.MACHINE_MEMORY_PROPERTY + "}, divided by N, at least 64 MiB and at most a"
-                    + " quarter of it; none if a --jvm-opt sets -Xmx). A rank that runs out of memory ends with"
+                    + " quarter of it; none if a --jvm-opt sets -Xmx; when N times 64 MiB exceeds that half, quire"
+                    + " refuses with status 2 and --heap must be given). A rank that runs out of memory ends with"
                     + " status 3 and quire says so")
     private String heap;
 
@@ -102,9 +105,9 @@ public final class RunCommand implements Callable<Integer> {
         if (graceSeconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--grace must be >= 0, got " + graceSeconds);
         }
-        List<String> heapOptions;
+        List<String> workerOptions;
         try {
-            heapOptions = heapOptions();
+            workerOptions = heapOptions();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -116,6 +119,7 @@ public final class RunCommand implements Callable<Integer> {
                 mpj = MpjInstallation.locate(env);
             }
             workerClassPath = workerClassPath(mpj);
+            workerOptions.add(linkAgentOption());
         } catch (LaunchException e) {
             return cannotStart(e);
         }
@@ -131,7 +135,7 @@ public final class RunCommand implements Callable<Integer> {
              JobCoordinator coordinator = JobCoordinator.start(transport, ranks, secret, jobId)) {
             List<ProcessBuilder> workers = new ArrayList<>(ranks);
             for (int rank = 0; rank < ranks; rank++) {
-                ProcessBuilder worker = worker(rank, workerClassPath, mpj, coordinator, jobId, heapOptions);
+                ProcessBuilder worker = worker(rank, workerClassPath, mpj, coordinator, jobId, workerOptions);
                 worker.environment().put(LaunchContract.SECRET_FILE, secretFiles.write(secret, rank).toString());
                 worker.environment().put(LaunchContract.LAUNCHER_LINK, links.address());
                 workers.add(worker);
@@ -172,11 +176,30 @@ public final class RunCommand implements Callable<Integer> {
         return options;
     }
 
+    /**
+     * {@code -javaagent:} the runtime jar, whose {@link LauncherLinkAgent} links each worker to this
+     * launcher before the worker's main runs: a worker that dies with its launcher only from
+     * {@code Quire.init} on would outlive it while still in its own code.
+     */
+    private static String linkAgentOption() {
+        Path runtime;
+        try {
+            runtime = Path.of(LauncherLinkAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            throw new LaunchException("cannot locate Quire's runtime jar for the workers' launcher link: " + e);
+        }
+        if (!Files.isRegularFile(runtime)) {
+            throw new LaunchException("Quire's runtime is " + runtime + ", not a jar: the workers' launcher link"
+                    + " needs it as a jar (-javaagent)");
+        }
+        return "-javaagent:" + runtime;
+    }
+
     private ProcessBuilder worker(int rank, String workerClassPath, MpjInstallation mpj, JobCoordinator coordinator,
-                                  String jobId, List<String> heapOptions) {
+                                  String jobId, List<String> workerOptions) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(heapOptions);
+        command.addAll(workerOptions);
         if (transport == Transport.HAZELCAST) {
             command.add("-Dhazelcast.logging.type=none");
         }

@@ -9,7 +9,8 @@ import java.util.Locale;
  * memory, so N workers could together claim N/4 of it and meet the kernel's OOM killer instead of
  * a Java error; {@code quire run} therefore gives each of its N workers half of the machine's
  * memory divided by N (the other half is left for the JVMs' own overhead, the launcher and the
- * page cache), at least {@value #MIN_MIB} MiB and at most the JVM's own quarter.
+ * page cache), at least {@value #MIN_MIB} MiB and at most the JVM's own quarter. When N workers of
+ * {@value #MIN_MIB} MiB would exceed that half, there is no default: {@code quire run} refuses.
  */
 final class WorkerHeap {
 
@@ -30,9 +31,21 @@ final class WorkerHeap {
                 .getTotalMemorySize();
     }
 
-    /** The default limit of each of {@code ranks} workers on a machine with {@code memory} bytes. */
+    /**
+     * The default limit of each of {@code ranks} workers on a machine with {@code memory} bytes.
+     *
+     * @throws IllegalArgumentException when {@code ranks} workers of {@value #MIN_MIB} MiB each would
+     *         together ask for more than half of {@code memory}: no default fits, the user must choose
+     */
     static long defaultBytes(long memory, int ranks) {
-        return Math.max(MIN_MIB * MIB, Math.min(memory / 4, memory / 2 / ranks));
+        long floor = MIN_MIB * MIB;
+        if ((double) ranks * floor > memory / 2) {
+            throw new IllegalArgumentException("-n " + ranks + " workers of at least " + MIN_MIB + " MiB each need "
+                    + describe(ranks * floor) + ", more than half of this machine's memory (" + describe(memory)
+                    + "); choose their heap with --heap (e.g. --heap " + Math.max(1, memory / 2 / ranks / MIB)
+                    + "m) or run fewer ranks");
+        }
+        return Math.max(floor, Math.min(memory / 4, memory / 2 / ranks));
     }
 
     /** True when {@code jvmOptions} already limit the heap. */

@@ -106,9 +106,24 @@ class FailFastIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"mpj", "hazelcast"})
     void ranksLeaveWithinSecondsWhenTheLauncherIsKilledAndNobodyReapsIt(String transport) throws Exception {
+        killTheUnreapedLauncherAndAwaitTheRanks(transport, "org.quire.launcher.workers.Blocked", "-1");
+    }
+
+    /**
+     * The same while every rank is still in its own code before {@code Quire.init} (it sleeps 20 s
+     * there): the launcher link opens before the worker's main runs, so they leave within seconds too.
+     */
+    @Test
+    void ranksThatHaveNotReachedInitLeaveWhenTheLauncherIsKilledAndNobodyReapsIt() throws Exception {
+        killTheUnreapedLauncherAndAwaitTheRanks("mpj", "org.quire.launcher.workers.SlowStarter", "20");
+    }
+
+    /** Starts 3 ranks of {@code main} under a parent that never reaps quire, SIGKILLs quire once all printed their pid. */
+    private static void killTheUnreapedLauncherAndAwaitTheRanks(String transport, String main, String argument)
+            throws Exception {
         ProcessBuilder wrapper = new ProcessBuilder("bash", "-c", "\"$0\" \"$@\" </dev/null & echo \"launcher $!\";"
                 + " exec sleep 600", QuireCommand.repositoryRoot().resolve("quire").toString(), "run", "-n", "3",
-                "--transport", transport, "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.Blocked", "-1");
+                "--transport", transport, "-cp", QuireCommand.testWorkers(), main, argument);
         QuireCommand.Running job = QuireCommand.startProcess(wrapper);
         try {
             Map<Integer, Long> pids = awaitPids(job, 3);

@@ -49,6 +49,20 @@ class ResourceDefaultsIT {
     }
 
     @Test
+    void tooManyRanksForTheDefaultFloorAreRefusedWithAHintAtHeap() throws Exception {
+        long memory = WorkerHeap.machineMemory();
+        int ranks = (int) (memory / 2 / (WorkerHeap.MIN_MIB << 20)) + 1;
+        QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", Integer.toString(ranks),
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.MemoryHog", "-1");
+        assertEquals(2, result.exitCode(), result.toString());
+        assertTrue(result.stderr().contains("-n " + ranks + " workers of at least 64 MiB each need "
+                + WorkerHeap.describe(ranks * (64L << 20)) + ", more than half of this machine's memory ("
+                + WorkerHeap.describe(memory) + "); choose their heap with --heap (e.g. --heap "
+                + (memory / 2 / ranks >> 20) + "m) or run fewer ranks"), result.toString());
+        assertTrue(result.stdoutLines().stream().noneMatch(l -> l.contains("] max heap ")), "no worker started");
+    }
+
+    @Test
     void helpStatesTheDefaultWithThisMachinesMemory() throws Exception {
         QuireCommand.Result result = QuireCommand.run(HANG, "run", "--help");
         assertEquals(0, result.exitCode(), result.toString());
