@@ -25,7 +25,7 @@ import java.util.List;
  * neither library fsyncs by itself. Then each library reads each library's file whole, one chunk
  * per call, once after dropping the page cache ({@code read_cold}) and once more straight after
  * ({@code read_warm}); the first and last element of every chunk and the length are checked.
- * Dirty pages are written back (untimed) before each write; the libraries alternate which goes
+ * The previous repeat's file is deleted and dirty pages are written back (untimed) before each write; the libraries alternate which goes
  * first from one repeat to the next; an untimed warm-up of a few chunks per library and layout
  * comes first. After the libraries, the same bytes are written and read as a plain file ({@link PlainFile}:
  * library and file {@code plain}), the ceiling both share. One line per measurement, and at the end the chunk index
@@ -95,6 +95,8 @@ public final class Hdf5Throughput {
     private void run(DatasetLayout layout, List<Hdf5Library> order) throws IOException {
         for (Hdf5Library writer : order) {
             Path file = layout.file(directory, writer);
+            // Untimed: freeing the previous repeat's 1 GiB of cached pages is not writing.
+            Files.deleteIfExists(file);
             PageCache.flush();
             long start = System.nanoTime();
             write(writer, file, layout, length);
