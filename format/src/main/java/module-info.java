@@ -5,6 +5,7 @@
  */
 module org.quire.format {
     exports org.quire.format;
+    exports org.quire.format.hangar;
     exports org.quire.format.hdf5;
     exports org.quire.format.sion;
     exports org.quire.format.storage;
