@@ -1,6 +1,7 @@
 package org.quire.format.hangar;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Where Hangar's local HDF5 backend ({@code HDF5_00}) stored one array: in file
@@ -92,13 +93,13 @@ public record LocatorRecord(String uid, String checksum, long collection, long i
 
     @Override public boolean equals(Object other) {
         return other instanceof LocatorRecord that && uid.equals(that.uid)
-                && java.util.Objects.equals(checksum, that.checksum)
+                && Objects.equals(checksum, that.checksum)
                 && collection == that.collection && index == that.index
                 && Arrays.equals(shape, that.shape);
     }
 
     @Override public int hashCode() {
-        return java.util.Objects.hash(uid, checksum, collection, index, Arrays.hashCode(shape));
+        return Objects.hash(uid, checksum, collection, index, Arrays.hashCode(shape));
     }
 
     @Override public String toString() {
