@@ -223,6 +223,9 @@ public final class ListCommand implements Callable<Integer> {
         if (filter instanceof Filter.Deflate deflate) {
             return "deflate(" + deflate.level() + ")";
         }
+        if (filter instanceof Filter.Lzf) {
+            return "lzf";
+        }
         return filter instanceof Filter.Shuffle ? "shuffle" : "fletcher32";
     }
 
