@@ -79,12 +79,13 @@ class ChunkIndexCostTest {
 
     /** One index size's figures. */
     record Costs(Kind kind, long chunks, double writesPerAppend, long maxWritesPerAppend,
-                 double bytesPerAppend, double coldLookupReads, long maxColdLookupReads,
-                 long iterationReads) {
+                 double bytesPerAppend, long openReads, double coldLookupReads,
+                 long maxColdLookupReads, long iterationReads) {
         String row() {
-            return String.format(Locale.ROOT, "| %s | %,d | %.2f (max %d) | %.0f | %.2f (max %d) "
-                    + "| %,d |", kind.label, chunks, writesPerAppend, maxWritesPerAppend,
-                    bytesPerAppend, coldLookupReads, maxColdLookupReads, iterationReads);
+            return String.format(Locale.ROOT, "| %s | %,d | %.2f (max %d) | %.0f | %d "
+                    + "| %.2f (max %d) | %,d |", kind.label, chunks, writesPerAppend,
+                    maxWritesPerAppend, bytesPerAppend, openReads, coldLookupReads,
+                    maxColdLookupReads, iterationReads);
         }
     }
 
@@ -146,9 +147,12 @@ class ChunkIndexCostTest {
         }
         long lookupReads = 0;
         long maxLookupReads = 0;
+        long openReads = 0;
         for (int i = 0; i < COLD_LOOKUPS; i++) {
             long chunk = i * (total - 1) / (COLD_LOOKUPS - 1);
+            opener.resetCounts();
             try (IndexFile read = open(opener, path, kind, layout, total)) {
+                openReads = opener.counts(path).reads();
                 opener.resetCounts();
                 assertEquals(record(chunk), read.index().get(kind.key(chunk)));
                 long reads = opener.counts(path).reads();
@@ -165,7 +169,7 @@ class ChunkIndexCostTest {
             assertEquals(total, visited[0], kind.label);
         }
         return new Costs(kind, total, (double) writes / APPENDS_MEASURED, maxWrites,
-                (double) bytes / APPENDS_MEASURED, (double) lookupReads / COLD_LOOKUPS,
+                (double) bytes / APPENDS_MEASURED, openReads, (double) lookupReads / COLD_LOOKUPS,
                 maxLookupReads, iterationReads);
     }
 
@@ -177,9 +181,9 @@ class ChunkIndexCostTest {
     @Test
     void theSkipListsClaimsHoldAndTheCostsOfAllThreeArePrinted() throws IOException {
         List<String> rows = new ArrayList<>();
-        rows.add("| index | chunks | writes per append | bytes per append | reads per cold "
-                + "lookup | reads per forward iteration |");
-        rows.add("|---|---:|---:|---:|---:|---:|");
+        rows.add("| index | chunks | writes per append | bytes per append | reads to open "
+                + "| reads per cold lookup | reads per forward iteration |");
+        rows.add("|---|---:|---:|---:|---:|---:|---:|");
         for (String size : System.getProperty("quire.chunkIndexCost.sizes", "1000,100000")
                 .split(",")) {
             long chunks = Long.parseLong(size.strip());
@@ -192,6 +196,7 @@ class ChunkIndexCostTest {
                     int bits = 64 - Long.numberOfLeadingZeros(supernodes);
                     assertEquals(2.0, costs.writesPerAppend(), costs.row());
                     assertEquals(2, costs.maxWritesPerAppend(), costs.row());
+                    assertEquals(2, costs.openReads(), "configuration and tail: " + costs.row());
                     assertTrue(costs.maxColdLookupReads() <= 2L * bits, costs.row());
                     assertEquals(supernodes + 1, costs.iterationReads(), costs.row());
                 }

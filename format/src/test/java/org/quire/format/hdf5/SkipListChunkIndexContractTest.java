@@ -1,6 +1,8 @@
 package org.quire.format.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -8,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
 import org.quire.format.hdf5.InteropCorpus.Box;
 import org.quire.format.hdf5.InteropCorpus.Case;
 import org.quire.format.hdf5.chunk.ChunkIndex;
@@ -62,6 +65,24 @@ class SkipListChunkIndexContractTest extends WritableChunkIndexContract {
         long supernodes = geometry.supernodes(list.chunkCount());
         assertEquals(313, supernodes);
         assertEquals(9, geometry.height(255), "supernode 255 links on 9 levels");
+    }
+
+    /** Only on request, and only with exactly one unlimited dimension. */
+    @Test
+    void theSkipListIsChosenOnlyOnRequestAndOnlyWithOneUnlimitedDimension() throws IOException {
+        DatasetSpec plain = DatasetSpec.builder(Datatype.INT8, 0).maxShape(U).build();
+        assertFalse(plain.quireOnlySkipListIndex());
+        try (Hdf5File file = Hdf5File.create(dir.resolve("default.h5"))) {
+            assertEquals(ChunkIndexType.EXTENSIBLE_ARRAY,
+                    file.root().createDataset("d", plain).chunkIndexType());
+        }
+        for (long[] maxShape : List.of(new long[] {U, U}, new long[] {10, 10})) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> DatasetSpec.builder(Datatype.INT8, 0, 0).maxShape(maxShape)
+                            .chunkShape(1, 1).quireOnlySkipListIndex().build());
+            assertTrue(e.getMessage().contains("exactly one unlimited dimension"),
+                    e.getMessage());
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,7 @@ public final class TrackingOpener implements StorageOpener {
 
         /** Writes by the signature their first four bytes spell, or {@link #UNSIGNED}. */
         public synchronized Map<String, Long> writesBySignature() {
-            return Map.copyOf(writesBySignature);
+            return Collections.unmodifiableMap(new TreeMap<>(writesBySignature));
         }
 
         synchronized void read() {

@@ -8,7 +8,7 @@ import org.quire.format.CorruptFileException;
  * The tail node of a skip list chunk index (docs/hdf5.md, "The skip list chunk index",
  * section S.3): the number of chunks the index holds and, per level, the rightmost supernode
  * whose height exceeds it. Its one in-place write commits an append; it never moves, and it
- * fits in one 512-byte sector for every height Quire writes (32 levels: 277 bytes).
+ * fits in one 512-byte sector for every height Quire writes (32 levels: 273 bytes).
  *
  * <pre>
  * +--------+---------+-----------------+------------------------------------------+----------+
