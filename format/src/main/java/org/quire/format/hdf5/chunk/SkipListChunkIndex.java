@@ -35,6 +35,13 @@ import org.quire.format.hdf5.layout.SkipListTail;
  */
 public final class SkipListChunkIndex implements ChunkIndex {
 
+    /**
+     * Most supernodes one write may create past the end (2^16: 4 Mi chunks of 64, 35 MB of
+     * supernodes): a write further ahead is refused rather than filling the file with empty
+     * supernodes.
+     */
+    public static final long MAX_SUPERNODES_CREATED_AT_ONCE = 1 << 16;
+
     private final IndexBlocks blocks;
     private final ChunkGrid grid;
     private final long configurationAddress;
@@ -172,6 +179,12 @@ public final class SkipListChunkIndex implements ChunkIndex {
         if (tail == null) {
             throw new IllegalStateException("skip list index at " + configurationAddress
                     + " was opened read only");
+        }
+        if (wanted - existing >= MAX_SUPERNODES_CREATED_AT_ONCE) {
+            throw new IllegalArgumentException("chunk " + chunk + " is " + (chunk - chunkCount)
+                    + " chunks past the end of the skip list index, which holds appended "
+                    + "chunks: at most " + MAX_SUPERNODES_CREATED_AT_ONCE * (1L
+                    << geometry.supernodeBits()) + " chunks ahead are written at once");
         }
         BlockEntry<SkipListSupernode> supernode = null;
         try {

@@ -159,6 +159,23 @@ class SkipListChunkIndexTest {
         }
     }
 
+    /** A write far past the end is refused before it changes anything. */
+    @Test
+    void aWriteTooFarPastTheEndIsRefused() throws IOException {
+        try (IndexFile index = create(new TrackingOpener(), dir.resolve("far.idx"))) {
+            index.append(0);
+            long far = 64 * (SkipListChunkIndex.MAX_SUPERNODES_CREATED_AT_ONCE + 1);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> index.append(far));
+            assertTrue(e.getMessage().contains("chunk " + far + " is " + (far - 1)
+                    + " chunks past the end"), e.getMessage());
+            assertEquals(1, ((SkipListChunkIndex) index.index()).chunkCount());
+            index.append(64 * SkipListChunkIndex.MAX_SUPERNODES_CREATED_AT_ONCE - 1);
+            assertEquals(64 * SkipListChunkIndex.MAX_SUPERNODES_CREATED_AT_ONCE,
+                    ((SkipListChunkIndex) index.index()).chunkCount());
+        }
+    }
+
     /** With a flush after each, every append writes one supernode and then the tail. */
     @Test
     void everyAppendWritesItsSupernodeThenTheTail() throws IOException {
