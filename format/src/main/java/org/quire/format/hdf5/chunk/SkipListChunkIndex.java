@@ -73,7 +73,7 @@ public final class SkipListChunkIndex implements ChunkIndex {
         BlockFile file = blocks.file();
         long configurationAddress = file.allocate(SkipListConfiguration.SIZE);
         int tailSize = SkipListTail.size(geometry);
-        long tailAddress = file.allocate(tailSize);
+        long tailAddress = SkipListTail.allocate(file, geometry);
         int ghostSize = SkipListSupernode.size(geometry, format, SkipListGeometry.GHOST);
         long ghostAddress = file.allocate(ghostSize);
         SkipListConfiguration configuration = new SkipListConfiguration(format, geometry,

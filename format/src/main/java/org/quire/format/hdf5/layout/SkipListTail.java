@@ -7,8 +7,9 @@ import org.quire.format.CorruptFileException;
 /**
  * The tail node of a skip list chunk index (docs/hdf5.md, "The skip list chunk index",
  * section S.3): the number of chunks the index holds and, per level, the rightmost supernode
- * whose height exceeds it. Its one in-place write commits an append; it never moves, and it
- * fits in one 512-byte sector for every height Quire writes (32 levels: 273 bytes).
+ * whose height exceeds it. Its one in-place write commits an append; it never moves, and it is
+ * placed inside one 512-byte sector ({@link #allocate}; 273 bytes for 32 levels), so a disk
+ * that writes sectors whole never tears it.
  *
  * <pre>
  * +--------+---------+-----------------+------------------------------------------+----------+
@@ -24,6 +25,22 @@ public record SkipListTail(long chunkCount, long[] rightmost) {
 
     public static final BlockIdentity IDENTITY =
             BlockIdentity.signed("skip list tail", "QSLT", 0);
+
+    /** The unit a disk writes whole; the tail never crosses a boundary of one. */
+    public static final int SECTOR_SIZE = 512;
+
+    /**
+     * Allocates a tail in {@code file}, after padding that keeps it inside one sector
+     * (addresses count from the superblock, which starts at a multiple of 512).
+     */
+    public static long allocate(BlockFile file, SkipListGeometry geometry) {
+        int size = size(geometry);
+        long offset = file.endOfAllocation() % SECTOR_SIZE;
+        if (offset + size > SECTOR_SIZE) {
+            file.allocate(SECTOR_SIZE - offset);
+        }
+        return file.allocate(size);
+    }
 
     public static int size(SkipListGeometry geometry) {
         return IDENTITY.prefixLength() + Addresses.SIZE_OF_LENGTHS

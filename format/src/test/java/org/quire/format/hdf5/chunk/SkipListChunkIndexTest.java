@@ -159,6 +159,27 @@ class SkipListChunkIndexTest {
         }
     }
 
+    /** Wherever the allocation stands, a tail of any height lies inside one 512-byte sector. */
+    @Test
+    void theTailNeverCrossesASectorBoundary() throws IOException {
+        for (int height : new int[] {1, 32, SkipListGeometry.MAX_HEIGHT}) {
+            SkipListGeometry geometry = new SkipListGeometry(6, height);
+            int size = SkipListTail.size(geometry);
+            for (int before = 0; before < 1100; before += 7) {
+                CrashSimulator disk = new CrashSimulator();
+                try (BlockFile file = new BlockFile(disk.open(FILE, OpenMode.CREATE_NEW))) {
+                    file.allocate(before);
+                    long at = SkipListTail.allocate(file, geometry);
+                    assertTrue(at >= before && at - before < SkipListTail.SECTOR_SIZE);
+                    assertEquals(at / SkipListTail.SECTOR_SIZE,
+                            (at + size - 1) / SkipListTail.SECTOR_SIZE,
+                            "tail of " + size + " bytes at " + at);
+                    assertEquals(at + size, file.endOfAllocation());
+                }
+            }
+        }
+    }
+
     /** A write far past the end is refused before it changes anything. */
     @Test
     void aWriteTooFarPastTheEndIsRefused() throws IOException {
