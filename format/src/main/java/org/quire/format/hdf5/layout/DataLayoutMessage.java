@@ -148,7 +148,8 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
             case ChunkIndexParameters.SkipList.CODE -> new ChunkIndexParameters.SkipList(
                     in.getUnsignedByte("supernode bits"), in.getUnsignedByte("max height"));
             default -> throw in.corrupt(in.absolutePosition() - 1, "chunk indexing type",
-                    "1..5 or " + ChunkIndexParameters.SkipList.CODE + " (Quire's skip list)",
+                    "1..5, or 0x" + Integer.toHexString(ChunkIndexParameters.SkipList.CODE)
+                            + " (Quire's skip list)",
                     Integer.toString(code));
         };
         return new DataLayoutMessage(chunk, (int) elementSize, index, in.getAddress("address"));

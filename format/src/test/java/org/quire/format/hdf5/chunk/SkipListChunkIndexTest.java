@@ -159,6 +159,56 @@ class SkipListChunkIndexTest {
         }
     }
 
+    /**
+     * A layout message naming the skip list for a dataspace with no unlimited dimension, or
+     * two, is a corrupt file (the index numbers chunks along exactly one).
+     */
+    @Test
+    void aSkipListForAnyOtherThanOneUnlimitedDimensionIsCorrupt() throws IOException {
+        Path path = dir.resolve("dimensions.idx");
+        long address;
+        try (IndexFile written = create(new TrackingOpener(), path)) {
+            written.append(0);
+            written.cache().flush();
+            address = written.index().address();
+        }
+        for (long[] maxShape : List.of(new long[] {-1, -1}, new long[] {8, 8})) {
+            try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
+                BlockFile file = new BlockFile(storage);
+                MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+                DataLayoutMessage layout = new DataLayoutMessage(new long[] {1, 1}, ELEMENT_SIZE,
+                        new ChunkIndexParameters.SkipList(6, 32), address);
+                CorruptFileException e = assertThrows(CorruptFileException.class,
+                        () -> ChunkIndexes.open(file, cache, null, layout, new long[] {1, 1},
+                                maxShape, false, false));
+                assertTrue(e.getMessage().contains("the skip list, which needs exactly one"),
+                        e.getMessage());
+            }
+        }
+    }
+
+    /** Parameters in the layout message that disagree with the configuration node: corrupt. */
+    @Test
+    void layoutParametersThatDisagreeWithTheConfigurationAreCorrupt() throws IOException {
+        Path path = dir.resolve("parameters.idx");
+        long address;
+        try (IndexFile written = create(new TrackingOpener(), path)) {
+            written.cache().flush();
+            address = written.index().address();
+        }
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
+                    new ChunkIndexParameters.SkipList(5, 32), address);
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> ChunkIndexes.open(file, cache, null, layout, new long[] {0}, MAX,
+                            false, false));
+            assertTrue(e.getMessage().contains("skip list configuration")
+                    && e.getMessage().contains("supernode bits and max height"), e.getMessage());
+        }
+    }
+
     /** Wherever the allocation stands, a tail of any height lies inside one 512-byte sector. */
     @Test
     void theTailNeverCrossesASectorBoundary() throws IOException {
