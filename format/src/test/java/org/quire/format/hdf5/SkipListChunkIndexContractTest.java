@@ -87,7 +87,8 @@ class SkipListChunkIndexContractTest extends WritableChunkIndexContract {
 
     /**
      * h5py raises an error for both skip list datasets ("unknown chunk index type") and reads
-     * an extensible array dataset of the same file; h5dump fails on the file, whichever dataset
+     * an extensible array dataset of the same file (written for this check beside {@code
+     * path}, with the same cases); h5dump fails on the file, whichever dataset
      * it is asked for, with an error message and an exit status, never a signal.
      */
     @Override
