@@ -76,7 +76,8 @@ public final class Dataset extends Hdf5Object {
         ChunkIndex index;
         try {
             index = ChunkIndexes.create(blocks, cache, spec.shape(), spec.maxShape(),
-                    spec.chunkShape(), spec.type().size(), !spec.filters().isEmpty());
+                    spec.chunkShape(), spec.type().size(), !spec.filters().isEmpty(),
+                    spec.quireOnlySkipListIndex());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

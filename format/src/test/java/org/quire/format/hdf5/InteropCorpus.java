@@ -550,6 +550,8 @@ final class InteropCorpus {
             case EXTENSIBLE_ARRAY -> "Extensible Array";
             case VERSION_2_BTREE -> "v2 B-tree";
             case VERSION_1_BTREE -> "v1 B-tree";
+            case QUIRE_SKIP_LIST -> throw new IllegalArgumentException(
+                    "libhdf5 reads no skip list index: it is Quire's own");
         };
     }
 

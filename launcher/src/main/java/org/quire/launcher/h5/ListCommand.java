@@ -216,6 +216,7 @@ public final class ListCommand implements Callable<Integer> {
             case EXTENSIBLE_ARRAY -> "extensible array";
             case VERSION_2_BTREE -> "v2 B-tree";
             case VERSION_1_BTREE -> "v1 B-tree";
+            case QUIRE_SKIP_LIST -> "skip list (Quire only)";
         };
     }
 
