@@ -42,7 +42,7 @@ values = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     engine, n, metric, value = line.split()
     values[(engine, int(n), metric)].append(float(value))
-metrics = ["startup_ms", "barrier", "bcast_1KiB", "gather_8B", "allgather_8B"]
+metrics = ["startup_ms", "barrier", "allreduce_8B", "bcast_1KiB", "gather_8B", "allgather_8B"]
 print("| engine | ranks | " + " | ".join(m if m == "startup_ms" else m + " µs" for m in metrics) + " |")
 print("|---|---|" + "---|" * len(metrics))
 for n in (2, 4, 8):

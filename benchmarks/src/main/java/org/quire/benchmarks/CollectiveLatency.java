@@ -49,6 +49,8 @@ public final class CollectiveLatency {
             measure(world, "bcast_1KiB", iterations, w -> w.broadcast(w.rank() == 0 ? kilobyte : null, 0));
             measure(world, "gather_8B", iterations, w -> w.gather(eightBytes, 0));
             measure(world, "allgather_8B", iterations, w -> w.allgather(eightBytes));
+            long[] oneLong = {world.rank()};
+            measure(world, "allreduce_8B", iterations, w -> w.allreduce(oneLong, ReduceOp.SUM));
         }
     }
 

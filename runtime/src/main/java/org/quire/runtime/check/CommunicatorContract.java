@@ -35,6 +35,8 @@ public final class CommunicatorContract {
     private static final int LARGE_PAYLOAD = 1 << 20;
     /** Doubles in one typed message beyond MPJ's 128 KiB eager limit. */
     private static final int LARGE_DOUBLES = 40_000;
+    /** Values per rank in an allreduce beyond any engine's small-vector path. */
+    private static final int MANY_VALUES = 10_000;
     private static final Duration ARRIVAL_TIMEOUT = Duration.ofSeconds(60);
 
     private final Communicator world;
@@ -167,6 +169,18 @@ public final class CommunicatorContract {
             expect("allreduce(double, " + op + ")", Arrays.equals(expectedDoubles(op), reducedDoubles),
                     Arrays.toString(expectedDoubles(op)), Arrays.toString(reducedDoubles));
         }
+        // Vectors long enough for engines to take another path than for a few values.
+        long[] manyLongs = IntStream.range(0, MANY_VALUES).mapToLong(i -> (long) i * (rank + 1)).toArray();
+        long[] summedLongs = world.allreduce(manyLongs, ReduceOp.SUM);
+        long rankFactors = (long) size * (size + 1) / 2;
+        long[] expectedSums = IntStream.range(0, MANY_VALUES).mapToLong(i -> i * rankFactors).toArray();
+        expect("allreduce(long, SUM) of " + MANY_VALUES + " values", Arrays.equals(expectedSums, summedLongs),
+                "sums i * " + rankFactors, "hash " + Arrays.hashCode(summedLongs));
+        double[] manyDoubles = IntStream.range(0, MANY_VALUES).mapToDouble(i -> i - rank * 0.5).toArray();
+        double[] smallest = world.allreduce(manyDoubles, ReduceOp.MIN);
+        double lowest = (size - 1) * 0.5;
+        expectDoubles("allreduce(double, MIN) of " + MANY_VALUES + " values",
+                IntStream.range(0, MANY_VALUES).mapToDouble(i -> i - lowest).toArray(), smallest);
         expect("allreduce leaves its input alone", Arrays.equals(longsOf(rank), longs), Arrays.toString(longsOf(rank)),
                 Arrays.toString(longs));
         // Concatenation is associative but not commutative: the result shows the order of combination.
