@@ -25,9 +25,11 @@ import java.util.stream.IntStream;
 
 /**
  * {@link Communicator} over an MPJ Express intra-communicator, using MPJ's own collectives
- * (barrier, allreduce, ...) and typed messages ({@code MPI.INT}, {@code MPI.LONG},
- * {@code MPI.DOUBLE}). Variable-length operations exchange lengths first, then use the {@code v}
- * variants.
+ * (barrier, broadcast, gather, scatter, allgather, reduce, allreduce) and typed messages
+ * ({@code MPI.INT}, {@code MPI.LONG}, {@code MPI.DOUBLE}). Variable-length operations exchange
+ * lengths first, then use the {@code v} variants. (A dissemination barrier and a Bruck allgather
+ * over Quire's own point-to-point rounds were measured slower over niodev than MPJ's Barrier and
+ * Allreduce: docs/benchmarks.md.)
  *
  * <p>Sends are {@code Isend}s: MPJ's {@code Send} may wait for the matching receive (multicore
  * {@code smpdev} always does), which would deadlock the message patterns the {@link Communicator}
@@ -47,14 +49,10 @@ import java.util.stream.IntStream;
  */
 public final class MpjCommunicator implements Communicator {
 
-    /** Up to this many elements over all ranks (64 KiB of longs), allreduce gathers them all on every rank. */
-    private static final int GATHERED_ALLREDUCE_ELEMENTS = 8192;
-
     private final Intracomm comm;
     private final int rank;
     private final int size;
     private final List<Request> sendsInFlight;
-    private final DisseminationRounds rounds;
     /** Receives started by {@link #receiveLater} and not yet filled, in the order they were started. */
     private final List<MpjPendingReceive> pending = new ArrayList<>();
 
@@ -67,7 +65,6 @@ public final class MpjCommunicator implements Communicator {
         this.sendsInFlight = sendsInFlight;
         this.rank = call("Rank", comm::Rank);
         this.size = call("Size", comm::Size);
-        this.rounds = new DisseminationRounds(comm, rank, size);
     }
 
     @Override
@@ -82,7 +79,7 @@ public final class MpjCommunicator implements Communicator {
 
     @Override
     public void barrier() {
-        rounds.barrier();
+        run("Barrier", comm::Barrier);
     }
 
     @Override
@@ -151,46 +148,17 @@ public final class MpjCommunicator implements Communicator {
         return rank == root ? result : null;
     }
 
-    /**
-     * Small vectors: every rank gathers all of them in log2 N rounds and folds them in rank order
-     * itself (the same bits on every rank); larger ones: MPJ's own Allreduce.
-     */
     @Override
     public long[] allreduce(long[] values, ReduceOp op) {
-        Objects.requireNonNull(op, "op");
-        if ((long) values.length * size > GATHERED_ALLREDUCE_ELEMENTS) {
-            long[] result = new long[values.length];
-            run("Allreduce", () -> comm.Allreduce(values, 0, result, 0, values.length, MPI.LONG, mpiOp(op)));
-            return result;
-        }
-        int length = values.length;
-        long[] all = (long[]) rounds.allgather(values, length, MPI.LONG, long[]::new, "allreduce");
-        long[] result = Arrays.copyOf(all, length);
-        for (int r = 1; r < size; r++) {
-            for (int i = 0; i < length; i++) {
-                result[i] = op.apply(result[i], all[r * length + i]);
-            }
-        }
+        long[] result = new long[values.length];
+        run("Allreduce", () -> comm.Allreduce(values, 0, result, 0, values.length, MPI.LONG, mpiOp(op)));
         return result;
     }
 
-    /** As {@link #allreduce(long[], ReduceOp)}. */
     @Override
     public double[] allreduce(double[] values, ReduceOp op) {
-        Objects.requireNonNull(op, "op");
-        if ((long) values.length * size > GATHERED_ALLREDUCE_ELEMENTS) {
-            double[] result = new double[values.length];
-            run("Allreduce", () -> comm.Allreduce(values, 0, result, 0, values.length, MPI.DOUBLE, mpiOp(op)));
-            return result;
-        }
-        int length = values.length;
-        double[] all = (double[]) rounds.allgather(values, length, MPI.DOUBLE, double[]::new, "allreduce");
-        double[] result = Arrays.copyOf(all, length);
-        for (int r = 1; r < size; r++) {
-            for (int i = 0; i < length; i++) {
-                result[i] = op.apply(result[i], all[r * length + i]);
-            }
-        }
+        double[] result = new double[values.length];
+        run("Allreduce", () -> comm.Allreduce(values, 0, result, 0, values.length, MPI.DOUBLE, mpiOp(op)));
         return result;
     }
 
