@@ -1,5 +1,6 @@
 package org.quire.runtime.check;
 
+import org.quire.runtime.CommunicationException;
 import org.quire.runtime.Communicator;
 import org.quire.runtime.Job;
 import org.quire.runtime.PendingReceive;
@@ -261,6 +262,19 @@ public final class CommunicatorContract {
         expectDoubles("double[] from " + previous, doublesFor(previous, rank, 5), world.receiveDoubles(previous, 13));
         int[] empty = world.receiveInts(previous, 15);
         expect("empty int[] from " + previous, empty.length == 0, "0 ints", empty.length + " ints");
+        // A long[] received as double[] is refused and consumed: the next message of the tag comes next.
+        world.send(longsFor(rank, next), next, 16);
+        world.send(new double[] {rank}, next, 16);
+        String refusal = null;
+        try {
+            world.receiveDoubles(previous, 16);
+        } catch (CommunicationException e) {
+            refusal = e.getMessage();
+        }
+        String expectedRefusal = "holds long[] (32 bytes) but was received as double[]";
+        expect("long[] received as double[]", refusal != null && refusal.endsWith(expectedRefusal),
+                "CommunicationException ending '" + expectedRefusal + "'", String.valueOf(refusal));
+        expectDoubles("the message after a refused one", new double[] {previous}, world.receiveDoubles(previous, 16));
     }
 
     private static int[] intsFor(int from, int to) {

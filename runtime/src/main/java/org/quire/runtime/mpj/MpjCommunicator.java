@@ -327,16 +327,25 @@ public final class MpjCommunicator implements Communicator {
         return receiveProbed(source, tag, kind);
     }
 
-    /** Waits for the next message of (source, tag) and receives it, after checking its kind. */
+    /**
+     * Waits for the next message of (source, tag) and receives it. A message of another kind is
+     * received as what it is, so that it is consumed as on the other engines, and refused.
+     */
     private Object receiveProbed(int source, int tag, Kind kind) {
         Status probed = call("Probe", () -> comm.Probe(source, tag));
-        if (probed.type != null && probed.type != kind.bufferType) {
+        Kind sent = probed.type == null ? kind : Kind.of(probed.type);
+        if (sent == null) {
             throw new CommunicationException("rank " + rank + ": the message from rank " + source + " with tag " + tag
-                    + " holds MPJ " + probed.type + " values but was received as " + kind.javaType);
+                    + " holds MPJ type " + probed.type.getCode() + ", which Quire does not send; expected " + kind);
         }
-        int count = call("Get_count", () -> probed.Get_count(kind.datatype));
-        Object buffer = kind.newArray(count);
-        run("Recv", () -> comm.Recv(buffer, 0, count, kind.datatype, source, tag));
+        int count = call("Get_count", () -> probed.Get_count(sent.datatype));
+        Object buffer = sent.newArray(count);
+        run("Recv", () -> comm.Recv(buffer, 0, count, sent.datatype, source, tag));
+        if (sent != kind) {
+            throw new CommunicationException("rank " + rank + ": the message from rank " + source + " with tag " + tag
+                    + " holds " + sent + " (" + (long) count * sent.datatype.getByteSize() + " bytes) but was received as "
+                    + kind);
+        }
         return buffer;
     }
 
@@ -355,6 +364,21 @@ public final class MpjCommunicator implements Communicator {
             this.datatype = datatype;
             this.bufferType = bufferType;
             this.javaType = javaType;
+        }
+
+        /** The kind MPJ's section type {@code type} holds, or null for one Quire never sends. */
+        static Kind of(Type type) {
+            for (Kind kind : values()) {
+                if (kind.bufferType == type) {
+                    return kind;
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public String toString() {
+            return javaType;
         }
 
         Object newArray(int count) {
