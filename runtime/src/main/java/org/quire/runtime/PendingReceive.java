@@ -9,10 +9,15 @@ public interface PendingReceive {
     /**
      * Lets the communicator take in what has arrived, without waiting.
      *
-     * @return true once the message is here ({@link #await()} then returns at once)
+     * @return true once the message is here ({@link #await()} then returns it, or throws for a
+     *         message of another kind, at once)
      */
     boolean test();
 
-    /** Waits for the message and returns its bytes; later calls return the same array. */
+    /**
+     * Waits for the message and returns its bytes; later calls return the same array.
+     *
+     * @throws CommunicationException when the message is not a byte message (it is consumed)
+     */
     byte[] await();
 }

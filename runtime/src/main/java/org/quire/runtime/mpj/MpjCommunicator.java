@@ -268,6 +268,8 @@ public final class MpjCommunicator implements Communicator {
         final int source;
         final int tag;
         byte[] message;
+        /** Why its message was refused (another kind), thrown by {@link #await()}. */
+        CommunicationException refusal;
 
         MpjPendingReceive(int source, int tag) {
             this.source = source;
@@ -277,14 +279,17 @@ public final class MpjCommunicator implements Communicator {
         @Override
         public boolean test() {
             takeInArrived();
-            return message != null;
+            return !pending.contains(this);
         }
 
         @Override
         public byte[] await() {
-            if (message == null) {
+            if (pending.contains(this)) {
                 completeEarlierReceives(source, tag, this);
                 fill(this);
+            }
+            if (refusal != null) {
+                throw refusal;
             }
             return message;
         }
@@ -316,8 +321,12 @@ public final class MpjCommunicator implements Communicator {
     }
 
     private void fill(MpjPendingReceive receive) {
-        receive.message = (byte[]) receiveProbed(receive.source, receive.tag, Kind.BYTES);
         pending.remove(receive);
+        try {
+            receive.message = (byte[]) receiveProbed(receive.source, receive.tag, Kind.BYTES);
+        } catch (CommunicationException e) {
+            receive.refusal = e;
+        }
     }
 
     private Object receiveNext(int source, int tag, Kind kind) {
