@@ -56,6 +56,13 @@ public final class Dataset extends Hdf5Object {
     private int layoutHandle;
     /** Why a dataset of a reopened file cannot be changed, or null when it can. */
     private String notRewritable;
+    /**
+     * An SWMR reader's view of the writer's last commit: the dataspace and data layout
+     * message bodies it last read, and the layout its index was opened from; null otherwise.
+     */
+    private byte[] committedDataspace;
+    private byte[] committedLayout;
+    private DataLayoutMessage layoutMessage;
 
     private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
                     long[] shape, long[] maxShape, Datatype type, byte[] fillValue,
@@ -144,9 +151,9 @@ public final class Dataset extends Hdf5Object {
         ChunkedData chunked = null;
         ContiguousData contiguous = null;
         if (described.layout() instanceof DataLayoutMessage layout) {
-            ChunkIndex index = ChunkIndexes.open(blocks, file.cache(), file.ranks(), layout,
-                    space.dimensions(), space.maxDimensions(), !described.filters().isEmpty(),
-                    header != null);
+            ChunkIndex index = ChunkIndexes.open(blocks, header != null ? file.cache()
+                            : file.indexCache(), file.ranks(), layout, space.dimensions(),
+                    space.maxDimensions(), !described.filters().isEmpty(), header != null);
             chunked = chunkedData(file, new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
@@ -157,6 +164,12 @@ public final class Dataset extends Hdf5Object {
                 space.maxDimensions(), type, described.fillValue(), described.filters(), chunked,
                 contiguous);
         dataset.readAttributes(messages);
+        if (file.swmrRetry() != null) {
+            dataset.committedDataspace = body(messages, DataspaceMessage.TYPE);
+            dataset.committedLayout = body(messages, DataLayoutMessage.TYPE);
+            dataset.layoutMessage = described.layout() instanceof DataLayoutMessage layout
+                    ? layout : null;
+        }
         if (header != null && chunked != null) {
             dataset.dataspaceHandle = header.handleOf(DataspaceMessage.TYPE);
             dataset.layoutHandle = header.handleOf(DataLayoutMessage.TYPE);
@@ -169,6 +182,64 @@ public final class Dataset extends Hdf5Object {
             dependOnIndex(file.cache(), header, chunked.index());
         }
         return dataset;
+    }
+
+    /** The body of the first message of {@code type}, or null. */
+    private static byte[] body(List<HeaderMessage> messages, int type) {
+        for (HeaderMessage message : messages) {
+            if (message.type() == type) {
+                return message.body();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * An SWMR reader's {@code H5Drefresh}: reads this dataset's object header again and, when
+     * the writer committed a new extent (the dataspace message; or the data layout message)
+     * since the last look, takes its shape, reopens the chunk index through a new metadata
+     * cache and drops cached chunks that reached past the old extent. When nothing changed
+     * that is one read of the object header. A torn header is read again within the file's
+     * {@link SwmrReadOptions}.
+     *
+     * @throws IllegalStateException the file was not opened with {@link Hdf5File#openSwmr}
+     * @throws MetadataRetriesExhaustedException the header failed its check at every read
+     */
+    public void refresh() throws IOException {
+        file.requireSwmrReader();
+        try {
+            file.swmrRetry().run(() -> {
+                refreshOnce();
+                return null;
+            }, () -> { });
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
+    }
+
+    private void refreshOnce() throws IOException {
+        List<HeaderMessage> messages = file.headerMessages(address());
+        byte[] space = body(messages, DataspaceMessage.TYPE);
+        byte[] layout = body(messages, DataLayoutMessage.TYPE);
+        if (Arrays.equals(space, committedDataspace) && Arrays.equals(layout, committedLayout)) {
+            return;
+        }
+        DatasetHeader described = DatasetHeader.decode(file.blocks().path(), address(),
+                messages, file.references());
+        if (chunked != null && described.layout() instanceof DataLayoutMessage newLayout) {
+            chunked.useIndex(openSwmrIndex(newLayout, described.space().dimensions()), shape);
+            layoutMessage = newLayout;
+        }
+        shape = described.space().dimensions();
+        committedDataspace = space;
+        committedLayout = layout;
+    }
+
+    /** The chunk index {@code layout} names, through a new metadata cache of its own. */
+    private ChunkIndex openSwmrIndex(DataLayoutMessage layout, long[] dimensions)
+            throws IOException {
+        return ChunkIndexes.open(file.blocks(), file.indexCache(), file.ranks(), layout,
+                dimensions, maxShape, !filters.isEmpty(), false);
     }
 
     /**
@@ -544,8 +615,14 @@ public final class Dataset extends Hdf5Object {
             if (contiguous != null) {
                 contiguous.read(start, count, target,
                         fillValue != null ? fillValue : new byte[type.size()], file.transfer());
-            } else {
+            } else if (file.swmrRetry() == null) {
                 chunked.read(start, count, target);
+            } else {
+                // A torn index block: read again through the index reopened from the header.
+                file.swmrRetry().run(() -> {
+                    chunked.read(start, count, target);
+                    return null;
+                }, () -> chunked.useIndex(openSwmrIndex(layoutMessage, shape), shape));
             }
         } catch (CorruptFileException e) {
             throw e.of(path());

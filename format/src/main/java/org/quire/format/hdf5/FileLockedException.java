@@ -12,4 +12,14 @@ public class FileLockedException extends FileOpenForWritingException {
         super(file, "file is locked by another writer (it has the file open for writing now); "
                 + "nothing was changed");
     }
+
+    /**
+     * @param holder who holds it (from its writer record: mode, pid, host, since when, last
+     *               heartbeat), for the message
+     * @param advice what the caller can do
+     */
+    public FileLockedException(Path file, String holder, String advice) {
+        super(file, "file is locked by another writer (" + holder + "); nothing was changed; "
+                + advice);
+    }
 }

@@ -207,11 +207,11 @@ class CrashSimulatorTest {
             assertThrows(java.nio.channels.NonWritableChannelException.class,
                     () -> write(reader, 0, new byte[1]));
             assertEquals(-1, reader.read(ByteBuffer.allocate(1), 0));
-            try (StorageLock shared = reader.tryLock(true)) {
+            try (StorageLock shared = reader.tryLock(0, Long.MAX_VALUE, true)) {
                 assertTrue(shared.shared());
                 try (Storage writer = simulator.open(FILE, OpenMode.READ_WRITE)) {
-                    assertNull(writer.tryLock(false), "a shared lock is held");
-                    assertNotEquals(null, writer.tryLock(true));
+                    assertNull(writer.tryLock(0, Long.MAX_VALUE, false), "a shared lock is held");
+                    assertNotEquals(null, writer.tryLock(0, Long.MAX_VALUE, true));
                 }
             }
         }

@@ -81,15 +81,15 @@ class FileStorageTest {
         Files.write(file, new byte[8]);
         try (Storage reader = FileStorage.open(file, OpenMode.READ);
              Storage writer = FileStorage.open(file, OpenMode.READ_WRITE)) {
-            try (StorageLock shared = reader.tryLock(true)) {
+            try (StorageLock shared = reader.tryLock(0, Long.MAX_VALUE, true)) {
                 assertNotNull(shared);
                 assertTrue(shared.shared());
-                assertNull(writer.tryLock(false), "a shared lock is held through another storage");
+                assertNull(writer.tryLock(0, Long.MAX_VALUE, false), "a shared lock is held through another storage");
             }
-            try (StorageLock exclusive = writer.tryLock(false)) {
+            try (StorageLock exclusive = writer.tryLock(0, Long.MAX_VALUE, false)) {
                 assertNotNull(exclusive, "closing the shared lock released it");
                 assertFalse(exclusive.shared());
-                assertNull(reader.tryLock(true));
+                assertNull(reader.tryLock(0, Long.MAX_VALUE, true));
             }
         }
     }
