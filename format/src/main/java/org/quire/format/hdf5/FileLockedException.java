@@ -19,7 +19,7 @@ public class FileLockedException extends FileOpenForWritingException {
      * @param advice what the caller can do
      */
     public FileLockedException(Path file, String holder, String advice) {
-        super(file, "file is locked by another writer (" + holder + "); nothing was changed; "
-                + advice);
+        super(file, "file is open for writing, locked by another writer (" + holder + "); "
+                + "nothing was changed; " + advice);
     }
 }

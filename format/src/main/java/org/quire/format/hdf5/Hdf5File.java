@@ -490,6 +490,9 @@ public final class Hdf5File implements AutoCloseable {
             }
             file.force(true);
             opener.deleteIfExists(journalPath); // under the lock: no new writer's journal yet
+            if (opener == FileStorage.OPENER) {
+                WriterRecord.remove(path); // the dead writer's
+            }
         }
     }
 
@@ -536,12 +539,13 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /**
-     * Whether a writer holds this file now, as its lock and its writer record beside it tell
-     * (docs/swmr.md, "Open rules and locks"); never asks the writer.
+     * Whether a writer has {@code path} open now, as the lock on its writer byte and the writer
+     * record beside it tell (docs/swmr.md, "Open rules and locks"); never asks the writer.
      */
-    public WriterStatus writerStatus() throws IOException {
-        requireOpen();
-        return WriterStatus.of(blocks.path(), OpenLocks.writerHolds(storage));
+    public static WriterStatus writerStatus(Path path) throws IOException {
+        try (Storage probe = FileStorage.open(path, OpenMode.READ)) {
+            return WriterStatus.of(path, OpenLocks.writerHolds(probe));
+        }
     }
 
     /**

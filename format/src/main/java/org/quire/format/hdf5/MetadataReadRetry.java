@@ -44,11 +44,20 @@ final class MetadataReadRetry {
         return options;
     }
 
+    /**
+     * Runs {@code read}; after a failed check, pauses, runs {@code reset} and {@code read}
+     * again (a failure in {@code reset} counts as a failed attempt too).
+     *
+     * @throws MetadataRetriesExhaustedException every attempt failed its check
+     */
     <T> T run(Read<T> read, Reset reset) throws IOException {
         long start = System.nanoTime();
         long pause = options.firstPause().toNanos();
         for (int attempt = 1; ; attempt++) {
             try {
+                if (attempt > 1) {
+                    reset.run();
+                }
                 return read.run();
             } catch (MetadataRetriesExhaustedException e) {
                 throw e; // an inner read gave up already
@@ -61,7 +70,6 @@ final class MetadataReadRetry {
                 count(e.structure());
                 LockSupport.parkNanos(pause);
                 pause = Math.min(pause * 2, options.maxPause().toNanos());
-                reset.run();
             }
         }
     }

@@ -12,15 +12,25 @@ import org.quire.format.CorruptFileException;
  */
 public class MetadataRetriesExhaustedException extends CorruptFileException {
 
+    private final CorruptFileException last;
     private final int attempts;
+    private final long nanos;
 
     MetadataRetriesExhaustedException(CorruptFileException last, int attempts, long nanos) {
         super(last.file(), last.offset(), last.structure(), last.field(), last.expected(),
                 last.found() + String.format(java.util.Locale.ROOT,
                         " (%d reads in %.2f s, SWMR reader)", attempts, nanos / 1e9),
                 last.object());
+        this.last = last;
         this.attempts = attempts;
+        this.nanos = nanos;
         initCause(last);
+    }
+
+    @Override
+    public MetadataRetriesExhaustedException of(String object) {
+        return object() != null ? this
+                : new MetadataRetriesExhaustedException(last.of(object), attempts, nanos);
     }
 
     /** How many times the block was read. */
