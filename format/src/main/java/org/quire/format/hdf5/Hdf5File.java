@@ -442,12 +442,17 @@ public final class Hdf5File implements AutoCloseable {
      * files, and more: replays the flush journal ({@code <name>.qjnl}) if it holds a committed
      * flush, so the file holds that flush's state, then clears the superblock's "open for
      * writing" flag, forces the file and removes the journal. An uncommitted journal is
-     * ignored: the file then holds the last completed flush's state. The file keeps its size:
-     * the superblock's end of file address was true at every flush, so nothing is cut.
-     * Running it again, or on a file closed properly, changes nothing. It takes the writer's
-     * exclusive lock first, so it never runs under a live writer.
+     * ignored: the file then holds the last completed flush's state. The file keeps its size,
+     * and an end of file address short of it (libhdf5's SWMR writer leaves the one of its
+     * switch to SWMR writing, where {@code h5clear -s} cuts the file) is raised to it, so
+     * nothing is cut and every flushed record stays. The dead writer's record ({@code
+     * <name>.qwriter}) is removed. Running it again, or on a file closed properly, changes
+     * nothing. It takes a writer's locks first, so it never runs under a live Quire writer
+     * nor under readers; libhdf5's SWMR writer holds no lock and is not seen.
      *
+     * @return what it found and changed
      * @throws FileLockedException a writer (of this or another process) has the file open
+     * @throws FileHeldByReadersException readers have the file open
      * @throws org.quire.format.hdf5.cache.ForeignJournalException the committed journal
      *         beside the file is not this file's (nothing is changed)
      * @throws org.quire.format.CorruptFileException the journal is damaged, or not a journal
@@ -456,7 +461,7 @@ public final class Hdf5File implements AutoCloseable {
      * @throws FileLockedException a writer has the file open now: it did not crash (nothing
      *                             is changed)
      */
-    public static void recover(Path path, StorageOpener opener) throws IOException {
+    public static Recovery recover(Path path, StorageOpener opener) throws IOException {
         Path journalPath = journalPath(path);
         Storage storage = opener.open(path, OpenMode.READ_WRITE);
         try (BlockFile file = new BlockFile(storage);
@@ -467,11 +472,13 @@ public final class Hdf5File implements AutoCloseable {
             } catch (java.nio.file.NoSuchFileException e) {
                 // no journal: nothing was being flushed
             }
+            int replayed = 0;
             if (journal != null) {
                 try {
                     for (FlushJournal.Block block
                             : FlushJournal.blocksToReplay(journal, storage)) {
                         file.write(block.address(), block.image());
+                        replayed++;
                     }
                 } finally {
                     journal.close();
@@ -493,12 +500,14 @@ public final class Hdf5File implements AutoCloseable {
             if (opener == FileStorage.OPENER) {
                 WriterRecord.remove(path); // the dead writer's
             }
+            return new Recovery(superblock.consistencyFlags(), superblock.endOfFileAddress(),
+                    end, replayed);
         }
     }
 
     /** {@link #recover(Path, StorageOpener)} of a file on disk. */
-    public static void recover(Path path) throws IOException {
-        recover(path, FileStorage.OPENER);
+    public static Recovery recover(Path path) throws IOException {
+        return recover(path, FileStorage.OPENER);
     }
 
     public Group root() {

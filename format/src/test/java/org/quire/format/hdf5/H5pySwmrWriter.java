@@ -19,9 +19,9 @@ import java.util.concurrent.TimeUnit;
  * A running {@code swmr_writer.py} (test resources, hdf5/): h5py's, that is libhdf5's, SWMR
  * writer, appending to the datasets {@code plain}, {@code packed} and {@code records} as the
  * test tells it (lockstep) or flat out, saying after each flush how many elements every dataset
- * holds.
+ * holds. Public for the launcher's CLI tests (the format module's test jar).
  */
-final class H5pySwmrWriter implements AutoCloseable {
+public final class H5pySwmrWriter implements AutoCloseable {
 
     private final Process process;
     private final BufferedReader out;
@@ -38,7 +38,7 @@ final class H5pySwmrWriter implements AutoCloseable {
     }
 
     /** Starts the writer of {@code file} with {@code arguments} and waits for "ready". */
-    static H5pySwmrWriter start(Path file, String... arguments) throws IOException {
+    public static H5pySwmrWriter start(Path file, String... arguments) throws IOException {
         ExternalTools.requireH5py();
         Path script = ExternalTools.resource("swmr_writer.py", Files.createTempDirectory(
                 "quire-swmr-writer"));
@@ -53,7 +53,7 @@ final class H5pySwmrWriter implements AutoCloseable {
     }
 
     /** The next line of the writer, which must start with {@code word}; its number, if any. */
-    long expect(String word) throws IOException {
+    public long expect(String word) throws IOException {
         String line = out.readLine();
         if (line == null || !line.startsWith(word)) {
             fail("h5py writer said " + line + " where '" + word + "' was expected; stderr: "
@@ -68,36 +68,36 @@ final class H5pySwmrWriter implements AutoCloseable {
     }
 
     /** Lockstep: appends {@code count} elements and waits for their flush; returns the total. */
-    long append(int count) throws IOException {
+    public long append(int count) throws IOException {
         in.write("append " + count + "\n");
         in.flush();
         return expect("flushed");
     }
 
     /** Elements flushed as of the last "flushed" line read. */
-    long flushed() {
+    public long flushed() {
         return flushed;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** SIGKILL (by its process id), and waits for it to be gone. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         assertTrue(process.waitFor(30, TimeUnit.SECONDS), "writer " + pid() + " still runs");
     }
 
     /** Lockstep: closes the file cleanly; returns the total. */
-    long closeFile() throws IOException, InterruptedException {
+    public long closeFile() throws IOException, InterruptedException {
         in.write("close\n");
         in.flush();
         return awaitClosed();
     }
 
     /** Waits for "closed N" and the exit. */
-    long awaitClosed() throws IOException, InterruptedException {
+    public long awaitClosed() throws IOException, InterruptedException {
         String line;
         while ((line = out.readLine()) != null && !line.startsWith("closed")) {
             if (line.startsWith("flushed")) {
