@@ -23,6 +23,7 @@ import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.DataspaceMessage;
 import org.quire.format.hdf5.layout.GlobalHeapId;
 import org.quire.format.hdf5.layout.HeaderMessage;
+import org.quire.format.hdf5.layout.ObjectHeaderV2;
 
 /**
  * A dataset. Quire writes chunked datasets and reads chunked (every chunk index, version-1
@@ -63,6 +64,8 @@ public final class Dataset extends Hdf5Object {
     private byte[] committedDataspace;
     private byte[] committedLayout;
     private DataLayoutMessage layoutMessage;
+    /** The header block whose bytes tell an SWMR reader nothing was committed; null: unknown. */
+    private CommitPoint commitPoint;
 
     private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
                     long[] shape, long[] maxShape, Datatype type, byte[] fillValue,
@@ -198,9 +201,9 @@ public final class Dataset extends Hdf5Object {
      * An SWMR reader's {@code H5Drefresh}: reads this dataset's object header again and, when
      * the writer committed a new extent (the dataspace message; or the data layout message)
      * since the last look, takes its shape, reopens the chunk index through a new metadata
-     * cache and drops cached chunks that reached past the old extent. When nothing changed
-     * that is one read of the object header. A torn header is read again within the file's
-     * {@link SwmrReadOptions}.
+     * cache and drops cached chunks that reached past the old extent. When the header block
+     * holding those messages reads back unchanged ({@link CommitPoint}) that is one read. A
+     * torn header is read again within the file's {@link SwmrReadOptions}.
      *
      * @throws IllegalStateException the file was not opened with {@link Hdf5File#openSwmr}
      * @throws MetadataRetriesExhaustedException the header failed its check at every read
@@ -218,10 +221,17 @@ public final class Dataset extends Hdf5Object {
     }
 
     private void refreshOnce() throws IOException {
-        List<HeaderMessage> messages = file.headerMessages(address());
+        if (commitPoint != null && commitPoint.unchanged(file.blocks())) {
+            return;
+        }
+        ObjectHeaderV2.StoredHeader stored = file.storedHeaderV2(address());
+        List<HeaderMessage> messages = stored != null ? ObjectHeaderV2.messages(stored)
+                : file.headerMessages(address());
+        CommitPoint watched = stored != null ? CommitPoint.of(stored) : null;
         byte[] space = body(messages, DataspaceMessage.TYPE);
         byte[] layout = body(messages, DataLayoutMessage.TYPE);
         if (Arrays.equals(space, committedDataspace) && Arrays.equals(layout, committedLayout)) {
+            commitPoint = watched;
             return;
         }
         DatasetHeader described = DatasetHeader.decode(file.blocks().path(), address(),
@@ -233,6 +243,7 @@ public final class Dataset extends Hdf5Object {
         shape = described.space().dimensions();
         committedDataspace = space;
         committedLayout = layout;
+        commitPoint = watched;
     }
 
     /** The chunk index {@code layout} names, through a new metadata cache of its own. */

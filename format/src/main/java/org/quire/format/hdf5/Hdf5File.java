@@ -783,6 +783,13 @@ public final class Hdf5File implements AutoCloseable {
                 : ObjectHeaderV1.read(blocks, address);
     }
 
+    /** The chunks of the version-2 object header at {@code address}; null for version 1. */
+    ObjectHeaderV2.StoredHeader storedHeaderV2(long address) throws IOException {
+        byte[] signature = blocks.read(address, OHDR.length, "object header");
+        return Arrays.equals(signature, OHDR) ? ObjectHeaderV2.readChunks(blocks, address)
+                : null;
+    }
+
     /**
      * The group, dataset or committed datatype whose header at {@code address} holds
      * {@code messages}, writable through {@code header} (groups and datasets of a file

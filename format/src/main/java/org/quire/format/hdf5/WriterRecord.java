@@ -69,9 +69,12 @@ record WriterRecord(long pid, String host, Mode mode, long sinceMillis, long bea
         return file.resolveSibling(file.getFileName() + ".qwriter");
     }
 
+    /** This host's name, as records name it. */
+    static final String THIS_HOST = hostName();
+
     /** This process's record, at beat 0. */
     static WriterRecord ofThisProcess(Mode mode, long nowMillis) {
-        return new WriterRecord(ProcessHandle.current().pid(), hostName(), mode, nowMillis, 0,
+        return new WriterRecord(ProcessHandle.current().pid(), THIS_HOST, mode, nowMillis, 0,
                 nowMillis);
     }
 

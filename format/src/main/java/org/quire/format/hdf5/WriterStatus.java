@@ -35,8 +35,7 @@ public record WriterStatus(State state, String summary) {
         if (record == null) {
             return new WriterStatus(State.NO_WRITER, "no writer");
         }
-        if (!record.stale(now) && !record.host().equals(WriterRecord.ofThisProcess(
-                record.mode(), now).host())) {
+        if (!record.stale(now) && !record.host().equals(WriterRecord.THIS_HOST)) {
             return new WriterStatus(State.ALIVE, "writer alive by its heartbeat ("
                     + record.describe(now) + "; its lock is not visible from this host)");
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -216,5 +217,26 @@ class CrashSimulatorTest {
             }
         }
         assertEquals(1, simulator.eventCount(), "only the creation is recorded: " + simulator.events());
+    }
+
+    @Test
+    void locksRegionsAsFileStorageDoes() throws IOException {
+        CrashSimulator simulator = new CrashSimulator();
+        simulator.open(FILE, OpenMode.CREATE_OR_OPEN).close();
+        long far = Long.MAX_VALUE - 2;
+        try (Storage a = simulator.open(FILE, OpenMode.READ_WRITE);
+             Storage b = simulator.open(FILE, OpenMode.READ)) {
+            StorageLock writer = a.tryLock(far, 1, false);
+            assertNotNull(writer);
+            StorageLock reader = b.tryLock(far + 1, 1, true);
+            assertNotNull(reader, "another byte");
+            assertNull(b.tryLock(far, 1, true), "the exclusive byte");
+            assertNotNull(a.tryLock(far + 1, 1, true), "shared beside shared");
+            writer.close();
+            assertNotNull(b.tryLock(far, 1, true), "released");
+        }
+        try (Storage c = simulator.open(FILE, OpenMode.READ_WRITE)) {
+            assertNotNull(c.tryLock(far, 2, false), "closing released every lock");
+        }
     }
 }
