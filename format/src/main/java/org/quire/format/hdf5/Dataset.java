@@ -23,7 +23,6 @@ import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.DataspaceMessage;
 import org.quire.format.hdf5.layout.GlobalHeapId;
 import org.quire.format.hdf5.layout.HeaderMessage;
-import org.quire.format.hdf5.layout.ObjectHeaderV2;
 
 /**
  * A dataset. Quire writes chunked datasets and reads chunked (every chunk index, version-1
@@ -57,15 +56,8 @@ public final class Dataset extends Hdf5Object {
     private int layoutHandle;
     /** Why a dataset of a reopened file cannot be changed, or null when it can. */
     private String notRewritable;
-    /**
-     * An SWMR reader's view of the writer's last commit: the dataspace and data layout
-     * message bodies it last read, and the layout its index was opened from; null otherwise.
-     */
-    private byte[] committedDataspace;
-    private byte[] committedLayout;
-    private DataLayoutMessage layoutMessage;
-    /** The header block whose bytes tell an SWMR reader nothing was committed; null: unknown. */
-    private CommitPoint commitPoint;
+    /** An SWMR reader's view of the writer's last commit; null for other files. */
+    private CommittedHeader committed;
 
     private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
                     long[] shape, long[] maxShape, Datatype type, byte[] fillValue,
@@ -168,10 +160,8 @@ public final class Dataset extends Hdf5Object {
                 contiguous);
         dataset.readAttributes(messages);
         if (file.swmrRetry() != null) {
-            dataset.committedDataspace = body(messages, DataspaceMessage.TYPE);
-            dataset.committedLayout = body(messages, DataLayoutMessage.TYPE);
-            dataset.layoutMessage = described.layout() instanceof DataLayoutMessage layout
-                    ? layout : null;
+            dataset.committed = new CommittedHeader(messages,
+                    described.layout() instanceof DataLayoutMessage layout ? layout : null);
         }
         if (header != null && chunked != null) {
             dataset.dataspaceHandle = header.handleOf(DataspaceMessage.TYPE);
@@ -187,23 +177,13 @@ public final class Dataset extends Hdf5Object {
         return dataset;
     }
 
-    /** The body of the first message of {@code type}, or null. */
-    private static byte[] body(List<HeaderMessage> messages, int type) {
-        for (HeaderMessage message : messages) {
-            if (message.type() == type) {
-                return message.body();
-            }
-        }
-        return null;
-    }
-
     /**
      * An SWMR reader's {@code H5Drefresh}: reads this dataset's object header again and, when
      * the writer committed a new extent (the dataspace message; or the data layout message)
      * since the last look, takes its shape, reopens the chunk index through a new metadata
-     * cache and drops cached chunks that reached past the old extent. When the header block
-     * holding those messages reads back unchanged ({@link CommitPoint}) that is one read. A
-     * torn header is read again within the file's {@link SwmrReadOptions}.
+     * cache and drops cached chunks that reached past the old extent ({@link CommittedHeader}).
+     * When the header block holding those messages reads back unchanged ({@link CommitPoint})
+     * that is one read. A torn header is read again within the file's {@link SwmrReadOptions}.
      *
      * @throws IllegalStateException the file was not opened with {@link Hdf5File#openSwmr}
      * @throws MetadataRetriesExhaustedException the header failed its check at every read
@@ -221,29 +201,16 @@ public final class Dataset extends Hdf5Object {
     }
 
     private void refreshOnce() throws IOException {
-        if (commitPoint != null && commitPoint.unchanged(file.blocks())) {
+        CommittedHeader.Change change = committed.read(file, address());
+        if (change == null) {
             return;
         }
-        ObjectHeaderV2.StoredHeader stored = file.storedHeaderV2(address());
-        List<HeaderMessage> messages = stored != null ? ObjectHeaderV2.messages(stored)
-                : file.headerMessages(address());
-        CommitPoint watched = stored != null ? CommitPoint.of(stored) : null;
-        byte[] space = body(messages, DataspaceMessage.TYPE);
-        byte[] layout = body(messages, DataLayoutMessage.TYPE);
-        if (Arrays.equals(space, committedDataspace) && Arrays.equals(layout, committedLayout)) {
-            commitPoint = watched;
-            return;
+        long[] newShape = change.described().space().dimensions();
+        if (chunked != null && change.described().layout() instanceof DataLayoutMessage layout) {
+            chunked.useIndex(openSwmrIndex(layout, newShape), shape);
         }
-        DatasetHeader described = DatasetHeader.decode(file.blocks().path(), address(),
-                messages, file.references());
-        if (chunked != null && described.layout() instanceof DataLayoutMessage newLayout) {
-            chunked.useIndex(openSwmrIndex(newLayout, described.space().dimensions()), shape);
-            layoutMessage = newLayout;
-        }
-        shape = described.space().dimensions();
-        committedDataspace = space;
-        committedLayout = layout;
-        commitPoint = watched;
+        shape = newShape;
+        committed.accept(change);
     }
 
     /** The chunk index {@code layout} names, through a new metadata cache of its own. */
@@ -633,7 +600,7 @@ public final class Dataset extends Hdf5Object {
                 file.swmrRetry().run(() -> {
                     chunked.read(start, count, target);
                     return null;
-                }, () -> chunked.useIndex(openSwmrIndex(layoutMessage, shape), shape));
+                }, () -> chunked.useIndex(openSwmrIndex(committed.layout(), shape), shape));
             }
         } catch (CorruptFileException e) {
             throw e.of(path());
