@@ -13,6 +13,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -161,6 +162,26 @@ class OpenRulesTest {
         try (Hdf5File writer = Hdf5File.openForWriting(file)) {
             assertTrue(writer.isWritable());
         }
+    }
+
+    /**
+     * libhdf5 locks with flock, Quire with fcntl byte ranges: neither sees the other's locks;
+     * libhdf5 still refuses a file a Quire writer holds, through the superblock's flags.
+     */
+    @Test
+    void h5pyIsKeptOutOfAQuireWritersFileByItsFlags() throws Exception {
+        ExternalTools.requireH5py();
+        assertEquals("held", hold("write"));
+        ExternalTools.Result h5py = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", String.join("\n", "import sys, h5py",
+                        "try:",
+                        "    h5py.File(sys.argv[1], 'r')",
+                        "    print('opened')",
+                        "except OSError as e:",
+                        "    print('refused', e)"), file.toString()), 60);
+        assertTrue(h5py.stdout().startsWith("refused") && h5py.stdout().contains(
+                "already open for write"), h5py.output());
+        release();
     }
 
     @Test
