@@ -40,10 +40,6 @@ final class MetadataReadRetry {
         this.options = options;
     }
 
-    SwmrReadOptions options() {
-        return options;
-    }
-
     /**
      * Runs {@code read}; after a failed check, pauses, runs {@code reset} and {@code read}
      * again (a failure in {@code reset} counts as a failed attempt too).

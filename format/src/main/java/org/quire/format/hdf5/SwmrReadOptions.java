@@ -34,11 +34,8 @@ public record SwmrReadOptions(int attempts, Duration budget, Duration firstPause
         }
     }
 
+    /** These options with at most {@code newAttempts} reads within {@code newBudget}. */
     public SwmrReadOptions withAttempts(int newAttempts, Duration newBudget) {
         return new SwmrReadOptions(newAttempts, newBudget, firstPause, maxPause, chunkCache);
-    }
-
-    public SwmrReadOptions withChunkCache(ChunkCacheSettings settings) {
-        return new SwmrReadOptions(attempts, budget, firstPause, maxPause, settings);
     }
 }
