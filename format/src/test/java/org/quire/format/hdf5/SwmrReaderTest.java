@@ -186,9 +186,9 @@ class SwmrReaderTest {
         // Each dataset is flushed on its own: a kill between two leaves them a batch apart.
         String[] read = h5py.stdout().trim().split(" ");
         assertEquals(visible + " True", read[0] + " " + read[1], h5py.stdout());
-        long plain = Long.parseLong(read[2]);
-        assertTrue(plain >= flushed, h5py.stdout());
-        assertEquals(3 * (plain - 1) + 1, Long.parseLong(read[3]), h5py.stdout());
+        long plainLength = Long.parseLong(read[2]);
+        assertTrue(plainLength >= flushed, h5py.stdout());
+        assertEquals(3 * (plainLength - 1) + 1, Long.parseLong(read[3]), h5py.stdout());
         ExternalTools.requireTool("h5dump");
         ExternalTools.Result dump = ExternalTools.run(List.of("h5dump", "-H", path.toString()),
                 60);
