@@ -43,14 +43,12 @@ public final class CommandRun {
      */
     public static int run(CommandSpec spec, Path input, Work work) {
         if (!Files.isRegularFile(input)) {
-            error(spec, input + (Files.exists(input) ? ": not a regular file" : ": no such file"));
-            return USAGE;
+            return usageError(spec, input + (Files.exists(input) ? ": not a regular file" : ": no such file"));
         }
         try {
             return work.run();
         } catch (UsageException e) {
-            error(spec, e.getMessage());
-            return USAGE;
+            return usageError(spec, e.getMessage());
         } catch (StandardOutputClosed e) {
             return BROKEN_PIPE;
         } catch (IOException e) {
@@ -62,6 +60,19 @@ public final class CommandRun {
                     + "); give the launcher more heap with QUIRE_JAVA_OPTS=-Xmx...");
             return FAILED;
         }
+    }
+
+    /**
+     * A usage error of any command: one line saying what is wrong, one pointing at the command's
+     * help (its full usage would bury the line).
+     *
+     * @return {@link #USAGE}
+     */
+    public static int usageError(CommandSpec spec, String message) {
+        error(spec, message);
+        spec.commandLine().getErr().println("see " + spec.qualifiedName() + " --help");
+        spec.commandLine().getErr().flush();
+        return USAGE;
     }
 
     /** One line on the command line's error stream (System.err unless a caller redirected it). */

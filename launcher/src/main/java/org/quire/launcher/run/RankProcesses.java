@@ -61,7 +61,7 @@ final class RankProcesses {
                     exit = withOutOfMemory(exit);
                     firstFailure = exit;
                     int others = ranks.size() - ended - 1;
-                    err.println("quire: " + exit.describe() + (others > 0 ? "; stopping the other " + others
+                    err.println("quire run: " + exit.describe() + (others > 0 ? "; stopping the other " + others
                             + (others == 1 ? " rank" : " ranks") : ""));
                     stopAll();
                 }

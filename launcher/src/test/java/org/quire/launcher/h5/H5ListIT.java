@@ -285,15 +285,18 @@ class H5ListIT {
     void badArgumentsAreOneLineAndStatus2() throws Exception {
         QuireCommand.Result missing = QuireCommand.run(LIMIT, "h5", "ls", dir.resolve("nope.h5").toString());
         assertEquals(2, missing.exitCode(), missing.toString());
-        assertEquals(List.of("quire h5 ls: " + dir.resolve("nope.h5") + ": no such file"), missing.stderr().lines().toList());
+        assertEquals(List.of("quire h5 ls: " + dir.resolve("nope.h5") + ": no such file", "see quire h5 ls --help"),
+                missing.stderr().lines().toList());
 
         QuireCommand.Result noObject = QuireCommand.run(LIMIT, "h5", "ls", file.toString(), "/grid/nothing");
         assertEquals(2, noObject.exitCode(), noObject.toString());
-        assertEquals(List.of("quire h5 ls: no object /grid/nothing in " + file), noObject.stderr().lines().toList());
+        assertEquals(List.of("quire h5 ls: no object /grid/nothing in " + file, "see quire h5 ls --help"),
+                noObject.stderr().lines().toList());
 
         QuireCommand.Result throughDataset = QuireCommand.run(LIMIT, "h5", "ls", file.toString(), "/log/x");
         assertEquals(2, throughDataset.exitCode(), throughDataset.toString());
-        assertEquals(List.of("quire h5 ls: /log is a dataset, not a group: no /log/x in " + file),
+        assertEquals(List.of("quire h5 ls: /log is a dataset, not a group: no /log/x in " + file,
+                "see quire h5 ls --help"),
                 throughDataset.stderr().lines().toList());
     }
 

@@ -32,7 +32,7 @@ class FailFastIT {
         QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "4", "--transport", transport,
                 "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.FailingRank", "2", "throw");
         assertEquals(1, result.exitCode(), result.toString());
-        assertTrue(result.stderr().contains("quire: rank 2 exited with status 1; stopping the other 3 ranks"),
+        assertTrue(result.stderr().contains("quire run: rank 2 exited with status 1; stopping the other 3 ranks"),
                 result.toString());
         assertTrue(result.stderr().contains("[2] Exception in thread \"main\" java.lang.IllegalStateException: rank 2"
                 + " fails on purpose"), result.toString());
@@ -45,7 +45,7 @@ class FailFastIT {
         QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "3", "--transport", transport,
                 "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.FailingInTry", "1");
         assertEquals(1, result.exitCode(), result.toString());
-        assertTrue(result.stderr().contains("quire: rank 1 exited with status 1; stopping the other 2 ranks"),
+        assertTrue(result.stderr().contains("quire run: rank 1 exited with status 1; stopping the other 2 ranks"),
                 result.toString());
         assertTrue(result.stderr().contains("[1] Exception in thread \"main\" java.lang.IllegalStateException: rank 1"
                 + " fails inside try-with-resources"), result.toString());
@@ -57,7 +57,7 @@ class FailFastIT {
         QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "3", "-cp", QuireCommand.testWorkers(),
                 "org.quire.launcher.workers.FailingRank", "1", "exit=7");
         assertEquals(7, result.exitCode(), result.toString());
-        assertTrue(result.stderr().contains("quire: rank 1 exited with status 7; stopping the other 2 ranks"),
+        assertTrue(result.stderr().contains("quire run: rank 1 exited with status 7; stopping the other 2 ranks"),
                 result.toString());
     }
 
@@ -69,7 +69,7 @@ class FailFastIT {
         new ProcessBuilder("kill", "-KILL", Long.toString(pids.get(1))).start().waitFor();
         QuireCommand.Result result = job.await(HANG);
         assertEquals(137, result.exitCode(), result.toString());
-        assertTrue(result.stderr().contains("quire: rank 1 was killed by SIGKILL (status 137); stopping the other 2"
+        assertTrue(result.stderr().contains("quire run: rank 1 was killed by SIGKILL (status 137); stopping the other 2"
                 + " ranks"), result.toString());
         assertAllGone(pids);
     }

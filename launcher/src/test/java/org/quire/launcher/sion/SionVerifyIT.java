@@ -121,7 +121,7 @@ class SionVerifyIT {
         Path missing = directory.resolve("nothing.sion");
         QuireCommand.Result result = SionTool.run("verify", missing.toString());
         assertEquals(2, result.exitCode(), result.toString());
-        assertEquals(List.of("quire sion verify: " + missing + ": no such file"), result.stderr().lines().toList());
+        assertEquals(List.of("quire sion verify: " + missing + ": no such file", "see quire sion verify --help"), result.stderr().lines().toList());
     }
 
     private void assertRejected(Path file, String problem) throws Exception {
