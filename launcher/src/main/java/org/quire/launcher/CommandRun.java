@@ -94,14 +94,17 @@ public final class CommandRun {
         if (e instanceof FormatException) {
             return e.getMessage(); // names the file already
         }
-        // File system exceptions carry only the path as message; say what happened to it.
+        if (e instanceof FileSystemException system && system.getReason() != null) {
+            return e.getMessage(); // names the file and, from Quire's storage, the operation
+        }
+        // The JDK's own carry only the path as message; say what happened to it.
         if (e instanceof NoSuchFileException) {
             return e.getMessage() + ": no such file or directory";
         }
         if (e instanceof AccessDeniedException) {
             return e.getMessage() + ": permission denied";
         }
-        if (e instanceof FileSystemException system && system.getReason() == null) {
+        if (e instanceof FileSystemException system) {
             return system.getFile() + ": " + e.getClass().getSimpleName();
         }
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();

@@ -130,7 +130,14 @@ public final class SionParallelWriter implements Closeable {
                 failure = e;
             }
         }
-        collectives.barrier(); // every file and journal exists and is truncated before other ranks open it
+        // Every file and journal exists and is truncated before other ranks open it; when a file could not be
+        // created, the ranks sharing it fail with the creator's failure, not with their own follow-on one.
+        try {
+            CollectiveOutcome.agree(collectives, failure, "creating the SION file " + name);
+        } catch (IOException | RuntimeException e) {
+            closeAfterFailure(storage, journal, e);
+            throw e;
+        }
         if (!assignment.ownsFileMetadata()) {
             try {
                 storage = options.storage().open(physicalFile, OpenMode.READ_WRITE);

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileSystemException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -26,8 +27,24 @@ public final class FileStorage implements Storage {
         this.channel = channel;
     }
 
+    /**
+     * Opens {@code path}, which must be a regular file if it exists: a directory, device, pipe or
+     * socket is refused ({@link NotARegularFileException}). A failure to open keeps the JDK's
+     * class ({@code NoSuchFileException}, {@code AccessDeniedException}, ...) with a reason that
+     * names the operation, e.g. {@code /sys/x.sion: cannot create: permission denied}.
+     */
     public static FileStorage open(Path path, OpenMode mode) throws IOException {
-        return new FileStorage(path, FileChannel.open(path, options(mode)));
+        OpenFailures.requireRegularFileIfExists(path);
+        try {
+            return over(path, FileChannel.open(path, options(mode)));
+        } catch (FileSystemException e) {
+            throw OpenFailures.explain(path, mode, e);
+        }
+    }
+
+    /** The storage of an open {@code channel} to {@code path}, whatever kind of file it is. */
+    static FileStorage over(Path path, FileChannel channel) {
+        return new FileStorage(path, channel);
     }
 
     private static OpenOption[] options(OpenMode mode) {

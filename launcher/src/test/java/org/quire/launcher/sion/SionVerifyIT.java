@@ -49,9 +49,10 @@ class SionVerifyIT {
     }
 
     @Test
-    void badMagicIsNamedWithItsOffsetAndBytes() throws Exception {
+    void aFileWithoutTheMagicIsNotASionFile() throws Exception {
         Path copy = copyWith(MIXED, 0, new byte[] {'x'});
-        assertRejected(copy, "corrupt META1 at offset 0: magic expected 73 69 6f 6e (\"sion\"), found 78 69 6f 6e");
+        assertRejected(copy, "not a SION file: it starts with 78 69 6f 6e (\"xion\"), not the magic 73 69 6f 6e"
+                + " (\"sion\")");
     }
 
     @Test
