@@ -86,7 +86,7 @@ public final class CommandRun {
         if (e instanceof SionNotClosedException notClosed) {
             return notClosed.file() + ": not closed: " + notClosed.structure() + " "
                     + notClosed.field() + " at offset " + notClosed.offset() + " is 0, its writer"
-                    + " never wrote META2; 'quire sion recover' may recover its data";
+                    + " never wrote META2; " + notClosed.recoveryHint();
         }
         if (e instanceof FileOpenForWritingException) {
             return e.getMessage() + "; its writer is still running or died before closing it";

@@ -66,9 +66,9 @@ final class CrossRankFailure {
 
     /** Most specific first: the first kind the failure is an instance of encodes it. */
     private static final List<Kind<?>> KINDS = List.of(
-            new Kind<>("sion-not-closed", SionNotClosedException.class, 2,
-                    e -> strings(e.file(), e.offset()),
-                    f -> new SionNotClosedException(path(f.get(0)), Long.parseLong(f.get(1)))),
+            new Kind<>("sion-not-closed", SionNotClosedException.class, 3,
+                    e -> strings(e.file(), e.offset(), e.journal()),
+                    f -> new SionNotClosedException(path(f.get(0)), Long.parseLong(f.get(1)), path(f.get(2)))),
             new Kind<>("sion-recovery-refused", SionRecoveryRefusedException.class, 3,
                     e -> strings(e.file(), e.reason(), e.detail()),
                     f -> new SionRecoveryRefusedException(path(f.get(0)),

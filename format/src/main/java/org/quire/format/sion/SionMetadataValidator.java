@@ -1,5 +1,6 @@
 package org.quire.format.sion;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -140,7 +141,8 @@ final class SionMetadataValidator {
         long startOfMeta2 = meta1.startOfMeta2();
         long startOfMeta2Offset = Meta1Layout.startOfMeta2Offset(taskCount);
         if (startOfMeta2 == 0) {
-            throw new SionNotClosedException(file, startOfMeta2Offset);
+            Path journal = SionFileNames.journal(file);
+            throw new SionNotClosedException(file, startOfMeta2Offset, Files.exists(journal) ? journal : null);
         }
         long startOfData = ChunkGeometry.alignUp(Meta1Layout.size(taskCount), meta1.fixedPart().fsBlockSize());
         if (startOfMeta2 < startOfData || startOfMeta2 > fileSize) {

@@ -127,10 +127,13 @@ class CrossRankFailureTest {
 
     @Test
     void aNotClosedFileStaysNotClosed() {
-        SionNotClosedException crossed = (SionNotClosedException) crossed(new SionNotClosedException(FILE, 1112));
+        SionNotClosedException crossed = (SionNotClosedException) crossed(new SionNotClosedException(FILE, 1112,
+                SionFileNames.journal(FILE)));
         assertEquals(SionNotClosedException.class, crossed.getClass());
+        assertEquals(SionFileNames.journal(FILE), crossed.journal());
         assertEquals(1112, crossed.offset());
-        assertEquals(new SionNotClosedException(FILE, 1112).getMessage(), crossed.getMessage());
+        assertEquals(new SionNotClosedException(FILE, 1112, SionFileNames.journal(FILE)).getMessage(),
+                crossed.getMessage());
     }
 
     @Test
