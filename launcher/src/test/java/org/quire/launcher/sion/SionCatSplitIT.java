@@ -69,6 +69,24 @@ class SionCatSplitIT {
         }
     }
 
+    /**
+     * The third output cannot be written (a directory holds its partial name): the command fails
+     * in one line naming it, and neither the two outputs written before nor any partial file stay.
+     */
+    @Test
+    void aSplitThatFailsMidwayLeavesNoOutputBehind() throws Exception {
+        ExpectedSionSet set = ExpectedSionSet.named("serial_4tasks_mixed.sion");
+        Path out = Files.createDirectory(directory.resolve("midway"));
+        Path blocked = Files.createDirectory(out.resolve("task_00102.partial"));
+        QuireCommand.Result result = SionTool.run("split", set.name().toString(), out.resolve("task_").toString());
+        assertEquals(1, result.exitCode(), result.toString());
+        assertEquals(1, result.stderr().lines().count(), result.toString());
+        assertTrue(result.stderr().startsWith("quire sion split: " + blocked), result.toString());
+        try (var left = Files.list(out)) {
+            assertEquals(List.of(blocked), left.toList(), "only what was there before");
+        }
+    }
+
     @Test
     void splitByTaskIndexWithMoreDigitsAsSionsplitNamesThem() throws Exception {
         ExpectedSionSet set = ExpectedSionSet.named("serial_4tasks_mixed.sion");
