@@ -2,7 +2,10 @@ package org.quire.launcher.sion;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.sion.KeyValueRecord;
+import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionSerialWriter;
+import org.quire.format.sion.SionTask;
 import org.quire.format.sion.SionTestVectors;
 import org.quire.format.sion.SionWriteOptions;
 import org.quire.launcher.QuireCommand;
@@ -16,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -127,6 +131,40 @@ class SionCatSplitIT {
                 SionTestVectors.directory().resolve("serial_4tasks_mixed.sion").toString(), prefix.toString());
         assertEquals(2, plain.exitCode(), plain.toString());
         assertTrue(plain.stderr().startsWith("quire sion split: --keys needs a key-value file; "), plain.toString());
+    }
+
+    /** keys lists what the reader finds; cat --key writes what SionFile.readKey reads, key by key. */
+    @Test
+    void keysListsEveryTasksKeysAndCatWritesOneKeysData() throws Exception {
+        ExpectedSionSet set = ExpectedSionSet.named("serial_keyval_inline.sion");
+        QuireCommand.Result keys = SionTool.run("keys", set.name().toString());
+        SionDumpIT.assertSucceededQuietly(keys);
+        List<String> expected = new ArrayList<>(List.of("global_rank key records bytes"));
+        try (SionFile sion = SionFile.open(set.name())) {
+            for (SionTask task : sion.tasks()) {
+                List<KeyValueRecord> records = sion.keyValueRecords(task.index());
+                for (long key : records.stream().map(KeyValueRecord::key).distinct().sorted().toList()) {
+                    List<KeyValueRecord> withKey = records.stream().filter(r -> r.key() == key).toList();
+                    expected.add(task.globalRank() + " " + key + " " + withKey.size() + " "
+                            + withKey.stream().mapToLong(KeyValueRecord::length).sum());
+                    Path data = directory.resolve("key-" + task.globalRank() + "-" + key);
+                    SionDumpIT.assertSucceededQuietly(SionTool.runToFile(data, Map.of(), "cat", "-t",
+                            Long.toString(task.globalRank()), "--key", Long.toString(key), set.name().toString()));
+                    assertArrayEquals(sion.readKey(task.index(), key), Files.readAllBytes(data),
+                            "task " + task.index() + " key " + key);
+                }
+            }
+        }
+        assertEquals(expected, keys.stdoutLines());
+        assertTrue(expected.size() > 3, "the vector has several tasks and keys: " + expected);
+
+        QuireCommand.Result noKey = SionTool.run("cat", "-t", "0", "--key", "99", set.name().toString());
+        assertEquals(List.of("quire sion cat: task with global rank 0 of " + set.name() + " has no record with key 99"
+                + " (its keys: 1,2)", "see quire sion cat --help"), noKey.stderr().lines().toList());
+        QuireCommand.Result plain = SionTool.run("keys",
+                SionTestVectors.directory().resolve("serial_4tasks_mixed.sion").toString());
+        assertEquals(2, plain.exitCode(), plain.toString());
+        assertTrue(plain.stderr().startsWith("quire sion keys: not a key-value file: "), plain.toString());
     }
 
     @Test
