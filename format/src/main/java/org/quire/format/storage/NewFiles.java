@@ -29,7 +29,7 @@ public final class NewFiles {
         Storage storage = opener.open(path, OpenMode.CREATE_NEW);
         StorageLock lock;
         try {
-            lock = storage.tryLock(false);
+            lock = exclusiveWholeFile(storage);
         } catch (IOException | RuntimeException e) {
             storage.close();
             throw e;
@@ -54,12 +54,20 @@ public final class NewFiles {
         } catch (NoSuchFileException nothingToReplace) {
             return;
         }
-        try (existing; StorageLock lock = existing.tryLock(false)) {
+        try (existing; StorageLock lock = exclusiveWholeFile(existing)) {
             if (lock == null) {
                 throw new FileInUseException(path.toString());
             }
             opener.deleteIfExists(path);
         }
+    }
+
+    /**
+     * Every byte a lock can name, so it conflicts with any other holder's lock, including the
+     * role bytes an HDF5 writer or reader holds far past the data (docs/storage.md).
+     */
+    private static StorageLock exclusiveWholeFile(Storage storage) throws IOException {
+        return storage.tryLock(0, Long.MAX_VALUE, false);
     }
 
     /** A storage that releases its lock when it is closed. */
@@ -103,8 +111,8 @@ public final class NewFiles {
         }
 
         @Override
-        public StorageLock tryLock(boolean shared) throws IOException {
-            return storage.tryLock(shared);
+        public StorageLock tryLock(long position, long size, boolean shared) throws IOException {
+            return storage.tryLock(position, size, shared);
         }
 
         @Override
