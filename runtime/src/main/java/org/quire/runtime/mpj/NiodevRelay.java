@@ -76,6 +76,7 @@ final class NiodevRelay {
     }
 
     static NiodevRelay start(WorldSpec spec) throws IOException {
+        SocketOwner.requireProc(); // before MPI.Init: without /proc no registration could be accepted
         GuardedServer listener = GuardedServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 "niodev relay of rank " + spec.rank(), "niodev registration", READ_TIMEOUT_MILLIS);
         NiodevRelay relay = new NiodevRelay(listener, spec);
