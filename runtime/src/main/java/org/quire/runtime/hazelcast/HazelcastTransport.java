@@ -2,6 +2,7 @@ package org.quire.runtime.hazelcast;
 
 import com.hazelcast.collection.IQueue;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.nio.serialization.HazelcastSerializationException;
 import org.quire.runtime.CommunicationException;
 import org.quire.runtime.JobSecret;
 import org.quire.runtime.message.Message;
@@ -22,6 +23,9 @@ import java.nio.charset.StandardCharsets;
  * message of the job was lost) fails the receive with a {@link CommunicationException} naming the
  * lost message, which ends the rank, so the job fails fast instead of waiting forever. Open-source Hazelcast lets any client that
  * knows the cluster name put into any queue; this is what keeps such a client's messages out.
+ * Such a client may also put other objects than {@code byte[]}: they are dropped and reported the
+ * same way, and an object whose decoding {@link HazelcastSettings} forbids (any Java-serialized
+ * one) is reported without being decoded.
  */
 final class HazelcastTransport implements MessageTransport {
 
@@ -31,7 +35,8 @@ final class HazelcastTransport implements MessageTransport {
     private final JobSecret secret;
     /** The job id as UTF-8: part of every element's MAC. */
     private final byte[] world;
-    private final IQueue<byte[]> inbox;
+    /** Elements as Hazelcast decodes them: {@code byte[]} unless a stranger put something else. */
+    private final IQueue<Object> inbox;
     /** Per destination: messages sent to it so far. */
     private final long[] sent;
     /** Per source: messages received from it so far. */
@@ -79,11 +84,10 @@ final class HazelcastTransport implements MessageTransport {
     @Override
     public Message takeNext() {
         while (true) {
-            byte[] element = take();
+            byte[] element = takeBytes();
             InboxElement.Verified verified = InboxElement.verify(secret, world, rank, element);
             if (verified == null) {
-                report("it does not carry this job's secret (" + (element == null ? "null" : element.length + " bytes")
-                        + ")");
+                report("it does not carry this job's secret (" + element.length + " bytes)");
                 continue;
             }
             int source = verified.message().source();
@@ -107,14 +111,25 @@ final class HazelcastTransport implements MessageTransport {
         }
     }
 
-    private byte[] take() {
-        try {
-            return inbox.take();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CommunicationException("rank " + rank + " was interrupted waiting for a message", e);
-        } catch (RuntimeException e) {
-            throw new CommunicationException("rank " + rank + " lost its Hazelcast inbox: " + e.getMessage(), e);
+    /** The next element that is a {@code byte[]}; anything else is dropped and reported. */
+    private byte[] takeBytes() {
+        while (true) {
+            Object element;
+            try {
+                element = inbox.take();
+            } catch (HazelcastSerializationException e) {
+                report("it is an object Quire does not decode (" + e.getMessage() + ")");
+                continue;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CommunicationException("rank " + rank + " was interrupted waiting for a message", e);
+            } catch (RuntimeException e) {
+                throw new CommunicationException("rank " + rank + " lost its Hazelcast inbox: " + e.getMessage(), e);
+            }
+            if (element instanceof byte[] bytes) {
+                return bytes;
+            }
+            report("it is " + (element == null ? "null" : "a " + element.getClass().getName()) + ", not a byte[]");
         }
     }
 
