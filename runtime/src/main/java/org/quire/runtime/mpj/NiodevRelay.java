@@ -169,10 +169,12 @@ final class NiodevRelay {
         if (rank != spec.rank()) {
             return Admission.dropped("it registers rank " + rank + "; this relay serves rank " + spec.rank());
         }
-        if (!niodevArrival.complete(new Niodev(socket, new Registration(rank, readPort, writePort)))) {
-            return Admission.dropped("niodev has registered already");
-        }
-        return Admission.kept();
+        Niodev niodev = new Niodev(socket, new Registration(rank, readPort, writePort));
+        return Admission.kept(() -> {
+            if (!niodevArrival.complete(niodev)) {
+                throw new IOException("niodev has registered already");
+            }
+        });
     }
 
     /**
