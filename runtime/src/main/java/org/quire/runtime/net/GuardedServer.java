@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class GuardedServer implements AutoCloseable {
 
-    static final int MAX_BEING_READ = 256;
+    /** Connections read at once; more are dropped as soon as accepted. */
+    public static final int MAX_BEING_READ = 256;
     private static final long ACCEPT_RETRY_MILLIS = 1000;
 
     /** What a handler does with a connection it admitted, once the connection's deadline can no longer close it. */
