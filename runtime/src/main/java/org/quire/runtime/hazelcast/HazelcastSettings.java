@@ -14,10 +14,10 @@ import org.quire.runtime.JobSecret;
  * join each other even before their cluster names are compared — and ranks as its clients.
  * The open-source CP subsystem is not used (it is an Enterprise feature since 5.5).
  *
- * <p>Members and clients decode no Java-serialized object and create no class by reflection
- * ({@link #nothingDeserialised}): Quire puts only {@code byte[]} in queues, which Hazelcast
- * encodes itself, so whatever else a client with the cluster name puts there is refused before any
- * of its classes is resolved, and no {@code readObject} of a class on the ranks' class path runs.
+ * <p>Members and clients decode no Java-serialized object ({@link #nothingDeserialised}): Quire
+ * puts only {@code byte[]} in queues, which Hazelcast encodes itself, so a serialized object a
+ * client with the cluster name puts there is refused before its class is resolved, and no
+ * {@code readObject} of a class on the ranks' class path runs.
  */
 public final class HazelcastSettings {
 
@@ -88,9 +88,8 @@ public final class HazelcastSettings {
 
     /**
      * A filter that lets no class through: Hazelcast consults its blacklist before resolving the
-     * class of a Java-serialized object or of one it would create by reflection (zero-config Compact),
-     * and the empty prefix lists every class name. (An empty whitelist would allow everything once
-     * the defaults, which allow {@code java.*}, are disabled.)
+     * class of a Java-serialized object, and the empty prefix lists every class name. (An empty
+     * whitelist would allow everything once the defaults, which allow {@code java.*}, are disabled.)
      */
     static JavaSerializationFilterConfig nothingDeserialised() {
         return new JavaSerializationFilterConfig().setDefaultsDisabled(true).setBlacklist(new ClassFilter().addPrefixes(""));
