@@ -112,6 +112,7 @@ class SlurmIT {
         Map<Integer, Long> workers = awaitWorkerPids(step, 3);
         String jobId = exec(Map.of(), 30, "squeue", "-h", "-n", name, "-o", "%i").text().strip();
         assertTrue(jobId.matches("\\d+"), "the step's job id from squeue: " + jobId);
+        awaitStepRunning(jobId);
         Output cancel = exec(Map.of(), 30, "scancel", jobId);
         assertEquals(0, cancel.status(), cancel.text());
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -125,6 +126,23 @@ class SlurmIT {
                 + step.stdoutSoFar());
         QuireCommand.Result ended = step.await(Duration.ofSeconds(30));
         assertNotEquals(0, ended.exitCode(), ended.toString());
+    }
+
+    /**
+     * Waits until slurmctld has the job RUNNING with its step 0 registered: a job cancelled earlier
+     * (still CONFIGURING just after the cluster came up) was seen to get no signal for over 10 s.
+     */
+    private static void awaitStepRunning(String jobId) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            String job = exec(Map.of(), 30, "scontrol", "show", "job", jobId).text();
+            String steps = exec(Map.of(), 30, "squeue", "-h", "-s", "-j", jobId, "-o", "%i").text();
+            if (job.contains("JobState=RUNNING") && steps.lines().anyMatch(l -> l.strip().equals(jobId + ".0"))) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("job " + jobId + " is not RUNNING with step 0 within 60 s");
     }
 
     /** The pid each rank prints (as {@code "r: pid N"} under {@code srun -l}) once the world has formed. */
