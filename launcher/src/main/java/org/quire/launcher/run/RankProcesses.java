@@ -129,8 +129,14 @@ final class RankProcesses {
         relaysOfRank.computeIfAbsent(rank, r -> new ArrayList<>()).add(thread);
     }
 
-    /** {@code exit} with the OutOfMemoryError the rank printed, once its output has been read to the end. */
+    /**
+     * {@code exit} with the OutOfMemoryError the rank printed, once its output has been read to the
+     * end; only for the JVM's out-of-memory status, as any program may print the JVM's line.
+     */
     private RankExit withOutOfMemory(RankExit exit) throws InterruptedException {
+        if (exit.status() != RankExit.OUT_OF_MEMORY_STATUS) {
+            return exit;
+        }
         long deadline = System.nanoTime() + OUTPUT_DRAIN.toNanos();
         for (Thread relay : relaysOfRank.getOrDefault(exit.rank(), List.of())) {
             relay.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
