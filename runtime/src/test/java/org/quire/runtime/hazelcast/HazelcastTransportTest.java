@@ -137,7 +137,7 @@ class HazelcastTransportTest {
         try {
             intruder.getQueue("inbox-" + rank).add(new Gadget(marker));
             intruder.getQueue("inbox-" + rank).add("not a byte[]");
-            sender.send(rank, 5, "genuine".getBytes(StandardCharsets.UTF_8));
+            sender.send(rank, TAG_5, bytes("genuine"));
             assertEquals("genuine", text(receiver.takeNext()));
         } finally {
             System.setErr(stderr);
