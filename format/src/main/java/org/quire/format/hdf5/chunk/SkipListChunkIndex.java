@@ -28,9 +28,8 @@ import org.quire.format.hdf5.layout.SkipListTail;
  * pass the wanted supernode: logarithmic in the distance from the end. Forward iteration
  * follows the same back links with an explicit stack of at most one node per level and reads
  * every supernode once when the maximum height covers the list (top-level supernodes are
- * re-read when it does not). A write past the end
- * creates every supernode up to it (records unwritten): the index suits appends, not sparse
- * writes far ahead.
+ * re-read when it does not). A write past the end creates every supernode up to it (records
+ * unwritten): the index suits appends, not sparse writes far ahead.
  *
  * <p>Blocks are metadata cache entries. The configuration node points at the tail and the
  * ghost supernode and depends on both; the tail, held for the index's life when writable,
