@@ -269,21 +269,29 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
             header.add(HeaderMessage.of(AttributeInfoMessage.TYPE, 0,
                     AttributeInfoMessage.encodeCompact()));
         }
-        header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
-                AttributeMessages.encode(attribute, storedElements(attribute))));
+        if (attribute.type() instanceof Datatype.VariableLengthStringType) {
+            addStringAttribute(attribute);
+        } else {
+            header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
+                    AttributeMessages.encode(attribute, attribute.data())));
+        }
         attributes.put(attribute.name(), new StoredAttribute(attribute.name(), attribute, null));
     }
 
     /**
-     * The attribute's elements as stored: its data, or for variable-length strings the global
-     * heap IDs of the strings, written now into a new global heap collection.
+     * Adds a variable-length string attribute: its strings go into the file's global heap, and
+     * the header chunk holding the message is written only after the collections holding them.
      */
-    private byte[] storedElements(Attribute attribute) {
-        if (!(attribute.type() instanceof Datatype.VariableLengthStringType)) {
-            return attribute.data();
-        }
+    private void addStringAttribute(Attribute attribute) {
         try {
-            return GlobalHeapWriter.store(file.blocks(), attribute.strings());
+            GlobalHeap.Stored strings = file.globalHeap().store(attribute.strings());
+            try {
+                int handle = header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
+                        AttributeMessages.encode(attribute, strings.elements())));
+                strings.pointedAtBy(header, handle);
+            } finally {
+                strings.release();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
