@@ -45,9 +45,9 @@ class GlobalHeapSharingTest {
     }
 
     /**
-     * 1,000 text attributes of 9 or 10 bytes take 32 bytes of a collection each (16-byte object
-     * header, the string padded to 16): 126 fit into one 4,096-byte collection after its
-     * 32-byte header and free space header, so 8 collections hold them all.
+     * 1,000 text attributes of 7 to 9 bytes take 24 or 32 bytes of a collection each (16-byte
+     * object header, the string padded to a multiple of 8): 31,200 bytes, which 8 collections
+     * of 4,096 bytes (4,080 after the collection header) hold.
      */
     @Test
     void aThousandTextAttributesShareEightCollections() throws IOException {
