@@ -64,10 +64,13 @@ public final class CommandRun {
         }
     }
 
-    /** One line on the command line's error stream (System.err unless a caller redirected it). */
+    /**
+     * One line on the command line's error stream (System.err unless a caller redirected it),
+     * the message escaped ({@link TerminalText}): it may name objects of the file.
+     */
     public static void error(CommandSpec spec, String message) {
         spec.commandLine().getErr().println(spec.qualifiedName() + ": "
-                + message.replace('\n', ' '));
+                + TerminalText.escape(message));
         spec.commandLine().getErr().flush();
     }
 

@@ -39,9 +39,9 @@ final class FilterPipeline {
                         ? Math.min(9, Math.max(0, entry.clientData()[0])) : 6);
                 case 2 -> Filter.shuffle();
                 case 3 -> Filter.fletcher32();
-                default -> throw new UnsupportedFormatException(name, "dataset at offset "
-                        + address + " uses filter " + entry.id() + "; supported: 1 (deflate), "
-                        + "2 (shuffle), 3 (Fletcher-32)");
+                default -> throw new UnsupportedFormatException(name, "filter pipeline message",
+                        address, "filter " + entry.id(), "filters 1 (deflate), 2 (shuffle), "
+                        + "3 (Fletcher-32)");
             });
         }
         return List.copyOf(filters);

@@ -41,10 +41,15 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
      * reason; or (its strings' heap references are damaged) named with the damage, thrown when
      * it is read. One unreadable attribute leaves its object and the other attributes readable.
      */
-    record StoredAttribute(String name, Attribute attribute, Unsupported unsupported,
+    record StoredAttribute(String name, Attribute attribute, UnsupportedFormatException refusal,
                            AttributeMessages.DamagedStrings damaged) {
-        StoredAttribute(String name, Attribute attribute, Unsupported unsupported) {
-            this(name, attribute, unsupported, null);
+        StoredAttribute(String name, Attribute attribute, UnsupportedFormatException refusal) {
+            this(name, attribute, refusal, null);
+        }
+
+        /** The attribute named with why Quire does not read it, or null when it does. */
+        Unsupported unsupported() {
+            return refusal == null ? null : Unsupported.of(name, refusal);
         }
 
         static StoredAttribute read(LittleEndianReader in, StoredReferences references)
@@ -55,7 +60,7 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
                 return new StoredAttribute(attribute.name(), attribute, null);
             } catch (UnsupportedFormatException e) {
                 String name = AttributeMessage.name(copy);
-                return new StoredAttribute(name, null, Unsupported.of(name, e));
+                return new StoredAttribute(name, null, e);
             } catch (AttributeMessages.DamagedStrings e) {
                 return new StoredAttribute(e.name(), null, null, e);
             }
@@ -237,9 +242,8 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
         if (attribute == null) {
             throw new NoSuchElementException(path + " has no attribute \"" + name + "\"");
         }
-        if (attribute.unsupported() != null) {
-            throw new UnsupportedFormatException(file.path(), path + ": "
-                    + attribute.unsupported().reason());
+        if (attribute.refusal() != null) {
+            throw attribute.refusal().within(path + "@" + attribute.name());
         }
         return attribute.readable(path);
     }
