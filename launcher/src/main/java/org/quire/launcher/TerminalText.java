@@ -2,13 +2,13 @@ package org.quire.launcher;
 
 /**
  * Text from a file (names, reasons, messages naming them) made safe to print on one line of a
- * terminal, losslessly: a backslash as {@code \\}; newline, tab and carriage return as
- * {@code \n}, {@code \t}, {@code \r}; other C0 control characters and DEL as {@code \xNN}; C1
- * control characters (U+0080 to U+009F, which some terminals obey: U+009B starts an escape
- * sequence) as {@code \u00NN}; and a stored byte that is not valid UTF-8, which the format
- * library keeps as a lone surrogate U+DC80 to U+DCFF ({@code LosslessUtf8}), as {@code \xNN}.
- * So no name can end a line, forge another or drive the terminal, and two names differing in
- * any byte print differently.
+ * terminal, losslessly: a backslash as two; newline, tab and carriage return as {@code \n},
+ * {@code \t}, {@code \r}; other C0 control characters and DEL as {@code \xNN}; C1 control
+ * characters (U+0080 to U+009F, which some terminals obey: U+009B starts an escape sequence)
+ * as a backslash, {@code u} and four hex digits; and a stored byte that is not valid UTF-8,
+ * which the format library keeps as a lone surrogate U+DC80 to U+DCFF ({@code LosslessUtf8}),
+ * as {@code \xNN}. So no name can end a line, forge another or drive the terminal, and two
+ * names differing in any byte print differently.
  */
 public final class TerminalText {
 
