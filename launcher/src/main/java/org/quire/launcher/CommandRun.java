@@ -66,11 +66,12 @@ public final class CommandRun {
 
     /**
      * One line on the command line's error stream (System.err unless a caller redirected it),
-     * the message escaped ({@link TerminalText}): it may name objects of the file.
+     * its control characters and bytes that are not text escaped ({@link
+     * TerminalText#escapeControls}): it may name objects of the file.
      */
     public static void error(CommandSpec spec, String message) {
         spec.commandLine().getErr().println(spec.qualifiedName() + ": "
-                + TerminalText.escape(message));
+                + TerminalText.escapeControls(message));
         spec.commandLine().getErr().flush();
     }
 

@@ -17,11 +17,26 @@ public final class TerminalText {
 
     /** {@code text} with every character escaped as the class comment says. */
     public static String escape(String text) {
+        return escape(text, true);
+    }
+
+    /**
+     * {@code text} escaped as {@link #escape} does, but its backslashes left as they are: for an
+     * error message, which may quote bytes with escapes of its own ({@code "\\x89HDF"}) around
+     * the names it holds.
+     */
+    public static String escapeControls(String text) {
+        return escape(text, false);
+    }
+
+    private static String escape(String text, boolean backslashes) {
         StringBuilder out = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c >= 0xDC80 && c <= 0xDCFF) {
                 out.append(String.format("\\x%02x", c & 0xff));
+            } else if (c == '\\' && !backslashes) {
+                out.append(c);
             } else {
                 appendEscaped(c, out);
             }

@@ -17,6 +17,13 @@ class TerminalTextTest {
         assertEquals("bad\\xff\\x80", TerminalText.escape("bad\udcff\udc80"));
     }
 
+    /** An error message may quote bytes with escapes of its own: those backslashes stay. */
+    @Test
+    void errorMessagesKeepTheirBackslashes() {
+        assertEquals("expected \"\\x89HDF\", found /a\\nb\\nc\\x1b",
+                TerminalText.escapeControls("expected \"\\x89HDF\", found /a\\nb\nc\u001b"));
+    }
+
     @Test
     void printableTextIsLeftAsItIs() {
         assertEquals(" ~\u00a0caf\u00e9 \u03b2 \ud83d\ude00", TerminalText.escape(" ~\u00a0caf\u00e9 \u03b2 \ud83d\ude00"));
