@@ -119,4 +119,39 @@ class GlobalHeapSharingTest {
             assertEquals("three", hdf5.root().group("g").attribute("third").string());
         }
     }
+    /**
+     * Reopened for writing, a heap ID pointing at a structure the writer's cache holds as
+     * something else (here the root's own header) is corrupt at that address, naming the
+     * attribute, and the root and its other attributes stay readable.
+     */
+    @Test
+    void aHeapIdPointingAtAnotherCachedStructureIsCorrupt() throws IOException {
+        Path file = dir.resolve("misdirected.h5");
+        long root;
+        try (Hdf5File hdf5 = Hdf5File.create(file)) {
+            root = hdf5.root().address();
+            hdf5.root().setAttribute(Attribute.of("t", "abc"));
+            hdf5.root().setAttribute(Attribute.of("n", 5));
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        long collection = collections(file).get(0);
+        java.nio.ByteBuffer id = java.nio.ByteBuffer.allocate(12)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(3).putLong(collection);
+        int at = DamagedField.indexOf(bytes, id.array(), (int) root);
+        java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putLong(at + 4, root);
+        DamagedField.resealObjectHeader(bytes, (int) root);
+        Files.write(file, bytes);
+        try (Hdf5File hdf5 = Hdf5File.openForWriting(file)) {
+            org.quire.format.CorruptFileException e = org.junit.jupiter.api.Assertions
+                    .assertThrows(org.quire.format.CorruptFileException.class,
+                            () -> hdf5.root().attribute("t"));
+            assertEquals("global heap collection", e.structure(), e.getMessage());
+            assertEquals(root, e.offset(), e.getMessage());
+            // Found in the cache, not read from the file (whose bytes there are "OHDR").
+            assertEquals("a global heap collection", e.expected(), e.getMessage());
+            assertTrue(e.getMessage().contains("/@t"), e.getMessage());
+            assertEquals(5, hdf5.root().attribute("n").longs()[0]);
+        }
+    }
 }
