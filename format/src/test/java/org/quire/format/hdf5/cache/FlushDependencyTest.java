@@ -224,4 +224,20 @@ class FlushDependencyTest {
         assertThrows(IllegalStateException.class, () -> cache.unprotect(block));
         assertThrows(IllegalStateException.class, () -> insert(100));
     }
+
+    @Test
+    void dependsOnTellsADirectDependencyOnly() throws IOException {
+        insert(100);
+        insert(200);
+        insert(300);
+        cache.createFlushDependency(100, 200);
+        cache.createFlushDependency(200, 300);
+        assertTrue(cache.dependsOn(100, 200));
+        assertFalse(cache.dependsOn(200, 100));
+        assertFalse(cache.dependsOn(100, 300), "only through 200");
+        assertFalse(cache.dependsOn(100, 999));
+        assertFalse(cache.dependsOn(999, 100));
+        cache.destroyFlushDependency(100, 200);
+        assertFalse(cache.dependsOn(100, 200));
+    }
 }

@@ -153,6 +153,7 @@ class FlushJournalTest {
                 () -> FlushJournal.blocksToReplay(committed(), file(new byte[] {7, 7}, 8192)));
         assertTrue(other.getMessage().contains(FILE.toString())
                 && other.getMessage().contains(JOURNAL.toString()), other.getMessage());
+        assertEquals(JOURNAL, other.journal());
         assertThrows(ForeignJournalException.class, () -> FlushJournal.blocksToReplay(
                 committed(), file(PREVIOUS.image(), 4096)), "a block past the end");
         assertTrue(FlushJournal.blocksToReplay(newJournal(), file(new byte[0], 10)).isEmpty());
