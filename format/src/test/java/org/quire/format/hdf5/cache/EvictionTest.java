@@ -261,9 +261,11 @@ class EvictionTest {
         insert(cache, 300);
         cache.flush(); // 100 was written and evicted to make room for 300
         assertFalse(cache.contains(100));
-        cache.unprotect(protect(cache, 100));
+        LongBlock loaded = protect(cache, 100);
+        assertFalse(cache.contains(200), "the least recently used entry made room at once");
+        assertEquals(2, cache.entryCount());
+        cache.unprotect(loaded);
         assertTrue(cache.contains(100));
-        assertFalse(cache.contains(200), "the least recently used entry made room");
         assertEquals(2, cache.entryCount());
     }
 
@@ -331,5 +333,18 @@ class EvictionTest {
         IncompleteFlushException again = assertThrows(IncompleteFlushException.class,
                 cache::flush);
         assertEquals(first, again);
+
+        org.quire.format.storage.Storage journal = new org.quire.format.storage.CrashSimulator()
+                .open(java.nio.file.Path.of("f.h5.qjnl"),
+                        org.quire.format.storage.OpenMode.CREATE_NEW);
+        MetadataCache journaled = new MetadataCache(failing, 1 << 20, Durability.NONE,
+                new FlushJournal(journal));
+        insert(journaled, 100);
+        insert(journaled, 200);
+        IncompleteFlushException named = assertThrows(IncompleteFlushException.class,
+                journaled::flush);
+        assertEquals(journal.path(), named.journal());
+        assertTrue(named.getMessage().contains("Hdf5File.recover replays the committed flush"
+                + " journal " + journal.path()), named.getMessage());
     }
 }

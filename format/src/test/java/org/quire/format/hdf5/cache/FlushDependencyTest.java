@@ -240,4 +240,17 @@ class FlushDependencyTest {
         cache.destroyFlushDependency(100, 200);
         assertFalse(cache.dependsOn(100, 200));
     }
+
+    /** Three levels: each parent waits for the whole chain below it, not only its child. */
+    @Test
+    void writesAChainBottomUpWhateverTheAddresses() throws IOException {
+        insert(100);
+        insert(200);
+        insert(300);
+        insert(50);
+        cache.createFlushDependency(100, 200);
+        cache.createFlushDependency(200, 300);
+        cache.createFlushDependency(50, 200);
+        assertEquals(List.of(300L, 200L, 50L, 100L), flushedAddresses());
+    }
 }
