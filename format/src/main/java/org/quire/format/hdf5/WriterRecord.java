@@ -1,16 +1,24 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.quire.format.CorruptFileException;
 
@@ -63,6 +71,10 @@ record WriterRecord(long pid, String host, Mode mode, long sinceMillis, long bea
     static final int VERSION = 1;
     /** A heartbeat older than this is stale: the writer stopped beating (about 3 missed). */
     static final long STALE_AFTER_MILLIS = 3_000;
+    /** A record is a few lines; anything longer is not one. */
+    static final int MAX_BYTES = 4096;
+    /** What a host name may hold (it is printed in messages). */
+    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]{1,253}");
 
     /** Where the record of the HDF5 file {@code file} is. */
     static Path pathOf(Path file) {
@@ -100,7 +112,10 @@ record WriterRecord(long pid, String host, Mode mode, long sinceMillis, long bea
     void write(Path file) throws IOException {
         Path record = pathOf(file);
         Path temporary = record.resolveSibling(record.getFileName() + ".tmp");
-        Files.writeString(temporary, encode(), StandardCharsets.UTF_8);
+        // A new file each time (O_EXCL): never written through a link another user planted.
+        Files.deleteIfExists(temporary);
+        Files.writeString(temporary, encode(), StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
             Files.move(temporary, record, StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
@@ -121,12 +136,21 @@ record WriterRecord(long pid, String host, Mode mode, long sinceMillis, long bea
      */
     static WriterRecord read(Path file) throws IOException {
         Path record = pathOf(file);
-        String text;
+        BasicFileAttributes attributes;
         try {
-            text = Files.readString(record, StandardCharsets.UTF_8);
+            attributes = Files.readAttributes(record, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             return null;
         }
+        // Checked before opening: opening a FIFO would wait for a writer forever.
+        if (!attributes.isRegularFile() || attributes.size() > MAX_BYTES) {
+            throw new CorruptFileException(record, 0, "writer record", "file",
+                    "a regular file of at most " + MAX_BYTES + " bytes",
+                    attributes.isRegularFile() ? attributes.size() + " bytes"
+                            : attributes.isSymbolicLink() ? "a symbolic link" : "not a regular file");
+        }
+        String text = text(record);
         Map<String, String> fields = new LinkedHashMap<>();
         for (String line : text.split("\n")) {
             int space = line.indexOf(' ');
@@ -140,13 +164,38 @@ record WriterRecord(long pid, String host, Mode mode, long sinceMillis, long bea
                     + "'");
         }
         Mode mode = Mode.of(fields.get("mode"));
-        if (mode == null || fields.get("host") == null) {
+        if (mode == null || fields.get("host") == null || !HOST.matcher(fields.get("host")).matches()) {
             throw new CorruptFileException(record, 0, "writer record", "mode and host lines",
-                    "'mode write' or 'mode swmr' and 'host NAME'", text.replace('\n', '|'));
+                    "'mode write' or 'mode swmr' and 'host NAME' (letters, digits, '.', '-', '_')",
+                    "other lines");
         }
         return new WriterRecord(number(record, fields, "pid"), fields.get("host"), mode,
                 number(record, fields, "since"), number(record, fields, "beat"),
                 number(record, fields, "beat-time"));
+    }
+
+    /** The record's bytes as strict UTF-8, at most {@link #MAX_BYTES} of them. */
+    private static String text(Path record) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate(MAX_BYTES + 1);
+        try (FileChannel channel = FileChannel.open(record, StandardOpenOption.READ,
+                LinkOption.NOFOLLOW_LINKS)) {
+            while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
+                // read until full or at its end
+            }
+        }
+        if (!bytes.hasRemaining()) {
+            throw new CorruptFileException(record, MAX_BYTES, "writer record", "end",
+                    "at most " + MAX_BYTES + " bytes", "more");
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(bytes.flip()).toString();
+        } catch (CharacterCodingException e) {
+            throw new CorruptFileException(record, 0, "writer record", "text", "UTF-8 text",
+                    "other bytes");
+        }
     }
 
     private static long number(Path record, Map<String, String> fields, String key)
@@ -160,9 +209,13 @@ record WriterRecord(long pid, String host, Mode mode, long sinceMillis, long bea
         }
     }
 
-    /** Whether the heartbeat is older than {@link #STALE_AFTER_MILLIS} at {@code nowMillis}. */
+    /**
+     * Whether the heartbeat is older than {@link #STALE_AFTER_MILLIS} at {@code nowMillis}, or
+     * that far in the future (a record no live writer of a sane clock wrote: it must not keep
+     * a dead writer "alive" forever).
+     */
     boolean stale(long nowMillis) {
-        return nowMillis - beatMillis > STALE_AFTER_MILLIS;
+        return Math.abs(nowMillis - beatMillis) > STALE_AFTER_MILLIS;
     }
 
     /** "SWMR writer, pid 4242 on node17, open since 2026-11-25T18:01:02Z, last beat 0.4 s ago". */

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -70,7 +71,7 @@ public final class FileStorage implements Storage {
             case CREATE_NEW -> new OpenOption[] {StandardOpenOption.READ,
                     StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW};
             case CREATE_OR_OPEN -> new OpenOption[] {StandardOpenOption.READ,
-                    StandardOpenOption.WRITE, StandardOpenOption.CREATE};
+                    StandardOpenOption.WRITE, StandardOpenOption.CREATE, LinkOption.NOFOLLOW_LINKS};
         };
     }
 

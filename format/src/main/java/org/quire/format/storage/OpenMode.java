@@ -8,6 +8,10 @@ public enum OpenMode {
     READ_WRITE,
     /** Read and write a new file; fails when the file exists. */
     CREATE_NEW,
-    /** Read and write; creates the file when missing, keeps its bytes when present. */
+    /**
+     * Read and write; creates the file when missing, keeps its bytes when present. For the side
+     * files Quire owns (journals): never through a symbolic link, which could point a truncating
+     * writer at another file.
+     */
     CREATE_OR_OPEN
 }

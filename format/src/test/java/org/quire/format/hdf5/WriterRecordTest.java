@@ -1,0 +1,100 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.CorruptFileException;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The writer record beside a file is written by whoever can write the directory: a record that is
+ * not one (a FIFO, a huge or binary file, a hostile host name, a heartbeat from the future) is a
+ * one-line {@link CorruptFileException} or a stale writer, never a hang, an OutOfMemoryError or a
+ * writer "alive" forever; a link planted where a writer puts its side files is never followed.
+ */
+class WriterRecordTest {
+
+    @TempDir
+    Path dir;
+
+    private CorruptFileException refused(Path file) {
+        return assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(CorruptFileException.class, () -> WriterRecord.read(file)));
+    }
+
+    @Test
+    void aFifoIsRefusedWithoutWaitingForAWriter() throws Exception {
+        Path file = dir.resolve("fifo.h5");
+        Process mkfifo = new ProcessBuilder("mkfifo", WriterRecord.pathOf(file).toString()).start();
+        assertEquals(0, mkfifo.waitFor());
+        assertTrue(refused(file).getMessage().contains("not a regular file"));
+    }
+
+    @Test
+    void aHugeRecordIsRefusedUnread() throws IOException {
+        Path file = dir.resolve("huge.h5");
+        Files.write(WriterRecord.pathOf(file), new byte[WriterRecord.MAX_BYTES + 1]);
+        assertTrue(refused(file).getMessage().contains("at most 4096 bytes"));
+    }
+
+    @Test
+    void bytesThatAreNotTextAreCorrupt() throws IOException {
+        Path file = dir.resolve("binary.h5");
+        Files.write(WriterRecord.pathOf(file), new byte[] {'q', (byte) 0xff, (byte) 0xfe, '\n'});
+        assertTrue(refused(file).getMessage().contains("UTF-8"));
+    }
+
+    @Test
+    void aHostNameThatWouldReachATerminalIsCorrupt() throws IOException {
+        Path file = dir.resolve("host.h5");
+        String record = WriterRecord.ofThisProcess(WriterRecord.Mode.WRITE, 1000).encode()
+                .replace("host " + WriterRecord.THIS_HOST, "host evil\u001b[2J");
+        Files.writeString(WriterRecord.pathOf(file), record, StandardCharsets.UTF_8);
+        assertFalse(refused(file).getMessage().contains("\u001b"));
+    }
+
+    @Test
+    void aHeartbeatFromTheFutureIsStale() {
+        WriterRecord record = new WriterRecord(1, "elsewhere", WriterRecord.Mode.SWMR, 0, 5,
+                9_999_999_999_999L);
+        assertTrue(record.stale(1_764_000_000_000L));
+        WriterRecord recent = new WriterRecord(1, "elsewhere", WriterRecord.Mode.SWMR, 0, 5,
+                1_764_000_001_000L);
+        assertFalse(recent.stale(1_764_000_000_000L), "a second ahead: clocks differ a little");
+        assertFalse(recent.stale(1_764_000_002_000L));
+        assertTrue(recent.stale(1_764_000_004_500L));
+    }
+
+    @Test
+    void aLinkAtTheTemporaryRecordIsReplacedNotFollowed() throws IOException {
+        Path file = dir.resolve("linked.h5");
+        Path victim = Files.writeString(dir.resolve("victim"), "keep me");
+        Files.createSymbolicLink(WriterRecord.pathOf(file).resolveSibling("linked.h5.qwriter.tmp"),
+                victim);
+        WriterRecord record = WriterRecord.ofThisProcess(WriterRecord.Mode.WRITE, 1000);
+        record.write(file);
+        assertEquals("keep me", Files.readString(victim));
+        assertEquals(record, WriterRecord.read(file));
+    }
+
+    @Test
+    void aLinkAtTheJournalIsNeverTruncated() throws IOException {
+        Path file = dir.resolve("journal.h5");
+        byte[] kept = "another file's bytes".getBytes(StandardCharsets.UTF_8);
+        Path victim = Files.write(dir.resolve("victim.bin"), kept);
+        Files.createSymbolicLink(Hdf5File.journalPath(file), victim);
+        assertThrows(IOException.class, () -> Hdf5File.create(file).close());
+        assertArrayEquals(kept, Files.readAllBytes(victim));
+    }
+}
