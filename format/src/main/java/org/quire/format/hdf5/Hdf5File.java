@@ -81,6 +81,8 @@ public final class Hdf5File implements AutoCloseable {
     /** The superblock of a file being written, held for the file's life; null when read only. */
     private BlockEntry<Hdf5File> superblock;
     private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
+    /** Set by {@link #startSwmrWrite()}: readers may follow the file, only appends are allowed. */
+    private boolean swmrWriting;
     private final FileReferences references = new FileReferences(this);
     private Group root;
     /** Node capacities of the old format's B-trees and symbol table nodes. */
@@ -92,7 +94,7 @@ public final class Hdf5File implements AutoCloseable {
         this.blocks = new BlockFile(storage);
         this.writable = journal != null;
         this.cache = new MetadataCache(storage, options.metadataCacheBytes(),
-                writable ? options.durability().cacheDurability() : Durability.NONE, journal);
+                writable ? options.durability() : Durability.NONE, journal);
         this.journal = journal;
         this.journalPath = journalPath(storage.path());
         this.opener = opener;
@@ -425,7 +427,7 @@ public final class Hdf5File implements AutoCloseable {
      * point at them and the superblock (with the true end of file) last, so that what is on
      * disk is a complete file: the state of this flush. It survives the writer process being
      * killed; it survives a crash of the node or a power failure only with {@link
-     * WriteOptions.Durability#EVERY_FLUSH}, which forces the file (the chunks), the flush
+     * Durability#EVERY_FLUSH}, which forces the file (the chunks), the flush
      * journal, then the file again once the metadata is in place.
      *
      * <p>A flush that fails before rewriting anything in place (writing the journal) may be
@@ -434,12 +436,64 @@ public final class Hdf5File implements AutoCloseable {
      * {@link #close} releases the file keeping the journal.
      */
     public void flush() throws IOException {
+        flush(cache.durability());
+    }
+
+    /**
+     * {@link #flush()}, forcing as {@code durability} says for this flush alone: {@link
+     * Durability#EVERY_FLUSH} forces it ({@code fdatasync}, three times, as above), {@link
+     * Durability#NONE} and {@link Durability#ON_CLOSE} do not (the file is then forced at
+     * {@link #close()} as the {@link WriteOptions} say).
+     */
+    public void flush(Durability durability) throws IOException {
         requireOpen();
         if (writable) {
             cache.requireNoIncompleteFlush();
             publish();
             blocks.flushBegins();
-            cache.flush();
+            cache.flush(durability.forcesAtFlush());
+        }
+    }
+
+    /**
+     * Switches to single-writer/multiple-reader writing, as libhdf5's {@code
+     * H5Fstart_swmr_write} does: flushes everything, with the superblock's consistency flags
+     * set to "open for writing" and "open for SWMR writing" (0x05, libhdf5's values), so that
+     * SWMR readers (h5py {@code swmr=True}, libhdf5 {@code H5F_ACC_SWMR_READ}) open the file
+     * while plain readers are still refused. From here on the writer extends datasets, writes
+     * their elements and flushes; each flush publishes the new extents with the dataspace
+     * written last, and the end of file address stays true (docs/hdf5.md, "SWMR writing").
+     * Creating a group, dataset or attribute is refused ({@link SwmrWriteRefusedException}).
+     * {@link #close()} clears the flags. There is no way back, as in libhdf5.
+     *
+     * @throws IllegalStateException the file is read only, closed, or already SWMR writing
+     */
+    public void startSwmrWrite() throws IOException {
+        requireOpen();
+        if (!writable) {
+            throw new IllegalStateException(blocks.path() + " is open read-only: SWMR writing "
+                    + "needs Hdf5File.create or openForWriting");
+        }
+        if (swmrWriting) {
+            throw new IllegalStateException(blocks.path() + " is already open for SWMR writing");
+        }
+        cache.requireNoIncompleteFlush();
+        blocks.followedByReaders(true);
+        consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE
+                | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
+        swmrWriting = true;
+        flush();
+    }
+
+    /** Whether {@link #startSwmrWrite()} was called: readers may follow the file. */
+    public boolean isSwmrWriting() {
+        return swmrWriting;
+    }
+
+    /** Refuses {@code change} (a phrase: "create dataset /a") while SWMR writing. */
+    void requireNotSwmrWriting(String change) {
+        if (swmrWriting) {
+            throw new SwmrWriteRefusedException(blocks.path(), change);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.quire.format.hdf5;
 
+import org.quire.format.hdf5.cache.Durability;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -25,7 +26,7 @@ import org.quire.format.storage.CrashSimulator;
  * flush in progress: the same shape, and the same stored chunks with the same bytes inside it.
  * A killed writer ({@code processCrash}) at every point of every workload, with each durability;
  * a power failure ({@code crash(point, seed)}, torn 512-byte sectors) at every point with three
- * seeds for {@link WriteOptions.Durability#EVERY_FLUSH}, whose flushes the journal makes atomic;
+ * seeds for {@link Durability#EVERY_FLUSH}, whose flushes the journal makes atomic;
  * both again under a metadata cache small enough to write blocks between flushes.
  */
 class Hdf5CrashSimulationTest {
@@ -319,7 +320,7 @@ class Hdf5CrashSimulationTest {
     void aKilledWriterLeavesTheLastCompletedFlushOrTheOneInProgressAtEveryPoint()
             throws IOException {
         for (Workload workload : workloads()) {
-            for (WriteOptions.Durability durability : WriteOptions.Durability.values()) {
+            for (Durability durability : Durability.values()) {
                 Run run = write(workload, WriteOptions.DEFAULT.withDurability(durability));
                 int checked = checkEveryPoint(workload, run, 0);
                 assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
@@ -332,7 +333,7 @@ class Hdf5CrashSimulationTest {
             throws IOException {
         for (Workload workload : workloads()) {
             Run run = write(workload, WriteOptions.DEFAULT.withDurability(
-                    WriteOptions.Durability.EVERY_FLUSH));
+                    Durability.EVERY_FLUSH));
             int checked = checkEveryPoint(workload, run, 3);
             assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
         }
@@ -350,16 +351,16 @@ class Hdf5CrashSimulationTest {
             throws IOException {
         for (Workload workload : workloads()) {
             int half = workload.rounds().size() / 2;
-            for (WriteOptions.Durability durability : WriteOptions.Durability.values()) {
+            for (Durability durability : Durability.values()) {
                 Run run = write(workload, WriteOptions.DEFAULT.withDurability(durability), half);
                 int checked = checkEveryPoint(workload, run, 0);
                 assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
             }
             Run run = write(workload, WriteOptions.DEFAULT.withDurability(
-                    WriteOptions.Durability.EVERY_FLUSH), half);
+                    Durability.EVERY_FLUSH), half);
             checkEveryPoint(workload, run, 3);
             // Under a 4 KiB cache blocks read back after the reopen are evicted and reloaded.
-            Run small = write(workload, new WriteOptions(WriteOptions.Durability.EVERY_FLUSH,
+            Run small = write(workload, new WriteOptions(Durability.EVERY_FLUSH,
                     4096), half);
             checkEveryPoint(workload, small, 0);
         }
@@ -372,7 +373,7 @@ class Hdf5CrashSimulationTest {
     @Test
     void blocksWrittenToMakeRoomNeverSpoilAFlushedState() throws IOException {
         for (Workload workload : workloads()) {
-            WriteOptions small = new WriteOptions(WriteOptions.Durability.EVERY_FLUSH, 4096);
+            WriteOptions small = new WriteOptions(Durability.EVERY_FLUSH, 4096);
             Run run = write(workload, small);
             checkEveryPoint(workload, run, 0);
             int checked = checkEveryPoint(workload, run, 2);
@@ -402,7 +403,7 @@ class Hdf5CrashSimulationTest {
         List<String> expected = new ArrayList<>();
         for (Workload workload : workloads()) {
             Run run = write(workload, WriteOptions.DEFAULT.withDurability(
-                    WriteOptions.Durability.EVERY_FLUSH));
+                    Durability.EVERY_FLUSH));
             int events = run.simulator().eventCount();
             for (int i = 0; i < 8; i++) {
                 int point = run.created() + (events - run.created()) * i / 7;

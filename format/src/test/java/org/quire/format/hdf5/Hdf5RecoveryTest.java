@@ -1,5 +1,6 @@
 package org.quire.format.hdf5;
 
+import org.quire.format.hdf5.cache.Durability;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -185,7 +186,7 @@ class Hdf5RecoveryTest {
     void recoveringAClosedFileChangesNothing() throws IOException {
         Path path = dir.resolve("closed.h5");
         try (Hdf5File file = Hdf5File.create(path,
-                WriteOptions.DEFAULT.withDurability(WriteOptions.Durability.EVERY_FLUSH))) {
+                WriteOptions.DEFAULT.withDurability(Durability.EVERY_FLUSH))) {
             Dataset d = file.root().createDataset("d", appendable());
             d.extend(3);
             d.write(new long[] {0}, new long[] {3}, new int[] {7, 8, 9});

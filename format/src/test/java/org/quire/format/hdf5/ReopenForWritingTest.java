@@ -1,5 +1,6 @@
 package org.quire.format.hdf5;
 
+import org.quire.format.hdf5.cache.Durability;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -493,7 +494,7 @@ class ReopenForWritingTest {
         }
         int reopened = simulator.eventCount();
         WriteOptions options = WriteOptions.DEFAULT.withDurability(
-                WriteOptions.Durability.EVERY_FLUSH);
+                Durability.EVERY_FLUSH);
         try (Hdf5File out = Hdf5File.openForWriting(file, simulator, options)) {
             for (int round = 1; round <= 4; round++) {
                 Dataset series = out.root().dataset("series");

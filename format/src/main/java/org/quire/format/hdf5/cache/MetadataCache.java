@@ -225,7 +225,17 @@ public final class MetadataCache {
      *         written yet
      */
     public void flush() throws IOException {
-        flush(durability.forcesAtFlush(), false);
+        flush(durability.forcesAtFlush());
+    }
+
+    /** {@link #flush()}, forcing the file when {@code force} is set (this flush alone). */
+    public void flush(boolean force) throws IOException {
+        flush(force, false);
+    }
+
+    /** When this cache's flushes force the file. */
+    public Durability durability() {
+        return durability;
     }
 
     /** The last flush before the file closes, forcing as {@link Durability#forcesAtClose()}. */
