@@ -22,8 +22,9 @@ import org.quire.format.hdf5.cache.Durability;
  * <p>Creates FILE with the dataset (rank 1, chunks of 1,024 records, unlimited), or reopens it
  * and continues after its last record, switches to SWMR writing, then appends RECORDS records
  * in batches of BATCH, each batch extended, written and flushed ({@code --fsync}: each flush
- * forced to disk with {@code fdatasync}), and prints one summary line. Exit status 0 when done,
- * 1 when the file cannot be written (one line on stderr naming it), 2 for bad arguments.
+ * forced to disk with {@code fdatasync}), and prints one summary line. Exit status 0 when done
+ * (and for {@code --help}), 1 when the file cannot be written (one line on stderr naming it), 2
+ * for bad arguments.
  */
 public final class SwmrAppend {
 
@@ -32,6 +33,13 @@ public final class SwmrAppend {
 
     private static final String USAGE =
             "usage: SwmrAppend FILE DATASET RECORDS BATCH [--fsync]";
+    private static final String HELP = String.join("\n",
+            "Appends RECORDS SwmrRecords (64 bytes each) to DATASET of the HDF5 file FILE while",
+            "SWMR readers (h5py swmr=True) follow it: creates FILE and DATASET (chunks of "
+                    + CHUNK_RECORDS + " records,",
+            "unlimited) or continues after the last record, switches to SWMR writing, then",
+            "extends, writes and flushes BATCH records at a time; --fsync forces every flush",
+            "(fdatasync). Prints one summary line. Exit 0 done, 1 file error, 2 bad usage.");
 
     private SwmrAppend() {
     }
@@ -92,6 +100,10 @@ public final class SwmrAppend {
     }
 
     public static void main(String[] args) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.println(USAGE + "\n" + HELP);
+            return;
+        }
         Arguments arguments;
         try {
             arguments = Arguments.parse(args);

@@ -1,0 +1,144 @@
+package org.quire.examples.swmr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.launcher.QuireCommand;
+import org.quire.launcher.RequiredTool;
+
+/**
+ * {@link SwmrAppend} in its own JVM appends while two independent h5py SWMR followers ({@code
+ * swmr_follow.py}, real processes with their own record check) follow the file: every record
+ * they see is verified, none is torn, a fill value or out of order, and each follower sees the
+ * dataset grow at least five times (it follows while the writer writes, not after it closed).
+ * h5dump reads the closed file. A second run continues after the last record; bad arguments
+ * exit 2 with one line, {@code --help} exits 0.
+ */
+class SwmrFollowIT {
+
+    private static final Duration LIMIT = Duration.ofMinutes(3);
+    private static final Path PYTHON = Path.of("/usr/bin/python3");
+    private static final Pattern SUMMARY = Pattern.compile("^appended (\\d+) records \\(seq (\\d+)"
+            + "\\.\\.(\\d+)\\) to .* in (\\d+) flushes of up to (\\d+) records.*, ([0-9.]+) s, "
+            + "(\\d+) records/s$");
+
+    @TempDir
+    Path dir;
+
+    private static ProcessBuilder swmrAppend(String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"), "-cp",
+                System.getProperty("java.class.path"), SwmrAppend.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command);
+    }
+
+    private static ProcessBuilder follower(Path file, long expect) {
+        return new ProcessBuilder(PYTHON.toString(), QuireCommand.repositoryRoot()
+                .resolve("examples/src/main/python/swmr_follow.py").toString(), file.toString(),
+                "records", "--expect", Long.toString(expect), "--timeout", "150");
+    }
+
+    /** The follower's JSON summary, as a map of its numbers (strings and null left out). */
+    private static java.util.Map<String, Long> counts(String json) {
+        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+        Matcher number = Pattern.compile("\"(\\w+)\": (-?\\d+)[,}]").matcher(json);
+        while (number.find()) {
+            counts.put(number.group(1), Long.parseLong(number.group(2)));
+        }
+        return counts;
+    }
+
+    private static void requireClean(QuireCommand.Result follower, long records) {
+        assertEquals(0, follower.exitCode(), follower.toString());
+        String json = follower.stdout().strip();
+        assertTrue(json.contains("\"error\": null"), json);
+        java.util.Map<String, Long> counts = counts(json);
+        assertEquals(records, counts.get("records"), json);
+        assertEquals(records, counts.get("ok"), json);
+        for (String bad : List.of("torn", "fill", "out_of_order", "shrinks")) {
+            assertEquals(0, counts.get(bad), bad + ": " + json);
+        }
+    }
+
+    @Test
+    void twoH5pyFollowersVerifyEveryRecordWhileQuireAppends() throws Exception {
+        RequiredTool.requireWorking(PYTHON, "python3-h5py", "-c", "import h5py, numpy");
+        Path h5dump = RequiredTool.require("h5dump", "hdf5-tools");
+        Path file = dir.resolve("follow.h5");
+        long records = 150_000;
+        List<QuireCommand.Running> followers = List.of(
+                QuireCommand.startProcess(follower(file, records)),
+                QuireCommand.startProcess(follower(file, records)));
+        QuireCommand.Result writer = QuireCommand.runProcess(swmrAppend(file.toString(),
+                "records", Long.toString(records), "10"), LIMIT);
+        assertEquals(0, writer.exitCode(), writer.toString());
+        Matcher summary = SUMMARY.matcher(writer.stdout().strip());
+        assertTrue(summary.matches(), writer.toString());
+        assertEquals(List.of(Long.toString(records), "0", Long.toString(records - 1),
+                Long.toString(records / 10), "10"), List.of(summary.group(1), summary.group(2),
+                summary.group(3), summary.group(4), summary.group(5)));
+        for (QuireCommand.Running running : followers) {
+            QuireCommand.Result follower = running.await(LIMIT);
+            requireClean(follower, records);
+            long extents = counts(follower.stdout()).get("extents_seen");
+            assertTrue(extents >= 5, "the follower saw the dataset grow only " + extents
+                    + " times: " + follower.stdout());
+        }
+        QuireCommand.Result dump = QuireCommand.runProcess(new ProcessBuilder(h5dump.toString(),
+                "-d", "/records", "-s", Long.toString(records - 1), "-c", "1", file.toString()),
+                LIMIT);
+        assertEquals(0, dump.exitCode(), dump.toString());
+        assertTrue(dump.stdout().contains("H5T_STD_U64LE \"seq\";")
+                && dump.stdout().contains("H5T_STD_U64LE \"sum\";")
+                && dump.stdout().contains("( " + records + " ) / ( H5S_UNLIMITED )")
+                && dump.stdout().contains("{\n" + " ".repeat(12) + (records - 1) + ",\n"),
+                dump.toString());
+    }
+
+    @Test
+    void aSecondRunContinuesAfterTheLastRecord() throws Exception {
+        RequiredTool.requireWorking(PYTHON, "python3-h5py", "-c", "import h5py, numpy");
+        Path file = dir.resolve("continue.h5");
+        QuireCommand.Result first = QuireCommand.runProcess(swmrAppend(file.toString(),
+                "/records", "1000", "100"), LIMIT);
+        assertEquals(0, first.exitCode(), first.toString());
+        QuireCommand.Result second = QuireCommand.runProcess(swmrAppend(file.toString(),
+                "records", "500", "7", "--fsync"), LIMIT);
+        assertEquals(0, second.exitCode(), second.toString());
+        assertTrue(second.stdout().startsWith("appended 500 records (seq 1000..1499) to "),
+                second.toString());
+        requireClean(QuireCommand.runProcess(follower(file, 1500), LIMIT), 1500);
+    }
+
+    @Test
+    void badArgumentsExitTwoWithOneLineAndHelpExitsZero() throws Exception {
+        Path file = dir.resolve("bad.h5");
+        for (String[] args : List.of(new String[] {file.toString(), "records", "ten", "1"},
+                new String[] {file.toString(), "records"},
+                new String[] {file.toString(), "records", "1", "1", "--sync"})) {
+            QuireCommand.Result result = QuireCommand.runProcess(swmrAppend(args), LIMIT);
+            assertEquals(2, result.exitCode(), result.toString());
+            assertEquals(1, result.stderr().lines().count(), result.toString());
+            assertTrue(result.stderr().contains("usage: SwmrAppend"), result.toString());
+        }
+        assertTrue(java.nio.file.Files.notExists(file));
+        QuireCommand.Result help = QuireCommand.runProcess(swmrAppend("--help"), LIMIT);
+        assertEquals(0, help.exitCode(), help.toString());
+        assertTrue(help.stdout().startsWith("usage: SwmrAppend"), help.toString());
+        QuireCommand.Result notHdf5 = QuireCommand.runProcess(swmrAppend(
+                dir.toString(), "records", "1", "1"), LIMIT);
+        assertEquals(1, notHdf5.exitCode(), notHdf5.toString());
+        assertEquals(1, notHdf5.stderr().lines().count(), notHdf5.toString());
+        assertTrue(notHdf5.stderr().contains(dir.toString()), notHdf5.toString());
+    }
+}
