@@ -179,6 +179,51 @@ class SwmrWriteTest {
         }
     }
 
+    /** Forces among the simulator's events from {@code from}, as "file" or "journal". */
+    private static List<String> forces(CrashSimulator disk, int from, Path file) {
+        List<String> forces = new ArrayList<>();
+        for (CrashSimulator.Event event : disk.events().subList(from, disk.eventCount())) {
+            if (event instanceof CrashSimulator.Force force) {
+                forces.add(force.path().equals(file) ? "file" : "journal");
+            }
+        }
+        return forces;
+    }
+
+    /**
+     * {@code flush(Durability)} forces as it is told for that flush alone, whatever the
+     * options say: {@code EVERY_FLUSH} forces the chunks, the journal and the metadata; {@code
+     * NONE} and {@code ON_CLOSE} force nothing; {@code flush()} follows the options.
+     */
+    @Test
+    void eachFlushForcesAsItsDurabilitySays() throws IOException {
+        for (Durability options : Durability.values()) {
+            CrashSimulator disk = new CrashSimulator();
+            Path path = Path.of("durability.h5");
+            try (Hdf5File file = Hdf5File.create(path, disk,
+                    WriteOptions.DEFAULT.withDurability(options))) {
+                Dataset d = file.root().createDataset("d", records(DatasetSpec.UNLIMITED));
+                file.startSwmrWrite();
+                for (Durability chosen : Durability.values()) {
+                    d.extend(d.shape()[0] + 1);
+                    d.write(new long[] {d.shape()[0] - 1}, new long[] {1},
+                            ByteBuffer.wrap(recordBytes(d.shape()[0] - 1, 1)));
+                    int from = disk.eventCount();
+                    file.flush(chosen);
+                    assertEquals(chosen == Durability.EVERY_FLUSH
+                                    ? List.of("file", "journal", "file") : List.of(),
+                            forces(disk, from, path), options + " options, flush(" + chosen + ")");
+                }
+                d.extend(d.shape()[0] + 1);
+                int from = disk.eventCount();
+                file.flush();
+                assertEquals(options == Durability.EVERY_FLUSH
+                        ? List.of("file", "journal", "file") : List.of(),
+                        forces(disk, from, path), options + " options, flush()");
+            }
+        }
+    }
+
     /** A write of the data file, classified by the signature its bytes start with. */
     private record Written(String kind, long position, int length) {
     }
