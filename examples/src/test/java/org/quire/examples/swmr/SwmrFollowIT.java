@@ -75,7 +75,7 @@ class SwmrFollowIT {
         RequiredTool.requireWorking(PYTHON, "python3-h5py", "-c", "import h5py, numpy");
         Path h5dump = RequiredTool.require("h5dump", "hdf5-tools");
         Path file = dir.resolve("follow.h5");
-        long records = 150_000;
+        long records = 300_000; // seconds of appends: the followers start (import h5py) first
         List<QuireCommand.Running> followers = List.of(
                 QuireCommand.startProcess(follower(file, records)),
                 QuireCommand.startProcess(follower(file, records)));
@@ -87,8 +87,10 @@ class SwmrFollowIT {
         assertEquals(List.of(Long.toString(records), "0", Long.toString(records - 1),
                 Long.toString(records / 10), "10"), List.of(summary.group(1), summary.group(2),
                 summary.group(3), summary.group(4), summary.group(5)));
+        System.out.println(writer.stdout().strip());
         for (QuireCommand.Running running : followers) {
             QuireCommand.Result follower = running.await(LIMIT);
+            System.out.println(follower.stdout().strip());
             requireClean(follower, records);
             long extents = counts(follower.stdout()).get("extents_seen");
             assertTrue(extents >= 5, "the follower saw the dataset grow only " + extents
