@@ -3,6 +3,7 @@ package org.quire.examples.swmr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +13,9 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.Dataset;
+import org.quire.format.hdf5.DatasetSpec;
+import org.quire.format.hdf5.Hdf5File;
 import org.quire.launcher.QuireCommand;
 import org.quire.launcher.RequiredTool;
 
@@ -20,8 +24,8 @@ import org.quire.launcher.RequiredTool;
  * swmr_follow.py}, real processes with their own record check) follow the file: every record
  * they see is verified, none is torn, a fill value or out of order, and each follower sees the
  * dataset grow at least five times (it follows while the writer writes, not after it closed).
- * h5dump reads the closed file. A second run continues after the last record; bad arguments
- * exit 2 with one line, {@code --help} exits 0.
+ * h5dump reads the closed file. The follower fails on bad records. A second run continues
+ * after the last record; bad arguments exit 2 with one line, {@code --help} exits 0.
  */
 class SwmrFollowIT {
 
@@ -105,6 +109,47 @@ class SwmrFollowIT {
                 && dump.stdout().contains("( " + records + " ) / ( H5S_UNLIMITED )")
                 && dump.stdout().contains("{\n" + " ".repeat(12) + (records - 1) + ",\n"),
                 dump.toString());
+    }
+
+    /**
+     * The follower's checks can fail: a file with one torn record, one of zeros and one of
+     * another seq (each as {@link SwmrRecord#verify} classifies it too) makes it count each
+     * and exit 1.
+     */
+    @Test
+    void theFollowerCountsTornFillAndOutOfOrderRecordsAndFails() throws Exception {
+        RequiredTool.requireWorking(PYTHON, "python3-h5py", "-c", "import h5py, numpy");
+        Path file = dir.resolve("bad-records.h5");
+        int count = 12;
+        ByteBuffer records = ByteBuffer.allocate(count * SwmrRecord.SIZE);
+        for (int i = 0; i < count; i++) {
+            SwmrRecord.encode(i == 9 ? 10 : i, 1000 + i, records);
+        }
+        int torn = 5 * SwmrRecord.SIZE + 32; // a byte of p2 of record 5
+        records.put(torn, (byte) (records.get(torn) ^ 1));
+        records.put(7 * SwmrRecord.SIZE, new byte[SwmrRecord.SIZE]); // record 7: fill
+        records.flip();
+        List<SwmrRecord.Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            verdicts.add(SwmrRecord.verify(records.slice(i * SwmrRecord.SIZE, SwmrRecord.SIZE),
+                    i));
+        }
+        assertEquals(List.of(SwmrRecord.Verdict.TORN, SwmrRecord.Verdict.FILL,
+                SwmrRecord.Verdict.WRONG_SEQ), List.of(verdicts.get(5), verdicts.get(7),
+                verdicts.get(9)));
+        try (Hdf5File out = Hdf5File.create(file)) {
+            Dataset d = out.root().createDataset("records", DatasetSpec.builder(SwmrRecord.TYPE,
+                    0).maxShape(DatasetSpec.UNLIMITED).chunkShape(SwmrAppend.CHUNK_RECORDS)
+                    .build());
+            d.extend(count);
+            d.write(new long[] {0}, new long[] {count}, records);
+        }
+        QuireCommand.Result follower = QuireCommand.runProcess(follower(file, count), LIMIT);
+        assertEquals(1, follower.exitCode(), follower.toString());
+        java.util.Map<String, Long> counts = counts(follower.stdout());
+        assertEquals(List.of(9L, 1L, 1L, 1L, 12L), List.of(counts.get("ok"), counts.get("torn"),
+                counts.get("fill"), counts.get("out_of_order"), counts.get("records")),
+                follower.toString());
     }
 
     @Test
