@@ -197,6 +197,11 @@ class Hdf5CrashSimulationTest {
                 DatasetSpec.UNLIMITED).chunkShape(2, 1).build(), swmrAppends(60, 2), true);
     }
 
+    /** {@code workload} written after {@code startSwmrWrite}. */
+    private static Workload swmr(Workload workload) {
+        return new Workload(workload.name() + " (SWMR)", workload.spec(), workload.rounds(), true);
+    }
+
     static List<Workload> workloads() {
         return List.of(singleChunk(), fixedArray(), pagedFixedArray(), extensibleArray(),
                 bTree(), multiSectorAppends(), filteredRewrites(), swmrExtensibleArray(),
@@ -453,16 +458,18 @@ class Hdf5CrashSimulationTest {
      * blocks in place (docs/hdf5.md, "SWMR writing"): a reader walks down from the superblock
      * and object header, a flush writes children before parents, so the reader holds old
      * versions of the blocks written last and new versions of those written first. For every
-     * flush of each SWMR workload and every cut of its in-place writes, the file with the
-     * writes from the cut on put back to their old bytes must read (after recovery clears the
-     * flags) as the previous flush's state or the new one: no checksum failure a retry cannot
-     * clear, no mix. A B-tree leaf gaining a record in place fails this (the old parent's record
+     * flush of each SWMR workload (and of the extensible array's, paged fixed array's and
+     * B-tree's workloads written SWMR: super blocks, paged blocks, internal nodes) and every
+     * cut of its in-place writes, the file with the writes from the cut on put back to their
+     * old bytes must read (after recovery clears the flags) as the previous flush's state or
+     * the new one: no checksum failure a retry cannot clear, no mix. A B-tree leaf gaining a record in place fails this (the old parent's record
      * count puts its checksum elsewhere).
      */
     @Test
     void aReaderHoldingTheOldBlocksOfAnSwmrFlushSeesTheOldStateOrTheNew() throws IOException {
         Path journal = Hdf5File.journalPath(FILE);
-        for (Workload workload : List.of(swmrExtensibleArray(), swmrFixedArray(), swmrBTree())) {
+        for (Workload workload : List.of(swmrExtensibleArray(), swmrFixedArray(), swmrBTree(),
+                swmr(extensibleArray()), swmr(pagedFixedArray()), swmr(bTree()))) {
             Run run = write(workload, WriteOptions.DEFAULT.withDurability(Durability.NONE));
             List<CrashSimulator.Event> events = run.simulator().events();
             int views = 0;
