@@ -478,11 +478,20 @@ public final class Hdf5File implements AutoCloseable {
             throw new IllegalStateException(blocks.path() + " is already open for SWMR writing");
         }
         cache.requireNoIncompleteFlush();
-        blocks.followedByReaders(true);
+        setSwmrWriting(true);
+        try {
+            flush();
+        } catch (IOException | RuntimeException e) {
+            setSwmrWriting(false); // a flush that failed before writing may be tried again
+            throw e;
+        }
+    }
+
+    private void setSwmrWriting(boolean on) {
+        swmrWriting = on;
+        blocks.followedByReaders(on);
         consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE
-                | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
-        swmrWriting = true;
-        flush();
+                | (on ? SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE : 0);
     }
 
     /** Whether {@link #startSwmrWrite()} was called: readers may follow the file. */

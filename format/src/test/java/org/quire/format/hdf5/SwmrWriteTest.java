@@ -179,6 +179,33 @@ class SwmrWriteTest {
         }
     }
 
+    /**
+     * A {@code startSwmrWrite} whose flush fails before writing (a full disk) leaves the file
+     * as it was, not SWMR writing, and may be tried again.
+     */
+    @Test
+    void aStartThatCouldNotFlushMayBeTriedAgain() throws IOException {
+        CrashSimulator simulator = new CrashSimulator();
+        org.quire.format.storage.FullDisk disk = new org.quire.format.storage.FullDisk(simulator);
+        Path path = Path.of("full.h5");
+        try (Hdf5File file = Hdf5File.create(path, disk, WriteOptions.DEFAULT)) {
+            Dataset d = file.root().createDataset("d", records(DatasetSpec.UNLIMITED));
+            file.flush();
+            byte[] before = simulator.files().get(path);
+            disk.fillAfter(0);
+            assertThrows(IOException.class, file::startSwmrWrite);
+            assertTrue(!file.isSwmrWriting());
+            assertArrayEquals(before, simulator.files().get(path));
+            file.root().createGroup("still allowed");
+            disk.free();
+            file.startSwmrWrite();
+            assertTrue(file.isSwmrWriting());
+            assertEquals(0x05, simulator.files().get(path)[FLAGS_OFFSET]);
+            append(file, d, 3);
+        }
+        assertEquals(0x00, simulator.files().get(path)[FLAGS_OFFSET]);
+    }
+
     /** Forces among the simulator's events from {@code from}, as "file" or "journal". */
     private static List<String> forces(CrashSimulator disk, int from, Path file) {
         List<String> forces = new ArrayList<>();

@@ -85,8 +85,9 @@ public final class BlockFile implements AutoCloseable {
 
     /**
      * Records whether readers follow the file while it is written (SWMR writing): a block a
-     * flushed state reaches whose layout would change under a reader holding its parent (a
-     * v2 B-tree node gaining or losing records) is then written to new space instead.
+     * flushed state reaches that a reader holding its parent could not read once rewritten (a
+     * v2 B-tree node, whose checksum sits after as many records as the parent says) is then
+     * copied to new space before it changes.
      */
     public void followedByReaders(boolean followed) {
         followedByReaders = followed;
