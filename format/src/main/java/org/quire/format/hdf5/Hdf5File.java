@@ -57,7 +57,8 @@ import org.quire.format.storage.StorageOpener;
  * first, the superblock last, forcing as {@link WriteOptions} say. While a writer has the file
  * open, the superblock says so (consistency flag "open for writing"); {@link #close()} flushes
  * and clears the flag. A file a crashed writer left is read (and reopened) after {@link
- * #recover}. A writer holds the storage's exclusive lock while the file is open.
+ * #recover}. A writer holds the storage's exclusive lock while the file is open. After {@link
+ * #startSwmrWrite()} SWMR readers (h5py {@code swmr=True}) follow the file while it is written.
  * Not thread-safe.
  */
 public final class Hdf5File implements AutoCloseable {
