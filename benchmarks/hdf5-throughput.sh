@@ -24,7 +24,7 @@ if [[ ! -f $bench_jar ]]; then
 fi
 results=$(mktemp)
 jmh_json=$(mktemp)
-trap 'rm -f "$results" "$jmh_json" "$directory"/fixed-*.h5 "$directory"/extensible-*.h5 "$directory"/deflate-*.h5' EXIT
+trap 'rm -f "$results" "$jmh_json" "$directory"/fixed-*.h5 "$directory"/extensible-*.h5 "$directory"/deflate-*.h5 "$directory"/*-plain.bin' EXIT
 
 echo "## Conditions"
 benchmarks/conditions.sh "$directory"
@@ -59,14 +59,17 @@ layouts = ("fixed", "extensible")
 
 print(f"### Write (MiB/s, median and range of {repeats} runs)")
 print()
-print("| chunk index | operation | Quire | libhdf5 | Quire / libhdf5 |")
-print("|---|---|---:|---:|---:|")
+print("| chunk index | operation | Quire | libhdf5 | plain file, no HDF5 | Quire / libhdf5 | plain / libhdf5 |")
+print("|---|---|---:|---:|---:|---:|---:|")
 for layout in layouts:
     for op, label in (("write", "create … close"), ("write_fsync", "create … close + fsync")):
         q, h = median[(op, layout, "quire", "quire")], median[(op, layout, "libhdf5", "libhdf5")]
         index = indexes.get((layout, "quire"), "?") + " / " + indexes.get((layout, "libhdf5"), "?")
+        p = median.get((op, layout, "plain", "plain"))
+        plain = cell(mibs[(op, layout, "plain", "plain")]) if p else "–"
+        plain_ratio = f"{p / h:.2f}" if p else "–"
         print(f"| {layout} ({index}) | {label} | {cell(mibs[(op, layout, 'quire', 'quire')])} | "
-              f"{cell(mibs[(op, layout, 'libhdf5', 'libhdf5')])} | {q / h:.2f} |")
+              f"{cell(mibs[(op, layout, 'libhdf5', 'libhdf5')])} | {plain} | {q / h:.2f} | {plain_ratio} |")
 print()
 print(f"### Read, whole dataset one chunk per call (MiB/s, median of {repeats})")
 print()
@@ -82,6 +85,13 @@ for layout in layouts:
                 cells.append(f"{v:,.0f}" if v else "–")
                 ratios.append(f"{v / base:.2f}" if v and base else "–")
             print(f"| {layout} | {reader} | {writer} | {cells[0]} | {cells[1]} | {ratios[0]} / {ratios[1]} |")
+    cells, ratios = [], []
+    for op in ("read_cold", "read_warm"):
+        v = median.get((op, layout, "plain", "plain"))
+        base = median.get((op, layout, "libhdf5", "libhdf5"))
+        cells.append(f"{v:,.0f}" if v else "–")
+        ratios.append(f"{v / base:.2f}" if v and base else "–")
+    print(f"| {layout} | plain file, no HDF5 | plain | {cells[0]} | {cells[1]} | {ratios[0]} / {ratios[1]} |")
 print()
 print("### Random single-element lookup, file open, page cache warm (JMH sample mode, µs)")
 print()

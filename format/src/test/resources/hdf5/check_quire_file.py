@@ -69,7 +69,7 @@ def main(path, manifest_path):
             expect("dtype", ds.dtype, dtype_of(d["dtype"]))
             if d["strpad"] >= 0:
                 expect("string padding", ds.id.get_type().get_strpad(), d["strpad"])
-            expect("compression", ds.compression, "gzip" if d["deflate"] else None)
+            expect("compression", ds.compression, d["compression"])
             expect("shuffle", ds.shuffle, d["shuffle"])
             expect("fletcher32", ds.fletcher32, d["fletcher32"])
             fill = np.zeros((), dtype=ds.dtype)

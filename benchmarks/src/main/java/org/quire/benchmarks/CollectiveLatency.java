@@ -7,6 +7,8 @@ import org.quire.runtime.ReduceOp;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Start-up time and latency of the communicator's collectives on a live world, for
@@ -19,7 +21,8 @@ import java.util.Arrays;
  * </pre>
  *
  * Each iteration's latency is the slowest rank's time for it (what the job waits for); the
- * median and 90th percentile are over iterations, after {@code WARMUP} untimed ones.
+ * median and 90th percentile are over iterations, after {@code WARMUP} untimed ones of every
+ * operation.
  * {@code args[0]}: timed iterations per operation (default 2000).
  */
 public final class CollectiveLatency {
@@ -45,17 +48,25 @@ public final class CollectiveLatency {
             int iterations = job.arguments().length > 0 ? Integer.parseInt(job.arguments()[0]) : 2000;
             byte[] kilobyte = new byte[1024];
             byte[] eightBytes = new byte[8];
-            measure(world, "barrier", iterations, Communicator::barrier);
-            measure(world, "bcast_1KiB", iterations, w -> w.broadcast(w.rank() == 0 ? kilobyte : null, 0));
-            measure(world, "gather_8B", iterations, w -> w.gather(eightBytes, 0));
-            measure(world, "allgather_8B", iterations, w -> w.allgather(eightBytes));
+            long[] oneLong = {world.rank()};
+            Map<String, Operation> operations = new LinkedHashMap<>();
+            operations.put("barrier", Communicator::barrier);
+            operations.put("allreduce_8B", w -> w.allreduce(oneLong, ReduceOp.SUM));
+            operations.put("bcast_1KiB", w -> w.broadcast(w.rank() == 0 ? kilobyte : null, 0));
+            operations.put("gather_8B", w -> w.gather(eightBytes, 0));
+            operations.put("allgather_8B", w -> w.allgather(eightBytes));
+            // All operations warm up before any is timed: the engine's code paths they share (and
+            // the JIT compiling them) would otherwise be charged to whichever is timed first.
+            for (Operation operation : operations.values()) {
+                for (int i = 0; i < WARMUP; i++) {
+                    operation.run(world);
+                }
+            }
+            operations.forEach((name, operation) -> measure(world, name, iterations, operation));
         }
     }
 
     private static void measure(Communicator world, String name, int iterations, Operation operation) {
-        for (int i = 0; i < WARMUP; i++) {
-            operation.run(world);
-        }
         world.barrier();
         long[] nanos = new long[iterations];
         for (int i = 0; i < iterations; i++) {

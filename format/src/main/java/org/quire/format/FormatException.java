@@ -18,13 +18,23 @@ public class FormatException extends IOException {
         this.detail = message;
     }
 
+    /**
+     * A failure about data a caller passed rather than read from a file (a record string, say):
+     * {@link #file()} is null and the message is {@code message} alone.
+     */
+    protected FormatException(String message) {
+        super(message);
+        this.file = null;
+        this.detail = message;
+    }
+
     public FormatException(Path file, String message, Throwable cause) {
         super(file + ": " + message, cause);
         this.file = file;
         this.detail = message;
     }
 
-    /** The file the failure is about. */
+    /** The file the failure is about, or null when it is about data passed by a caller. */
     public Path file() {
         return file;
     }

@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 import org.quire.format.FormatException;
+import org.quire.format.hdf5.FileLockedException;
 import org.quire.format.hdf5.FileOpenForWritingException;
 import org.quire.format.sion.SionNotClosedException;
 import picocli.CommandLine.Model.CommandSpec;
@@ -76,6 +77,9 @@ public final class CommandRun {
             return notClosed.file() + ": not closed: " + notClosed.structure() + " "
                     + notClosed.field() + " at offset " + notClosed.offset() + " is 0, its writer"
                     + " never wrote META2; 'quire sion recover' may recover its data";
+        }
+        if (e instanceof FileLockedException) {
+            return e.getMessage(); // names the live writer already
         }
         if (e instanceof FileOpenForWritingException) {
             return e.getMessage() + "; its writer is still running or died before closing it";

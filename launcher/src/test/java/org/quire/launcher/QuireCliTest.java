@@ -87,7 +87,8 @@ class QuireCliTest {
     void aMissingInputFileIsTheSameUsageErrorForEveryFileTool() {
         Path missing = dir.resolve("missing");
         for (List<String> command : List.of(List.of("h5", "ls"), List.of("h5", "dump"),
-                List.of("h5", "verify"), List.of("sion", "dump"), List.of("sion", "verify"),
+                List.of("h5", "verify"), List.of("h5", "clear"), List.of("sion", "dump"),
+                List.of("sion", "verify"),
                 List.of("sion", "recover"))) {
             String[] args = command.equals(List.of("h5", "dump"))
                     ? new String[] {"h5", "dump", missing.toString(), "/d"}

@@ -1,6 +1,6 @@
 package org.quire.runtime;
 
-/** Element-wise combination used by {@link Communicator#reduce}. */
+/** Element-wise combination used by {@link Communicator#reduce} and {@link Communicator#allreduce}. */
 public enum ReduceOp {
     SUM,
     MIN,

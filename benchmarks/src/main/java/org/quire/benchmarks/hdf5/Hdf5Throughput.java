@@ -25,9 +25,10 @@ import java.util.List;
  * neither library fsyncs by itself. Then each library reads each library's file whole, one chunk
  * per call, once after dropping the page cache ({@code read_cold}) and once more straight after
  * ({@code read_warm}); the first and last element of every chunk and the length are checked.
- * Dirty pages are written back (untimed) before each write; the libraries alternate which goes
+ * The previous repeat's file is deleted and dirty pages are written back (untimed) before each write; the libraries alternate which goes
  * first from one repeat to the next; an untimed warm-up of a few chunks per library and layout
- * comes first. One line per measurement, and at the end the chunk index
+ * comes first. After the libraries, the same bytes are written and read as a plain file ({@link PlainFile}:
+ * library and file {@code plain}), the ceiling both share. One line per measurement, and at the end the chunk index
  * each file got as Quire reads it:
  *
  * <pre>
@@ -94,6 +95,8 @@ public final class Hdf5Throughput {
     private void run(DatasetLayout layout, List<Hdf5Library> order) throws IOException {
         for (Hdf5Library writer : order) {
             Path file = layout.file(directory, writer);
+            // Untimed: freeing the previous repeat's 1 GiB of cached pages is not writing.
+            Files.deleteIfExists(file);
             PageCache.flush();
             long start = System.nanoTime();
             write(writer, file, layout, length);
@@ -105,6 +108,7 @@ public final class Hdf5Throughput {
             report("write", layout, writer, writer, written - start);
             report("write_fsync", layout, writer, writer, synced - start);
         }
+        runPlain(layout);
         for (Hdf5Library reader : order) {
             for (Hdf5Library writer : LIBRARIES) {
                 Path file = layout.file(directory, writer);
@@ -116,6 +120,39 @@ public final class Hdf5Throughput {
                 report("read_warm", layout, reader, writer, timedRead(reader, file));
             }
         }
+    }
+
+    /**
+     * The same bytes as a plain file (no HDF5, {@link PlainFile}), written and read like the libraries' files:
+     * reported as library {@code plain}.
+     */
+    private void runPlain(DatasetLayout layout) throws IOException {
+        PlainFile plain = new PlainFile(chunkElements);
+        Path file = directory.resolve(layout.label + "-plain.bin");
+        PageCache.flush();
+        long start = System.nanoTime();
+        plain.write(file, length);
+        long written = System.nanoTime();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+        long synced = System.nanoTime();
+        reportPlain("write", layout, written - start);
+        reportPlain("write_fsync", layout, synced - start);
+        if (PageCache.drop()) {
+            long begin = System.nanoTime();
+            plain.read(file, length);
+            reportPlain("read_cold", layout, System.nanoTime() - begin);
+        }
+        long begin = System.nanoTime();
+        plain.read(file, length);
+        reportPlain("read_warm", layout, System.nanoTime() - begin);
+        Files.delete(file);
+    }
+
+    private void reportPlain(String op, DatasetLayout layout, long nanos) {
+        System.out.printf("result op=%s layout=%s library=plain file=plain bytes=%d seconds=%.6f%n", op,
+                layout.label, length * Double.BYTES, nanos / 1e9);
     }
 
     private void write(Hdf5Library library, Path file, DatasetLayout layout, long elements) throws IOException {

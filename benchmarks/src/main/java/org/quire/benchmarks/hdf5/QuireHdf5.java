@@ -5,6 +5,7 @@ import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.Filter;
 import org.quire.format.hdf5.Hdf5File;
+import org.quire.format.hdf5.WriteOptions;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,7 +13,8 @@ import java.nio.file.Path;
 
 /**
  * Quire's own HDF5 ({@code org.quire.format.hdf5}), with its default chunk cache (libhdf5's size, 1 MiB in 521
- * slots): filtered chunks are cached decoded; reads of unfiltered chunks fetch only the bytes selected.
+ * slots): filtered chunks are cached decoded; reads of unfiltered chunks fetch only the bytes selected. Files are
+ * written with durability {@code NONE}, as libhdf5 writes them (no fsync of its own).
  */
 final class QuireHdf5 implements Hdf5Library {
 
@@ -25,7 +27,8 @@ final class QuireHdf5 implements Hdf5Library {
     public Float64DatasetFile create(Path file, long length, int chunkElements, DatasetLayout layout)
             throws IOException {
         Files.deleteIfExists(file);
-        Hdf5File hdf5 = Hdf5File.create(file);
+        // libhdf5 never forces the file; Quire's default (ON_CLOSE) would fsync inside close().
+        Hdf5File hdf5 = Hdf5File.create(file, WriteOptions.DEFAULT.withDurability(WriteOptions.Durability.NONE));
         DatasetSpec.Builder spec = DatasetSpec.builder(Datatype.FLOAT64, layout.extensible ? 0 : length)
                 .chunkShape(chunkElements);
         if (layout.extensible) {

@@ -17,7 +17,13 @@ public enum ChunkIndexType {
     /** A version-2 B-tree keyed by chunk coordinates (several unlimited dimensions). */
     VERSION_2_BTREE(5),
     /** A version-1 B-tree keyed by chunk offsets (version-3 layouts, libhdf5's default); read. */
-    VERSION_1_BTREE(0);
+    VERSION_1_BTREE(0),
+    /**
+     * Quire's deterministic reverse skip list (one unlimited dimension), chosen only with {@link
+     * DatasetSpec.Builder#quireOnlySkipListIndex()}: Quire-only, h5py and libhdf5 refuse the
+     * dataset (code 0x51, not an HDF5 index type).
+     */
+    QUIRE_SKIP_LIST(0x51);
 
     private final int code;
 
@@ -25,7 +31,7 @@ public enum ChunkIndexType {
         this.code = code;
     }
 
-    /** The type with code {@code code} (1..5) of the layout message; 0 for a version 3 one. */
+    /** The type with code {@code code} (1..5, 0x51) of the layout message; 0 for a version 3 one. */
     static ChunkIndexType ofCode(int code) {
         for (ChunkIndexType type : values()) {
             if (type.code == code) {

@@ -36,7 +36,7 @@ final class ChunkedData {
 
     private final Path file;
     private final ChunkGrid grid;
-    private final ChunkIndex index;
+    private ChunkIndex index;
     private final ChunkStore store;
     private final FilterPipeline pipeline;
     private final TransferBuffer transfer;
@@ -73,6 +73,24 @@ final class ChunkedData {
 
     ChunkIndex index() {
         return index;
+    }
+
+    /**
+     * An SWMR reader's refresh: reads go through {@code newIndex} from now on, and cached
+     * chunks that reach past {@code committedShape} (the extent before the refresh) are
+     * dropped: the writer may have completed such a chunk since, while a chunk wholly inside
+     * a committed extent never changes again.
+     */
+    void useIndex(ChunkIndex newIndex, long[] committedShape) {
+        index = newIndex;
+        cache.removeIf(scaled -> {
+            for (int d = 0; d < scaled.length; d++) {
+                if ((scaled[d] + 1) * chunkShape[d] > committedShape[d]) {
+                    return true;
+                }
+            }
+            return false;
+        });
     }
 
     /** Replaces the chunk cache with an empty one of {@code settings}' size. */

@@ -56,6 +56,8 @@ public final class Dataset extends Hdf5Object {
     private int layoutHandle;
     /** Why a dataset of a reopened file cannot be changed, or null when it can. */
     private String notRewritable;
+    /** An SWMR reader's view of the writer's last commit; null for other files. */
+    private CommittedHeader committed;
 
     private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
                     long[] shape, long[] maxShape, Datatype type, byte[] fillValue,
@@ -76,7 +78,8 @@ public final class Dataset extends Hdf5Object {
         ChunkIndex index;
         try {
             index = ChunkIndexes.create(blocks, cache, spec.shape(), spec.maxShape(),
-                    spec.chunkShape(), spec.type().size(), !spec.filters().isEmpty());
+                    spec.chunkShape(), spec.type().size(), !spec.filters().isEmpty(),
+                    spec.quireOnlySkipListIndex());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -144,9 +147,9 @@ public final class Dataset extends Hdf5Object {
         ChunkedData chunked = null;
         ContiguousData contiguous = null;
         if (described.layout() instanceof DataLayoutMessage layout) {
-            ChunkIndex index = ChunkIndexes.open(blocks, file.cache(), file.ranks(), layout,
-                    space.dimensions(), space.maxDimensions(), !described.filters().isEmpty(),
-                    header != null);
+            ChunkIndex index = ChunkIndexes.open(blocks, header != null ? file.cache()
+                            : file.indexCache(), file.ranks(), layout, space.dimensions(),
+                    space.maxDimensions(), !described.filters().isEmpty(), header != null);
             chunked = chunkedData(file, new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
@@ -157,6 +160,10 @@ public final class Dataset extends Hdf5Object {
                 space.maxDimensions(), type, described.fillValue(), described.filters(), chunked,
                 contiguous);
         dataset.readAttributes(messages);
+        if (file.swmrRetry() != null) {
+            dataset.committed = new CommittedHeader(messages,
+                    described.layout() instanceof DataLayoutMessage layout ? layout : null);
+        }
         if (header != null && chunked != null) {
             dataset.dataspaceHandle = header.handleOf(DataspaceMessage.TYPE);
             dataset.layoutHandle = header.handleOf(DataLayoutMessage.TYPE);
@@ -169,6 +176,49 @@ public final class Dataset extends Hdf5Object {
             dependOnIndex(file.cache(), header, chunked.index());
         }
         return dataset;
+    }
+
+    /**
+     * An SWMR reader's {@code H5Drefresh}: reads this dataset's object header again and, when
+     * the writer committed a new extent (the dataspace message; or the data layout message)
+     * since the last look, takes its shape, reopens the chunk index through a new metadata
+     * cache and drops cached chunks that reached past the old extent ({@link CommittedHeader}).
+     * When the header block holding those messages reads back unchanged ({@link CommitPoint})
+     * that is one read. A torn header is read again within the file's {@link SwmrReadOptions}.
+     *
+     * @throws IllegalStateException the file was not opened with {@link Hdf5File#openSwmr}
+     * @throws MetadataRetriesExhaustedException the header failed its check at every read
+     */
+    public void refresh() throws IOException {
+        file.requireSwmrReader();
+        try {
+            file.swmrRetry().run(() -> {
+                refreshOnce();
+                return null;
+            }, () -> { });
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
+    }
+
+    private void refreshOnce() throws IOException {
+        CommittedHeader.Change change = committed.read(file, address());
+        if (change == null) {
+            return;
+        }
+        long[] newShape = change.described().space().dimensions();
+        if (chunked != null && change.described().layout() instanceof DataLayoutMessage layout) {
+            chunked.useIndex(openSwmrIndex(layout, newShape), shape);
+        }
+        shape = newShape;
+        committed.accept(change);
+    }
+
+    /** The chunk index {@code layout} names, through a new metadata cache of its own. */
+    private ChunkIndex openSwmrIndex(DataLayoutMessage layout, long[] dimensions)
+            throws IOException {
+        return ChunkIndexes.open(file.blocks(), file.indexCache(), file.ranks(), layout,
+                dimensions, maxShape, !filters.isEmpty(), false);
     }
 
     /**
@@ -544,8 +594,14 @@ public final class Dataset extends Hdf5Object {
             if (contiguous != null) {
                 contiguous.read(start, count, target,
                         fillValue != null ? fillValue : new byte[type.size()], file.transfer());
-            } else {
+            } else if (file.swmrRetry() == null) {
                 chunked.read(start, count, target);
+            } else {
+                // A torn index block: read again through the index reopened from the header.
+                file.swmrRetry().run(() -> {
+                    chunked.read(start, count, target);
+                    return null;
+                }, () -> chunked.useIndex(openSwmrIndex(committed.layout(), shape), shape));
             }
         } catch (CorruptFileException e) {
             throw e.of(path());

@@ -45,7 +45,8 @@ record DatasetHeader(DataspaceMessage space, Datatype type, byte[] fillValue, Da
                 new FillValueMessage(spec.fillValue()).encode()));
         if (!spec.filters().isEmpty()) {
             messages.add(HeaderMessage.of(FilterPipelineMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
-                    new FilterPipeline(spec.filters(), spec.type().size()).message().encode()));
+                    new FilterPipeline(spec.filters(), spec.type().size())
+                            .message((int) spec.chunkBytes()).encode()));
         }
         messages.add(HeaderMessage.of(DataLayoutMessage.TYPE, 0, layout.encode()));
         return messages;

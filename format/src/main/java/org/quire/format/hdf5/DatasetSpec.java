@@ -14,7 +14,9 @@ import org.quire.format.hdf5.chunk.Shapes;
  *
  * <p>The chunk index follows from the shapes, as libhdf5 chooses it: a single chunk when shape,
  * maximum shape and chunk shape are equal; a fixed array when no dimension is unlimited; an
- * extensible array when exactly one is; a version-2 B-tree when more than one is.
+ * extensible array when exactly one is; a version-2 B-tree when more than one is. Only on
+ * request ({@link Builder#quireOnlySkipListIndex()}) does a dataset with one unlimited
+ * dimension get Quire's skip list index instead, which h5py and libhdf5 cannot read.
  */
 public final class DatasetSpec {
 
@@ -30,6 +32,7 @@ public final class DatasetSpec {
     private final long[] chunkShape;
     private final byte[] fillValue;
     private final List<Filter> filters;
+    private final boolean quireOnlySkipListIndex;
 
     private DatasetSpec(Builder builder) {
         this.type = builder.type;
@@ -38,6 +41,7 @@ public final class DatasetSpec {
         this.chunkShape = builder.chunkShape == null ? defaultChunk(shape) : builder.chunkShape.clone();
         this.fillValue = builder.fillValue == null ? null : builder.fillValue.clone();
         this.filters = List.copyOf(builder.filters);
+        this.quireOnlySkipListIndex = builder.quireOnlySkipListIndex;
         validate();
     }
 
@@ -68,6 +72,11 @@ public final class DatasetSpec {
 
     public List<Filter> filters() {
         return filters;
+    }
+
+    /** Whether the dataset gets Quire's skip list chunk index, which only Quire reads. */
+    public boolean quireOnlySkipListIndex() {
+        return quireOnlySkipListIndex;
     }
 
     /** Bytes of one chunk before filtering. */
@@ -138,6 +147,11 @@ public final class DatasetSpec {
             throw new IllegalArgumentException("chunks of " + chunkBytes + " bytes exceed "
                     + MAX_CHUNK_BYTES);
         }
+        if (quireOnlySkipListIndex && unlimitedDimensions() != 1) {
+            throw new IllegalArgumentException("the skip list index needs exactly one unlimited"
+                    + " dimension; maximum shape " + Arrays.toString(maxShape) + " has "
+                    + unlimitedDimensions());
+        }
         if (fillValue != null && fillValue.length != type.size()) {
             throw new IllegalArgumentException("fill value has " + fillValue.length
                     + " bytes; the type has " + type.size());
@@ -151,6 +165,7 @@ public final class DatasetSpec {
         private long[] chunkShape;
         private byte[] fillValue;
         private final List<Filter> filters = new ArrayList<>();
+        private boolean quireOnlySkipListIndex;
 
         private Builder(Datatype type, long[] shape) {
             this.type = Objects.requireNonNull(type, "type");
@@ -185,6 +200,17 @@ public final class DatasetSpec {
         /** Appends a filter; chunks pass the filters in the order they were added. */
         public Builder filter(Filter filter) {
             filters.add(Objects.requireNonNull(filter, "filter"));
+            return this;
+        }
+
+        /**
+         * Indexes the chunks with Quire's deterministic reverse skip list (docs/hdf5.md, "The
+         * skip list chunk index") instead of an extensible array: an append writes two index
+         * blocks. Quire-only: h5py and libhdf5 refuse the dataset with an error (the rest of
+         * the file stays readable to them). Needs exactly one unlimited dimension.
+         */
+        public Builder quireOnlySkipListIndex() {
+            this.quireOnlySkipListIndex = true;
             return this;
         }
 

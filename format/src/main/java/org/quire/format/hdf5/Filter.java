@@ -28,14 +28,33 @@ public sealed interface Filter {
         return new Fletcher32();
     }
 
+    /**
+     * LZF compression (filter 32000, registered by h5py, which bundles it; versioned-hdf5's hash
+     * tables and Hangar's collections without blosc use it). Optional, as h5py sets it.
+     */
+    static Filter lzf() {
+        return new Lzf();
+    }
+
     /** The filter identifier in the filter pipeline message. */
     int id();
+
+    /**
+     * The name stored in the pipeline message: only filters outside libhdf5's predefined range
+     * (identifiers from 256) have one; null for none.
+     */
+    default String name() {
+        return null;
+    }
 
     /** Pipeline flags: bit 0 set means "optional", a chunk may skip it. */
     int flags();
 
-    /** Client data values stored in the pipeline message for a dataset of this element size. */
-    int[] clientData(int elementSize);
+    /**
+     * Client data values stored in the pipeline message for a dataset of this element size and
+     * chunks of {@code chunkBytes} bytes before filtering.
+     */
+    int[] clientData(int elementSize, int chunkBytes);
 
     byte[] encode(byte[] chunk, int elementSize);
 
@@ -72,7 +91,7 @@ public sealed interface Filter {
             return 1;
         }
 
-        @Override public int[] clientData(int elementSize) {
+        @Override public int[] clientData(int elementSize, int chunkBytes) {
             return new int[] {level};
         }
 
@@ -131,7 +150,7 @@ public sealed interface Filter {
             return 1;
         }
 
-        @Override public int[] clientData(int elementSize) {
+        @Override public int[] clientData(int elementSize, int chunkBytes) {
             return new int[] {elementSize};
         }
 
@@ -168,7 +187,7 @@ public sealed interface Filter {
             return 0;
         }
 
-        @Override public int[] clientData(int elementSize) {
+        @Override public int[] clientData(int elementSize, int chunkBytes) {
             return new int[0];
         }
 
@@ -224,6 +243,53 @@ public sealed interface Filter {
             sum1 = (sum1 & 0xffff) + (sum1 >>> 16);
             sum2 = (sum2 & 0xffff) + (sum2 >>> 16);
             return (sum2 << 16) | sum1;
+        }
+    }
+
+    /**
+     * h5py's LZF filter ({@code lzf/lzf_filter.c}): the chunk compressed by {@link LzfCodec}.
+     * Client data as h5py's {@code set_local} stores them: the filter revision (4), liblzf's API
+     * version (0x0105) and the chunk's size in bytes, which readers take as the output size.
+     *
+     * <p>h5py lets libhdf5 store a chunk that does not shrink uncompressed, with the filter's bit
+     * set in the chunk's filter mask; reading such chunks works through the mask. Quire's chunk
+     * writer keeps no mask, so it stores such a chunk as literal runs, 1/32 larger, which every
+     * LZF reader decodes.
+     */
+    record Lzf() implements Filter {
+        static final int ID = 32000;
+        static final int FILTER_REVISION = 4;
+        static final int LZF_API_VERSION = 0x0105;
+
+        @Override public int id() {
+            return ID;
+        }
+
+        @Override public String name() {
+            return "lzf";
+        }
+
+        @Override public int flags() {
+            return 1;
+        }
+
+        @Override public int[] clientData(int elementSize, int chunkBytes) {
+            return new int[] {FILTER_REVISION, LZF_API_VERSION, chunkBytes};
+        }
+
+        @Override public byte[] encode(byte[] chunk, int elementSize) {
+            return LzfCodec.compress(chunk);
+        }
+
+        /** Without the chunk's size: at most {@link LzfCodec#MAX_EXPANSION} times the stream. */
+        @Override public byte[] decode(byte[] chunk, int elementSize) {
+            long bound = (long) chunk.length * LzfCodec.MAX_EXPANSION;
+            return LzfCodec.decompress(chunk, (int) Math.min(bound, DatasetSpec.MAX_CHUNK_BYTES));
+        }
+
+        /** Into an array of the chunk's size; a stream that would write more is damaged. */
+        @Override public byte[] decode(byte[] chunk, int elementSize, int expectedSize) {
+            return LzfCodec.decompress(chunk, expectedSize);
         }
     }
 }

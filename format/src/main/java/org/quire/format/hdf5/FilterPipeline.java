@@ -39,20 +39,21 @@ final class FilterPipeline {
                         ? Math.min(9, Math.max(0, entry.clientData()[0])) : 6);
                 case 2 -> Filter.shuffle();
                 case 3 -> Filter.fletcher32();
+                case Filter.Lzf.ID -> Filter.lzf();
                 default -> throw new UnsupportedFormatException(name, "dataset at offset "
                         + address + " uses filter " + entry.id() + "; supported: 1 (deflate), "
-                        + "2 (shuffle), 3 (Fletcher-32)");
+                        + "2 (shuffle), 3 (Fletcher-32), 32000 (LZF)");
             });
         }
         return List.copyOf(filters);
     }
 
-    /** The filter pipeline message naming these filters. */
-    FilterPipelineMessage message() {
+    /** The filter pipeline message naming these filters, for chunks of {@code chunkBytes}. */
+    FilterPipelineMessage message(int chunkBytes) {
         List<FilterPipelineMessage.Entry> entries = new ArrayList<>();
         for (Filter filter : filters) {
-            entries.add(new FilterPipelineMessage.Entry(filter.id(), filter.flags(),
-                    filter.clientData(elementSize)));
+            entries.add(new FilterPipelineMessage.Entry(filter.id(), filter.flags(), filter.name(),
+                    filter.clientData(elementSize, chunkBytes)));
         }
         return new FilterPipelineMessage(entries);
     }

@@ -31,7 +31,6 @@ import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
-import org.quire.format.storage.StorageLock;
 import org.quire.format.storage.StorageOpener;
 
 /**
@@ -57,8 +56,10 @@ import org.quire.format.storage.StorageOpener;
  * first, the superblock last, forcing as {@link WriteOptions} say. While a writer has the file
  * open, the superblock says so (consistency flag "open for writing"); {@link #close()} flushes
  * and clears the flag. A file a crashed writer left is read (and reopened) after {@link
- * #recover}. A writer holds the storage's exclusive lock while the file is open. After {@link
- * #startSwmrWrite()} SWMR readers (h5py {@code swmr=True}) follow the file while it is written.
+ * #recover}. Who may open the file beside whom is enforced with locks ({@link OpenLocks}); a
+ * writer of a file on disk also keeps a {@link WriterRecord} with a heartbeat beside it. After
+ * {@link #startSwmrWrite()} SWMR readers ({@link #openSwmr}, h5py {@code swmr=True}) follow the
+ * file while it is written.
  * Not thread-safe.
  */
 public final class Hdf5File implements AutoCloseable {
@@ -66,8 +67,12 @@ public final class Hdf5File implements AutoCloseable {
     /** The signature of a version-2 object header; a version-1 header starts with its version. */
     private static final byte[] OHDR = "OHDR".getBytes(StandardCharsets.US_ASCII);
 
+    private final Storage storage;
     private final BlockFile blocks;
     private final MetadataCache cache;
+    private final long metadataCacheBytes;
+    /** The bounded retry of an SWMR reader ({@link #openSwmr}); null otherwise. */
+    private MetadataReadRetry swmr;
     /** The flush journal of a file being written, and where it is; null when read only. */
     private final FlushJournal journal;
     private final Path journalPath;
@@ -75,10 +80,15 @@ public final class Hdf5File implements AutoCloseable {
     private final boolean writable;
     private final ChunkCacheSettings chunkCacheSettings;
     private final TransferBuffer transfer = new TransferBuffer();
-    /** The storage's exclusive lock a writer holds for its life; null when read only. */
-    private StorageLock lock;
-    /** The objects of a file being written, by header address: each header is opened once. */
-    private final Map<Long, Hdf5Object> writableObjects = new HashMap<>();
+    /** The locks of the open rules this file holds ({@link OpenLocks}); null through none. */
+    private OpenLocks locks;
+    /** The writer record a writer of a file on disk keeps beside it; null otherwise. */
+    private WriterHeartbeat heartbeat;
+    /**
+     * The objects of a file being written or SWMR-read, by header address: each header is
+     * opened once, so that {@link #refresh} reaches every dataset handed out.
+     */
+    private final Map<Long, Hdf5Object> objects = new HashMap<>();
     /** The superblock of a file being written, held for the file's life; null when read only. */
     private BlockEntry<Hdf5File> superblock;
     private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
@@ -92,7 +102,9 @@ public final class Hdf5File implements AutoCloseable {
 
     private Hdf5File(Storage storage, StorageOpener opener, FlushJournal journal,
                      WriteOptions options) throws IOException {
+        this.storage = storage;
         this.blocks = new BlockFile(storage);
+        this.metadataCacheBytes = options.metadataCacheBytes();
         this.writable = journal != null;
         this.cache = new MetadataCache(storage, options.metadataCacheBytes(),
                 writable ? options.durability() : Durability.NONE, journal);
@@ -138,25 +150,36 @@ public final class Hdf5File implements AutoCloseable {
             throws IOException {
         Storage storage = opener.open(path, OpenMode.CREATE_NEW);
         Storage journalStorage = null;
-        StorageLock lock = null;
+        OpenLocks lock = null;
         try {
-            lock = writerLock(storage, path);
+            lock = OpenLocks.take(storage, path, OpenLocks.Role.WRITER);
             journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
             journalStorage.truncate(0);
             Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
                     options);
-            file.lock = lock;
+            file.locks = lock;
             long address = file.blocks.allocate(SuperblockV3.SIZE);
             file.root = Group.create(file, "/");
             file.superblock = file.cache.insertProtected(new BlockEntry<>(address,
                     SuperblockV3.SIZE, FlushStage.SUPERBLOCK, file, Hdf5File::encodeSuperblock));
             file.cache.createFlushDependency(address, file.root.header.address());
             file.flush();
+            file.heartbeat = startHeartbeat(path, opener);
             return file;
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(storage, journalStorage, lock);
             throw e;
         }
+    }
+
+    /**
+     * The writer record of a writer of a file on disk, beating; none for a test's simulated
+     * files (a beat every second would make their recorded writes depend on time).
+     */
+    private static WriterHeartbeat startHeartbeat(Path path, StorageOpener opener)
+            throws IOException {
+        return opener == FileStorage.OPENER
+                ? WriterHeartbeat.start(path, WriterRecord.Mode.WRITE) : null;
     }
 
     /**
@@ -191,15 +214,15 @@ public final class Hdf5File implements AutoCloseable {
             throws IOException {
         Storage storage = opener.open(path, OpenMode.READ_WRITE);
         Storage journalStorage = null;
-        StorageLock lock = null;
+        OpenLocks lock = null;
         try {
-            lock = writerLock(storage, path);
+            lock = OpenLocks.take(storage, path, OpenLocks.Role.WRITER);
             SuperblockV3 superblock = writableSuperblock(new BlockFile(storage));
             journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
             journalStorage.truncate(0);
             Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
                     options);
-            file.lock = lock;
+            file.locks = lock;
             boolean flushing = false;
             try {
                 Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
@@ -213,6 +236,7 @@ public final class Hdf5File implements AutoCloseable {
                 file.cache.createFlushDependency(0, group.header.address());
                 flushing = true;
                 file.flush();
+                file.heartbeat = startHeartbeat(path, opener);
                 return file;
             } catch (IOException | RuntimeException e) {
                 if (!flushing) { // refused before anything was written: no journal is left
@@ -275,24 +299,19 @@ public final class Hdf5File implements AutoCloseable {
         return superblock;
     }
 
-    /** The storage's exclusive lock, which a writer holds while it has the file open. */
-    private static StorageLock writerLock(Storage storage, Path path) throws IOException {
-        StorageLock lock = storage.tryLock(false);
-        if (lock == null) {
-            throw new FileLockedException(path);
-        }
-        return lock;
-    }
-
-    private static void closeAfterFailure(Storage storage, Storage journal, StorageLock lock)
+    /** After a failed open: what it had opened and taken. */
+    private static void closeAfterFailure(Storage storage, Storage journal, OpenLocks lock)
             throws IOException {
-        if (journal != null) {
-            journal.close();
+        try {
+            if (journal != null) {
+                journal.close();
+            }
+            if (lock != null) {
+                lock.close();
+            }
+        } finally {
+            storage.close();
         }
-        if (lock != null) {
-            lock.close();
-        }
-        storage.close();
     }
 
     /**
@@ -323,37 +342,102 @@ public final class Hdf5File implements AutoCloseable {
     /** {@link #open(Path, ChunkCacheSettings)} through {@code opener}. */
     public static Hdf5File open(Path path, StorageOpener opener, ChunkCacheSettings chunkCache)
             throws IOException {
+        return openReading(path, opener, chunkCache, null);
+    }
+
+    /**
+     * Opens a file an SWMR writer (libhdf5's {@code H5Fstart_swmr_write}, h5py's {@code
+     * swmr_mode = True}, or Quire's) may be appending to, read-only, beside that writer
+     * (docs/swmr.md, "Reading"); a closed file too. Datasets show the extents of the last
+     * commit seen: {@link #refresh()} or {@link Dataset#refresh()} looks again. A metadata
+     * block that fails its check is read again as {@link SwmrReadOptions#DEFAULT} says, then
+     * fails with {@link MetadataRetriesExhaustedException}. The file is never changed.
+     *
+     * @throws FileOpenForWritingException a writer that is not an SWMR writer has the file
+     *                                     open, or died with it open ({@link #recover} it)
+     * @throws FileLockedException a plain writer holds the file (it has not switched to SWMR
+     *                             writing)
+     */
+    public static Hdf5File openSwmr(Path path) throws IOException {
+        return openSwmr(path, FileStorage.OPENER, SwmrReadOptions.DEFAULT);
+    }
+
+    /** {@link #openSwmr(Path)} with {@code options} (retry bounds, chunk cache). */
+    public static Hdf5File openSwmr(Path path, SwmrReadOptions options) throws IOException {
+        return openSwmr(path, FileStorage.OPENER, options);
+    }
+
+    /** {@link #openSwmr(Path)} through {@code opener} with {@code options}. */
+    public static Hdf5File openSwmr(Path path, StorageOpener opener, SwmrReadOptions options)
+            throws IOException {
+        return openReading(path, opener, options.chunkCache(), options);
+    }
+
+    /** A plain reader, or with {@code swmrOptions} an SWMR reader. */
+    private static Hdf5File openReading(Path path, StorageOpener opener,
+                                        ChunkCacheSettings chunkCache,
+                                        SwmrReadOptions swmrOptions) throws IOException {
         Storage storage = opener.open(path, OpenMode.READ);
+        OpenLocks lock = null;
         try {
+            lock = OpenLocks.take(storage, path, swmrOptions == null ? OpenLocks.Role.READER
+                    : OpenLocks.Role.SWMR_READER);
             Hdf5File file = new Hdf5File(storage, opener, null,
                     WriteOptions.DEFAULT.withChunkCache(chunkCache));
-            BlockFile blocks = file.blocks;
-            Superblock superblock = Superblock.read(blocks);
-            file.ranks = file.ranks(superblock);
-            int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
-            if ((superblock.consistencyFlags() & writing) != 0) {
-                throw new FileOpenForWritingException(path, superblock.consistencyFlags());
+            file.locks = lock;
+            if (swmrOptions == null) {
+                file.readRoot();
+            } else {
+                file.swmr = new MetadataReadRetry(swmrOptions);
+                file.swmr.run(() -> {
+                    file.readRoot();
+                    return null;
+                }, () -> { });
             }
-            // libhdf5 counts the user block in the end of file address.
-            long fileSize = blocks.baseAddress() + blocks.size();
-            if (Long.compareUnsigned(superblock.endOfFileAddress(), fileSize) > 0) {
-                throw new org.quire.format.CorruptFileException(path,
-                        blocks.baseAddress() + superblock.endOfFileAddressOffset(), "superblock",
-                        "end of file address", "at most the file size " + fileSize,
-                        Long.toUnsignedString(superblock.endOfFileAddress()));
-            }
-            Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
-            if (!(root instanceof Group group)) {
-                throw new org.quire.format.CorruptFileException(path,
-                        superblock.rootGroupAddress(), "object header", "messages",
-                        "a group", "a dataset");
-            }
-            file.root = group;
             return file;
         } catch (IOException | RuntimeException e) {
-            storage.close();
+            closeAfterFailure(storage, null, lock);
             throw e;
         }
+    }
+
+    /**
+     * Reads the superblock and the root group of a file opened for reading. A plain reader
+     * refuses a file a writer has open; an SWMR reader only one whose writer is not an SWMR
+     * writer, and does not check the end of file address, which libhdf5's SWMR writer leaves
+     * as it was when it switched to SWMR writing until it closes the file.
+     */
+    private void readRoot() throws IOException {
+        Path path = blocks.path();
+        Superblock superblock = Superblock.read(blocks);
+        ranks = ranks(superblock);
+        int flags = superblock.consistencyFlags();
+        if (swmr == null && (flags & (SuperblockV3.FLAG_OPEN_FOR_WRITE
+                | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE)) != 0) {
+            throw new FileOpenForWritingException(path, flags, "when its writer is an SWMR "
+                    + "writer, follow it with Hdf5File.openSwmr; when it died, "
+                    + "Hdf5File.recover (quire h5 clear) makes the file consistent");
+        }
+        if (swmr != null && (flags & SuperblockV3.FLAG_OPEN_FOR_WRITE) != 0
+                && (flags & SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE) == 0) {
+            throw new FileOpenForWritingException(path, flags, "not by an SWMR writer, so "
+                    + "an SWMR reader cannot follow it; when its writer died, Hdf5File.recover "
+                    + "(quire h5 clear) makes the file consistent");
+        }
+        // libhdf5 counts the user block in the end of file address.
+        long fileSize = blocks.baseAddress() + blocks.size();
+        if (swmr == null && Long.compareUnsigned(superblock.endOfFileAddress(), fileSize) > 0) {
+            throw new CorruptFileException(path,
+                    blocks.baseAddress() + superblock.endOfFileAddressOffset(), "superblock",
+                    "end of file address", "at most the file size " + fileSize,
+                    Long.toUnsignedString(superblock.endOfFileAddress()));
+        }
+        Hdf5Object read = readObject("/", superblock.rootGroupAddress());
+        if (!(read instanceof Group group)) {
+            throw new CorruptFileException(path, superblock.rootGroupAddress(),
+                    "object header", "messages", "a group", "a dataset");
+        }
+        root = group;
     }
 
     /**
@@ -361,12 +445,17 @@ public final class Hdf5File implements AutoCloseable {
      * files, and more: replays the flush journal ({@code <name>.qjnl}) if it holds a committed
      * flush, so the file holds that flush's state, then clears the superblock's "open for
      * writing" flag, forces the file and removes the journal. An uncommitted journal is
-     * ignored: the file then holds the last completed flush's state. The file keeps its size:
-     * the superblock's end of file address was true at every flush, so nothing is cut.
-     * Running it again, or on a file closed properly, changes nothing. It takes the writer's
-     * exclusive lock first, so it never runs under a live writer.
+     * ignored: the file then holds the last completed flush's state. The file keeps its size,
+     * and an end of file address short of it (libhdf5's SWMR writer leaves the one of its
+     * switch to SWMR writing, where {@code h5clear -s} cuts the file) is raised to it, so
+     * nothing is cut and every flushed record stays. The dead writer's record ({@code
+     * <name>.qwriter}) is removed. Running it again, or on a file closed properly, changes
+     * nothing. It takes a writer's locks first, so it never runs under a live Quire writer
+     * nor under readers; libhdf5's SWMR writer holds no lock and is not seen.
      *
+     * @return what it found and changed
      * @throws FileLockedException a writer (of this or another process) has the file open
+     * @throws FileHeldByReadersException readers have the file open
      * @throws org.quire.format.hdf5.cache.ForeignJournalException the committed journal
      *         beside the file is not this file's (nothing is changed)
      * @throws org.quire.format.CorruptFileException the journal is damaged, or not a journal
@@ -375,44 +464,139 @@ public final class Hdf5File implements AutoCloseable {
      * @throws FileLockedException a writer has the file open now: it did not crash (nothing
      *                             is changed)
      */
-    public static void recover(Path path, StorageOpener opener) throws IOException {
+    public static Recovery recover(Path path, StorageOpener opener) throws IOException {
         Path journalPath = journalPath(path);
         Storage storage = opener.open(path, OpenMode.READ_WRITE);
         try (BlockFile file = new BlockFile(storage);
-             StorageLock lock = writerLock(storage, path)) {
+             OpenLocks lock = OpenLocks.take(storage, path, OpenLocks.Role.WRITER)) {
             Storage journal = null;
             try {
                 journal = opener.open(journalPath, OpenMode.READ);
             } catch (java.nio.file.NoSuchFileException e) {
                 // no journal: nothing was being flushed
             }
+            int replayed = 0;
             if (journal != null) {
                 try {
                     for (FlushJournal.Block block
                             : FlushJournal.blocksToReplay(journal, storage)) {
                         file.write(block.address(), block.image());
+                        replayed++;
                     }
                 } finally {
                     journal.close();
                 }
             }
             SuperblockV3 superblock = SuperblockV3.read(file);
-            if (superblock.consistencyFlags() != 0) {
-                file.write(0, new SuperblockV3(0, superblock.endOfFileAddress(),
-                        superblock.rootGroupAddress()).encode());
+            // libhdf5's SWMR writer leaves the end of file address stale (479 bytes, say):
+            // libhdf5 would cut the file there (h5clear -s does), so it grows to the file.
+            long end = superblock.endOfFileAddress();
+            if (Long.compareUnsigned(end, file.size()) < 0) {
+                end = file.size();
+            }
+            if (superblock.consistencyFlags() != 0 || end != superblock.endOfFileAddress()) {
+                file.write(0, new SuperblockV3(0, end, superblock.rootGroupAddress())
+                        .encode());
             }
             file.force(true);
             opener.deleteIfExists(journalPath); // under the lock: no new writer's journal yet
+            if (opener == FileStorage.OPENER) {
+                WriterRecord.remove(path); // the dead writer's
+            }
+            return new Recovery(superblock.consistencyFlags(), superblock.endOfFileAddress(),
+                    end, replayed);
         }
     }
 
     /** {@link #recover(Path, StorageOpener)} of a file on disk. */
-    public static void recover(Path path) throws IOException {
-        recover(path, FileStorage.OPENER);
+    public static Recovery recover(Path path) throws IOException {
+        return recover(path, FileStorage.OPENER);
     }
 
     public Group root() {
         return root;
+    }
+
+    /** Whether this file was opened with {@link #openSwmr}. */
+    public boolean isSwmrReader() {
+        return swmr != null;
+    }
+
+    /**
+     * Looks again at every dataset this SWMR reader has handed out ({@link Dataset#refresh()}
+     * each): new extents a writer committed become visible.
+     *
+     * @throws IllegalStateException the file was not opened with {@link #openSwmr}
+     */
+    public void refresh() throws IOException {
+        requireSwmrReader();
+        for (Hdf5Object object : objects.values()) {
+            if (object instanceof Dataset dataset) {
+                dataset.refresh();
+            }
+        }
+    }
+
+    /**
+     * How many metadata reads of this SWMR reader failed their check and were read again
+     * (libhdf5's {@code H5Fget_metadata_read_retry_info}); 0 for other files.
+     */
+    public long metadataReadRetries() {
+        return swmr == null ? 0 : swmr.total();
+    }
+
+    /** {@link #metadataReadRetries()} by the structure that failed its check. */
+    public Map<String, Long> metadataReadRetriesByStructure() {
+        return swmr == null ? Map.of() : swmr.byStructure();
+    }
+
+    /**
+     * Whether a writer has {@code path} open now, as the lock on its writer byte and the writer
+     * record beside it tell (docs/swmr.md, "Open rules and locks"); never asks the writer.
+     */
+    public static WriterStatus writerStatus(Path path) throws IOException {
+        try (Storage probe = FileStorage.open(path, OpenMode.READ)) {
+            return WriterStatus.of(path, OpenLocks.writerHolds(probe));
+        }
+    }
+
+    /**
+     * The lock change of a writer switching to SWMR writing: SWMR readers may open beside it
+     * from now on (it drops its SWMR reader byte lock) and its writer record says "swmr". The
+     * SWMR writer's {@code startSwmrWrite()} calls it once the superblock says SWMR writing.
+     */
+    void enterSwmrLocking() throws IOException {
+        requireOpen();
+        if (!writable) {
+            throw new IllegalStateException(blocks.path() + " is not open for writing");
+        }
+        locks.enterSwmr();
+        if (heartbeat != null) {
+            heartbeat.mode(WriterRecord.Mode.SWMR);
+        }
+    }
+
+    void requireSwmrReader() {
+        requireOpen();
+        if (swmr == null) {
+            throw new IllegalStateException(blocks.path() + " was not opened with "
+                    + "Hdf5File.openSwmr");
+        }
+    }
+
+    /** The bounded retry of an SWMR reader; null for other files. */
+    MetadataReadRetry swmrRetry() {
+        return swmr;
+    }
+
+    /**
+     * The metadata cache a dataset's chunk index reads through: the file's, or for an SWMR
+     * reader one of the dataset's own, which {@link Dataset#refresh()} replaces when the
+     * index may have changed.
+     */
+    MetadataCache indexCache() {
+        return swmr == null ? cache
+                : new MetadataCache(storage, metadataCacheBytes, Durability.NONE);
     }
 
     public boolean isWritable() {
@@ -534,11 +718,17 @@ public final class Hdf5File implements AutoCloseable {
                 }
             } finally {
                 try {
-                    if (lock != null) {
-                        lock.close();
+                    if (heartbeat != null) {
+                        heartbeat.close();
                     }
                 } finally {
-                    blocks.close();
+                    try {
+                        if (locks != null) {
+                            locks.close();
+                        }
+                    } finally {
+                        blocks.close();
+                    }
                 }
             }
         }
@@ -614,10 +804,19 @@ public final class Hdf5File implements AutoCloseable {
      */
     Hdf5Object readObject(String path, long address) throws IOException {
         try {
+            if (swmr != null) {
+                Hdf5Object known = objects.get(address);
+                if (known == null) {
+                    known = swmr.run(() -> objectOf(path, address, headerMessages(address),
+                            null), () -> { });
+                    objects.put(address, known);
+                }
+                return known;
+            }
             if (!writable) {
                 return objectOf(path, address, headerMessages(address), null);
             }
-            Hdf5Object known = writableObjects.get(address);
+            Hdf5Object known = objects.get(address);
             if (known != null) {
                 return known;
             }
@@ -629,7 +828,7 @@ public final class Hdf5File implements AutoCloseable {
             }
             WritableObjectHeader header = WritableObjectHeader.open(blocks, cache, address);
             Hdf5Object object = objectOf(path, address, header.messages(), header);
-            writableObjects.put(address, object);
+            objects.put(address, object);
             return object;
         } catch (CorruptFileException e) {
             throw e.of(path);
@@ -646,6 +845,13 @@ public final class Hdf5File implements AutoCloseable {
         byte[] signature = blocks.read(address, OHDR.length, "object header");
         return Arrays.equals(signature, OHDR) ? ObjectHeaderV2.read(blocks, address)
                 : ObjectHeaderV1.read(blocks, address);
+    }
+
+    /** The chunks of the version-2 object header at {@code address}; null for version 1. */
+    ObjectHeaderV2.StoredHeader storedHeaderV2(long address) throws IOException {
+        byte[] signature = blocks.read(address, OHDR.length, "object header");
+        return Arrays.equals(signature, OHDR) ? ObjectHeaderV2.readChunks(blocks, address)
+                : null;
     }
 
     /**

@@ -73,7 +73,28 @@ public final class Hdf5Verifier {
             superblock = Superblock.read(superblockOnly);
         }
         try (Hdf5File file = Hdf5File.open(path, opener)) {
-            return new Walk(file, superblock).run();
+            return new Walk(file, superblock, superblock.endOfFileAddress()).run();
+        }
+    }
+
+    /**
+     * {@link #verify(Path)} of a file an SWMR writer may be appending to, opened with {@link
+     * Hdf5File#openSwmr}: what its last commit reaches. The superblock's end of file address is
+     * taken as the file's size when smaller (libhdf5's SWMR writer leaves it stale until it
+     * closes the file). A block that fails its check is read again, the whole walk after a
+     * refresh, within {@link SwmrReadOptions#DEFAULT}.
+     *
+     * @throws MetadataRetriesExhaustedException a block failed its check at every attempt
+     */
+    public static VerificationReport verifySwmr(Path path) throws IOException {
+        try (Hdf5File file = Hdf5File.openSwmr(path)) {
+            return file.swmrRetry().run(() -> {
+                Superblock superblock = Superblock.read(file.blocks());
+                long size = file.blocks().baseAddress() + file.blocks().size();
+                long end = Long.compareUnsigned(superblock.endOfFileAddress(), size) < 0 ? size
+                        : superblock.endOfFileAddress();
+                return new Walk(file, superblock, end).run();
+            }, file::refresh);
         }
     }
 
@@ -97,11 +118,12 @@ public final class Hdf5Verifier {
         private long committedDatatypes;
         private final List<Unsupported> unsupported = new ArrayList<>();
 
-        Walk(Hdf5File file, Superblock superblock) {
+        /** {@code endOfFile}: the end of file address blocks are checked against. */
+        Walk(Hdf5File file, Superblock superblock, long endOfFile) {
             this.file = file;
             this.superblock = superblock;
             // Addresses are relative to the superblock; the end of file address is not.
-            this.endOfFile = superblock.endOfFileAddress() - file.blocks().baseAddress();
+            this.endOfFile = endOfFile - file.blocks().baseAddress();
             visitedHeaders.add(superblock.rootGroupAddress());
         }
 

@@ -3,15 +3,17 @@ package org.quire.format.storage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * A {@link Storage} over a real file, through a {@link FileChannel}. A failing operation throws
- * {@link StorageIOException} naming the file, the operation and the offset.
+ * {@link StorageIOException} naming the file, the operation and the offset. Locks go through
+ * the process's {@link ProcessFileLocks}, so several storages of one file in one JVM share
+ * them as separate processes would, and closing one never drops another's lock.
  */
 public final class FileStorage implements Storage {
 
@@ -20,14 +22,26 @@ public final class FileStorage implements Storage {
 
     private final Path path;
     private final FileChannel channel;
+    /** Which file this is for the process's lock registry: device and inode, or the path. */
+    private final Object fileKey;
 
-    private FileStorage(Path path, FileChannel channel) {
+    private FileStorage(Path path, FileChannel channel, Object fileKey) {
         this.path = path;
         this.channel = channel;
+        this.fileKey = fileKey;
     }
 
     public static FileStorage open(Path path, OpenMode mode) throws IOException {
-        return new FileStorage(path, FileChannel.open(path, options(mode)));
+        FileChannel channel = FileChannel.open(path, options(mode));
+        Object key;
+        try {
+            key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            channel.close();
+            throw new StorageIOException(path, "stat", StorageIOException.NO_OFFSET, e);
+        }
+        return new FileStorage(path, channel,
+                key != null ? key : path.toAbsolutePath().normalize());
     }
 
     private static OpenOption[] options(OpenMode mode) {
@@ -99,33 +113,19 @@ public final class FileStorage implements Storage {
         }
     }
 
+    /** Through the process's registry: see {@link ProcessFileLocks} for why. */
     @Override
-    public StorageLock tryLock(boolean shared) throws IOException {
-        FileLock lock;
+    public StorageLock tryLock(long position, long size, boolean shared) throws IOException {
         try {
-            lock = channel.tryLock(0, Long.MAX_VALUE, shared);
-        } catch (OverlappingFileLockException e) {
-            // Another channel of this JVM holds it: a conflict like any other process's lock.
-            return null;
+            return ProcessFileLocks.tryLock(fileKey, channel, position, size, shared);
+        } catch (IOException e) {
+            throw new StorageIOException(path, (shared ? "shared" : "exclusive") + " lock of "
+                    + size + " bytes", position, e);
         }
-        if (lock == null) {
-            return null;
-        }
-        return new StorageLock() {
-            @Override
-            public boolean shared() {
-                return lock.isShared();
-            }
-
-            @Override
-            public void close() throws IOException {
-                lock.release();
-            }
-        };
     }
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        ProcessFileLocks.close(fileKey, channel);
     }
 }

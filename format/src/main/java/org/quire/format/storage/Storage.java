@@ -43,12 +43,17 @@ public interface Storage extends Closeable {
     void force(boolean metadata) throws IOException;
 
     /**
-     * Takes an advisory lock on the whole file for this process, shared (readers) or exclusive
-     * (a writer), without waiting.
+     * Takes an advisory lock on the {@code size} bytes at {@code position} for this process,
+     * shared or exclusive, without waiting. The bytes need not exist: a region far past any
+     * real data names a role (HDF5 files lock a "writer" byte and an "SWMR reader" byte, see
+     * docs/storage.md), and locks on disjoint regions never conflict. Within one process a
+     * region is shared by every holder asking for it shared; any other overlap conflicts, as
+     * another process's lock would.
      *
-     * @return the lock, or null when another process holds a conflicting one
+     * @return the lock, or null when another holder (a process, or another open file of this
+     *         one) holds a conflicting lock
      */
-    StorageLock tryLock(boolean shared) throws IOException;
+    StorageLock tryLock(long position, long size, boolean shared) throws IOException;
 
     @Override
     void close() throws IOException;

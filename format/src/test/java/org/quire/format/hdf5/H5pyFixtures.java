@@ -34,6 +34,13 @@ final class H5pyFixtures {
      */
     static final String COMPAT = "make_h5py_compat_fixtures.py";
 
+    /**
+     * {@code lzf.h5}: h5py's LZF filter alone, with shuffle and Fletcher-32 (Hangar's set), on
+     * compressible, incompressible (stored raw, the filter skipped by the chunk's mask) and mixed
+     * data, and a realistic field whose compression ratio docs/hdf5.md quotes.
+     */
+    static final String LZF = "make_h5py_lzf_fixtures.py";
+
     /** Signatures of the blocks of dense storage, and the structure errors must name. */
     static final Map<String, String> DENSE_BLOCKS = new LinkedHashMap<>();
 

@@ -48,6 +48,8 @@ class Hdf5VerifierTest {
     private static final long[] EXTENSIBLE_CHUNKS = {0, 10, 300, 200_000};
     /** 15 x 15 chunks of one element: several B-tree leaves (84 records each) and their parent. */
     private static final int BTREE_SIDE = 15;
+    /** Chunks of the skip list dataset: three full supernodes of 64 and part of a fourth. */
+    private static final int SKIP_LIST_CHUNKS = 64 * 3 + 5;
 
     @BeforeAll
     static void writeIntactFile() throws IOException {
@@ -92,6 +94,13 @@ class Hdf5VerifierTest {
         byte[] cells = new byte[BTREE_SIDE * BTREE_SIDE];
         Arrays.fill(cells, (byte) 1);
         btree.write(new long[] {0, 0}, new long[] {BTREE_SIDE, BTREE_SIDE}, cells);
+        Dataset skipList = file.root().createDataset("skip_list",
+                DatasetSpec.builder(Datatype.INT32, 0).maxShape(DatasetSpec.UNLIMITED)
+                        .chunkShape(2).quireOnlySkipListIndex().build());
+        skipList.extend(2 * SKIP_LIST_CHUNKS);
+        int[] appended = new int[2 * SKIP_LIST_CHUNKS];
+        Arrays.setAll(appended, i -> i + 1);
+        skipList.write(new long[] {0}, new long[] {appended.length}, appended);
         if (close) {
             file.close();
         } else {
@@ -104,14 +113,18 @@ class Hdf5VerifierTest {
     void aValidFileIsReportedWithWhatWasChecked() throws IOException {
         VerificationReport report = Hdf5Verifier.verify(intact);
         assertEquals(2, report.groups());
-        assertEquals(5, report.datasets());
+        assertEquals(6, report.datasets());
         assertEquals(3, report.attributes());
         assertEquals(0, report.linksNotFollowed());
         assertEquals(FIXED_PAGED_CHUNKS.length + EXTENSIBLE_CHUNKS.length + 10 + 1
-                + BTREE_SIDE * BTREE_SIDE, report.chunks());
+                + BTREE_SIDE * BTREE_SIDE + SKIP_LIST_CHUNKS, report.chunks());
         Map<String, Long> blocks = report.metadataBlocks();
         assertEquals(1L, blocks.get("superblock"));
-        assertEquals(7L, blocks.get("object header"), blocks.toString());
+        assertEquals(8L, blocks.get("object header"), blocks.toString());
+        // The skip list's configuration and tail, its four supernodes and the ghost, once each.
+        assertEquals(1L, blocks.get("skip list configuration"));
+        assertEquals(1L, blocks.get("skip list tail"));
+        assertEquals(4L + 1, blocks.get("skip list supernode"), blocks.toString());
         // Pages 0, 2 and 4 of five were written; each is read once, the others never.
         assertEquals(3L, blocks.get("fixed array data block page"), blocks.toString());
         // fixed_paged and fletcher have fixed arrays.
@@ -234,6 +247,9 @@ class Hdf5VerifierTest {
         kinds.put("BTHD", "version 2 B-tree header");
         kinds.put("BTIN", "version 2 B-tree internal node");
         kinds.put("BTLF", "version 2 B-tree leaf node");
+        kinds.put("QSLC", "skip list configuration");
+        kinds.put("QSLT", "skip list tail");
+        kinds.put("QSLN", "skip list supernode");
         Map<String, Integer> found = new LinkedHashMap<>();
         for (int at = 0; at + 4 <= bytes.length; at++) {
             String signature = new String(bytes, at, 4, StandardCharsets.ISO_8859_1);
@@ -310,7 +326,7 @@ class Hdf5VerifierTest {
                     () -> Hdf5Verifier.verify(path));
             assertTrue(e.getMessage().contains("open for writing"), e.getMessage());
         }
-        assertEquals(5, Hdf5Verifier.verify(path).datasets());
+        assertEquals(6, Hdf5Verifier.verify(path).datasets());
     }
 
     // ---- where the unsigned blocks (pages) of the intact file are

@@ -91,7 +91,7 @@ final class MemoryFiles implements StorageOpener {
         }
 
         @Override
-        public StorageLock tryLock(boolean shared) {
+        public StorageLock tryLock(long position, long size, boolean shared) {
             return new StorageLock() {
                 @Override
                 public boolean shared() {

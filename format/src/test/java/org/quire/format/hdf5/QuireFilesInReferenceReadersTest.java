@@ -36,6 +36,7 @@ class QuireFilesInReferenceReadersTest {
     static Path dir;
     private static Path corpus;
     private static Path sparse;
+    private static Path lzf;
 
     @BeforeAll
     static void writeFiles() throws IOException {
@@ -44,6 +45,8 @@ class QuireFilesInReferenceReadersTest {
         InteropCorpus.write(corpus, InteropCorpus.groups(), InteropCorpus.cases(),
                 InteropCorpus.attributes());
         InteropCorpus.write(sparse, List.of(), InteropCorpus.sparseCases(), List.of());
+        lzf = dir.resolve("lzf.h5");
+        InteropCorpus.write(lzf, List.of(), InteropCorpus.lzfCases(), List.of());
     }
 
     @Test
@@ -63,6 +66,16 @@ class QuireFilesInReferenceReadersTest {
         Path manifest = InteropCorpus.writeManifest(dir, "sparse", List.of(),
                 InteropCorpus.sparseCases(), List.of());
         assertCheckerPasses(sparse, manifest, InteropCorpus.sparseCases().size(), 0, 0);
+    }
+
+    /** h5py decompresses with its bundled liblzf what Quire's LZF filter wrote. */
+    @Test
+    void h5pyReadsLzfDatasetsAsWritten() throws IOException {
+        ExternalTools.requireH5py();
+        ExternalTools.requireTool("h5debug");
+        Path manifest = InteropCorpus.writeManifest(dir, "lzf", List.of(),
+                InteropCorpus.lzfCases(), List.of());
+        assertCheckerPasses(lzf, manifest, InteropCorpus.lzfCases().size(), 0, 0);
     }
 
     private static void assertCheckerPasses(Path file, Path manifest, int datasets,
@@ -241,9 +254,9 @@ class QuireFilesInReferenceReadersTest {
 
     @Test
     void quireReadsBackEveryDatasetAndAttribute() throws IOException {
-        for (Path file : List.of(corpus, sparse)) {
+        for (Path file : List.of(corpus, sparse, lzf)) {
             List<InteropCorpus.Case> cases = file == corpus ? InteropCorpus.cases()
-                    : InteropCorpus.sparseCases();
+                    : file == sparse ? InteropCorpus.sparseCases() : InteropCorpus.lzfCases();
             try (Hdf5File hdf5 = Hdf5File.open(file)) {
                 for (InteropCorpus.Case c : cases) {
                     Dataset dataset = (Dataset) InteropCorpus.object(hdf5, c.path());

@@ -79,8 +79,8 @@ public final class CrashSimulator implements StorageOpener {
     private final Map<Path, byte[]> initialFiles;
     private final Map<Path, GrowableBytes> liveFiles = new HashMap<>();
     private final List<Event> events = new ArrayList<>();
-    private final Map<Path, Integer> sharedLocks = new HashMap<>();
-    private final Map<Path, Boolean> exclusiveLocks = new HashMap<>();
+    /** Locked regions of each file: {position, size, shared ? 1 : 0}, one per holder. */
+    private final Map<Path, List<long[]>> locks = new HashMap<>();
 
     /** A simulator with no files. */
     public CrashSimulator() {
@@ -368,7 +368,7 @@ public final class CrashSimulator implements StorageOpener {
         private final Path path;
         private final boolean writable;
         private boolean open = true;
-        private final List<StorageLock> locks = new ArrayList<>();
+        private final List<StorageLock> openLocks = new ArrayList<>();
 
         SimulatedStorage(Path path, boolean writable) {
             this.path = path;
@@ -426,17 +426,18 @@ public final class CrashSimulator implements StorageOpener {
         }
 
         @Override
-        public StorageLock tryLock(boolean shared) throws IOException {
+        public StorageLock tryLock(long position, long size, boolean shared) throws IOException {
             synchronized (CrashSimulator.this) {
                 file();
-                if (exclusiveLocks.containsKey(path) || (!shared && sharedLocks.containsKey(path))) {
-                    return null;
+                List<long[]> held = locks.computeIfAbsent(path, p -> new ArrayList<>());
+                for (long[] region : held) {
+                    boolean overlaps = region[0] < position + size && position < region[0] + region[1];
+                    if (overlaps && !(shared && region[2] == 1)) {
+                        return null;
+                    }
                 }
-                if (shared) {
-                    sharedLocks.merge(path, 1, Integer::sum);
-                } else {
-                    exclusiveLocks.put(path, true);
-                }
+                long[] region = {position, size, shared ? 1 : 0};
+                held.add(region);
                 StorageLock lock = new StorageLock() {
                     private boolean held = true;
 
@@ -450,29 +451,21 @@ public final class CrashSimulator implements StorageOpener {
                         synchronized (CrashSimulator.this) {
                             if (held) {
                                 held = false;
-                                release(shared);
-                                locks.remove(this);
+                                locks.get(path).remove(region);
+                                openLocks.remove(this);
                             }
                         }
                     }
                 };
-                locks.add(lock);
+                openLocks.add(lock);
                 return lock;
-            }
-        }
-
-        private void release(boolean shared) {
-            if (shared) {
-                sharedLocks.computeIfPresent(path, (p, count) -> count == 1 ? null : count - 1);
-            } else {
-                exclusiveLocks.remove(path);
             }
         }
 
         @Override
         public void close() throws IOException {
             synchronized (CrashSimulator.this) {
-                for (StorageLock lock : List.copyOf(locks)) {
+                for (StorageLock lock : List.copyOf(openLocks)) {
                     lock.close();
                 }
                 open = false;

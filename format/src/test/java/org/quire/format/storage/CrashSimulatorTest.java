@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -207,14 +208,35 @@ class CrashSimulatorTest {
             assertThrows(java.nio.channels.NonWritableChannelException.class,
                     () -> write(reader, 0, new byte[1]));
             assertEquals(-1, reader.read(ByteBuffer.allocate(1), 0));
-            try (StorageLock shared = reader.tryLock(true)) {
+            try (StorageLock shared = reader.tryLock(0, Long.MAX_VALUE, true)) {
                 assertTrue(shared.shared());
                 try (Storage writer = simulator.open(FILE, OpenMode.READ_WRITE)) {
-                    assertNull(writer.tryLock(false), "a shared lock is held");
-                    assertNotEquals(null, writer.tryLock(true));
+                    assertNull(writer.tryLock(0, Long.MAX_VALUE, false), "a shared lock is held");
+                    assertNotEquals(null, writer.tryLock(0, Long.MAX_VALUE, true));
                 }
             }
         }
         assertEquals(1, simulator.eventCount(), "only the creation is recorded: " + simulator.events());
+    }
+
+    @Test
+    void locksRegionsAsFileStorageDoes() throws IOException {
+        CrashSimulator simulator = new CrashSimulator();
+        simulator.open(FILE, OpenMode.CREATE_OR_OPEN).close();
+        long far = Long.MAX_VALUE - 2;
+        try (Storage a = simulator.open(FILE, OpenMode.READ_WRITE);
+             Storage b = simulator.open(FILE, OpenMode.READ)) {
+            StorageLock writer = a.tryLock(far, 1, false);
+            assertNotNull(writer);
+            StorageLock reader = b.tryLock(far + 1, 1, true);
+            assertNotNull(reader, "another byte");
+            assertNull(b.tryLock(far, 1, true), "the exclusive byte");
+            assertNotNull(a.tryLock(far + 1, 1, true), "shared beside shared");
+            writer.close();
+            assertNotNull(b.tryLock(far, 1, true), "released");
+        }
+        try (Storage c = simulator.open(FILE, OpenMode.READ_WRITE)) {
+            assertNotNull(c.tryLock(far, 2, false), "closing released every lock");
+        }
     }
 }

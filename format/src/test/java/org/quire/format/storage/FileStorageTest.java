@@ -81,17 +81,76 @@ class FileStorageTest {
         Files.write(file, new byte[8]);
         try (Storage reader = FileStorage.open(file, OpenMode.READ);
              Storage writer = FileStorage.open(file, OpenMode.READ_WRITE)) {
-            try (StorageLock shared = reader.tryLock(true)) {
+            try (StorageLock shared = reader.tryLock(0, Long.MAX_VALUE, true)) {
                 assertNotNull(shared);
                 assertTrue(shared.shared());
-                assertNull(writer.tryLock(false), "a shared lock is held through another storage");
+                assertNull(writer.tryLock(0, Long.MAX_VALUE, false), "a shared lock is held through another storage");
             }
-            try (StorageLock exclusive = writer.tryLock(false)) {
+            try (StorageLock exclusive = writer.tryLock(0, Long.MAX_VALUE, false)) {
                 assertNotNull(exclusive, "closing the shared lock released it");
                 assertFalse(exclusive.shared());
-                assertNull(reader.tryLock(true));
+                assertNull(reader.tryLock(0, Long.MAX_VALUE, true));
             }
         }
+    }
+
+    @Test
+    void regionsConflictOnlyWhereTheyOverlap() throws IOException {
+        Path file = directory.resolve("regions.bin");
+        Files.write(file, new byte[8]);
+        long far = Long.MAX_VALUE - 2;
+        try (Storage a = FileStorage.open(file, OpenMode.READ_WRITE);
+             Storage b = FileStorage.open(file, OpenMode.READ_WRITE);
+             StorageLock writer = a.tryLock(far, 1, false)) {
+            assertNotNull(writer, "a byte past the end of the file locks");
+            try (StorageLock other = b.tryLock(far + 1, 1, false)) {
+                assertNotNull(other, "the next byte is another region");
+            }
+            assertNull(b.tryLock(far, 1, true), "same byte, exclusive held");
+            assertNull(b.tryLock(far - 1, 2, false), "overlapping range");
+        }
+    }
+
+    /** Whether another process ({@link LockProbe}) can lock the byte at {@code position}. */
+    private static boolean anotherProcessLocks(Path file, long position, boolean shared)
+            throws Exception {
+        Process probe = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                Path.of(LockProbe.class.getProtectionDomain().getCodeSource().getLocation()
+                        .toURI()).toString(), LockProbe.class.getName(), file.toString(),
+                Long.toString(position), shared ? "shared" : "exclusive")
+                .redirectErrorStream(true).start();
+        String answer = new String(probe.getInputStream().readAllBytes()).trim();
+        probe.waitFor();
+        assertTrue(answer.equals("locked") || answer.equals("refused"), answer);
+        return answer.equals("locked");
+    }
+
+    /**
+     * POSIX drops every lock of a process on a file when any of its descriptors closes; the
+     * registry keeps closed storages' channels open while a lock is held.
+     */
+    @Test
+    void closingAStorageNeverDropsTheProcesssOtherLocks() throws Exception {
+        Path file = directory.resolve("kept.bin");
+        Files.write(file, new byte[8]);
+        long at = 1L << 40;
+        Storage first = FileStorage.open(file, OpenMode.READ);
+        Storage second = FileStorage.open(file, OpenMode.READ);
+        StorageLock firstLock = first.tryLock(at, 1, true);
+        StorageLock secondLock = second.tryLock(at, 1, true);
+        assertNotNull(firstLock);
+        assertNotNull(secondLock, "two shared holders in one JVM, as in two processes");
+        firstLock.close();
+        first.close(); // its channel took the OS lock: kept open for the second holder
+        try (Storage refused = FileStorage.open(file, OpenMode.READ_WRITE)) {
+            assertNull(refused.tryLock(at, 1, false));
+        } // and closing a storage that holds nothing drops nothing either
+        assertFalse(anotherProcessLocks(file, at, false), "the shared lock still holds");
+        assertTrue(anotherProcessLocks(file, at, true));
+        secondLock.close();
+        second.close();
+        assertTrue(anotherProcessLocks(file, at, false), "released with the last holder");
     }
 
     @Test

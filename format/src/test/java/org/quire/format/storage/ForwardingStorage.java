@@ -47,8 +47,8 @@ public abstract class ForwardingStorage implements Storage {
     }
 
     @Override
-    public StorageLock tryLock(boolean shared) throws IOException {
-        return delegate.tryLock(shared);
+    public StorageLock tryLock(long position, long size, boolean shared) throws IOException {
+        return delegate.tryLock(position, size, shared);
     }
 
     @Override

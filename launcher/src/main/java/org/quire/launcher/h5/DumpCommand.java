@@ -28,8 +28,8 @@ import picocli.CommandLine.Spec;
                 + " and printed a block at a time.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-            "0:printed",
-            "1:the file cannot be read (damaged, open for writing, unsupported feature)",
+            "0:printed (a file an SWMR writer has open is read as of its last commit, with a line on standard error saying so)",
+            "1:the file cannot be read (damaged, open by a writer that is not an SWMR writer, unsupported feature)",
             "2:bad arguments (no such file or dataset, a slice that is not one or lies outside the shape)"})
 public final class DumpCommand implements Callable<Integer> {
 
@@ -55,7 +55,7 @@ public final class DumpCommand implements Callable<Integer> {
     public Integer call() {
         return CommandRun.run(spec, file, () -> {
             PrintWriter out = StandardOutput.open();
-            try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            try (Hdf5File hdf5 = FollowedFiles.open(spec, file)) {
                 Dataset dataset = ObjectPaths.findDataset(hdf5, datasetPath);
                 Slice selection = slice == null ? Slice.whole(dataset.shape())
                         : Slice.parse(slice, dataset.shape());

@@ -63,8 +63,8 @@ import picocli.CommandLine.Spec;
                 + " object's attributes (long values shortened).",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-            "0:listed",
-            "1:the file cannot be read (damaged, open for writing, unsupported feature)",
+            "0:listed (a file an SWMR writer has open is read as of its last commit, with a line on standard error saying so)",
+            "1:the file cannot be read (damaged, open by a writer that is not an SWMR writer, unsupported feature)",
             "2:bad arguments (no such file or object)"})
 public final class ListCommand implements Callable<Integer> {
 
@@ -92,7 +92,7 @@ public final class ListCommand implements Callable<Integer> {
     public Integer call() {
         return CommandRun.run(spec, file, () -> {
             PrintWriter out = StandardOutput.open();
-            try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            try (Hdf5File hdf5 = FollowedFiles.open(spec, file)) {
                 list(ObjectPaths.find(hdf5, path), out);
             } finally {
                 out.flush();
@@ -216,12 +216,16 @@ public final class ListCommand implements Callable<Integer> {
             case EXTENSIBLE_ARRAY -> "extensible array";
             case VERSION_2_BTREE -> "v2 B-tree";
             case VERSION_1_BTREE -> "v1 B-tree";
+            case QUIRE_SKIP_LIST -> "skip list (Quire only)";
         };
     }
 
     static String filterName(Filter filter) {
         if (filter instanceof Filter.Deflate deflate) {
             return "deflate(" + deflate.level() + ")";
+        }
+        if (filter instanceof Filter.Lzf) {
+            return "lzf";
         }
         return filter instanceof Filter.Shuffle ? "shuffle" : "fletcher32";
     }

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:the file is valid (parts Quire does not read are listed as unsupported, unchecked)",
-            "1:the file is damaged, still open for writing, or uses a feature Quire cannot read",
+            "1:the file is damaged, open by a writer that is not an SWMR writer, or uses a feature Quire cannot read (a file an SWMR writer has open is verified as of its last commit, with a line on standard error saying so)",
             "2:bad arguments (no such file, not a regular file)"})
 public final class VerifyCommand implements Callable<Integer> {
 
@@ -45,7 +45,8 @@ public final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return CommandRun.run(spec, file, () -> {
-            print(Hdf5Verifier.verify(file));
+            print(FollowedFiles.read(spec, file,
+                    swmr -> swmr ? Hdf5Verifier.verifySwmr(file) : Hdf5Verifier.verify(file)));
             return CommandRun.OK;
         });
     }

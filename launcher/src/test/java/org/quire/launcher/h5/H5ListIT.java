@@ -14,6 +14,10 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.Dataset;
+import org.quire.format.hdf5.DatasetSpec;
+import org.quire.format.hdf5.Datatype;
+import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
 import org.quire.launcher.QuireCommand;
 import org.quire.launcher.RequiredTool;
@@ -279,6 +283,35 @@ class H5ListIT {
         // The path once, then the structure, its offset, what was found and what is supported.
         assertTrue(line.matches("unsupported /vds: data layout message at offset [1-9][0-9]*: found"
                 + " version 4, class 3; supported: .+"), line);
+    }
+
+    /** A dataset with Quire's skip list index (h5py cannot read it): ls, dump and verify do. */
+    @Test
+    void aSkipListDatasetIsListedDumpedAndVerified() throws Exception {
+        Path skipList = dir.resolve("skip-list.h5");
+        try (Hdf5File written = Hdf5File.create(skipList)) {
+            Dataset series = written.root().createDataset("series",
+                    DatasetSpec.builder(Datatype.INT64, 0).maxShape(DatasetSpec.UNLIMITED)
+                            .chunkShape(4).quireOnlySkipListIndex().build());
+            long[] values = new long[1000];
+            java.util.Arrays.setAll(values, i -> 3L * i);
+            series.extend(values.length);
+            series.write(new long[] {0}, new long[] {values.length}, values);
+        }
+        QuireCommand.Result listed = QuireCommand.run(LIMIT, "h5", "ls", skipList.toString());
+        assertEquals(0, listed.exitCode(), listed.toString());
+        assertTrue(listed.stdout().contains("    chunk index: skip list (Quire only)\n"),
+                listed.toString());
+        QuireCommand.Result dumped = QuireCommand.run(LIMIT, "h5", "dump", skipList.toString(),
+                "/series", "--slice", "995:1000");
+        assertEquals(0, dumped.exitCode(), dumped.toString());
+        assertEquals("[995]: 2985, 2988, 2991, 2994, 2997", dumped.stdout().strip());
+        QuireCommand.Result verified = QuireCommand.run(LIMIT, "h5", "verify",
+                skipList.toString());
+        assertEquals(0, verified.exitCode(), verified.toString());
+        assertTrue(verified.stdout().contains("skip list configuration 1, skip list supernode 5,"
+                + " skip list tail 1") && verified.stdout().contains("250 stored chunks"),
+                verified.toString());
     }
 
     @Test

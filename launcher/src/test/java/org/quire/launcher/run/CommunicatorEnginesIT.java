@@ -18,7 +18,7 @@ class CommunicatorEnginesIT {
         QuireCommand.Result result = QuireCommand.run(Duration.ofMinutes(3), "run", "-n", Integer.toString(ranks),
                 "--transport", transport, "org.quire.runtime.check.CommunicatorContract");
         assertEquals(0, result.exitCode(), result.toString());
-        int checks = 9 * ranks + 11;
+        int checks = 9 * ranks + 54;
         for (int rank = 0; rank < ranks; rank++) {
             String line = "[" + rank + "] communicator contract holds: rank " + rank + " of " + ranks + ", " + checks
                     + " checks";

@@ -29,7 +29,7 @@ class MpjrunIT {
         List<String> lines = output.lines().toList();
         assertTrue(lines.contains("MPJ Express (0.44) is started in the multicore configuration"), output);
         for (int rank = 0; rank < 3; rank++) {
-            assertTrue(lines.contains("communicator contract holds: rank " + rank + " of 3, 38 checks"), output);
+            assertTrue(lines.contains("communicator contract holds: rank " + rank + " of 3, 81 checks"), output);
         }
     }
 }

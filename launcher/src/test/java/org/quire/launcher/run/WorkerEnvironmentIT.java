@@ -29,7 +29,7 @@ class WorkerEnvironmentIT {
     void plainJavaRunsTheWorkerAsAWorldOfOne() throws Exception {
         Result result = java(Map.of(), "org.quire.runtime.check.CommunicatorContract");
         assertEquals(0, result.status(), result.output());
-        assertEquals("communicator contract holds: rank 0 of 1, 20 checks", result.output().strip());
+        assertEquals("communicator contract holds: rank 0 of 1, 63 checks", result.output().strip());
     }
 
     @Test
@@ -43,7 +43,7 @@ class WorkerEnvironmentIT {
             QuireCommand.Result result = job.await(Duration.ofMinutes(3));
             assertEquals(0, result.exitCode(), result.toString());
             assertEquals(2, result.stdoutLines().stream().filter(l -> l.contains("contract holds: rank")
-                    && l.endsWith("of 2, 29 checks")).count(), result.toString());
+                    && l.endsWith("of 2, 72 checks")).count(), result.toString());
         }
     }
 

@@ -64,7 +64,7 @@ class SlurmIT {
                 "java", "-cp", quireClassPath(), "org.quire.runtime.check.CommunicatorContract");
         assertEquals(0, run.status(), run.text());
         for (int rank = 0; rank < 4; rank++) {
-            assertTrue(run.text().contains(rank + ": communicator contract holds: rank " + rank + " of 4, 47 checks"),
+            assertTrue(run.text().contains(rank + ": communicator contract holds: rank " + rank + " of 4, 90 checks"),
                     run.text());
         }
     }
@@ -77,7 +77,7 @@ class SlurmIT {
                 "org.quire.runtime.check.CommunicatorContract");
         assertEquals(0, run.status(), run.text());
         for (int rank = 0; rank < 3; rank++) {
-            assertTrue(run.text().contains(rank + ": communicator contract holds: rank " + rank + " of 3, 38 checks"),
+            assertTrue(run.text().contains(rank + ": communicator contract holds: rank " + rank + " of 3, 81 checks"),
                     run.text());
         }
     }

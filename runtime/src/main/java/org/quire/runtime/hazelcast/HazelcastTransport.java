@@ -4,9 +4,11 @@ import com.hazelcast.collection.IQueue;
 import com.hazelcast.core.HazelcastInstance;
 import org.quire.runtime.CommunicationException;
 import org.quire.runtime.JobSecret;
+import org.quire.runtime.message.Envelope;
 import org.quire.runtime.message.Message;
 import org.quire.runtime.message.MessageTransport;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 
@@ -63,8 +65,10 @@ final class HazelcastTransport implements MessageTransport {
     }
 
     @Override
-    public void send(int destination, int tag, byte[] payload) {
-        byte[] element = InboxElement.encode(secret, world, destination, rank, tag, sent[destination]++, payload);
+    public void send(int destination, Envelope envelope, ByteBuffer payload) {
+        byte[] bytes = new byte[payload.remaining()];
+        payload.get(payload.position(), bytes);
+        byte[] element = InboxElement.encode(secret, world, destination, rank, envelope, sent[destination]++, bytes);
         try {
             instance.<byte[]>getQueue(inboxName(destination)).put(element);
         } catch (InterruptedException e) {
@@ -78,32 +82,60 @@ final class HazelcastTransport implements MessageTransport {
 
     @Override
     public Message takeNext() {
+        Message next;
+        do {
+            next = accepted(take());
+        } while (next == null);
+        return next;
+    }
+
+    @Override
+    public Message pollNext() {
         while (true) {
-            byte[] element = take();
-            InboxElement.Verified verified = InboxElement.verify(secret, world, rank, element);
-            if (verified == null) {
-                report("it does not carry this job's secret (" + (element == null ? "null" : element.length + " bytes")
-                        + ")");
-                continue;
+            byte[] element = poll();
+            if (element == null) {
+                return null;
             }
-            int source = verified.message().source();
-            if (source < 0 || source >= size) {
-                report("it names rank " + source + " as its source; no such rank exists");
-                continue;
+            Message next = accepted(element);
+            if (next != null) {
+                return next;
             }
-            long sequence = verified.sequence();
-            if (sequence < received[source]) {
-                report("rank " + source + "'s message number " + sequence + " arrived where number " + received[source]
-                        + " was due (a copy of an earlier message)");
-                continue;
-            }
-            if (sequence > received[source]) {
-                // Made with the secret but later than due: the job's own message was lost in between.
-                throw new CommunicationException("rank " + rank + ": message " + received[source] + " from rank "
-                        + source + " was lost (message " + sequence + " arrived in its place)");
-            }
-            received[source]++;
-            return verified.message();
+        }
+    }
+
+    /** The message in {@code element} when it is the next one due from its source; null (reported) when dropped. */
+    private Message accepted(byte[] element) {
+        InboxElement.Verified verified = InboxElement.verify(secret, world, rank, element);
+        if (verified == null) {
+            report("it does not carry this job's secret (" + (element == null ? "null" : element.length + " bytes")
+                    + ")");
+            return null;
+        }
+        int source = verified.message().source();
+        if (source < 0 || source >= size) {
+            report("it names rank " + source + " as its source; no such rank exists");
+            return null;
+        }
+        long sequence = verified.sequence();
+        if (sequence < received[source]) {
+            report("rank " + source + "'s message number " + sequence + " arrived where number " + received[source]
+                    + " was due (a copy of an earlier message)");
+            return null;
+        }
+        if (sequence > received[source]) {
+            // Made with the secret but later than due: the job's own message was lost in between.
+            throw new CommunicationException("rank " + rank + ": message " + received[source] + " from rank "
+                    + source + " was lost (message " + sequence + " arrived in its place)");
+        }
+        received[source]++;
+        return verified.message();
+    }
+
+    private byte[] poll() {
+        try {
+            return inbox.poll();
+        } catch (RuntimeException e) {
+            throw new CommunicationException("rank " + rank + " lost its Hazelcast inbox: " + e.getMessage(), e);
         }
     }
 

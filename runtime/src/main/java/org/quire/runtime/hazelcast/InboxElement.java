@@ -1,7 +1,10 @@
 package org.quire.runtime.hazelcast;
 
+import org.quire.runtime.CommunicationException;
 import org.quire.runtime.JobSecret;
+import org.quire.runtime.message.Envelope;
 import org.quire.runtime.message.Message;
+import org.quire.runtime.message.PayloadKind;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -11,10 +14,12 @@ import java.util.Arrays;
  * one world (the job id, see {@link HazelcastSettings#clusterName}):
  * <pre>
  *   0: int source rank
- *   4: int tag
- *   8: long sequence   number of earlier messages from source to this destination
- *  16: byte[n] payload
- *  16+n: byte[32] HMAC(secret, "quire hazelcast message", world, destination, source, tag, sequence, payload)
+ *   4: int context     the communicator's (0: the world, see MessageCommunicator)
+ *   8: int tag
+ *  12: byte kind       PayloadKind.code()
+ *  13: long sequence   number of earlier messages from source to this destination
+ *  21: byte[n] payload
+ *  21+n: byte[32] HMAC(secret, "quire hazelcast message", world, destination, header, payload)
  * </pre>
  * The world (UTF-8 job id) and destination are in the MAC although not in the element, so a
  * message can be moved neither to another rank's inbox nor to another world sharing the secret
@@ -23,7 +28,7 @@ import java.util.Arrays;
  */
 final class InboxElement {
 
-    private static final int HEADER_BYTES = 2 * Integer.BYTES + Long.BYTES;
+    private static final int HEADER_BYTES = 3 * Integer.BYTES + Byte.BYTES + Long.BYTES;
     private static final String PURPOSE = "quire hazelcast message";
 
     /** A message that passed {@link #verify}, with its sequence number. */
@@ -33,14 +38,19 @@ final class InboxElement {
     private InboxElement() {
     }
 
-    static byte[] encode(JobSecret secret, byte[] world, int destination, int source, int tag, long sequence,
+    static byte[] encode(JobSecret secret, byte[] world, int destination, int source, Envelope envelope, long sequence,
                          byte[] payload) {
-        byte[] header = header(source, tag, sequence);
+        byte[] header = header(source, envelope, sequence);
         return ByteBuffer.allocate(HEADER_BYTES + payload.length + JobSecret.BYTES).put(header).put(payload)
                 .put(secret.mac(PURPOSE, world, destinationBytes(destination), header, payload)).array();
     }
 
-    /** The message in {@code element} when it was made with {@code secret} for {@code destination} of {@code world}, else null. */
+    /**
+     * The message in {@code element} when it was made with {@code secret} for {@code destination}
+     * of {@code world}, else null.
+     *
+     * @throws CommunicationException when a message made with the secret names no payload kind
+     */
     static Verified verify(JobSecret secret, byte[] world, int destination, byte[] element) {
         if (element == null || element.length < HEADER_BYTES + JobSecret.BYTES) {
             return null;
@@ -53,12 +63,20 @@ final class InboxElement {
         }
         ByteBuffer in = ByteBuffer.wrap(header);
         int source = in.getInt();
+        int context = in.getInt();
         int tag = in.getInt();
-        return new Verified(new Message(source, tag, payload), in.getLong());
+        byte code = in.get();
+        PayloadKind kind = PayloadKind.ofCode(code);
+        if (kind == null) {
+            throw new CommunicationException("rank " + destination + ": a message from rank " + source
+                    + " names payload kind " + code + "; known kinds are 0 to 3 (a rank of another Quire version?)");
+        }
+        return new Verified(new Message(source, new Envelope(context, tag, kind), payload), in.getLong());
     }
 
-    private static byte[] header(int source, int tag, long sequence) {
-        return ByteBuffer.allocate(HEADER_BYTES).putInt(source).putInt(tag).putLong(sequence).array();
+    private static byte[] header(int source, Envelope envelope, long sequence) {
+        return ByteBuffer.allocate(HEADER_BYTES).putInt(source).putInt(envelope.context()).putInt(envelope.tag())
+                .put(envelope.kind().code()).putLong(sequence).array();
     }
 
     private static byte[] destinationBytes(int destination) {

@@ -1,9 +1,11 @@
 package org.quire.runtime.local;
 
 import org.quire.runtime.CommunicationException;
+import org.quire.runtime.message.Envelope;
 import org.quire.runtime.message.Message;
 import org.quire.runtime.message.MessageTransport;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 
@@ -29,9 +31,11 @@ final class LocalTransport implements MessageTransport {
     }
 
     @Override
-    public void send(int destination, int tag, byte[] payload) {
-        // Copy: the sender may reuse its array as soon as send returns.
-        inboxes.get(destination).add(new Message(rank, tag, payload.clone()));
+    public void send(int destination, Envelope envelope, ByteBuffer payload) {
+        // The one copy: the sender may reuse its buffer as soon as send returns.
+        byte[] copy = new byte[payload.remaining()];
+        payload.get(payload.position(), copy);
+        inboxes.get(destination).add(new Message(rank, envelope, copy));
     }
 
     @Override
@@ -42,6 +46,11 @@ final class LocalTransport implements MessageTransport {
             Thread.currentThread().interrupt();
             throw new CommunicationException("rank " + rank + " was interrupted while waiting for a message", e);
         }
+    }
+
+    @Override
+    public Message pollNext() {
+        return inboxes.get(rank).poll();
     }
 
     @Override

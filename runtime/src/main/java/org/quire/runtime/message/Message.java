@@ -1,5 +1,5 @@
 package org.quire.runtime.message;
 
-/** One point-to-point message as a transport carries it. */
-public record Message(int source, int tag, byte[] payload) {
+/** One point-to-point message as a transport carries it; {@code source} is a world rank. */
+public record Message(int source, Envelope envelope, byte[] payload) {
 }

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 
 /**
  * Wire encodings of the values collectives carry: several byte arrays in one message
- * ({@code int count, then per array int length + bytes}), and long/double vectors (big-endian).
+ * ({@code int count, then per array int length + bytes}), and int/long/double vectors (big-endian).
  */
 public final class PackedArrays {
 
@@ -44,6 +44,18 @@ public final class PackedArrays {
             in.get(arrays[i]);
         }
         return arrays;
+    }
+
+    public static byte[] ints(int[] values) {
+        ByteBuffer out = ByteBuffer.allocate(values.length * Integer.BYTES);
+        out.asIntBuffer().put(values);
+        return out.array();
+    }
+
+    public static int[] ints(byte[] encoded) {
+        int[] values = new int[encoded.length / Integer.BYTES];
+        ByteBuffer.wrap(encoded).asIntBuffer().get(values);
+        return values;
     }
 
     public static byte[] longs(long[] values) {

@@ -10,10 +10,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.quire.runtime.CommunicationException;
 import org.quire.runtime.JobSecret;
+import org.quire.runtime.message.Envelope;
 import org.quire.runtime.message.Message;
+import org.quire.runtime.message.PayloadKind;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -32,6 +35,7 @@ class HazelcastTransportTest {
     private static final JobSecret SECRET = JobSecret.generate();
     private static final String WORLD = "slurm-7.1";
     private static final byte[] WORLD_BYTES = WORLD.getBytes(StandardCharsets.UTF_8);
+    private static final Envelope TAG_5 = new Envelope(0, 5, PayloadKind.BYTES);
     private static HazelcastInstance member;
     private static HazelcastInstance intruder;
 
@@ -59,21 +63,21 @@ class HazelcastTransportTest {
         ByteArrayOutputStream reports = new ByteArrayOutputStream();
         System.setErr(new PrintStream(reports, true, StandardCharsets.UTF_8));
         try {
-            rank1.send(0, 5, "first".getBytes(StandardCharsets.UTF_8));
+            rank1.send(0, TAG_5, bytes("first"));
             byte[] genuine = (byte[]) member.getQueue("inbox-0").peek();
             assertEquals("first", text(rank0.takeNext()));
             var inbox = intruder.<byte[]>getQueue("inbox-0");
             inbox.add("anything an intruder likes, without the job's MAC".getBytes(StandardCharsets.UTF_8));
-            inbox.add(InboxElement.encode(JobSecret.generate(), WORLD_BYTES, 0, 1, 5, 1, "forged".getBytes(StandardCharsets.UTF_8)));
+            inbox.add(InboxElement.encode(JobSecret.generate(), WORLD_BYTES, 0, 1, TAG_5, 1, "forged".getBytes(StandardCharsets.UTF_8)));
             inbox.add(genuine); // a replay of rank 1's first message
-            inbox.add(InboxElement.encode(SECRET, WORLD_BYTES, 1, 1, 5, 1, "meant for rank 1".getBytes(StandardCharsets.UTF_8)));
+            inbox.add(InboxElement.encode(SECRET, WORLD_BYTES, 1, 1, TAG_5, 1, "meant for rank 1".getBytes(StandardCharsets.UTF_8)));
             // Rank 1's next message as another world sharing the secret (the next Slurm step) made it.
-            inbox.add(InboxElement.encode(SECRET, "slurm-7.2".getBytes(StandardCharsets.UTF_8), 0, 1, 5, 1,
+            inbox.add(InboxElement.encode(SECRET, "slurm-7.2".getBytes(StandardCharsets.UTF_8), 0, 1, TAG_5, 1,
                     "from another step".getBytes(StandardCharsets.UTF_8)));
-            rank1.send(0, 5, "second".getBytes(StandardCharsets.UTF_8));
+            rank1.send(0, TAG_5, bytes("second"));
             Message next = rank0.takeNext();
             assertEquals(1, next.source());
-            assertEquals(5, next.tag());
+            assertEquals(TAG_5, next.envelope());
             assertArrayEquals("second".getBytes(StandardCharsets.UTF_8), next.payload());
         } finally {
             System.setErr(stderr);
@@ -95,11 +99,15 @@ class HazelcastTransportTest {
     void aLostMessageFailsTheReceiveNamingIt() {
         HazelcastTransport rank2 = new HazelcastTransport(member, 2, 3, SECRET, WORLD);
         HazelcastTransport rank1 = new HazelcastTransport(member, 1, 3, SECRET, WORLD);
-        rank1.send(2, 5, "lost".getBytes(StandardCharsets.UTF_8));
+        rank1.send(2, TAG_5, bytes("lost"));
         member.getQueue("inbox-2").poll(); // as if Hazelcast had lost it
-        rank1.send(2, 5, "after the loss".getBytes(StandardCharsets.UTF_8));
+        rank1.send(2, TAG_5, bytes("after the loss"));
         CommunicationException lost = assertThrows(CommunicationException.class, rank2::takeNext);
         assertEquals("rank 2: message 0 from rank 1 was lost (message 1 arrived in its place)", lost.getMessage());
+    }
+
+    private static ByteBuffer bytes(String text) {
+        return ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String text(Message message) {

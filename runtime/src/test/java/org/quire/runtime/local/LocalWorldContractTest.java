@@ -2,7 +2,6 @@ package org.quire.runtime.local;
 
 import org.quire.runtime.Communicator;
 import org.quire.runtime.QuireRuntimeException;
-import org.quire.runtime.ReduceOp;
 import org.quire.runtime.check.CommunicatorContract;
 import org.quire.runtime.check.ContractViolation;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,6 +12,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,8 +28,8 @@ class LocalWorldContractTest {
     void inJvmWorldHoldsTheCommunicatorContract(int size) {
         List<Integer> checks = LocalWorld.run(size, GENEROUS, CommunicatorContract::verify);
         assertEquals(size, checks.size());
-        // Every rank ran every check: 11 that do not depend on the size, 9 per rank as root or peer.
-        assertEquals(Collections.nCopies(size, 9 * size + 11), checks);
+        // Every rank ran every check: 54 that do not depend on the size, 9 per rank as root or peer.
+        assertEquals(Collections.nCopies(size, 9 * size + 54), checks);
     }
 
     @Test
@@ -63,12 +64,40 @@ class LocalWorldContractTest {
         assertTrue(failure.getCause().getMessage().contains("allgather from 0"), failure.getCause().getMessage());
     }
 
-    /** An engine bug to prove the contract can fail: allgather results in reverse rank order. */
-    private static final class ReversedAllgather implements Communicator {
-        private final Communicator delegate;
+    @Test
+    void theContractCatchesAUserAllreduceFoldedInReverseOrder() {
+        assertViolation(3, "allreduce(byte[], concatenation) in rank order", world -> new DelegatingCommunicator(world) {
+            @Override
+            public byte[] allreduce(byte[] value, BinaryOperator<byte[]> op) {
+                return delegate.allreduce(value, (a, b) -> op.apply(b, a));
+            }
+        });
+    }
 
+    @Test
+    void theContractCatchesASplitThatIgnoresKeys() {
+        assertViolation(4, ") rank and size", world -> new DelegatingCommunicator(world) {
+            @Override
+            public Communicator split(int color, int key) {
+                return delegate.split(color, 0);
+            }
+        });
+    }
+
+    @Test
+    void theContractCatchesATypedMessageThatLosesTheSignOfZero() {
+        assertViolation(3, "double[] from", world -> new DelegatingCommunicator(world) {
+            @Override
+            public double[] receiveDoubles(int source, int tag) {
+                return Arrays.stream(delegate.receiveDoubles(source, tag)).map(v -> v + 0.0).toArray();
+            }
+        });
+    }
+
+    /** An engine bug to prove the contract can fail: allgather results in reverse rank order. */
+    private static final class ReversedAllgather extends DelegatingCommunicator {
         ReversedAllgather(Communicator delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
@@ -77,56 +106,13 @@ class LocalWorldContractTest {
             Collections.reverse(all);
             return all.toArray(new byte[0][]);
         }
+    }
 
-        @Override
-        public int rank() {
-            return delegate.rank();
-        }
-
-        @Override
-        public int size() {
-            return delegate.size();
-        }
-
-        @Override
-        public void barrier() {
-            delegate.barrier();
-        }
-
-        @Override
-        public byte[] broadcast(byte[] data, int root) {
-            return delegate.broadcast(data, root);
-        }
-
-        @Override
-        public byte[][] gather(byte[] data, int root) {
-            return delegate.gather(data, root);
-        }
-
-        @Override
-        public byte[] scatter(byte[][] parts, int root) {
-            return delegate.scatter(parts, root);
-        }
-
-        @Override
-        public long[] reduce(long[] values, ReduceOp op, int root) {
-            return delegate.reduce(values, op, root);
-        }
-
-        @Override
-        public double[] reduce(double[] values, ReduceOp op, int root) {
-            return delegate.reduce(values, op, root);
-        }
-
-        @Override
-        public void send(byte[] data, int destination, int tag) {
-            delegate.send(data, destination, tag);
-        }
-
-        @Override
-        public byte[] receive(int source, int tag) {
-            return delegate.receive(source, tag);
-        }
+    private static void assertViolation(int size, String operation, Function<Communicator, Communicator> plantBug) {
+        QuireRuntimeException failure = assertThrows(QuireRuntimeException.class, () ->
+                LocalWorld.run(size, GENEROUS, world -> CommunicatorContract.verify(plantBug.apply(world))));
+        assertTrue(failure.getCause() instanceof ContractViolation, String.valueOf(failure.getCause()));
+        assertTrue(failure.getCause().getMessage().contains(operation), failure.getCause().getMessage());
     }
 
     @Test
@@ -134,6 +120,6 @@ class LocalWorldContractTest {
         var self = LocalWorld.self();
         assertEquals(0, self.rank());
         assertEquals(1, self.size());
-        assertEquals(20, CommunicatorContract.verify(self));
+        assertEquals(63, CommunicatorContract.verify(self));
     }
 }

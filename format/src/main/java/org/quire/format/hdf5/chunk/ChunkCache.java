@@ -1,6 +1,7 @@
 package org.quire.format.hdf5.chunk;
 
 import java.util.Arrays;
+import java.util.function.Predicate;
 
 /**
  * Decoded chunks of one dataset kept in memory, as libhdf5's raw data chunk cache (H5Dchunk.c)
@@ -95,6 +96,18 @@ public final class ChunkCache {
         }
         evict(entry);
         return entry.chunk;
+    }
+
+    /** Forgets every chunk whose coordinates {@code test} accepts. */
+    public void removeIf(Predicate<long[]> test) {
+        Entry entry = oldest;
+        while (entry != null) {
+            Entry newer = entry.newer;
+            if (test.test(entry.scaled)) {
+                evict(entry);
+            }
+            entry = newer;
+        }
     }
 
     /** Bytes of the chunks held. */

@@ -3,6 +3,7 @@ package org.quire.format.hdf5.chunk;
 import java.io.IOException;
 import java.util.Arrays;
 
+import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
@@ -12,6 +13,7 @@ import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.ChunkRecordFormat;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.SkipListGeometry;
 
 /**
  * The one place that knows the set of chunk indexes: which index a new dataset gets, and which
@@ -36,11 +38,31 @@ public final class ChunkIndexes {
     public static ChunkIndex create(BlockFile file, MetadataCache cache, long[] shape,
                                     long[] maxShape, long[] chunkShape, int elementSize,
                                     boolean filtered) throws IOException {
+        return create(file, cache, shape, maxShape, chunkShape, elementSize, filtered, false);
+    }
+
+    /**
+     * As {@link #create(BlockFile, MetadataCache, long[], long[], long[], int, boolean)}, or,
+     * with {@code quireOnlySkipList}, Quire's skip list index, which only Quire reads (the
+     * caller checked that exactly one dimension is unlimited).
+     */
+    public static ChunkIndex create(BlockFile file, MetadataCache cache, long[] shape,
+                                    long[] maxShape, long[] chunkShape, int elementSize,
+                                    boolean filtered, boolean quireOnlySkipList)
+            throws IOException {
         IndexBlocks blocks = new IndexBlocks(file, cache);
         long chunkBytes = Shapes.elementCount(chunkShape) * elementSize;
         ChunkRecordFormat format = filtered ? ChunkRecordFormat.filtered(chunkBytes)
                 : ChunkRecordFormat.unfiltered();
         ChunkGrid grid = new ChunkGrid(chunkShape, maxShape);
+        if (quireOnlySkipList) {
+            if (grid.unlimitedDimensions() != 1) {
+                throw new IllegalArgumentException("the skip list index needs exactly one "
+                        + "unlimited dimension, not " + grid.unlimitedDimensions());
+            }
+            return SkipListChunkIndex.create(blocks, format, grid, SkipListGeometry.DEFAULT,
+                    chunkBytes);
+        }
         if (grid.unlimitedDimensions() > 1) {
             return BTreeV2ChunkIndex.create(blocks, format, grid.rank(), chunkBytes);
         }
@@ -115,6 +137,16 @@ public final class ChunkIndexes {
         if (parameters instanceof ChunkIndexParameters.BTreeV2 tree) {
             return BTreeV2ChunkIndex.open(blocks, address, tree, grid.rank(), chunkBytes,
                     filtered, writable);
+        }
+        if (parameters instanceof ChunkIndexParameters.SkipList list) {
+            if (grid.unlimitedDimensions() != 1) {
+                throw new CorruptFileException(file.path(), address, "data layout message",
+                        "chunk indexing type", "an index for the dataspace's "
+                        + grid.unlimitedDimensions() + " unlimited dimensions",
+                        "the skip list, which needs exactly one");
+            }
+            return SkipListChunkIndex.open(blocks, address, grid, list, chunkBytes, filtered,
+                    writable);
         }
         if (parameters instanceof ChunkIndexParameters.BTreeV1) {
             return new BTreeV1ChunkIndex(file, address, layout.chunkDimensions(),

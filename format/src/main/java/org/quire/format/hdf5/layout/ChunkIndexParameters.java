@@ -61,6 +61,22 @@ public sealed interface ChunkIndexParameters {
     }
 
     /**
+     * Quire's deterministic reverse skip list (docs/hdf5.md, "The skip list chunk index"), with
+     * its supernode size (log2 of the chunk records per supernode) and the most levels a
+     * supernode links on. Not an HDF5 index type: libhdf5 1.10 refuses any code above 5 when it
+     * decodes the layout message, so h5py and h5dump fail on such a dataset with an error (and
+     * read the rest of the file); only Quire reads it.
+     */
+    record SkipList(int supernodeBits, int maxHeight) implements ChunkIndexParameters {
+        /** The chunk indexing type code: 'Q' (0x51), far from HDF5's 1..5. */
+        public static final int CODE = 0x51;
+
+        @Override public int code() {
+            return CODE;
+        }
+    }
+
+    /**
      * The only chunk index of a version-3 layout message: a version-1 B-tree of node type 1
      * (specification section III.A.1). That message has no indexing type field; its code here
      * is 0. Read only.

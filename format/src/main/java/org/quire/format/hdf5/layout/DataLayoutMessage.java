@@ -23,6 +23,8 @@ import org.quire.format.UnsupportedFormatException;
  * |                       |  min pointers, min elmts, page bits|                       |
  * |                       | v2 B-tree: node size (4), split,   |                       |
  * |                       |  merge percent (1 each)            |                       |
+ * | 0x51 Quire skip list  | skip list: supernode bits, max     | (its configuration    |
+ * | (Quire only)          |  height (1 each)                   |  node)                |
  * +-----------------------+------------------------------------+-----------------------+
  * flags b0: do not filter partial edge chunks; b1: single chunk is filtered.
  * </pre>
@@ -79,6 +81,8 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
         } else if (index instanceof ChunkIndexParameters.BTreeV2 tree) {
             out.putInt((int) tree.nodeSize()).putByte(tree.splitPercent())
                     .putByte(tree.mergePercent());
+        } else if (index instanceof ChunkIndexParameters.SkipList list) {
+            out.putByte(list.supernodeBits()).putByte(list.maxHeight());
         } // the implicit index has no indexing information
         return out.putAddress(indexAddress).toByteArray();
     }
@@ -141,7 +145,11 @@ public record DataLayoutMessage(long[] chunkDimensions, int elementSize,
             case 2 -> new ChunkIndexParameters.Implicit();
             case 5 -> new ChunkIndexParameters.BTreeV2(in.getInt("node size") & 0xffffffffL,
                     in.getUnsignedByte("split percent"), in.getUnsignedByte("merge percent"));
-            default -> throw in.corrupt(in.absolutePosition() - 1, "chunk indexing type", "1..5",
+            case ChunkIndexParameters.SkipList.CODE -> new ChunkIndexParameters.SkipList(
+                    in.getUnsignedByte("supernode bits"), in.getUnsignedByte("max height"));
+            default -> throw in.corrupt(in.absolutePosition() - 1, "chunk indexing type",
+                    "1..5, or 0x" + Integer.toHexString(ChunkIndexParameters.SkipList.CODE)
+                            + " (Quire's skip list)",
                     Integer.toString(code));
         };
         return new DataLayoutMessage(chunk, (int) elementSize, index, in.getAddress("address"));

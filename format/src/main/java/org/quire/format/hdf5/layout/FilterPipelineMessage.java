@@ -1,5 +1,6 @@
 package org.quire.format.hdf5.layout;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,15 +27,36 @@ public record FilterPipelineMessage(List<Entry> filters) {
 
     public static final int TYPE = 0x000B;
 
-    /** One filter of the pipeline, in application order. */
-    public record Entry(int id, int flags, int[] clientData) {
+    /** Identifiers below this are libhdf5's own filters, stored without a name in version 2. */
+    private static final int FIRST_NAMED_ID = 256;
+
+    /**
+     * One filter of the pipeline, in application order.
+     *
+     * @param name the filter's name (ASCII), or null for none; written only for identifiers from
+     *             256, as libhdf5 writes version 2
+     */
+    public record Entry(int id, int flags, String name, int[] clientData) {
+
+        /** A filter without a name. */
+        public Entry(int id, int flags, int[] clientData) {
+            this(id, flags, null, clientData);
+        }
     }
 
     public byte[] encode() {
         LittleEndianWriter out = new LittleEndianWriter();
         out.putByte(2).putByte(filters.size());
         for (Entry filter : filters) {
-            out.putShort(filter.id()).putShort(filter.flags()).putShort(filter.clientData().length);
+            // The name with its NUL terminator, unpadded in version 2.
+            byte[] name = filter.name() == null || filter.id() < FIRST_NAMED_ID ? new byte[0]
+                    : (filter.name() + "\0").getBytes(StandardCharsets.US_ASCII);
+            out.putShort(filter.id());
+            if (filter.id() >= FIRST_NAMED_ID) {
+                out.putShort(name.length);
+            }
+            out.putShort(filter.flags()).putShort(filter.clientData().length);
+            out.putBytes(name);
             for (int value : filter.clientData()) {
                 out.putInt(value);
             }
@@ -57,12 +79,14 @@ public record FilterPipelineMessage(List<Entry> filters) {
         List<Entry> filters = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int id = in.getUnsignedShort("filter identifier");
-            int nameLength = version == 1 || id >= 256 ? in.getUnsignedShort("name length") : 0;
+            int nameLength = version == 1 || id >= FIRST_NAMED_ID
+                    ? in.getUnsignedShort("name length") : 0;
             int flags = in.getUnsignedShort("flags");
             int values = in.getUnsignedShort("number of client data values");
+            String name = null;
             if (nameLength > 0) {
                 int padded = version == 1 ? (nameLength + 7) / 8 * 8 : nameLength;
-                in.skip(padded);
+                name = nulTerminated(in.getBytes(padded, "filter name"));
             }
             int[] clientData = new int[values];
             for (int v = 0; v < values; v++) {
@@ -71,8 +95,17 @@ public record FilterPipelineMessage(List<Entry> filters) {
             if (version == 1 && values % 2 != 0) {
                 in.skip(4);
             }
-            filters.add(new Entry(id, flags, clientData));
+            filters.add(new Entry(id, flags, name, clientData));
         }
         return new FilterPipelineMessage(filters);
+    }
+
+    /** The ASCII text before the first NUL (the whole field if there is none). */
+    private static String nulTerminated(byte[] field) {
+        int end = 0;
+        while (end < field.length && field[end] != 0) {
+            end++;
+        }
+        return new String(field, 0, end, StandardCharsets.US_ASCII);
     }
 }

@@ -137,11 +137,11 @@ public final class ObjectHeaderV2 {
 
     /**
      * One chunk of a stored header: its address, the bytes before its messages, the size of its
-     * message area, and its messages other than null messages (continuation messages included),
-     * in order.
+     * message area, its messages other than null messages (continuation messages included), in
+     * order, and the whole block as read and verified.
      */
     public record StoredChunk(long address, byte[] prefix, int capacity,
-                              List<HeaderMessage> messages) {
+                              List<HeaderMessage> messages, byte[] image) {
 
         public int size() {
             return prefix.length + capacity + MetadataValidator.CHECKSUM_SIZE;
@@ -160,8 +160,13 @@ public final class ObjectHeaderV2 {
      * each, and returns its messages other than null and continuation messages, in order.
      */
     public static List<HeaderMessage> read(BlockFile file, long address) throws IOException {
+        return messages(readChunks(file, address));
+    }
+
+    /** The messages of {@code header} other than null and continuation messages, in order. */
+    public static List<HeaderMessage> messages(StoredHeader header) {
         List<HeaderMessage> messages = new ArrayList<>();
-        for (StoredChunk chunk : readChunks(file, address).chunks()) {
+        for (StoredChunk chunk : header.chunks()) {
             for (HeaderMessage message : chunk.messages()) {
                 if (message.type() != ContinuationMessage.TYPE) {
                     messages.add(message);
@@ -201,7 +206,7 @@ public final class ObjectHeaderV2 {
         boolean creationOrder = (flags & FLAG_CREATION_ORDER_TRACKED) != 0;
         chunks.add(new StoredChunk(address, Arrays.copyOf(chunk, headerSize), (int) capacity,
                 parseMessages(file, address, CHUNK_ZERO.structure(), chunk, headerSize,
-                        creationOrder, pending)));
+                        creationOrder, pending), chunk));
 
         while (!pending.isEmpty()) {
             ContinuationMessage next = pending.removeFirst();
@@ -222,7 +227,7 @@ public final class ObjectHeaderV2 {
             chunks.add(new StoredChunk(next.address(), continuationPrefix(),
                     block.length - minimum, parseMessages(file, next.address(),
                             CONTINUATION.structure(), block, CONTINUATION.prefixLength(),
-                            creationOrder, pending)));
+                            creationOrder, pending), block));
         }
         return new StoredHeader(creationOrder, chunks);
     }

@@ -130,7 +130,7 @@ final class RecordingStorage implements Storage {
     }
 
     @Override
-    public StorageLock tryLock(boolean shared) throws IOException {
+    public StorageLock tryLock(long position, long size, boolean shared) throws IOException {
         throw new UnsupportedOperationException("the metadata cache never locks");
     }
 

@@ -1,0 +1,148 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageLock;
+
+/**
+ * The open rules of an HDF5 file, enforced with two one-byte advisory locks far past any real
+ * data (docs/swmr.md, "Open rules and locks"), which never meet libhdf5's own {@code flock}:
+ *
+ * <pre>
+ *                 writer byte (2^63 - 3)   SWMR reader byte (2^63 - 2)
+ * plain writer    exclusive                exclusive
+ * SWMR writer     exclusive                -           (released by enterSwmr)
+ * plain reader    shared                   -
+ * SWMR reader     -                        shared
+ * </pre>
+ *
+ * So many readers open together; a plain reader never meets a writer; a writer never opens
+ * under readers; one writer at a time; SWMR readers open beside an SWMR writer (once it has
+ * switched: before, its reader byte keeps them out) and never beside a plain one. A refusal
+ * says who holds the file, from the holder's {@link WriterRecord} when a writer does.
+ */
+final class OpenLocks implements AutoCloseable {
+
+    static final long WRITER_BYTE = Long.MAX_VALUE - 2;
+    static final long SWMR_READER_BYTE = Long.MAX_VALUE - 1;
+
+    /** How a file is opened, as the locks see it. */
+    enum Role { WRITER, SWMR_READER, READER }
+
+    private StorageLock writerByte;
+    private StorageLock readerByte;
+
+    private OpenLocks(StorageLock writerByte, StorageLock readerByte) {
+        this.writerByte = writerByte;
+        this.readerByte = readerByte;
+    }
+
+    /**
+     * Takes the locks of {@code role} on {@code storage}, the file {@code path}.
+     *
+     * @throws FileLockedException a writer holds the file
+     * @throws FileHeldByReadersException a writer was refused: readers hold the file
+     */
+    static OpenLocks take(Storage storage, Path path, Role role) throws IOException {
+        return switch (role) {
+            case READER -> new OpenLocks(shared(storage, path, WRITER_BYTE,
+                    "open it when that writer has closed it, or follow an SWMR writer with "
+                            + "Hdf5File.openSwmr"), null);
+            case SWMR_READER -> new OpenLocks(null, shared(storage, path, SWMR_READER_BYTE,
+                    "a writer that has not switched to SWMR writing keeps SWMR readers out; "
+                            + "open it once it has, or when it has closed the file"));
+            case WRITER -> writer(storage, path);
+        };
+    }
+
+    private static StorageLock shared(Storage storage, Path path, long at, String advice)
+            throws IOException {
+        StorageLock lock = storage.tryLock(at, 1, true);
+        if (lock == null) {
+            throw new FileLockedException(path, writerNamed(path), advice);
+        }
+        return lock;
+    }
+
+    private static OpenLocks writer(Storage storage, Path path) throws IOException {
+        StorageLock writer = storage.tryLock(WRITER_BYTE, 1, false);
+        if (writer == null) {
+            if (heldShared(storage, WRITER_BYTE)) {
+                throw new FileHeldByReadersException(path, "plain readers (they share its "
+                        + "writer byte's lock)");
+            }
+            throw new FileLockedException(path, writerNamed(path),
+                    "open it when that writer has closed it");
+        }
+        StorageLock reader = storage.tryLock(SWMR_READER_BYTE, 1, false);
+        if (reader == null) {
+            writer.close();
+            throw new FileHeldByReadersException(path, "SWMR readers (they share its SWMR "
+                    + "reader byte's lock)");
+        }
+        return new OpenLocks(writer, reader);
+    }
+
+    /** Whether the byte at {@code at} is locked shared (a shared probe gets it). */
+    private static boolean heldShared(Storage storage, long at) throws IOException {
+        StorageLock probe = storage.tryLock(at, 1, true);
+        if (probe == null) {
+            return false;
+        }
+        probe.close();
+        return true;
+    }
+
+    /** The writer holding {@code path} as its record tells, or why it cannot be named. */
+    private static String writerNamed(Path path) {
+        try {
+            WriterRecord record = WriterRecord.read(path);
+            return record != null ? record.describe(System.currentTimeMillis())
+                    : "not a Quire writer: no writer record " + WriterRecord.pathOf(path)
+                            .getFileName() + " beside it";
+        } catch (IOException e) {
+            return "its writer record cannot be read: " + e.getMessage();
+        }
+    }
+
+    /**
+     * Whether some process (or another open file of this one) holds the writer byte: a live
+     * writer. Probed through {@code storage} with a shared lock, released at once.
+     */
+    static boolean writerHolds(Storage storage) throws IOException {
+        StorageLock probe = storage.tryLock(WRITER_BYTE, 1, true);
+        if (probe == null) {
+            return true;
+        }
+        probe.close();
+        return false;
+    }
+
+    /**
+     * A writer switching to SWMR writing: releases the SWMR reader byte so that SWMR readers
+     * may open beside it; the writer byte keeps every other writer and plain reader out.
+     */
+    void enterSwmr() throws IOException {
+        if (readerByte != null) {
+            readerByte.close();
+            readerByte = null;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            if (readerByte != null) {
+                readerByte.close();
+            }
+        } finally {
+            readerByte = null;
+            if (writerByte != null) {
+                writerByte.close();
+            }
+            writerByte = null;
+        }
+    }
+}

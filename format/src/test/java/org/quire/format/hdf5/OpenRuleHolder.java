@@ -1,0 +1,52 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * A child JVM of {@link OpenRulesTest}: opens FILE in one way, prints "held", and keeps it
+ * open until its standard input ends (or it is killed).
+ *
+ * <pre>java -cp CLASSES:TEST_CLASSES org.quire.format.hdf5.OpenRuleHolder MODE FILE</pre>
+ *
+ * MODE: {@code write} (openForWriting), {@code swmr-write} (openForWriting, then the lock
+ * change of a switch to SWMR writing), {@code read} (open), {@code swmr-read} (openSwmr).
+ */
+public final class OpenRuleHolder {
+
+    private OpenRuleHolder() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path file = Path.of(args[1]);
+        Hdf5File opened;
+        try {
+            opened = open(args[0], file);
+        } catch (org.quire.format.FormatException e) {
+            System.out.println("refused " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        try (Hdf5File held = opened) {
+            System.out.println("held");
+            System.out.flush();
+            while (System.in.read() >= 0) {
+                // hold until the parent closes our standard input
+            }
+        }
+    }
+
+    private static Hdf5File open(String mode, Path file) throws IOException {
+        return switch (mode) {
+            case "write" -> Hdf5File.openForWriting(file);
+            case "swmr-write" -> {
+                Hdf5File writer = Hdf5File.openForWriting(file);
+                writer.enterSwmrLocking();
+                yield writer;
+            }
+            case "read" -> Hdf5File.open(file);
+            case "swmr-read" -> Hdf5File.openSwmr(file);
+            default -> throw new IllegalArgumentException("mode " + mode);
+        };
+    }
+}

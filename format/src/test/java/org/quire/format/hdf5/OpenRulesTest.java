@@ -1,0 +1,214 @@
+package org.quire.format.hdf5;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The open rules (docs/swmr.md, "Open rules and locks") with real processes: a child JVM
+ * ({@link OpenRuleHolder}) holds the file in each mode while this JVM tries every other, and
+ * each refusal's message names the holder; then the same within one JVM, where the lock
+ * registry stands in for the operating system; and the writer record's heartbeat telling a
+ * live writer from a dead one.
+ */
+class OpenRulesTest {
+
+    @TempDir
+    Path dir;
+    private Path file;
+    private Process holder;
+
+    @BeforeEach
+    void closedFile() throws IOException {
+        file = dir.resolve("rules.h5");
+        try (Hdf5File writer = Hdf5File.create(file)) {
+            writer.root().createDataset("d", DatasetSpec.builder(Datatype.INT64, 0)
+                    .maxShape(DatasetSpec.UNLIMITED).chunkShape(4).build());
+        }
+    }
+
+    @AfterEach
+    void releaseHolder() throws Exception {
+        if (holder != null && holder.isAlive()) {
+            holder.getOutputStream().close();
+            if (!holder.waitFor(30, TimeUnit.SECONDS)) {
+                holder.destroyForcibly();
+            }
+        }
+    }
+
+    private static String classPath(Class<?> type) throws URISyntaxException {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .toString();
+    }
+
+    /** Starts a child JVM holding the file in {@code mode}; returns its first line. */
+    private String hold(String mode) throws Exception {
+        String javaCommand = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        holder = new ProcessBuilder(javaCommand, "-cp", classPath(Hdf5File.class)
+                + java.io.File.pathSeparator + classPath(OpenRuleHolder.class),
+                OpenRuleHolder.class.getName(), mode, file.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(),
+                StandardCharsets.UTF_8));
+        String line = out.readLine();
+        assertNotNull(line, "holder of mode " + mode + " said nothing");
+        return line;
+    }
+
+    private void release() throws Exception {
+        holder.getOutputStream().close();
+        assertTrue(holder.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, holder.exitValue());
+    }
+
+    private static <T extends Throwable> String refused(Class<T> type, Executable open) {
+        return assertThrows(type, open).getMessage();
+    }
+
+    private void assertNamesHolder(String message, String mode) {
+        assertTrue(message.contains("locked by another writer (" + mode + ", pid "
+                + holder.pid() + " on "), message);
+        assertTrue(message.contains("nothing was changed"), message);
+        assertFalse(message.contains("\n"), "one line: " + message);
+    }
+
+    @Test
+    void aPlainWriterKeepsEveryoneOut() throws Exception {
+        assertEquals("held", hold("write"));
+        assertNamesHolder(refused(FileLockedException.class,
+                () -> Hdf5File.openForWriting(file)), "writer");
+        assertNamesHolder(refused(FileLockedException.class, () -> Hdf5File.open(file)),
+                "writer");
+        String swmr = refused(FileLockedException.class, () -> Hdf5File.openSwmr(file));
+        assertNamesHolder(swmr, "writer");
+        assertTrue(swmr.contains("has not switched to SWMR writing"), swmr);
+        assertNamesHolder(refused(FileLockedException.class, () -> Hdf5File.recover(file)),
+                "writer");
+        release();
+        try (Hdf5File writer = Hdf5File.openForWriting(file)) {
+            assertTrue(writer.isWritable());
+        }
+    }
+
+    @Test
+    void anSwmrWriterAdmitsSwmrReadersOnly() throws Exception {
+        assertEquals("held", hold("swmr-write"));
+        assertNamesHolder(refused(FileLockedException.class,
+                () -> Hdf5File.openForWriting(file)), "SWMR writer");
+        assertNamesHolder(refused(FileLockedException.class, () -> Hdf5File.open(file)),
+                "SWMR writer");
+        // Past the locks; the superblock still says 0x01 until startSwmrWrite writes 0x05.
+        FileOpenForWritingException flags = assertThrows(FileOpenForWritingException.class,
+                () -> Hdf5File.openSwmr(file));
+        assertFalse(flags instanceof FileLockedException, flags.getMessage());
+        assertTrue(flags.getMessage().contains("0x01"), flags.getMessage());
+        release();
+    }
+
+    @Test
+    void readersKeepWritersOutButNotOtherReaders() throws Exception {
+        for (String mode : new String[] {"read", "swmr-read"}) {
+            assertEquals("held", hold(mode));
+            String message = refused(FileHeldByReadersException.class,
+                    () -> Hdf5File.openForWriting(file));
+            assertTrue(message.contains(mode.equals("read") ? "plain readers" : "SWMR readers")
+                    && message.contains("nothing was changed"), message);
+            refused(FileHeldByReadersException.class, () -> Hdf5File.recover(file));
+            try (Hdf5File plain = Hdf5File.open(file);
+                 Hdf5File swmr = Hdf5File.openSwmr(file)) {
+                assertEquals(0, plain.root().dataset("d").shape()[0]);
+                assertEquals(0, swmr.root().dataset("d").shape()[0]);
+            }
+            release();
+        }
+    }
+
+    @Test
+    void withinOneProcessTheRegistryKeepsTheSameRules() throws Exception {
+        try (Hdf5File writer = Hdf5File.openForWriting(file)) {
+            String message = refused(FileLockedException.class, () -> Hdf5File.open(file));
+            assertTrue(message.contains("pid " + ProcessHandle.current().pid()), message);
+            // That refusal opened and closed the file in this JVM: the lock must still hold.
+            assertTrue(hold("read").startsWith("refused FileLockedException"),
+                    "a child's reader must still be refused");
+            writer.flush();
+        }
+        Hdf5File first = Hdf5File.open(file);
+        try (Hdf5File second = Hdf5File.openSwmr(file)) {
+            first.close(); // closes its descriptor: the second reader's locks must stay
+            refused(FileHeldByReadersException.class, () -> Hdf5File.openForWriting(file));
+            assertTrue(hold("write").startsWith("refused FileHeldByReadersException"),
+                    "a child's writer must still be refused");
+        }
+        try (Hdf5File writer = Hdf5File.openForWriting(file)) {
+            assertTrue(writer.isWritable());
+        }
+    }
+
+    /**
+     * libhdf5 locks with flock, Quire with fcntl byte ranges: neither sees the other's locks;
+     * libhdf5 still refuses a file a Quire writer holds, through the superblock's flags.
+     */
+    @Test
+    void h5pyIsKeptOutOfAQuireWritersFileByItsFlags() throws Exception {
+        ExternalTools.requireH5py();
+        assertEquals("held", hold("write"));
+        ExternalTools.Result h5py = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", String.join("\n", "import sys, h5py",
+                        "try:",
+                        "    h5py.File(sys.argv[1], 'r')",
+                        "    print('opened')",
+                        "except OSError as e:",
+                        "    print('refused', e)"), file.toString()), 60);
+        assertTrue(h5py.stdout().startsWith("refused") && h5py.stdout().contains(
+                "already open for write"), h5py.output());
+        release();
+    }
+
+    @Test
+    void theWriterRecordTellsAliveFromDead() throws Exception {
+        assertEquals(WriterStatus.State.NO_WRITER, Hdf5File.writerStatus(file).state());
+        assertEquals("held", hold("write"));
+        WriterStatus alive = Hdf5File.writerStatus(file);
+        assertEquals(WriterStatus.State.ALIVE, alive.state(), alive.summary());
+        assertTrue(alive.summary().startsWith("writer alive (writer, pid " + holder.pid()),
+                alive.summary());
+        Thread.sleep(2_300);
+        WriterRecord record = WriterRecord.read(file);
+        assertTrue(record.beat() >= 1, "beats every second: " + record);
+        assertEquals(holder.pid(), record.pid());
+
+        holder.destroyForcibly();
+        assertTrue(holder.waitFor(30, TimeUnit.SECONDS));
+        WriterStatus dead = Hdf5File.writerStatus(file);
+        assertEquals(WriterStatus.State.DEAD, dead.state(), dead.summary());
+        assertTrue(dead.summary().startsWith("writer dead (writer, pid " + holder.pid())
+                && dead.summary().endsWith("its last commit is final"), dead.summary());
+
+        Hdf5File.recover(file);
+        try (Hdf5File writer = Hdf5File.openForWriting(file)) {
+            assertEquals(ProcessHandle.current().pid(), WriterRecord.read(file).pid());
+        }
+        assertEquals(WriterStatus.State.NO_WRITER, Hdf5File.writerStatus(file).state());
+        assertFalse(Files.exists(WriterRecord.pathOf(file)), "removed at close");
+    }
+}

@@ -1,0 +1,442 @@
+package org.quire.format.hdf5.chunk;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.Durability;
+import org.quire.format.hdf5.cache.MetadataCache;
+import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.ChunkIndexParameters;
+import org.quire.format.hdf5.layout.ChunkRecord;
+import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.SkipListConfiguration;
+import org.quire.format.hdf5.layout.SkipListGeometry;
+import org.quire.format.hdf5.layout.SkipListSupernode;
+import org.quire.format.hdf5.layout.SkipListTail;
+import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageOpener;
+import org.quire.format.storage.TrackingOpener;
+
+/**
+ * The skip list index on its own, beyond the chunk index contract
+ * ({@code SkipListChunkIndexContractTest}), on a file holding only the index, its blocks
+ * going through a metadata cache without journal, so the order of the in-place writes is what
+ * is tested: deterministic heights and links, two writes per append, lookups whose reads grow
+ * with the logarithm of the distance from the end, forward iteration reading each supernode
+ * once, and a killed writer at every write of a run of appends.
+ */
+class SkipListChunkIndexTest {
+
+    private static final long[] CHUNK = {1};
+    private static final long[] MAX = {-1};
+    private static final int ELEMENT_SIZE = 16;
+    private static final Path FILE = Path.of("skip.idx");
+
+    @TempDir
+    Path dir;
+
+    /** A file holding one skip list index (unfiltered chunks of 16 bytes), and its cache. */
+    private record IndexFile(BlockFile file, MetadataCache cache, ChunkIndex index)
+            implements AutoCloseable {
+        void append(long chunk) throws IOException {
+            index.put(new long[] {chunk}, record(chunk));
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
+    }
+
+    /** Where chunk {@code chunk} is said to be: a made-up address, distinct per chunk. */
+    private static ChunkRecord record(long chunk) {
+        return new ChunkRecord(1_000_000_000L + chunk * ELEMENT_SIZE, ELEMENT_SIZE, 0);
+    }
+
+    private static IndexFile create(StorageOpener opener, Path path) throws IOException {
+        Storage storage = opener.open(path, OpenMode.CREATE_NEW);
+        BlockFile file = new BlockFile(storage);
+        MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+        ChunkIndex index = ChunkIndexes.create(file, cache, new long[] {0}, MAX, CHUNK,
+                ELEMENT_SIZE, false, true);
+        return new IndexFile(file, cache, index);
+    }
+
+    /** The index at {@code address} of {@code path}, read only. */
+    private static IndexFile open(StorageOpener opener, Path path, long address)
+            throws IOException {
+        Storage storage = opener.open(path, OpenMode.READ);
+        BlockFile file = new BlockFile(storage);
+        MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+        DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
+                new ChunkIndexParameters.SkipList(SkipListGeometry.DEFAULT.supernodeBits(),
+                        SkipListGeometry.DEFAULT.maxHeight()), address);
+        return new IndexFile(file, cache, ChunkIndexes.open(file, cache, null, layout,
+                new long[] {Long.MAX_VALUE >> 8}, MAX, false, false));
+    }
+
+    private static List<Long> visited(ChunkIndex index) throws IOException {
+        List<Long> chunks = new ArrayList<>();
+        index.forEachStoredChunk((scaled, found) -> {
+            assertEquals(record(scaled[0]), found, "chunk " + scaled[0]);
+            chunks.add(scaled[0]);
+        });
+        return chunks;
+    }
+
+    @Test
+    void heightsAreOnePlusTheTrailingZerosOfTheOrdinalPlusOneCappedAtTheMaximum() {
+        SkipListGeometry small = new SkipListGeometry(6, 3);
+        int[] heights = new int[16];
+        for (int s = 0; s < heights.length; s++) {
+            heights[s] = small.height(s);
+        }
+        assertArrayEquals(new int[] {1, 2, 1, 3, 1, 2, 1, 3, 1, 2, 1, 3, 1, 2, 1, 3}, heights);
+        SkipListGeometry geometry = SkipListGeometry.DEFAULT;
+        assertEquals(32, geometry.height((1L << 40) - 1));
+        assertEquals(32, geometry.height(SkipListGeometry.GHOST));
+        assertEquals(3, geometry.predecessor(5, 1));
+        assertEquals(3, geometry.predecessor(5, 2));
+        assertEquals(SkipListGeometry.GHOST, geometry.predecessor(5, 3));
+        assertEquals(7, geometry.predecessor(8, 3));
+        assertEquals(64, geometry.recordsPerSupernode());
+        assertEquals(2, geometry.supernodeOf(128));
+        assertEquals(63, geometry.slotOf(127));
+    }
+
+    /**
+     * The same appends give the same bytes (no randomness anywhere), and every supernode on
+     * disk has the height its ordinal gives and links where the geometry says: checked by the
+     * reader (ordinal and height of every supernode a link leads to) and by forward iteration
+     * (every link's address, the tail's too).
+     */
+    @Test
+    void theSameAppendsWriteTheSameBytesWithTheDerivedHeightsAndLinks() throws IOException {
+        long chunks = 64 * 300 + 5;
+        List<byte[]> images = new ArrayList<>();
+        long address = -1;
+        for (String name : List.of("a.idx", "b.idx")) {
+            Path path = dir.resolve(name);
+            try (IndexFile written = create(new TrackingOpener(), path)) {
+                for (long c = 0; c < chunks; c++) {
+                    written.append(c);
+                    if (c % 1000 == 0) {
+                        written.cache().flush();
+                    }
+                }
+                written.cache().flush();
+                address = written.index().address();
+            }
+            images.add(Files.readAllBytes(path));
+        }
+        assertArrayEquals(images.get(0), images.get(1));
+        try (IndexFile read = open(new TrackingOpener(), dir.resolve("a.idx"), address)) {
+            List<Long> visited = visited(read.index());
+            assertEquals(chunks, visited.size());
+            for (int i = 0; i < visited.size(); i++) {
+                assertEquals(i, visited.get(i), "chunks visited in order");
+            }
+            for (long c = 0; c < chunks; c += 97) {
+                assertEquals(record(c), read.index().get(new long[] {c}));
+            }
+            assertFalse(read.index().get(new long[] {chunks}).isWritten());
+        }
+    }
+
+    /**
+     * A layout message naming the skip list for a dataspace with no unlimited dimension, or
+     * two, is a corrupt file (the index numbers chunks along exactly one).
+     */
+    @Test
+    void aSkipListForAnyOtherThanOneUnlimitedDimensionIsCorrupt() throws IOException {
+        Path path = dir.resolve("dimensions.idx");
+        long address;
+        try (IndexFile written = create(new TrackingOpener(), path)) {
+            written.append(0);
+            written.cache().flush();
+            address = written.index().address();
+        }
+        for (long[] maxShape : List.of(new long[] {-1, -1}, new long[] {8, 8})) {
+            try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
+                BlockFile file = new BlockFile(storage);
+                MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+                DataLayoutMessage layout = new DataLayoutMessage(new long[] {1, 1}, ELEMENT_SIZE,
+                        new ChunkIndexParameters.SkipList(6, 32), address);
+                CorruptFileException e = assertThrows(CorruptFileException.class,
+                        () -> ChunkIndexes.open(file, cache, null, layout, new long[] {1, 1},
+                                maxShape, false, false));
+                assertTrue(e.getMessage().contains("the skip list, which needs exactly one"),
+                        e.getMessage());
+            }
+        }
+    }
+
+    /** Parameters in the layout message that disagree with the configuration node: corrupt. */
+    @Test
+    void layoutParametersThatDisagreeWithTheConfigurationAreCorrupt() throws IOException {
+        Path path = dir.resolve("parameters.idx");
+        long address;
+        try (IndexFile written = create(new TrackingOpener(), path)) {
+            written.cache().flush();
+            address = written.index().address();
+        }
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
+                    new ChunkIndexParameters.SkipList(5, 32), address);
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> ChunkIndexes.open(file, cache, null, layout, new long[] {0}, MAX,
+                            false, false));
+            assertTrue(e.getMessage().contains("skip list configuration")
+                    && e.getMessage().contains("supernode bits and max height"), e.getMessage());
+        }
+    }
+
+    /** Wherever the allocation stands, a tail of any height lies inside one 512-byte sector. */
+    @Test
+    void theTailNeverCrossesASectorBoundary() throws IOException {
+        for (int height : new int[] {1, 32, SkipListGeometry.MAX_HEIGHT}) {
+            SkipListGeometry geometry = new SkipListGeometry(6, height);
+            int size = SkipListTail.size(geometry);
+            for (int before = 0; before < 1100; before += 7) {
+                CrashSimulator disk = new CrashSimulator();
+                try (BlockFile file = new BlockFile(disk.open(FILE, OpenMode.CREATE_NEW))) {
+                    file.allocate(before);
+                    long at = SkipListTail.allocate(file, geometry);
+                    assertTrue(at >= before && at - before < SkipListTail.SECTOR_SIZE);
+                    assertEquals(at / SkipListTail.SECTOR_SIZE,
+                            (at + size - 1) / SkipListTail.SECTOR_SIZE,
+                            "tail of " + size + " bytes at " + at);
+                    assertEquals(at + size, file.endOfAllocation());
+                }
+            }
+        }
+    }
+
+    /** A write far past the end is refused before it changes anything. */
+    @Test
+    void aWriteTooFarPastTheEndIsRefused() throws IOException {
+        try (IndexFile index = create(new TrackingOpener(), dir.resolve("far.idx"))) {
+            index.append(0);
+            long far = 64 * (SkipListChunkIndex.MAX_SUPERNODES_CREATED_AT_ONCE + 1);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> index.append(far));
+            assertTrue(e.getMessage().contains("chunk " + far + " is " + (far - 1)
+                    + " chunks past the end"), e.getMessage());
+            assertEquals(1, ((SkipListChunkIndex) index.index()).chunkCount());
+            index.append(64 * SkipListChunkIndex.MAX_SUPERNODES_CREATED_AT_ONCE - 1);
+            assertEquals(64 * SkipListChunkIndex.MAX_SUPERNODES_CREATED_AT_ONCE,
+                    ((SkipListChunkIndex) index.index()).chunkCount());
+        }
+    }
+
+    /** With a flush after each, every append writes one supernode and then the tail. */
+    @Test
+    void everyAppendWritesItsSupernodeThenTheTail() throws IOException {
+        TrackingOpener opener = new TrackingOpener();
+        Path path = dir.resolve("appends.idx");
+        try (IndexFile index = create(opener, path)) {
+            index.cache().flush();
+            for (long c = 0; c < 64 * 5 + 3; c++) {
+                opener.resetCounts();
+                index.append(c);
+                index.cache().flush();
+                TrackingOpener.Counts counts = opener.counts(path);
+                assertEquals(Map.of("QSLN", 1L, "QSLT", 1L), counts.writesBySignature(),
+                        "chunk " + c);
+            }
+        }
+    }
+
+    /**
+     * A cold lookup (the index just opened: configuration and tail read) reads at most two
+     * supernodes per level below the tail's: logarithmic in the number of supernodes; the
+     * newest chunks take one read. Forward iteration reads each supernode once, and the ghost.
+     */
+    @Test
+    void aColdLookupReadsLogarithmicallyManySupernodesAndIterationEachOnce() throws IOException {
+        long chunks = 64 * 1000;
+        Path path = dir.resolve("lookups.idx");
+        long address;
+        try (IndexFile written = create(new TrackingOpener(), path)) {
+            for (long c = 0; c < chunks; c++) {
+                written.append(c);
+            }
+            written.cache().flush();
+            address = written.index().address();
+        }
+        int bound = 2 * (64 - Long.numberOfLeadingZeros(1000));
+        for (long c = 0; c < chunks; c += 611) {
+            TrackingOpener opener = new TrackingOpener();
+            try (IndexFile read = open(opener, path, address)) {
+                assertEquals(2, opener.counts(path).reads(), "configuration and tail");
+                opener.resetCounts();
+                assertEquals(record(c), read.index().get(new long[] {c}));
+                long reads = opener.counts(path).reads();
+                assertTrue(reads >= 1 && reads <= bound, "chunk " + c + ": " + reads
+                        + " reads, bound " + bound);
+            }
+        }
+        TrackingOpener opener = new TrackingOpener();
+        try (IndexFile read = open(opener, path, address)) {
+            opener.resetCounts();
+            assertEquals(record(chunks - 1), read.index().get(new long[] {chunks - 1}));
+            assertEquals(1, opener.counts(path).reads(), "the newest chunk");
+        }
+        try (IndexFile read = open(opener, path, address)) {
+            opener.resetCounts();
+            assertEquals(chunks, visited(read.index()).size());
+            assertEquals(1000 + 1, opener.counts(path).reads(), "each supernode and the ghost");
+        }
+    }
+
+    /**
+     * A killed writer at every write of appends (one per flush, across four supernodes, then
+     * a jump that creates empty ones): the index then holds exactly the chunks of the tail it
+     * finds, 0 to count - 1, and that count is the last flush's or the one in progress's.
+     */
+    @Test
+    void aKilledWriterLeavesExactlyTheChunksOfTheLastWrittenTail() throws IOException {
+        CrashSimulator simulator = new CrashSimulator();
+        List<long[]> flushes = new ArrayList<>(); // {events when it returned, chunk count}
+        long address;
+        int created;
+        try (IndexFile written = create(simulator, FILE)) {
+            written.cache().flush();
+            created = simulator.eventCount();
+            flushes.add(new long[] {created, 0});
+            List<Long> appends = new ArrayList<>();
+            for (long c = 0; c < 64 * 4 + 2; c++) {
+                appends.add(c);
+            }
+            appends.add(64L * 20);
+            for (long c : appends) {
+                written.append(c);
+                written.cache().flush();
+                flushes.add(new long[] {simulator.eventCount(), c + 1});
+            }
+            address = written.index().address();
+        }
+        for (int point = created; point <= simulator.eventCount(); point++) {
+            long completed = 0;
+            long inProgress = -1;
+            for (long[] flush : flushes) {
+                if (flush[0] <= point) {
+                    completed = flush[1];
+                } else {
+                    inProgress = flush[1];
+                    break;
+                }
+            }
+            CrashSimulator disk = new CrashSimulator(simulator.processCrash(point));
+            try (IndexFile read = open(disk, FILE, address)) {
+                long count = ((SkipListChunkIndex) read.index()).chunkCount();
+                if (count != completed && count != inProgress) {
+                    fail("at event " + point + ": count " + count + ", expected " + completed
+                            + " or " + inProgress);
+                }
+                List<Long> expected = new ArrayList<>();
+                for (long c = 0; c < count; c++) {
+                    if (c < 64 * 4 + 2 || c == 64 * 20) {
+                        expected.add(c);
+                    }
+                }
+                assertEquals(expected, visited(read.index()), "at event " + point);
+                for (long c : expected) {
+                    assertEquals(record(c), read.index().get(new long[] {c}));
+                }
+            }
+        }
+    }
+
+    /**
+     * Links rewritten with a valid checksum: one that must lead to the ghost but leads to a
+     * supernode, which no lookup follows, is found by forward iteration (what the verifier
+     * runs), naming the structure and level; one that leads to the wrong supernode fails the
+     * lookup that follows it, as a corrupt supernode.
+     */
+    @Test
+    void aLinkThatLeadsElsewhereIsFound() throws IOException {
+        Path path = dir.resolve("damaged.idx");
+        long address;
+        try (IndexFile written = create(new TrackingOpener(), path)) {
+            for (long c = 0; c < 64 * 8; c++) {
+                written.append(c);
+            }
+            written.cache().flush();
+            address = written.index().address();
+        }
+        long[] original = lastSupernodeLinks(path, address);
+        relink(path, address, 3, original[2]); // level 3 of supernode 7 leads to the ghost
+        try (IndexFile read = open(new TrackingOpener(), path, address)) {
+            assertEquals(record(64 * 2), read.index().get(new long[] {64 * 2}));
+            CorruptFileException iteration = assertThrows(CorruptFileException.class,
+                    () -> visited(read.index()));
+            assertTrue(iteration.getMessage().contains("skip list supernode")
+                    && iteration.getMessage().contains("link at level 3")
+                    && iteration.getMessage().contains(Long.toString(original[3])),
+                    iteration.getMessage());
+        }
+        relink(path, address, 3, original[3]);
+        relink(path, address, 1, original[0]); // level 1 of supernode 7 leads to 5, not 6
+        try (IndexFile read = open(new TrackingOpener(), path, address)) {
+            CorruptFileException lookup = assertThrows(CorruptFileException.class,
+                    () -> read.index().get(new long[] {5 * 64}));
+            assertTrue(lookup.getMessage().contains("skip list supernode"),
+                    lookup.getMessage());
+        }
+    }
+
+    /** The links of the last supernode (7) of the index at {@code address} in {@code path}. */
+    private static long[] lastSupernodeLinks(Path path, long address) throws IOException {
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
+            BlockFile file = new BlockFile(storage);
+            return lastSupernode(file, address).links();
+        }
+    }
+
+    /**
+     * Rewrites the last supernode (7) of the index at {@code address} in {@code path} with its
+     * link at {@code level} set to {@code target}, checksum recomputed.
+     */
+    private static void relink(Path path, long address, int level, long target)
+            throws IOException {
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ_WRITE)) {
+            BlockFile file = new BlockFile(storage);
+            SkipListConfiguration configuration = SkipListConfiguration.read(file, address);
+            SkipListTail tail = SkipListTail.read(file, configuration.tailAddress(),
+                    SkipListGeometry.DEFAULT);
+            SkipListSupernode node = lastSupernode(file, address);
+            long[] links = node.links().clone();
+            links[level] = target;
+            file.write(tail.rightmost()[0], new SkipListSupernode(7, links, node.records())
+                    .encode(SkipListGeometry.DEFAULT, configuration.format()));
+        }
+    }
+
+    private static SkipListSupernode lastSupernode(BlockFile file, long address)
+            throws IOException {
+        SkipListConfiguration configuration = SkipListConfiguration.read(file, address);
+        SkipListTail tail = SkipListTail.read(file, configuration.tailAddress(),
+                SkipListGeometry.DEFAULT);
+        return SkipListSupernode.read(file, tail.rightmost()[0], 7, SkipListGeometry.DEFAULT,
+                configuration.format(), ELEMENT_SIZE);
+    }
+}
