@@ -561,19 +561,15 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /**
-     * The lock change of a writer switching to SWMR writing: SWMR readers may open beside it
-     * from now on (it drops its SWMR reader byte lock) and its writer record says "swmr". The
-     * SWMR writer's {@code startSwmrWrite()} calls it once the superblock says SWMR writing.
+     * The lock change of a writer switching to SWMR writing, once the superblock says so: its
+     * writer record says "swmr" (a record that cannot be written now is by the next beat), then
+     * SWMR readers may open beside it (it drops its SWMR reader byte lock).
      */
-    void enterSwmrLocking() throws IOException {
-        requireOpen();
-        if (!writable) {
-            throw new IllegalStateException(blocks.path() + " is not open for writing");
-        }
-        locks.enterSwmr();
+    private void enterSwmrLocking() throws IOException {
         if (heartbeat != null) {
             heartbeat.mode(WriterRecord.Mode.SWMR);
         }
+        locks.enterSwmr();
     }
 
     void requireSwmrReader() {
@@ -649,7 +645,10 @@ public final class Hdf5File implements AutoCloseable {
      * their elements and flushes; each flush publishes the new extents with the dataspace
      * written last, and the end of file address stays true (docs/hdf5.md, "SWMR writing").
      * Creating a group, dataset or attribute is refused ({@link SwmrWriteRefusedException}).
-     * {@link #close()} clears the flags. There is no way back, as in libhdf5.
+     * {@link #close()} clears the flags. There is no way back, as in libhdf5. Once the flush
+     * is done the open rules change: SWMR readers ({@link #openSwmr}) may open the file beside
+     * this writer, and its writer record says "swmr" (docs/swmr.md, "Open rules and locks"); a
+     * start that fails leaves both as they were.
      *
      * @throws IllegalStateException the file is read only, closed, or already SWMR writing
      */
@@ -667,9 +666,12 @@ public final class Hdf5File implements AutoCloseable {
         try {
             flush();
         } catch (IOException | RuntimeException e) {
-            setSwmrWriting(false); // a flush that failed before writing may be tried again
+            // Locks and writer record were not changed: SWMR readers are still kept out, and a
+            // flush that failed before writing may be tried again.
+            setSwmrWriting(false);
             throw e;
         }
+        enterSwmrLocking(); // only now that the superblock says 0x05
     }
 
     private void setSwmrWriting(boolean on) {

@@ -181,7 +181,7 @@ class SwmrWriteTest {
 
     /**
      * A {@code startSwmrWrite} whose flush fails before writing (a full disk) leaves the file
-     * as it was, not SWMR writing, and may be tried again.
+     * as it was, not SWMR writing, SWMR readers still locked out, and may be tried again.
      */
     @Test
     void aStartThatCouldNotFlushMayBeTriedAgain() throws IOException {
@@ -196,12 +196,19 @@ class SwmrWriteTest {
             assertThrows(IOException.class, file::startSwmrWrite);
             assertTrue(!file.isSwmrWriting());
             assertArrayEquals(before, simulator.files().get(path));
+            // The locks did not change either: SWMR readers are still kept out.
+            String refused = assertThrows(FileLockedException.class, () -> Hdf5File.openSwmr(
+                    path, simulator, SwmrReadOptions.DEFAULT)).getMessage();
+            assertTrue(refused.contains("has not switched to SWMR writing"), refused);
             file.root().createGroup("still allowed");
             disk.free();
             file.startSwmrWrite();
             assertTrue(file.isSwmrWriting());
             assertEquals(0x05, simulator.files().get(path)[FLAGS_OFFSET]);
             append(file, d, 3);
+            try (Hdf5File reader = Hdf5File.openSwmr(path, simulator, SwmrReadOptions.DEFAULT)) {
+                assertEquals(3, reader.root().dataset("d").shape()[0]);
+            }
         }
         assertEquals(0x00, simulator.files().get(path)[FLAGS_OFFSET]);
     }
