@@ -11,7 +11,7 @@ import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.WriteOptions;
-import org.quire.format.hdf5.cache.Durability;
+import org.quire.format.storage.Durability;
 
 /**
  * Appends {@link SwmrRecord}s to an HDF5 dataset while readers follow it (SWMR writing):

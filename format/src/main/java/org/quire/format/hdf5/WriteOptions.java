@@ -1,7 +1,7 @@
 package org.quire.format.hdf5;
 
-import org.quire.format.hdf5.cache.Durability;
 import org.quire.format.hdf5.cache.MetadataCache;
+import org.quire.format.storage.Durability;
 
 /**
  * How {@link Hdf5File#create(java.nio.file.Path, WriteOptions)} writes a file: when flushes

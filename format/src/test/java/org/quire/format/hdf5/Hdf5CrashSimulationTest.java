@@ -1,6 +1,5 @@
 package org.quire.format.hdf5;
 
-import org.quire.format.hdf5.cache.Durability;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -17,6 +16,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.Durability;
 
 /**
  * Crash simulation of the HDF5 writer (docs/hdf5.md, "Crashes and recovery"): a dataset of each

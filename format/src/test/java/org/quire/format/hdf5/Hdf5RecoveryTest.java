@@ -1,6 +1,5 @@
 package org.quire.format.hdf5;
 
-import org.quire.format.hdf5.cache.Durability;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.hdf5.cache.ForeignJournalException;
 import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
 

@@ -1,6 +1,5 @@
 package org.quire.format.hdf5;
 
-import org.quire.format.hdf5.cache.Durability;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.Durability;
 
 /**
  * {@link Hdf5File#openForWriting}: files Quire wrote and files h5py wrote in the latest format

@@ -17,8 +17,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.quire.format.hdf5.cache.Durability;
 import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.Durability;
 
 /**
  * {@link Hdf5File#startSwmrWrite()} (docs/hdf5.md, "SWMR writing"): the superblock's

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.Storage;
 
 /**
