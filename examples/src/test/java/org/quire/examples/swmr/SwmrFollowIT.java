@@ -20,12 +20,13 @@ import org.quire.launcher.QuireCommand;
 import org.quire.launcher.RequiredTool;
 
 /**
- * {@link SwmrAppend} in its own JVM appends while two independent h5py SWMR followers ({@code
- * swmr_follow.py}, real processes with their own record check) follow the file: every record
- * they see is verified, none is torn, a fill value or out of order, and each follower sees the
- * dataset grow at least five times (it follows while the writer writes, not after it closed).
- * h5dump reads the closed file. The follower fails on bad records. A second run continues
- * after the last record; bad arguments exit 2 with one line, {@code --help} exits 0.
+ * {@link SwmrAppend} in its own JVM appends while two Quire SWMR followers ({@link SwmrFollow},
+ * each its own JVM) and two independent h5py SWMR followers ({@code swmr_follow.py}, with their
+ * own record check) follow the file at once: every record they see is verified, none is torn, a
+ * fill value or out of order, and each follower sees the dataset grow at least five times (it
+ * follows while the writer writes, not after it closed). h5dump reads the closed file. Both
+ * followers fail on bad records. A second run continues after the last record; bad arguments
+ * exit 2 with one line, {@code --help} exits 0.
  */
 class SwmrFollowIT {
 
@@ -38,12 +39,22 @@ class SwmrFollowIT {
     @TempDir
     Path dir;
 
-    private static ProcessBuilder swmrAppend(String... args) {
+    /** A JVM running {@code main} of {@code program} with this test's class path. */
+    private static ProcessBuilder java(Class<?> program, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), SwmrAppend.class.getName()));
+                System.getProperty("java.class.path"), program.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command);
+    }
+
+    private static ProcessBuilder swmrAppend(String... args) {
+        return java(SwmrAppend.class, args);
+    }
+
+    private static ProcessBuilder quireFollower(Path file, long expect) {
+        return java(SwmrFollow.class, file.toString(), "records", "--expect",
+                Long.toString(expect), "--timeout", "150");
     }
 
     private static ProcessBuilder follower(Path file, long expect) {
@@ -75,14 +86,18 @@ class SwmrFollowIT {
     }
 
     @Test
-    void twoH5pyFollowersVerifyEveryRecordWhileQuireAppends() throws Exception {
+    void twoQuireAndTwoH5pyFollowersVerifyEveryRecordWhileQuireAppends() throws Exception {
         RequiredTool.requireWorking(PYTHON, "python3-h5py", "-c", "import h5py, numpy");
         Path h5dump = RequiredTool.require("h5dump", "hdf5-tools");
         Path file = dir.resolve("follow.h5");
         long records = 300_000; // seconds of appends: the followers start (import h5py) first
         List<QuireCommand.Running> followers = List.of(
+                QuireCommand.startProcess(quireFollower(file, records)),
+                QuireCommand.startProcess(quireFollower(file, records)),
                 QuireCommand.startProcess(follower(file, records)),
                 QuireCommand.startProcess(follower(file, records)));
+        List<String> names = List.of("SwmrFollow", "SwmrFollow", "swmr_follow.py",
+                "swmr_follow.py");
         QuireCommand.Result writer = QuireCommand.runProcess(swmrAppend(file.toString(),
                 "records", Long.toString(records), "10"), LIMIT);
         assertEquals(0, writer.exitCode(), writer.toString());
@@ -92,9 +107,9 @@ class SwmrFollowIT {
                 Long.toString(records / 10), "10"), List.of(summary.group(1), summary.group(2),
                 summary.group(3), summary.group(4), summary.group(5)));
         System.out.println(writer.stdout().strip());
-        for (QuireCommand.Running running : followers) {
-            QuireCommand.Result follower = running.await(LIMIT);
-            System.out.println(follower.stdout().strip());
+        for (int i = 0; i < followers.size(); i++) {
+            QuireCommand.Result follower = followers.get(i).await(LIMIT);
+            System.out.println(names.get(i) + ": " + follower.stdout().strip());
             requireClean(follower, records);
             long extents = counts(follower.stdout()).get("extents_seen");
             assertTrue(extents >= 5, "the follower saw the dataset grow only " + extents
@@ -112,9 +127,9 @@ class SwmrFollowIT {
     }
 
     /**
-     * The follower's checks can fail: a file with one torn record, one of zeros and one of
-     * another seq (each as {@link SwmrRecord#verify} classifies it too) makes it count each
-     * and exit 1.
+     * The followers' checks can fail: a file with one torn record, one of zeros and one of
+     * another seq (each as {@link SwmrRecord#verify} classifies it too) makes each follower,
+     * h5py's and Quire's, count each and exit 1.
      */
     @Test
     void theFollowerCountsTornFillAndOutOfOrderRecordsAndFails() throws Exception {
@@ -144,12 +159,15 @@ class SwmrFollowIT {
             d.extend(count);
             d.write(new long[] {0}, new long[] {count}, records);
         }
-        QuireCommand.Result follower = QuireCommand.runProcess(follower(file, count), LIMIT);
-        assertEquals(1, follower.exitCode(), follower.toString());
-        java.util.Map<String, Long> counts = counts(follower.stdout());
-        assertEquals(List.of(9L, 1L, 1L, 1L, 12L), List.of(counts.get("ok"), counts.get("torn"),
-                counts.get("fill"), counts.get("out_of_order"), counts.get("records")),
-                follower.toString());
+        for (ProcessBuilder command : List.of(follower(file, count),
+                quireFollower(file, count))) {
+            QuireCommand.Result follower = QuireCommand.runProcess(command, LIMIT);
+            assertEquals(1, follower.exitCode(), follower.toString());
+            java.util.Map<String, Long> counts = counts(follower.stdout());
+            assertEquals(List.of(9L, 1L, 1L, 1L, 12L), List.of(counts.get("ok"),
+                    counts.get("torn"), counts.get("fill"), counts.get("out_of_order"),
+                    counts.get("records")), follower.toString());
+        }
     }
 
     @Test
@@ -165,6 +183,11 @@ class SwmrFollowIT {
         assertTrue(second.stdout().startsWith("appended 500 records (seq 1000..1499) to "),
                 second.toString());
         requireClean(QuireCommand.runProcess(follower(file, 1500), LIMIT), 1500);
+        // Without --expect, SwmrFollow checks what is there once no writer is alive on it.
+        QuireCommand.Result untilClosed = QuireCommand.runProcess(java(SwmrFollow.class,
+                file.toString(), "/records"), LIMIT);
+        requireClean(untilClosed, 1500);
+        assertTrue(untilClosed.stdout().contains("\"expected\": null"), untilClosed.toString());
     }
 
     @Test
@@ -179,13 +202,34 @@ class SwmrFollowIT {
             assertTrue(result.stderr().contains("usage: SwmrAppend"), result.toString());
         }
         assertTrue(java.nio.file.Files.notExists(file));
-        QuireCommand.Result help = QuireCommand.runProcess(swmrAppend("--help"), LIMIT);
-        assertEquals(0, help.exitCode(), help.toString());
-        assertTrue(help.stdout().startsWith("usage: SwmrAppend"), help.toString());
+        for (String[] args : List.of(new String[] {file.toString()},
+                new String[] {file.toString(), "records", "--expect", "-3"},
+                new String[] {file.toString(), "records", "--timeout"},
+                new String[] {file.toString(), "a/b"},
+                new String[] {file.toString(), "records", "--since", "1"})) {
+            QuireCommand.Result result = QuireCommand.runProcess(java(SwmrFollow.class, args),
+                    LIMIT);
+            assertEquals(2, result.exitCode(), result.toString());
+            assertEquals(1, result.stderr().lines().count(), result.toString());
+            assertTrue(result.stderr().startsWith("SwmrFollow: ")
+                    && result.stderr().contains("usage: SwmrFollow"), result.toString());
+        }
+        assertTrue(java.nio.file.Files.notExists(file));
+        for (Class<?> program : List.of(SwmrAppend.class, SwmrFollow.class)) {
+            QuireCommand.Result help = QuireCommand.runProcess(java(program, "--help"), LIMIT);
+            assertEquals(0, help.exitCode(), help.toString());
+            assertTrue(help.stdout().startsWith("usage: " + program.getSimpleName()),
+                    help.toString());
+        }
         QuireCommand.Result notHdf5 = QuireCommand.runProcess(swmrAppend(
                 dir.toString(), "records", "1", "1"), LIMIT);
         assertEquals(1, notHdf5.exitCode(), notHdf5.toString());
         assertEquals(1, notHdf5.stderr().lines().count(), notHdf5.toString());
         assertTrue(notHdf5.stderr().contains(dir.toString()), notHdf5.toString());
+        QuireCommand.Result notThere = QuireCommand.runProcess(java(SwmrFollow.class,
+                file.toString(), "records", "--timeout", "0.5"), LIMIT);
+        assertEquals(1, notThere.exitCode(), notThere.toString());
+        assertTrue(notThere.stdout().contains("\"error\": \"could not open " + file
+                + " as an SWMR reader: no such file\""), notThere.toString());
     }
 }
