@@ -44,14 +44,12 @@ public final class CommandRun {
      */
     public static int run(CommandSpec spec, Path input, Work work) {
         if (!Files.isRegularFile(input)) {
-            error(spec, input + (Files.exists(input) ? ": not a regular file" : ": no such file"));
-            return USAGE;
+            return usageError(spec, input + (Files.exists(input) ? ": not a regular file" : ": no such file"));
         }
         try {
             return work.run();
         } catch (UsageException e) {
-            error(spec, e.getMessage());
-            return USAGE;
+            return usageError(spec, e.getMessage());
         } catch (StandardOutputClosed e) {
             return BROKEN_PIPE;
         } catch (IOException e) {
@@ -65,6 +63,19 @@ public final class CommandRun {
         }
     }
 
+    /**
+     * A usage error of any command: one line saying what is wrong, one pointing at the command's
+     * help (its full usage would bury the line).
+     *
+     * @return {@link #USAGE}
+     */
+    public static int usageError(CommandSpec spec, String message) {
+        error(spec, message);
+        spec.commandLine().getErr().println("see " + spec.qualifiedName() + " --help");
+        spec.commandLine().getErr().flush();
+        return USAGE;
+    }
+
     /** One line on the command line's error stream (System.err unless a caller redirected it). */
     public static void error(CommandSpec spec, String message) {
         spec.commandLine().getErr().println(spec.qualifiedName() + ": "
@@ -76,7 +87,7 @@ public final class CommandRun {
         if (e instanceof SionNotClosedException notClosed) {
             return notClosed.file() + ": not closed: " + notClosed.structure() + " "
                     + notClosed.field() + " at offset " + notClosed.offset() + " is 0, its writer"
-                    + " never wrote META2; 'quire sion recover' may recover its data";
+                    + " never wrote META2; " + notClosed.recoveryHint();
         }
         if (e instanceof FileLockedException) {
             return e.getMessage(); // names the live writer already
@@ -87,14 +98,17 @@ public final class CommandRun {
         if (e instanceof FormatException) {
             return e.getMessage(); // names the file already
         }
-        // File system exceptions carry only the path as message; say what happened to it.
+        if (e instanceof FileSystemException system && system.getReason() != null) {
+            return e.getMessage(); // names the file and, from Quire's storage, the operation
+        }
+        // The JDK's own carry only the path as message; say what happened to it.
         if (e instanceof NoSuchFileException) {
             return e.getMessage() + ": no such file or directory";
         }
         if (e instanceof AccessDeniedException) {
             return e.getMessage() + ": permission denied";
         }
-        if (e instanceof FileSystemException system && system.getReason() == null) {
+        if (e instanceof FileSystemException system) {
             return system.getFile() + ": " + e.getClass().getSimpleName();
         }
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         versionProvider = QuireVersion.class,
         description = "Parallel I/O for HPC jobs on the JVM.",
         subcommands = {RunCommand.class, SionCommand.class, H5Command.class,
-                CommandLine.HelpCommand.class})
+                CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class QuireCli implements Runnable {
 
     @CommandLine.Spec
@@ -30,8 +30,17 @@ public final class QuireCli implements Runnable {
         CommandLine commandLine = new CommandLine(new QuireCli());
         // Everything after MAIN_CLASS belongs to the application, even if it looks like an option.
         commandLine.getSubcommands().get("run").setStopAtPositional(true);
+        commandLine.setParameterExceptionHandler(QuireCli::usageError);
         commandLine.setExecutionExceptionHandler(QuireCli::internalError);
         return commandLine;
+    }
+
+    /**
+     * A usage error, from picocli's parser or thrown by a command: one line naming the command and
+     * what is wrong, one line pointing at its help, status 2 (the full usage would bury the line).
+     */
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        return CommandRun.usageError(e.getCommandLine().getCommandSpec(), String.valueOf(e.getMessage()));
     }
 
     /**
@@ -40,7 +49,7 @@ public final class QuireCli implements Runnable {
      */
     private static int internalError(Exception e, CommandLine commandLine,
                                      CommandLine.ParseResult parseResult) {
-        commandLine.getErr().println(("quire: internal error: " + e
+        commandLine.getErr().println((commandLine.getCommandSpec().qualifiedName() + ": internal error: " + e
                 + " (please report it with the command line that caused it)").replace('\n', ' '));
         commandLine.getErr().flush();
         return CommandRun.FAILED;
@@ -48,6 +57,7 @@ public final class QuireCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run 'quire help' for the list");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: one of "
+                + String.join(", ", spec.subcommands().keySet()));
     }
 }

@@ -44,12 +44,12 @@ class QuireCliTest {
     }
 
     @Test
-    void anUnexpectedExceptionIsOneLineAndStatus1() {
+    void anUnexpectedExceptionIsOneLineNamingTheCommandAndStatus1() {
         CommandLine commandLine = QuireCli.commandLine();
         commandLine.addSubcommand(new Failing());
         Outcome outcome = quire(commandLine, "fail");
         assertEquals(1, outcome.exitCode());
-        assertEquals(List.of("quire: internal error: java.lang.IllegalStateException: a state"
+        assertEquals(List.of("quire fail: internal error: java.lang.IllegalStateException: a state"
                 + " over two lines (please report it with the command line that caused it)"),
                 outcome.err().lines().toList());
         assertEquals("", outcome.out());
@@ -95,8 +95,9 @@ class QuireCliTest {
                     : new String[] {command.get(0), command.get(1), missing.toString()};
             Outcome outcome = quire(QuireCli.commandLine(), args);
             assertEquals(CommandRun.USAGE, outcome.exitCode(), command.toString());
-            assertEquals(List.of("quire " + String.join(" ", command) + ": " + missing
-                    + ": no such file"), outcome.err().lines().toList());
+            String name = "quire " + String.join(" ", command);
+            assertEquals(List.of(name + ": " + missing + ": no such file", "see " + name + " --help"),
+                    outcome.err().lines().toList());
         }
     }
 
@@ -104,7 +105,7 @@ class QuireCliTest {
     void aDirectoryIsNotARegularFile() {
         Outcome outcome = quire(QuireCli.commandLine(), "sion", "dump", dir.toString());
         assertEquals(CommandRun.USAGE, outcome.exitCode());
-        assertEquals(List.of("quire sion dump: " + dir + ": not a regular file"),
+        assertEquals(List.of("quire sion dump: " + dir + ": not a regular file", "see quire sion dump --help"),
                 outcome.err().lines().toList());
     }
 }

@@ -5,11 +5,14 @@ import com.sun.security.auth.module.UnixSystem;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
@@ -55,31 +58,46 @@ public final class JobSecret {
     }
 
     /**
-     * Reads the secret a launcher wrote with {@link #writeTo}. A file another user owns, or others
-     * may read or write, is refused: its secret may be known to them.
+     * Reads the secret a launcher wrote with {@link #writeTo}. A symbolic link, a file another user
+     * owns, or one others may read or write, is refused: its secret may be known to them. Every
+     * check and the read itself look at {@code file} itself, never at what a link points to.
      */
     public static JobSecret readFrom(Path file) {
         try {
+            PosixFileAttributes attributes = Files.readAttributes(file, PosixFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            if (!attributes.isRegularFile()) {
+                throw new LaunchContractException("job secret file " + file + " is "
+                        + (attributes.isSymbolicLink() ? "a symbolic link" : "not a regular file")
+                        + "; expected the regular file the launcher wrote");
+            }
             int owner = (Integer) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS);
             long self = new UnixSystem().getUid();
             if (owner != self) {
                 throw new LaunchContractException("job secret file " + file + " is owned by uid " + owner
                         + "; expected uid " + self + ", the user running this rank");
             }
-            Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
+            Set<PosixFilePermission> mode = attributes.permissions();
             if (!OWNER_ONLY.containsAll(mode)) {
                 throw new LaunchContractException("job secret file " + file + " has mode "
                         + PosixFilePermissions.toString(mode)
                         + "; expected rw------- (only its owner may read it)");
             }
-            byte[] bytes = Files.readAllBytes(file);
+            byte[] bytes = readAtMost(file, BYTES + 1);
             if (bytes.length != BYTES) {
-                throw new LaunchContractException("job secret file " + file + " holds " + bytes.length
-                        + " bytes; expected " + BYTES);
+                throw new LaunchContractException("job secret file " + file + " holds "
+                        + (bytes.length > BYTES ? "more than " + BYTES : bytes.length) + " bytes; expected " + BYTES);
             }
             return new JobSecret(bytes);
         } catch (IOException e) {
             throw new LaunchContractException("cannot read the job secret file " + file + ": " + e);
+        }
+    }
+
+    /** Up to {@code limit} bytes of {@code file}, opened without following a symbolic link put there meanwhile. */
+    private static byte[] readAtMost(Path file, int limit) throws IOException {
+        try (InputStream in = Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            return in.readNBytes(limit);
         }
     }
 

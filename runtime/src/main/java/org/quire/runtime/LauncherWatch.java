@@ -4,6 +4,7 @@ import org.quire.runtime.net.GuardedServer;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 
@@ -19,8 +20,9 @@ import java.net.Socket;
  * <p>The link counts only once the launcher acknowledged the worker's hello
  * ({@link LauncherLinkHello}): a connection closed before that was dropped by a launcher that
  * lives (its listener was full, under a flood of strangers), so the worker tries again, for up to
- * {@value #ESTABLISH_MILLIS} ms, and then stops saying exactly that. Only a connection refused
- * (nobody listens any more) or an acknowledged link that closes means the launcher is gone.
+ * {@value #ESTABLISH_MILLIS} ms, and then stops saying exactly that; so does a connect that times
+ * out (the launcher's accept backlog overflowed under a flood). Only a connection refused (nobody
+ * listens any more) or an acknowledged link that closes means the launcher is gone.
  */
 final class LauncherWatch {
 
@@ -48,7 +50,7 @@ final class LauncherWatch {
             } catch (IOException closed) {
                 // A reset connection means the same as an end of stream.
             }
-            stop(rank, "its launcher is gone (the acknowledged link to " + link + " closed)");
+            throw stop(rank, "its launcher is gone (the acknowledged link to " + link + " closed)");
         }, "quire-launcher-watch");
         watch.setDaemon(true);
         watch.start();
@@ -60,40 +62,50 @@ final class LauncherWatch {
         while (true) {
             attempts++;
             Socket socket = new Socket();
+            String failure;
             try {
                 socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MILLIS);
-            } catch (IOException e) {
-                stop(rank, "cannot reach its launcher at " + link + " (" + e.getMessage() + ")");
-            }
-            String refusal;
-            try {
-                socket.getOutputStream().write(LauncherLinkHello.encode(secret, rank));
-                socket.getOutputStream().flush();
-                socket.setSoTimeout(ACKNOWLEDGEMENT_TIMEOUT_MILLIS);
-                byte[] answer = socket.getInputStream().readNBytes(LauncherLinkHello.ACKNOWLEDGEMENT_BYTES);
-                if (LauncherLinkHello.isAcknowledgement(secret, rank, answer)) {
-                    socket.setSoTimeout(0);
+                failure = hello(socket, secret, rank);
+                if (failure == null) {
                     return socket;
                 }
-                refusal = answer.length == 0 ? "it closed the connection without acknowledging the hello"
-                        : "its answer is not an acknowledgement made with this job's secret";
+            } catch (ConnectException refused) {
+                throw stop(rank, "cannot reach its launcher at " + link + " (" + refused.getMessage() + ")");
             } catch (IOException e) {
-                refusal = "the hello failed: " + e.getMessage();
+                // A connect that timed out: the launcher's accept backlog overflowed under a flood.
+                failure = (socket.isConnected() ? "the hello failed: " : "the connection was not accepted: ")
+                        + e.getMessage();
             }
             GuardedServer.closeQuietly(socket);
             if (System.currentTimeMillis() > deadline) {
-                stop(rank, "cannot establish its link to the launcher at " + link + ": the launcher listens but "
+                throw stop(rank, "cannot establish its link to the launcher at " + link + ": the launcher listens but "
                         + "did not hold the link in " + attempts + " attempts over " + ESTABLISH_MILLIS / 1000
-                        + " s (last: " + refusal + "); other connections may be crowding it");
+                        + " s (last: " + failure + "); other connections may be crowding it");
             }
             sleep(RETRY_PAUSE_MILLIS);
         }
     }
 
-    private static void stop(int rank, String why) {
+    /** Sends the hello on {@code socket}; null when the launcher acknowledged it, else why not. */
+    private static String hello(Socket socket, JobSecret secret, int rank) throws IOException {
+        socket.getOutputStream().write(LauncherLinkHello.encode(secret, rank));
+        socket.getOutputStream().flush();
+        socket.setSoTimeout(ACKNOWLEDGEMENT_TIMEOUT_MILLIS);
+        byte[] answer = socket.getInputStream().readNBytes(LauncherLinkHello.ACKNOWLEDGEMENT_BYTES);
+        if (LauncherLinkHello.isAcknowledgement(secret, rank, answer)) {
+            socket.setSoTimeout(0);
+            return null;
+        }
+        return answer.length == 0 ? "it closed the connection without acknowledging the hello"
+                : "its answer is not an acknowledgement made with this job's secret";
+    }
+
+    /** Ends the worker with one line; returns nothing (the JVM halts), so callers may {@code throw} it. */
+    private static RuntimeException stop(int rank, String why) {
         System.err.println("quire: rank " + rank + " stops: " + why);
         System.err.flush();
         Runtime.getRuntime().halt(ORPHANED_STATUS);
+        return new IllegalStateException(why); // not reached
     }
 
     private static void sleep(long millis) {

@@ -1,5 +1,6 @@
 package org.quire.runtime;
 
+import com.sun.security.auth.module.UnixSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -8,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.UserPrincipal;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +16,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -67,17 +68,39 @@ class LaunchContractTest {
                 e.getMessage());
     }
 
+    /**
+     * As root the test gives a fresh secret file to nobody; any other user cannot, and points the
+     * rank at /etc/passwd, which root owns on every Linux system.
+     */
     @Test
     void refusesASecretFileAnotherUserOwns() throws IOException {
         Map<String, String> env = validEnvironment();
-        Path file = Path.of(env.get("QUIRE_SECRET_FILE"));
-        assertEquals("root", System.getProperty("user.name"), "changing a file's owner needs root: run as root");
-        UserPrincipal nobody = file.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
-        Files.setOwner(file, nobody);
-        int uid = (Integer) Files.getAttribute(file, "unix:uid");
+        long self = new UnixSystem().getUid();
+        Path file = Path.of("/etc/passwd");
+        if (self == 0) {
+            file = Path.of(env.get("QUIRE_SECRET_FILE"));
+            Files.setOwner(file, file.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+        } else {
+            env.put("QUIRE_SECRET_FILE", file.toString());
+        }
+        int owner = (Integer) Files.getAttribute(file, "unix:uid");
+        assertNotEquals(self, owner);
         LaunchContractException e = assertThrows(LaunchContractException.class, () -> LaunchContract.read(env));
-        assertEquals("job secret file " + file + " is owned by uid " + uid
-                + "; expected uid 0, the user running this rank", e.getMessage());
+        assertEquals("job secret file " + file + " is owned by uid " + owner
+                + "; expected uid " + self + ", the user running this rank", e.getMessage());
+    }
+
+    /** A link the user made to a secret file that passes every check is refused all the same: its target may be anyone's. */
+    @Test
+    void refusesASymbolicLinkToASecretFile() throws IOException {
+        Map<String, String> env = validEnvironment();
+        Path target = Path.of(env.get("QUIRE_SECRET_FILE"));
+        Path link = target.resolveSibling(target.getFileName() + ".link");
+        Files.createSymbolicLink(link, target);
+        env.put("QUIRE_SECRET_FILE", link.toString());
+        LaunchContractException e = assertThrows(LaunchContractException.class, () -> LaunchContract.read(env));
+        assertEquals("job secret file " + link + " is a symbolic link; expected the regular file the launcher wrote",
+                e.getMessage());
     }
 
     @Test

@@ -27,8 +27,11 @@ import org.quire.format.hdf5.layout.ObjectHeaderV2;
 import org.quire.format.hdf5.layout.Superblock;
 import org.quire.format.hdf5.layout.SuperblockV3;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
+import org.quire.format.storage.CreateMode;
 import org.quire.format.storage.Durability;
+import org.quire.format.storage.FileInUseException;
 import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.NewFiles;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
 import org.quire.format.storage.StorageOpener;
@@ -127,6 +130,18 @@ public final class Hdf5File implements AutoCloseable {
      */
     public static Hdf5File create(Path path) throws IOException {
         return create(path, FileStorage.OPENER);
+    }
+
+    /**
+     * {@link #create(Path)}, or with {@link CreateMode#REPLACE} after removing an existing file,
+     * unless a writer has it open ({@link FileInUseException}, nothing changed); a reader that has
+     * the old file open keeps reading it (it is unlinked, not truncated).
+     */
+    public static Hdf5File create(Path path, CreateMode mode) throws IOException {
+        if (mode == CreateMode.REPLACE) {
+            NewFiles.removeUnlessInUse(FileStorage.OPENER, path);
+        }
+        return create(path);
     }
 
     /** {@link #create(Path)} through {@code opener} (a test's crash simulator, or real files). */

@@ -20,6 +20,9 @@ import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.WrongFormatException;
+import org.quire.format.storage.NotARegularFileException;
+import org.quire.format.storage.StorageIOException;
 
 /**
  * A failure one rank found, encoded so that every other rank of a collective step throws an
@@ -63,9 +66,9 @@ final class CrossRankFailure {
 
     /** Most specific first: the first kind the failure is an instance of encodes it. */
     private static final List<Kind<?>> KINDS = List.of(
-            new Kind<>("sion-not-closed", SionNotClosedException.class, 2,
-                    e -> strings(e.file(), e.offset()),
-                    f -> new SionNotClosedException(path(f.get(0)), Long.parseLong(f.get(1)))),
+            new Kind<>("sion-not-closed", SionNotClosedException.class, 3,
+                    e -> strings(e.file(), e.offset(), e.journal()),
+                    f -> new SionNotClosedException(path(f.get(0)), Long.parseLong(f.get(1)), path(f.get(2)))),
             new Kind<>("sion-recovery-refused", SionRecoveryRefusedException.class, 3,
                     e -> strings(e.file(), e.reason(), e.detail()),
                     f -> new SionRecoveryRefusedException(path(f.get(0)),
@@ -84,6 +87,9 @@ final class CrossRankFailure {
                     f -> f.get(1) == null ? new UnsupportedFormatException(path(f.get(0)), f.get(5))
                             : new UnsupportedFormatException(path(f.get(0)), f.get(1), Long.parseLong(f.get(2)),
                                     f.get(3), f.get(4))),
+            new Kind<>("wrong-format", WrongFormatException.class, 3,
+                    e -> strings(e.file(), e.format(), e.found()),
+                    f -> new WrongFormatException(path(f.get(0)), f.get(1), f.get(2))),
             new Kind<>("format", FormatException.class, 2,
                     e -> strings(e.file(), e.detail()),
                     f -> new FormatException(path(f.get(0)), f.get(1))),
@@ -96,9 +102,15 @@ final class CrossRankFailure {
             new Kind<>("file-already-exists", FileAlreadyExistsException.class, 3,
                     e -> strings(e.getFile(), e.getOtherFile(), e.getReason()),
                     f -> new FileAlreadyExistsException(f.get(0), f.get(1), f.get(2))),
+            new Kind<>("not-a-regular-file", NotARegularFileException.class, 2,
+                    e -> strings(e.getFile(), e.what()),
+                    f -> new NotARegularFileException(f.get(0), f.get(1))),
             new Kind<>("file-system", FileSystemException.class, 3,
                     e -> strings(e.getFile(), e.getOtherFile(), e.getReason()),
                     f -> new FileSystemException(f.get(0), f.get(1), f.get(2))),
+            new Kind<>("storage-io", StorageIOException.class, 4,
+                    e -> strings(e.file(), e.operation(), e.offset(), e.reason()),
+                    f -> new StorageIOException(path(f.get(0)), f.get(1), Long.parseLong(f.get(2)), f.get(3))),
             new Kind<>("illegal-argument", IllegalArgumentException.class, 1,
                     e -> strings(e.getMessage()),
                     f -> new IllegalArgumentException(f.get(0))),

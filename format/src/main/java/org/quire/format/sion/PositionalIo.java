@@ -3,6 +3,7 @@ package org.quire.format.sion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import org.quire.format.CorruptFileException;
 import org.quire.format.storage.Storage;
 
@@ -24,5 +25,12 @@ final class PositionalIo {
                     length + " bytes from offset " + offset, "end of file after " + buffer.position() + " bytes");
         }
         return buffer.flip();
+    }
+
+    /** Up to {@code length} bytes at {@code offset}: fewer when the file ends first. */
+    static byte[] readUpTo(Storage storage, long offset, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        storage.readFully(buffer, offset);
+        return Arrays.copyOf(buffer.array(), buffer.position());
     }
 }

@@ -3,7 +3,13 @@ package org.quire.format.sion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * Rewrites a SION file or set as one physical file with exactly one chunk per task, sized to the
@@ -11,6 +17,11 @@ import java.nio.file.Path;
  * chunk size = task size, the given block size ({@code -q 1} = no alignment), the stored global
  * ranks, the user-data byte order and the key-value mode of the input. For the same input and
  * block size the output equals siondefrag's byte for byte, apart from the stored name.
+ *
+ * <p>The output is written aside ({@link SionFileNames#partial}) and renamed into place once it is
+ * closed: a failure (a full disk, a bad input found midway) leaves no partial file under the
+ * output's name, and an existing output stays as it was until the new one is complete. The
+ * stored name is the output's.
  */
 public final class SionDefragmenter {
 
@@ -20,6 +31,40 @@ public final class SionDefragmenter {
     }
 
     public static void defragment(Path input, Path output, int fsBlockSize, boolean fsyncOnClose) throws IOException {
+        defragment(input, output, fsBlockSize, fsyncOnClose, FileStorage.OPENER);
+    }
+
+    /** {@link #defragment(Path, Path, int, boolean)}, writing through {@code disk}. */
+    static void defragment(Path input, Path output, int fsBlockSize, boolean fsyncOnClose, StorageOpener disk)
+            throws IOException {
+        Path partial = SionFileNames.partial(output);
+        try {
+            write(input, output, fsBlockSize, fsyncOnClose, new StorageOpener() {
+                // The writer names the output (its name is stored in META1); its bytes go to the partial file.
+                @Override
+                public Storage open(Path path, OpenMode mode) throws IOException {
+                    return disk.open(partial, mode);
+                }
+
+                @Override
+                public boolean deleteIfExists(Path path) throws IOException {
+                    return disk.deleteIfExists(partial);
+                }
+            });
+            Files.move(partial, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(partial);
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+    }
+
+    /** Writes the defragmented form of {@code input} under {@code output}'s name, through {@code disk}. */
+    private static void write(Path input, Path output, int fsBlockSize, boolean fsyncOnClose, StorageOpener disk)
+            throws IOException {
         try (SionFile sion = SionFile.open(input)) {
             int taskCount = sion.taskCount();
             long[] sizes = new long[taskCount];
@@ -30,7 +75,7 @@ public final class SionDefragmenter {
             }
             SionWriteOptions options = SionWriteOptions.defaults().withKeyValueMode(sion.keyValueMode())
                     .withUserDataOrder(sion.userDataOrder()).withMetadataOrder(ByteOrder.nativeOrder())
-                    .withFsyncOnClose(fsyncOnClose);
+                    .withFsyncOnClose(fsyncOnClose).withStorage(disk);
             try (SionSerialWriter writer = SionSerialWriter.create(output, sizes, globalRanks, fsBlockSize, options)) {
                 for (SionTask task : sion.tasks()) {
                     writer.selectTask(task.index());

@@ -84,6 +84,16 @@ public final class SionFile implements Closeable {
         }
     }
 
+    /**
+     * META1 of one physical file whose writer may never have closed it (META2 missing), validated
+     * as far as the file goes, for showing what a crashed file holds; start_of_varheader is 0 then.
+     */
+    public static Meta1 readMeta1OfUnclosedFile(Path file) throws IOException {
+        try (Storage storage = FileStorage.open(file, OpenMode.READ)) {
+            return SionMetadataReader.readMeta1OfUnclosedFile(storage, null, 0);
+        }
+    }
+
     private static Storage openPhysicalFile(StorageOpener opener, Path file, List<Storage> opened)
             throws IOException {
         try {

@@ -19,6 +19,14 @@ public final class SionFileNames {
         return name.resolveSibling(name.getFileName() + String.format(".%06d", fileNumber));
     }
 
+    /**
+     * Where a tool writes {@code output} before renaming it into place, so that a failure leaves
+     * no partial output under the real name: {@code name.partial}, beside it (same file system).
+     */
+    public static Path partial(Path output) {
+        return output.resolveSibling(output.getFileName() + ".partial");
+    }
+
     /** The recovery journal of {@code physicalFile}: {@code name.journal}, {@code name.000001.journal}, ... */
     public static Path journal(Path physicalFile) {
         return physicalFile.resolveSibling(physicalFile.getFileName() + ".journal");

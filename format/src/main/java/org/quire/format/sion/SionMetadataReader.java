@@ -113,10 +113,10 @@ final class SionMetadataReader {
     private static Meta1FixedPart readFixedPart(Storage storage, SionMetadataValidator validator,
                                                 Meta1FixedPart firstOfSet, int fileNumber, boolean closed)
             throws IOException {
+        validator.checkMagic(PositionalIo.readUpTo(storage, Meta1Layout.MAGIC_OFFSET, Meta1Layout.MAGIC.length));
         validator.requireBytes(0, Meta1Layout.FIXED_PART_SIZE, "META1", "fixed part");
         ByteBuffer fixedBytes = PositionalIo.readExactly(storage, 0, Meta1Layout.FIXED_PART_SIZE,
                 ByteOrder.LITTLE_ENDIAN, "META1", "fixed part");
-        validator.checkMagic(Meta1Layout.magic(fixedBytes));
         EndiannessWord endianness = validator.checkEndiannessWord(Meta1Layout.endiannessWord(fixedBytes));
         Meta1FixedPart fixed = Meta1Layout.decodeFixedPart(fixedBytes, endianness);
         if (closed) {

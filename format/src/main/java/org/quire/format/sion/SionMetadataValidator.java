@@ -1,10 +1,12 @@
 package org.quire.format.sion;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.WrongFormatException;
 
 /**
  * The one place that decides whether metadata read from a physical file is acceptable: identity,
@@ -49,10 +51,15 @@ final class SionMetadataValidator {
         }
     }
 
-    void checkMagic(byte[] magic) throws CorruptFileException {
-        if (!Arrays.equals(magic, Meta1Layout.MAGIC)) {
-            throw new CorruptFileException(file, Meta1Layout.MAGIC_OFFSET, META1, "magic",
-                    "73 69 6f 6e (\"sion\")", EndiannessWord.hex(magic));
+    /**
+     * A file without the magic is not a damaged SION file but another kind of file.
+     *
+     * @param start the file's first bytes, up to the magic's length
+     */
+    void checkMagic(byte[] start) throws WrongFormatException {
+        if (!Arrays.equals(start, Meta1Layout.MAGIC)) {
+            throw new WrongFormatException(file, "a SION", WrongFormatException.startInsteadOf(start)
+                    + (start.length == 0 ? "" : ", not the magic 73 69 6f 6e (\"sion\")"));
         }
     }
 
@@ -134,7 +141,8 @@ final class SionMetadataValidator {
         long startOfMeta2 = meta1.startOfMeta2();
         long startOfMeta2Offset = Meta1Layout.startOfMeta2Offset(taskCount);
         if (startOfMeta2 == 0) {
-            throw new SionNotClosedException(file, startOfMeta2Offset);
+            Path journal = SionFileNames.journal(file);
+            throw new SionNotClosedException(file, startOfMeta2Offset, Files.exists(journal) ? journal : null);
         }
         long startOfData = ChunkGeometry.alignUp(Meta1Layout.size(taskCount), meta1.fixedPart().fsBlockSize());
         if (startOfMeta2 < startOfData || startOfMeta2 > fileSize) {

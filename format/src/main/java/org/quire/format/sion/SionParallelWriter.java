@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.quire.format.Collectives;
+import org.quire.format.storage.NewFiles;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
 
@@ -113,8 +114,7 @@ public final class SionParallelWriter implements Closeable {
         Throwable failure = null;
         if (assignment.ownsFileMetadata()) {
             try {
-                storage = options.storage().open(physicalFile, OpenMode.CREATE_OR_OPEN);
-                storage.truncate(0);
+                storage = NewFiles.createLocked(options.storage(), physicalFile, options.createMode());
                 storage.write(ByteBuffer.wrap(assignment.meta1Head()), 0);
                 if (options.journal()) {
                     // Recovery needs every file's META1 and journal header. A rank's flush forces only its
@@ -130,7 +130,14 @@ public final class SionParallelWriter implements Closeable {
                 failure = e;
             }
         }
-        collectives.barrier(); // every file and journal exists and is truncated before other ranks open it
+        // Every file and journal exists and is truncated before other ranks open it; when a file could not be
+        // created, the ranks sharing it fail with the creator's failure, not with their own follow-on one.
+        try {
+            CollectiveOutcome.agree(collectives, failure, "creating the SION file " + name);
+        } catch (IOException | RuntimeException e) {
+            closeAfterFailure(storage, journal, e);
+            throw e;
+        }
         if (!assignment.ownsFileMetadata()) {
             try {
                 storage = options.storage().open(physicalFile, OpenMode.READ_WRITE);

@@ -3,11 +3,13 @@ package org.quire.format.sion;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
@@ -94,6 +96,19 @@ public final class SionRecovery {
         } catch (IOException | RuntimeException e) {
             Closing.closeAllAfter(opened, e);
             throw e;
+        }
+    }
+
+    /**
+     * The header of the recovery journal beside the physical file {@code file}, checked (magic,
+     * version, checksum), or empty when there is no journal: what a recovery would start from.
+     */
+    public static Optional<SionJournalHeader> journalHeader(Path file) throws IOException {
+        if (!Files.exists(SionFileNames.journal(file))) {
+            return Optional.empty();
+        }
+        try (SionJournalReader journal = SionJournalReader.open(FileStorage.OPENER, file)) {
+            return Optional.of(journal.header());
         }
     }
 

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
-import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.NewFiles;
 import org.quire.format.storage.Storage;
 
 /**
@@ -45,7 +45,8 @@ public final class SionSerialWriter implements Closeable {
     }
 
     /**
-     * Creates (or truncates) {@code file} for {@code requestedChunkSizes.length} tasks.
+     * Creates {@code file} for {@code requestedChunkSizes.length} tasks; an existing one is replaced or
+     * refused as {@link SionWriteOptions#createMode()} says, and one a writer has open is never touched.
      *
      * @param requestedChunkSizes per task; stored capacity = roundup(requested, fsBlockSize), 0 stays 0
      * @param globalRanks         stored as is in META1, one per task
@@ -64,9 +65,8 @@ public final class SionSerialWriter implements Closeable {
         long[] capacities = ChunkGeometry.alignedCapacities(requestedChunkSizes, fsBlockSize);
         ChunkGeometry geometry = ChunkGeometry.fromCapacities(fsBlockSize, capacities);
         Meta1FixedPart fixed = options.meta1FixedPart(fsBlockSize, taskCount, 1, 1, file.toString());
-        Storage storage = options.storage().open(file, OpenMode.CREATE_OR_OPEN);
+        Storage storage = NewFiles.createLocked(options.storage(), file, options.createMode());
         try {
-            storage.truncate(0);
             storage.write(Meta1Layout.encodeHead(fixed, globalRanks, capacities), 0);
         } catch (IOException | RuntimeException e) {
             Closing.closeAllAfter(List.of(storage), e);

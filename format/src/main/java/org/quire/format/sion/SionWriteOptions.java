@@ -2,6 +2,7 @@ package org.quire.format.sion;
 
 import java.nio.ByteOrder;
 import java.util.Objects;
+import org.quire.format.storage.CreateMode;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.StorageOpener;
 
@@ -19,42 +20,52 @@ import org.quire.format.storage.StorageOpener;
  *                      (see {@link SionJournalLayout}); the SION file's bytes are the same either way
  * @param storage       opens the physical files and journals: {@link FileStorage#OPENER}, or a
  *                      test's crash simulator
+ * @param createMode    when a physical file exists: replace it (the default, as SIONlib's "w"), unless a
+ *                      writer has it open, or refuse
  */
 public record SionWriteOptions(KeyValueMode keyValueMode, ByteOrder userDataOrder, ByteOrder metadataOrder,
-                               boolean fsyncOnClose, boolean journal, StorageOpener storage) {
+                               boolean fsyncOnClose, boolean journal, StorageOpener storage, CreateMode createMode) {
 
     public SionWriteOptions {
         Objects.requireNonNull(storage, "storage");
+        Objects.requireNonNull(createMode, "createMode");
     }
 
-    /** Plain streams, host byte order for everything, fsync at close, recovery journal on, real files. */
+    /**
+     * Plain streams, host byte order for everything, fsync at close, recovery journal on, real
+     * files, an existing file replaced.
+     */
     public static SionWriteOptions defaults() {
         return new SionWriteOptions(KeyValueMode.NONE, ByteOrder.nativeOrder(), ByteOrder.nativeOrder(), true, true,
-                FileStorage.OPENER);
+                FileStorage.OPENER, CreateMode.REPLACE);
     }
 
     public SionWriteOptions withKeyValueMode(KeyValueMode mode) {
-        return new SionWriteOptions(mode, userDataOrder, metadataOrder, fsyncOnClose, journal, storage);
+        return new SionWriteOptions(mode, userDataOrder, metadataOrder, fsyncOnClose, journal, storage, createMode);
     }
 
     public SionWriteOptions withUserDataOrder(ByteOrder order) {
-        return new SionWriteOptions(keyValueMode, order, metadataOrder, fsyncOnClose, journal, storage);
+        return new SionWriteOptions(keyValueMode, order, metadataOrder, fsyncOnClose, journal, storage, createMode);
     }
 
     public SionWriteOptions withMetadataOrder(ByteOrder order) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, order, fsyncOnClose, journal, storage);
+        return new SionWriteOptions(keyValueMode, userDataOrder, order, fsyncOnClose, journal, storage, createMode);
     }
 
     public SionWriteOptions withFsyncOnClose(boolean fsync) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsync, journal, storage);
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsync, journal, storage, createMode);
     }
 
     public SionWriteOptions withJournal(boolean keepJournal) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, keepJournal, storage);
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, keepJournal, storage, createMode);
     }
 
     public SionWriteOptions withStorage(StorageOpener opener) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, journal, opener);
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, journal, opener, createMode);
+    }
+
+    public SionWriteOptions withCreateMode(CreateMode mode) {
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, journal, storage, mode);
     }
 
     EndiannessWord endiannessWord() {

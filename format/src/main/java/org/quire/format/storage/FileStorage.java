@@ -3,6 +3,7 @@ package org.quire.format.storage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -31,8 +32,25 @@ public final class FileStorage implements Storage {
         this.fileKey = fileKey;
     }
 
+    /**
+     * Opens {@code path}, which must be a regular file if it exists: a directory, device, pipe or
+     * socket is refused ({@link NotARegularFileException}). A failure to open keeps the JDK's
+     * class ({@code NoSuchFileException}, {@code AccessDeniedException}, ...) with a reason that
+     * names the operation, e.g. {@code /sys/x.sion: cannot create: permission denied}.
+     */
     public static FileStorage open(Path path, OpenMode mode) throws IOException {
-        FileChannel channel = FileChannel.open(path, options(mode));
+        OpenFailures.requireRegularFileIfExists(path);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(path, options(mode));
+        } catch (FileSystemException e) {
+            throw OpenFailures.explain(path, mode, e);
+        }
+        return over(path, channel);
+    }
+
+    /** The storage of an open {@code channel} to {@code path}, whatever kind of file it is. */
+    static FileStorage over(Path path, FileChannel channel) throws IOException {
         Object key;
         try {
             key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();

@@ -16,13 +16,24 @@ public class StorageIOException extends IOException {
     private final Path file;
     private final String operation;
     private final long offset;
+    private final String reason;
 
     public StorageIOException(Path file, String operation, long offset, IOException cause) {
+        this(file, operation, offset, cause.getMessage());
+        initCause(cause);
+    }
+
+    /**
+     * A failure known only by the system's words, e.g. one another rank met (its cause is then
+     * set to say which rank).
+     */
+    public StorageIOException(Path file, String operation, long offset, String reason) {
         super(file + ": " + operation + (offset == NO_OFFSET ? "" : " at offset " + offset)
-                + " failed: " + cause.getMessage(), cause);
+                + " failed: " + reason);
         this.file = file;
         this.operation = operation;
         this.offset = offset;
+        this.reason = reason;
     }
 
     public Path file() {
@@ -32,6 +43,11 @@ public class StorageIOException extends IOException {
     /** What was being done, for example "write of 4096 bytes". */
     public String operation() {
         return operation;
+    }
+
+    /** Why, in the system's words ("No space left on device"). */
+    public String reason() {
+        return reason;
     }
 
     /** Where in the file, or {@link #NO_OFFSET}. */

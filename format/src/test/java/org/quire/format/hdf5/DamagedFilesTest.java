@@ -23,6 +23,7 @@ import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.WrongFormatException;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
 import org.quire.format.hdf5.layout.BTreeV2Geometry;
 import org.quire.format.hdf5.layout.BTreeV2Header;
@@ -100,6 +101,24 @@ class DamagedFilesTest {
         assertEquals("versions 0 to 3", e.supported());
         assertEquals(file + ": unsupported superblock at offset 0: found version 4; supported: versions 0 to 3",
                 e.getMessage());
+    }
+
+    /**
+     * Without the signature at offset 0 or after a user block the file is not an HDF5 file at all:
+     * a text file, an empty file, a SION file. Said as such, not as a damaged superblock.
+     */
+    @Test
+    void aFileWithoutTheSignatureIsNotAnHdf5FileButAnotherFile() throws IOException {
+        Path text = copyWith("notes.txt", "hello, world\n".getBytes(StandardCharsets.US_ASCII));
+        WrongFormatException e = assertThrows(WrongFormatException.class, () -> Hdf5File.open(text).close());
+        assertEquals(text, e.file());
+        assertEquals("an HDF5", e.format());
+        assertEquals(text + ": not an HDF5 file: it starts with 68 65 6c 6c 6f 2c 20 77 (\"hello, w\"), and no HDF5"
+                + " signature 89 48 44 46 0d 0a 1a 0a (\".HDF....\") is at offset 0, 512, 1024, 2048, ...",
+                e.getMessage());
+        Path empty = copyWith("empty.h5", new byte[0]);
+        WrongFormatException none = assertThrows(WrongFormatException.class, () -> Hdf5File.open(empty).close());
+        assertEquals(empty + ": not an HDF5 file: it is empty", none.getMessage());
     }
 
     private static Path copyWith(String name, byte[] bytes) throws IOException {
@@ -476,14 +495,5 @@ class DamagedFilesTest {
         try (Hdf5File reader = Hdf5File.open(file)) {
             assertEquals(List.of("g"), reader.root().memberNames());
         }
-    }
-
-    @Test
-    void aFileThatIsNotHdf5IsCorruptAtItsSignature() throws IOException {
-        Path file = copyWith("text.h5", "just some text, not an HDF5 file at all, long enough"
-                .getBytes(StandardCharsets.US_ASCII));
-        CorruptFileException e = assertThrows(CorruptFileException.class, () -> Hdf5File.open(file));
-        assertEquals("signature", e.field());
-        assertEquals(0, e.offset());
     }
 }

@@ -17,8 +17,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.WrongFormatException;
 
 /**
  * What {@link Hdf5File#openForWriting} refuses, each with one typed error, leaving the file's
@@ -206,10 +206,10 @@ class ReopenRefusalsTest {
     void aFileThatIsNotHdf5IsRefused() throws IOException {
         Path text = dir.resolve("notes.h5");
         Files.writeString(text, "not an HDF5 file, but long enough to hold a superblock's bytes");
-        refusedUnchanged(text, CorruptFileException.class, () -> Hdf5File.openForWriting(text));
+        refusedUnchanged(text, WrongFormatException.class, () -> Hdf5File.openForWriting(text));
         Path empty = dir.resolve("empty.h5");
         Files.write(empty, new byte[0]);
-        refusedUnchanged(empty, CorruptFileException.class, () -> Hdf5File.openForWriting(empty));
+        refusedUnchanged(empty, WrongFormatException.class, () -> Hdf5File.openForWriting(empty));
     }
 
     @Test

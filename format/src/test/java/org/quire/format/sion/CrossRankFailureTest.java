@@ -20,6 +20,9 @@ import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.WrongFormatException;
+import org.quire.format.storage.NotARegularFileException;
+import org.quire.format.storage.StorageIOException;
 
 /** Every kind of failure crosses with its class and fields; the cause names the rank and step. */
 class CrossRankFailureTest {
@@ -91,11 +94,46 @@ class CrossRankFailureTest {
     }
 
     @Test
+    void aWrongFormatStaysAWrongFormat() {
+        WrongFormatException found = new WrongFormatException(FILE, "a SION", "it is empty");
+        WrongFormatException crossed = (WrongFormatException) crossed(found);
+        assertEquals(WrongFormatException.class, crossed.getClass());
+        assertEquals("a SION", crossed.format());
+        assertEquals("it is empty", crossed.found());
+        assertEquals(FILE + ": not a SION file: it is empty", crossed.getMessage());
+    }
+
+    @Test
+    void aFailedWriteKeepsFileOperationOffsetAndTheSystemsWords() {
+        StorageIOException found = new StorageIOException(FILE, "write of 4096 bytes", 8192,
+                new IOException("No space left on device"));
+        StorageIOException crossed = (StorageIOException) crossed(found);
+        assertEquals(StorageIOException.class, crossed.getClass());
+        assertEquals(FILE, crossed.file());
+        assertEquals("write of 4096 bytes", crossed.operation());
+        assertEquals(8192, crossed.offset());
+        assertEquals("No space left on device", crossed.reason());
+        assertEquals(found.getMessage(), crossed.getMessage());
+    }
+
+    @Test
+    void aPathThatIsNoRegularFileStaysOne() {
+        NotARegularFileException crossed = (NotARegularFileException) crossed(
+                new NotARegularFileException("/dev/full", "a character device"));
+        assertEquals(NotARegularFileException.class, crossed.getClass());
+        assertEquals("a character device", crossed.what());
+        assertEquals("/dev/full: not a regular file: a character device", crossed.getMessage());
+    }
+
+    @Test
     void aNotClosedFileStaysNotClosed() {
-        SionNotClosedException crossed = (SionNotClosedException) crossed(new SionNotClosedException(FILE, 1112));
+        SionNotClosedException crossed = (SionNotClosedException) crossed(new SionNotClosedException(FILE, 1112,
+                SionFileNames.journal(FILE)));
         assertEquals(SionNotClosedException.class, crossed.getClass());
+        assertEquals(SionFileNames.journal(FILE), crossed.journal());
         assertEquals(1112, crossed.offset());
-        assertEquals(new SionNotClosedException(FILE, 1112).getMessage(), crossed.getMessage());
+        assertEquals(new SionNotClosedException(FILE, 1112, SionFileNames.journal(FILE)).getMessage(),
+                crossed.getMessage());
     }
 
     @Test
@@ -215,8 +253,9 @@ class CrossRankFailureTest {
     void anUnknownTagIsAMalformedReportNamingRankAndTag() throws IOException {
         assertMalformed(report(2, "quota-exceeded", 1, "over quota"),
                 PREFIX + " (from rank 2, tag quota-exceeded): unknown tag; known: [sion-not-closed,"
-                        + " sion-recovery-refused, checksum-mismatch, corrupt-file, unsupported-format, format, no-such-file,"
-                        + " access-denied, file-already-exists, file-system, illegal-argument, illegal-state, other]");
+                        + " sion-recovery-refused, checksum-mismatch, corrupt-file, unsupported-format, wrong-format, format,"
+                        + " no-such-file, access-denied, file-already-exists, not-a-regular-file, file-system, storage-io,"
+                        + " illegal-argument, illegal-state, other]");
     }
 
     @Test

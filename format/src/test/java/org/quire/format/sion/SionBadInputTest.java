@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.WrongFormatException;
 
 /**
  * A corpus of broken files derived from valid ones: each must be refused with a typed exception
@@ -80,7 +82,7 @@ class SionBadInputTest {
         cuts.add(Meta1Layout.maxChunksOffset(TASKS));
         cuts.add(Meta1Layout.startOfMeta2Offset(TASKS));
         cuts.add(Meta1Layout.size(TASKS));
-        for (long cut : cuts) {
+        for (long cut : cuts.tailSet((long) Meta1Layout.MAGIC.length)) {
             Path truncated = variant(Arrays.copyOf(validBytes, (int) cut));
             CorruptFileException e = assertThrows(CorruptFileException.class, () -> SionFile.open(truncated),
                     "cut at " + cut);
@@ -95,11 +97,27 @@ class SionBadInputTest {
         }
     }
 
+    /** A file cut inside the magic has no magic: it is not a SION file, rather than a damaged one. */
     @Test
-    void wrongMagicNamesTheBytesFound() throws IOException {
-        CorruptFileException e = corrupt(patch(0, new byte[] {'S', 'I', 'O', 'N'}), 0, "META1", "magic");
-        assertEquals("53 49 4f 4e", e.found());
-        assertTrue(e.expected().contains("sion"));
+    void aFileCutInsideTheMagicIsNotASionFile() throws IOException {
+        WrongFormatException empty = assertThrows(WrongFormatException.class, () -> SionFile.open(variant(new byte[0])));
+        assertEquals(empty.file() + ": not a SION file: it is empty", empty.getMessage());
+        WrongFormatException cut = assertThrows(WrongFormatException.class,
+                () -> SionFile.open(variant(Arrays.copyOf(validBytes, 3))));
+        assertEquals(cut.file() + ": not a SION file: it starts with 73 69 6f (\"sio\"), not the magic 73 69 6f 6e"
+                + " (\"sion\")", cut.getMessage());
+    }
+
+    @Test
+    void aFileWithoutTheMagicIsNotASionFileNamingTheBytesFound() throws IOException {
+        Path text = variant("hello, world\n".getBytes(StandardCharsets.US_ASCII));
+        WrongFormatException e = assertThrows(WrongFormatException.class, () -> SionFile.open(text));
+        assertEquals(text + ": not a SION file: it starts with 68 65 6c 6c (\"hell\"), not the magic 73 69 6f 6e"
+                + " (\"sion\")", e.getMessage());
+        assertEquals("a SION", e.format());
+        WrongFormatException upperCase = assertThrows(WrongFormatException.class,
+                () -> SionFile.open(patch(0, new byte[] {'S', 'I', 'O', 'N'})));
+        assertTrue(upperCase.found().startsWith("it starts with 53 49 4f 4e (\"SION\")"), upperCase.getMessage());
     }
 
     @Test

@@ -56,7 +56,7 @@ class SionClosesEveryFileTest {
 
         Path member = SionFileNames.physicalFile(name, 1);
         byte[] bytes = Files.readAllBytes(member);
-        bytes[0] = 'S';
+        bytes[Meta1Layout.ENDIANNESS_OFFSET + 1] ^= 1; // bytes 1 and 2 of the word differ: corrupt
         Files.write(member, bytes);
         assertThrows(CorruptFileException.class, () -> SionFile.open(name, opener));
         assertEquals(List.of(), opener.stillOpen(), "file 0, read before the corrupt member, is closed too");

@@ -2,12 +2,19 @@ package org.quire.format.sion;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.FullDisk;
 
 class SionDefragmenterTest {
 
@@ -55,6 +62,32 @@ class SionDefragmenterTest {
                     }
                 }
             }
+        }
+    }
+
+    /** A disk that fills up midway leaves neither a partial output nor a changed old one behind. */
+    @Test
+    void aFailedDefragLeavesNoPartialOutputAndTheOldOutputAsItWas() throws IOException {
+        Path input = SionTestVectors.directory().resolve("serial_4tasks_mixed.sion");
+        Path output = directory.resolve("defrag.sion");
+        byte[] old = "an older output".getBytes(StandardCharsets.US_ASCII);
+        Files.write(output, old);
+        FullDisk disk = new FullDisk(FileStorage.OPENER);
+        disk.fillAfter(8192);
+        IOException full = assertThrows(IOException.class,
+                () -> SionDefragmenter.defragment(input, output, 1, false, disk));
+        assertTrue(full.getMessage().contains("No space left on device") && full.getMessage()
+                .contains(SionFileNames.partial(output).toString()), "the write aside failed: " + full.getMessage());
+        assertArrayEquals(old, Files.readAllBytes(output));
+        assertFalse(Files.exists(SionFileNames.partial(output)), "the partial output is removed");
+
+        disk.free();
+        Files.write(SionFileNames.partial(output), old); // left by a defrag killed midway
+        SionDefragmenter.defragment(input, output, 1, false, disk);
+        assertFalse(Files.exists(SionFileNames.partial(output)));
+        try (SionFile defragmented = SionFile.open(output)) {
+            assertEquals(output.toString(), defragmented.physicalFiles().get(0).meta1().fixedPart().prefix(),
+                    "the stored name is the output's, not the partial file's");
         }
     }
 }

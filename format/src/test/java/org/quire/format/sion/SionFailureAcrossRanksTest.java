@@ -26,6 +26,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.Collectives;
 import org.quire.format.CorruptFileException;
+import org.quire.format.storage.NotARegularFileException;
 
 /**
  * A failure one rank finds in a collective open is, on every rank, an exception of the same class
@@ -247,6 +248,40 @@ class SionFailureAcrossRanksTest {
         });
         try (SionFile sion = SionFile.open(name)) {
             assertArrayEquals(SionSerialWriterTest.pattern(1, 0, 30), sion.readFully(1));
+        }
+    }
+
+    /**
+     * Rank 0 cannot create the shared file (its directory is missing); the ranks that would open it
+     * after rank 0 created it fail with rank 0's failure, not with their own "no such file".
+     */
+    @Test
+    void aFileThatCannotBeCreatedIsTheCreatorsFailureOnEveryRank() throws Exception {
+        Path name = directory.resolve("missing/x.sion");
+        List<IOException> failures = ThreadGroupCollectives.run(RANKS, collectives ->
+                assertThrows(IOException.class, () -> SionParallelWriter.open(name, collectives, 100, 1, 64,
+                        SionWriteOptions.defaults())));
+        for (int rank = 0; rank < RANKS; rank++) {
+            NoSuchFileException failure = assertInstanceOf(NoSuchFileException.class, failures.get(rank));
+            assertEquals(name + ": cannot create: its directory " + name.getParent() + " does not exist",
+                    failure.getMessage());
+            if (rank > 0) {
+                assertEquals("found by rank 0 while creating the SION file " + name, failure.getCause().getMessage());
+            }
+        }
+    }
+
+    /** A device is refused as a container by the rank that would create it, and so on every rank. */
+    @Test
+    void aDeviceIsRefusedAsAContainerOnEveryRank() throws Exception {
+        Path full = Path.of("/dev/full");
+        List<IOException> failures = ThreadGroupCollectives.run(RANKS, collectives ->
+                assertThrows(IOException.class, () -> SionParallelWriter.open(full, collectives, 100, 1, 64,
+                        SionWriteOptions.defaults())));
+        for (IOException failure : failures) {
+            NotARegularFileException refused = assertInstanceOf(NotARegularFileException.class, failure);
+            assertEquals("a character device", refused.what());
+            assertEquals("/dev/full: not a regular file: a character device", refused.getMessage());
         }
     }
 

@@ -3,6 +3,7 @@ package org.quire.format.sion;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quire.format.sion.SionSerialWriterTest.pattern;
@@ -623,6 +624,27 @@ class SionRecoveryTest {
                 () -> SionRecovery.recover(crash.resolve("nojournal.sion")));
         assertEquals(SionRecoveryRefusedException.Reason.JOURNAL_MISSING, refused.reason());
         assertTrue(refused.getMessage().contains("nojournal.sion.journal"), refused.getMessage());
+        SionNotClosedException notClosed = assertThrows(SionNotClosedException.class,
+                () -> SionFile.open(crash.resolve("nojournal.sion")));
+        assertNull(notClosed.journal());
+        assertTrue(notClosed.getMessage().endsWith("; there is no recovery journal beside it (written with the journal"
+                + " off, or by another writer than Quire's parallel writer), so it cannot be recovered"),
+                notClosed.getMessage());
+    }
+
+    /** Opening a crashed file points to recovery only because its journal is there. */
+    @Test
+    void anUnclosedFileWithItsJournalPointsToRecovery() throws Exception {
+        Path name = directory.resolve("hint.sion");
+        Path crash = directory.resolve("crash");
+        int[] records = filled(2, 3);
+        writeWithCrashSnapshot(name, 1, records, records, records, crash, SionWriteOptions.defaults());
+        Path crashed = crash.resolve("hint.sion");
+        SionNotClosedException notClosed = assertThrows(SionNotClosedException.class, () -> SionFile.open(crashed));
+        assertEquals(SionFileNames.journal(crashed), notClosed.journal());
+        assertTrue(notClosed.getMessage().endsWith("; its recovery journal " + SionFileNames.journal(crashed)
+                + " is beside it: 'quire sion recover' (SionRecovery.recover) may recover its data"),
+                notClosed.getMessage());
     }
 
     @Test

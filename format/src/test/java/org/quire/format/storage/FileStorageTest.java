@@ -10,11 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -162,11 +164,12 @@ class FileStorageTest {
         assertFalse(FileStorage.OPENER.deleteIfExists(file));
     }
 
+    /** Opened by {@link FileStorage#over}: {@link FileStorage#open} refuses a device as a container. */
     @Test
     void aFullDeviceNamesTheFileTheWriteAndItsOffset() throws IOException {
         Path full = Path.of("/dev/full");
         assertTrue(Files.isWritable(full), "this test needs Linux's /dev/full (always full)");
-        try (Storage storage = FileStorage.open(full, OpenMode.READ_WRITE)) {
+        try (Storage storage = FileStorage.over(full, FileChannel.open(full, StandardOpenOption.WRITE))) {
             StorageIOException error = assertThrows(StorageIOException.class,
                     () -> storage.write(ByteBuffer.wrap(new byte[4096]), 8192));
             assertEquals(full, error.file());
@@ -174,6 +177,34 @@ class FileStorageTest {
             assertTrue(error.getMessage().contains("/dev/full: write of 4096 bytes at offset 8192"
                     + " failed: No space left on device"), error.getMessage());
         }
+    }
+
+    /** Nothing is opened, let alone truncated or written: a device would take the data. */
+    @Test
+    void directoriesAndDevicesAreRefusedInEveryModeNamingWhatTheyAre() {
+        for (OpenMode mode : OpenMode.values()) {
+            NotARegularFileException device = assertThrows(NotARegularFileException.class,
+                    () -> FileStorage.open(Path.of("/dev/full"), mode));
+            assertEquals("/dev/full: not a regular file: a character device", device.getMessage());
+            NotARegularFileException dir = assertThrows(NotARegularFileException.class,
+                    () -> FileStorage.open(directory, mode));
+            assertEquals(directory + ": not a regular file: a directory", dir.getMessage());
+        }
+    }
+
+    /** The JDK's exceptions keep their class, and gain the operation and why. */
+    @Test
+    void aFailedOpenSaysWhatWasTriedAndWhy() throws IOException {
+        Path missing = directory.resolve("nothing.bin");
+        assertEquals(missing + ": cannot open for reading: no such file",
+                assertThrows(NoSuchFileException.class, () -> FileStorage.open(missing, OpenMode.READ)).getMessage());
+        Path inMissingDirectory = directory.resolve("no/such/dir/x.sion");
+        assertEquals(inMissingDirectory + ": cannot create: its directory " + directory.resolve("no/such/dir")
+                + " does not exist", assertThrows(NoSuchFileException.class,
+                        () -> FileStorage.open(inMissingDirectory, OpenMode.CREATE_OR_OPEN)).getMessage());
+        Path existing = Files.write(directory.resolve("there.bin"), new byte[1]);
+        assertEquals(existing + ": cannot create: it exists already", assertThrows(FileAlreadyExistsException.class,
+                () -> FileStorage.open(existing, OpenMode.CREATE_NEW)).getMessage());
     }
 
     @Test

@@ -59,12 +59,17 @@ final class LauncherLinkServer implements AutoCloseable {
         if (rank < 0 || rank >= ranks) {
             return Admission.dropped("its hello does not carry this job's secret");
         }
-        socket.getOutputStream().write(LauncherLinkHello.acknowledgement(secret, rank));
-        socket.setSoTimeout(0); // from now on the link is only held, never read
-        synchronized (links) {
-            links.add(socket);
-        }
-        return Admission.kept();
+        return Admission.kept(() -> {
+            try {
+                socket.getOutputStream().write(LauncherLinkHello.acknowledgement(secret, rank));
+            } catch (IOException e) {
+                throw new IOException("cannot acknowledge its hello: " + e.getMessage(), e);
+            }
+            socket.setSoTimeout(0); // from now on the link is only held, never read
+            synchronized (links) {
+                links.add(socket);
+            }
+        });
     }
 
     @Override

@@ -7,6 +7,12 @@ package org.quire.launcher.run;
  */
 record RankExit(int rank, int status, String outOfMemory) {
 
+    /**
+     * The status HotSpot exits with under {@code -XX:+ExitOnOutOfMemoryError} ({@code os::_exit(3)}
+     * after printing {@link RankOutput#OUT_OF_MEMORY}): only a rank that ended with it ran out of memory.
+     */
+    static final int OUT_OF_MEMORY_STATUS = 3;
+
     private static final String[] SIGNAL_NAMES = {null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
         "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM"};
 

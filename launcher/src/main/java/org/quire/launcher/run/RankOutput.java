@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  * {@value #MAX_LINE} bytes is cut into several prefixed lines, so a rank that never prints a
  * newline cannot make the launcher buffer without bound. The line a JVM started with
  * {@code -XX:+ExitOnOutOfMemoryError} prints before it exits ({@value #OUT_OF_MEMORY}...) is also
- * handed to a listener, so the launcher can say why the rank ended.
+ * handed to a listener, so the launcher can say why the rank ended (when the rank also exited with
+ * the JVM's out-of-memory status, {@link RankExit#OUT_OF_MEMORY_STATUS}: any program may print the line).
  */
 final class RankOutput implements Runnable {
 

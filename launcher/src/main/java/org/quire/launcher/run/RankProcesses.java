@@ -14,8 +14,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The worker JVMs of one job: starts them, relays their output, and ends the job as soon as one
  * rank fails — MPJ's niodev never notices a dead peer, so without this the others would wait in
- * their next collective forever. On SIGINT/SIGTERM to the launcher every rank is stopped the same
- * way: SIGTERM, then SIGKILL after the grace period.
+ * their next collective forever. On SIGINT/SIGTERM/SIGHUP to the launcher it says so ("received
+ * SIGTERM, stopping 4 ranks") and every rank is stopped the same way: SIGTERM, then SIGKILL after
+ * the grace period; the launcher then exits 128 + the signal's number, and the ranks' ends are not
+ * reported as failures.
  */
 final class RankProcesses {
 
@@ -31,50 +33,76 @@ final class RankProcesses {
     /** Per rank, the message of the OutOfMemoryError it reported before exiting. */
     private final Map<Integer, String> outOfMemory = new ConcurrentHashMap<>();
     private final Map<Integer, List<Thread>> relaysOfRank = new ConcurrentHashMap<>();
+    private final boolean showPids;
+    /** The signal that ends the job, once the launcher received one. */
+    private volatile LauncherSignals.Received received;
 
-    RankProcesses(List<ProcessBuilder> ranks, Duration grace, PrintStream out, PrintStream err) {
+    /** @param showPids print each rank's process id once it started */
+    RankProcesses(List<ProcessBuilder> ranks, Duration grace, PrintStream out, PrintStream err, boolean showPids) {
         this.ranks = ranks;
         this.grace = grace;
         this.out = out;
         this.err = err;
+        this.showPids = showPids;
     }
 
     /**
      * Runs the job to its end.
      *
-     * @return 0 when every rank exited 0, else the status of the first rank that failed
+     * @return 0 when every rank exited 0, 128 + n when the launcher received signal n, else the
+     *         status of the first rank that failed
      */
     int run() {
         BlockingQueue<RankExit> exits = new LinkedBlockingQueue<>();
-        Thread onSignal = new Thread(this::stopAll, "quire-stop-ranks");
-        Runtime.getRuntime().addShutdownHook(onSignal);
-        try {
+        Thread onShutdown = new Thread(this::stopAll, "quire-stop-ranks");
+        Runtime.getRuntime().addShutdownHook(onShutdown);
+        try (LauncherSignals signals = new LauncherSignals(this::stopOnSignal)) {
             for (int rank = 0; rank < ranks.size(); rank++) {
                 Process process = start(rank);
                 int r = rank;
                 process.onExit().thenAccept(p -> exits.add(new RankExit(r, p.exitValue(), null)));
+                if (showPids) {
+                    err.println("quire run: rank " + rank + " is process " + process.pid());
+                }
             }
             RankExit firstFailure = null;
             for (int ended = 0; ended < ranks.size(); ended++) {
                 RankExit exit = exits.take();
-                if (exit.failed() && firstFailure == null) {
+                if (exit.failed() && firstFailure == null && received == null) {
                     exit = withOutOfMemory(exit);
                     firstFailure = exit;
                     int others = ranks.size() - ended - 1;
-                    err.println("quire: " + exit.describe() + (others > 0 ? "; stopping the other " + others
+                    err.println("quire run: " + exit.describe() + (others > 0 ? "; stopping the other " + others
                             + (others == 1 ? " rank" : " ranks") : ""));
                     stopAll();
                 }
             }
             awaitRelays();
+            if (received != null) {
+                return received.exitStatus();
+            }
             return firstFailure == null ? 0 : firstFailure.status();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopAll();
             return 1;
         } finally {
-            removeHook(onSignal);
+            removeHook(onShutdown);
         }
+    }
+
+    /** The launcher received {@code signal}: says so once, and stops every rank. */
+    private void stopOnSignal(LauncherSignals.Received signal) {
+        if (received != null) {
+            return;
+        }
+        received = signal;
+        long alive;
+        synchronized (started) {
+            alive = started.stream().filter(Process::isAlive).count();
+        }
+        err.println("quire run: received " + signal.name() + ", stopping " + alive + (alive == 1 ? " rank" : " ranks"));
+        stopAll();
     }
 
     private Process start(int rank) {
@@ -101,8 +129,14 @@ final class RankProcesses {
         relaysOfRank.computeIfAbsent(rank, r -> new ArrayList<>()).add(thread);
     }
 
-    /** {@code exit} with the OutOfMemoryError the rank printed, once its output has been read to the end. */
+    /**
+     * {@code exit} with the OutOfMemoryError the rank printed, once its output has been read to the
+     * end; only for the JVM's out-of-memory status, as any program may print the JVM's line.
+     */
     private RankExit withOutOfMemory(RankExit exit) throws InterruptedException {
+        if (exit.status() != RankExit.OUT_OF_MEMORY_STATUS) {
+            return exit;
+        }
         long deadline = System.nanoTime() + OUTPUT_DRAIN.toNanos();
         for (Thread relay : relaysOfRank.getOrDefault(exit.rank(), List.of())) {
             relay.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));

@@ -36,6 +36,7 @@ import java.util.concurrent.ThreadLocalRandom;
             "0:every rank exited 0",
             "2:bad arguments",
             "1-255:status of the first rank that failed (128+n: killed by signal n)",
+            "130, 143, 129:quire received SIGINT, SIGTERM or SIGHUP and stopped every rank (it says so)",
             "70:the job could not be started"})
 public final class RunCommand implements Callable<Integer> {
 
@@ -70,6 +71,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "3",
             description = "how long stopped ranks get between SIGTERM and SIGKILL (default: 3)")
     private int graceSeconds;
+
+    @Option(names = "--show-pids", description = "print each rank's process id when it started (quire run: rank R"
+            + " is process PID), e.g. for kill -QUIT PID: that rank prints its thread dump, prefixed with its rank")
+    private boolean showPids;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
     private boolean help;
@@ -140,7 +145,7 @@ public final class RunCommand implements Callable<Integer> {
                 worker.environment().put(LaunchContract.LAUNCHER_LINK, links.address());
                 workers.add(worker);
             }
-            return new RankProcesses(workers, Duration.ofSeconds(graceSeconds), System.out, System.err).run();
+            return new RankProcesses(workers, Duration.ofSeconds(graceSeconds), System.out, System.err, showPids).run();
         } catch (IOException | RuntimeException e) {
             return cannotStart(e);
         }

@@ -8,6 +8,7 @@ import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskLocation;
 
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,12 +31,31 @@ final class DumpFields {
 
     /** META1, the chunk layout derived from it, and the trailer of one physical file. */
     static List<Field> header(PhysicalFileMetadata file) {
-        Meta1 meta1 = file.meta1();
+        List<Field> fields = meta1(file.path(), file.fileSize(), file.meta1(), file.keyValueMode().code());
+        fields.add(fields.size() - 2, new Field("keyvalmode_name",
+                file.keyValueMode().name().toLowerCase(Locale.ROOT)));
+        fields.add(new Field("meta1_size", file.meta1().size()));
+        fields.add(new Field("start_of_data", file.geometry().startOfData()));
+        fields.add(new Field("globalskip", file.geometry().globalSkip()));
+        fields.add(new Field("meta2_end", file.endOfMeta2()));
+        Long mappingSize = file.mappingSize().isPresent() ? Long.valueOf(file.mappingSize().getAsInt()) : null;
+        fields.add(new Field("mapping_size", mappingSize));
+        fields.add(new Field("mapping", file.mapping()));
+        return fields;
+    }
+
+    /**
+     * META1's stored fields as they are, which is all a file its writer never closed has to show;
+     * the last two are maxchunks and start_of_varheader.
+     *
+     * @param keyValueMode the key-value mode's code: as validated, or as stored in flag1
+     */
+    static List<Field> meta1(Path path, long fileSize, Meta1 meta1, long keyValueMode) {
         Meta1FixedPart fixed = meta1.fixedPart();
         EndiannessWord endianness = fixed.endianness();
         List<Field> fields = new ArrayList<>();
-        fields.add(new Field("file", file.path().toString()));
-        fields.add(new Field("file_size", file.fileSize()));
+        fields.add(new Field("file", path.toString()));
+        fields.add(new Field("file_size", fileSize));
         fields.add(new Field("endianness_word", EndiannessWord.hex(endianness.toBytes())));
         fields.add(new Field("metadata_byte_order", orderName(endianness.metadataOrder())));
         fields.add(new Field("user_data_byte_order", orderName(endianness.userDataOrder())));
@@ -47,19 +67,11 @@ final class DumpFields {
         fields.add(new Field("nfiles", (long) fixed.fileCount()));
         fields.add(new Field("filenumber", (long) fixed.fileNumber()));
         fields.add(new Field("flag1", fixed.flag1()));
-        fields.add(new Field("keyvalmode", (long) file.keyValueMode().code()));
-        fields.add(new Field("keyvalmode_name", file.keyValueMode().name().toLowerCase(Locale.ROOT)));
+        fields.add(new Field("keyvalmode", keyValueMode));
         fields.add(new Field("flag2", fixed.flag2()));
         fields.add(new Field("prefix", fixed.prefix()));
         fields.add(new Field("maxchunks", (long) meta1.maxChunks()));
         fields.add(new Field("start_of_varheader", meta1.startOfMeta2()));
-        fields.add(new Field("meta1_size", meta1.size()));
-        fields.add(new Field("start_of_data", file.geometry().startOfData()));
-        fields.add(new Field("globalskip", file.geometry().globalSkip()));
-        fields.add(new Field("meta2_end", file.endOfMeta2()));
-        Long mappingSize = file.mappingSize().isPresent() ? Long.valueOf(file.mappingSize().getAsInt()) : null;
-        fields.add(new Field("mapping_size", mappingSize));
-        fields.add(new Field("mapping", file.mapping()));
         return fields;
     }
 

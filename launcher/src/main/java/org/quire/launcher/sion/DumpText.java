@@ -1,13 +1,19 @@
 package org.quire.launcher.sion;
 
+import org.quire.format.sion.Meta1;
+import org.quire.format.sion.SionFileNames;
+import org.quire.format.sion.SionJournalHeader;
+import org.quire.format.sion.SionNotClosedException;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskLocation;
 import org.quire.launcher.sion.DumpFields.Field;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -34,6 +40,37 @@ final class DumpText {
         out.println();
         out.println("tasks");
         printTaskTable(set.tasks(), out);
+    }
+
+    /**
+     * What a file its writer never closed still shows: META1 as written at open, and the state of
+     * its recovery journal, with what to do about it.
+     */
+    static void printUnclosed(SionNotClosedException notClosed, long fileSize, Meta1 meta1,
+                              Optional<SionJournalHeader> journal, PrintStream out) {
+        Path file = notClosed.file();
+        out.println(file + ": SION file NOT CLOSED by its writer: no META2, so no task's data can be delimited");
+        out.println();
+        out.println("physical file " + meta1.fixedPart().fileNumber() + " (META1 as written at open)");
+        for (Field field : DumpFields.meta1(file, fileSize, meta1, meta1.fixedPart().flag1() >>> 32)) {
+            printField(field, out);
+        }
+        out.println();
+        out.println("recovery journal");
+        printField(new Field("file", SionFileNames.journal(file).toString()), out);
+        if (journal.isEmpty()) {
+            printField(new Field("state", "absent"), out);
+        } else {
+            SionJournalHeader header = journal.get();
+            printField(new Field("state", "present, header valid"), out);
+            printField(new Field("filenumber", (long) header.fileNumber()), out);
+            printField(new Field("nfiles", (long) header.fileCount()), out);
+            printField(new Field("ntasks", (long) header.taskCount()), out);
+            printField(new Field("journal_id", Long.toHexString(header.journalId())), out);
+        }
+        out.println();
+        out.println(journal.isPresent() ? "to recover: quire sion recover " + notClosed.file()
+                : "not recoverable: " + notClosed.recoveryHint());
     }
 
     private static String summary(SionSetMetadata set) {

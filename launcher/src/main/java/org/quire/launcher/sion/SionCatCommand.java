@@ -1,5 +1,7 @@
 package org.quire.launcher.sion;
 
+import org.quire.format.sion.KeyValueMode;
+import org.quire.format.sion.KeyValueRecord;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskStreamChannel;
@@ -20,6 +22,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code quire sion cat -t RANK FILE}: one task's logical stream, raw, to standard output. */
@@ -27,10 +30,11 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         versionProvider = QuireVersion.class,
         sortOptions = false,
-        header = "Write one task's stream to standard output.",
+        header = "Write one task's stream (or one key's records) to standard output.",
         description = "Writes the logical stream of the task with global rank RANK (its chunks concatenated, each"
                 + " to its fill level) to standard output as raw bytes, streamed through a fixed buffer. In a"
-                + " key-value file the stream holds the record headers too.",
+                + " key-value file the stream holds the record headers too; with --key K only the data of the task's"
+                + " records with key K, concatenated in stream order ('quire sion keys' lists the keys).",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:written", "1:the file was rejected (corrupt, not closed) or could not be read",
             "2:bad arguments, or no task (or more than one) has global rank RANK"})
@@ -42,6 +46,11 @@ public final class SionCatCommand implements Callable<Integer> {
     @Option(names = {"-t", "--task"}, required = true, paramLabel = "RANK", description = "global rank of the task")
     private long globalRank;
 
+    @Option(names = {"-k", "--key"}, paramLabel = "KEY",
+            description = "key-value files: only the data of the task's records with key KEY, in stream order,"
+                    + " without their headers")
+    private Long key;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "the SION file (file 0 of a set)")
     private Path file;
 
@@ -50,13 +59,40 @@ public final class SionCatCommand implements Callable<Integer> {
         return CommandRun.run(spec, file, () -> {
             try (SionFile sion = SionFile.open(file)) {
                 SionTask task = taskWithGlobalRank(sion);
+                List<KeyValueRecord> records = key == null ? null : recordsWithKey(sion, task);
+                long bytes = records == null ? task.totalBytes()
+                        : records.stream().mapToLong(KeyValueRecord::length).sum();
                 try (TaskStreamChannel stream = sion.openTaskStream(task.index());
-                     Progress progress = Progress.onStderr(spec.qualifiedName(), task.totalBytes())) {
-                    new TaskStreamCopy(progress).copy(stream, new StandardOutput());
+                     Progress progress = Progress.onStderr(spec.qualifiedName(), bytes)) {
+                    TaskStreamCopy copy = new TaskStreamCopy(progress);
+                    StandardOutput out = new StandardOutput();
+                    if (records == null) {
+                        copy.copy(stream, out);
+                    } else {
+                        for (KeyValueRecord record : records) {
+                            copy.copy(stream, record.dataPosition(), record.length(), out);
+                        }
+                    }
                 }
             }
             return 0;
         });
+    }
+
+    /** The task's records with {@link #key}; a key the task does not have is a usage error naming those it has. */
+    private List<KeyValueRecord> recordsWithKey(SionFile sion, SionTask task) throws IOException {
+        if (sion.keyValueMode() != KeyValueMode.INLINE) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--key needs a key-value file; " + file
+                    + " has key-value mode " + sion.keyValueMode().name().toLowerCase(Locale.ROOT));
+        }
+        List<KeyValueRecord> all = sion.keyValueRecords(task.index());
+        List<KeyValueRecord> withKey = all.stream().filter(record -> record.key() == key).toList();
+        if (withKey.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "task with global rank " + globalRank
+                    + " of " + file + " has no record with key " + key + " (its keys: "
+                    + SionKeysCommand.keysOf(all) + ")");
+        }
+        return withKey;
     }
 
     private SionTask taskWithGlobalRank(SionFile sion) {

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = QuireVersion.class,
         description = "Inspect, convert, verify and recover SIONlib containers.",
-        subcommands = {SionDumpCommand.class, SionCatCommand.class, SionSplitCommand.class, SionDefragCommand.class,
-            SionVerifyCommand.class, SionRecoverCommand.class})
+        subcommands = {SionDumpCommand.class, SionCatCommand.class, SionKeysCommand.class, SionSplitCommand.class,
+            SionDefragCommand.class, SionVerifyCommand.class, SionRecoverCommand.class})
 public final class SionCommand {
 }

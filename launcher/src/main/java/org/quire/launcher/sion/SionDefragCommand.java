@@ -2,6 +2,7 @@ package org.quire.launcher.sion;
 
 import org.quire.format.sion.SionDefragmenter;
 import org.quire.format.sion.SionFile;
+import org.quire.format.sion.SionFileNames;
 import org.quire.format.sion.SionTask;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
@@ -26,7 +27,8 @@ import java.util.concurrent.Callable;
         description = "Rewrites the SION file or set IN as the single file OUT in which every task has exactly one"
                 + " chunk, sized to its data, keeping global ranks, key-value mode and the declared user-data byte"
                 + " order (SIONlib's siondefrag; with --block-size 1 the output is byte-identical to siondefrag -q 1"
-                + " apart from the stored name). OUT is overwritten.",
+                + " apart from the stored name). OUT is written aside as OUT.partial and renamed to OUT once complete,"
+                + " replacing an existing OUT: a failure leaves no partial OUT and an existing OUT as it was.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:written", "1:IN was rejected (corrupt, not closed), or reading or writing failed",
             "2:bad arguments"})
@@ -87,14 +89,15 @@ public final class SionDefragCommand implements Callable<Integer> {
 
     /**
      * The defragmenter has no progress callback, but it writes OUT front to back (one chunk per
-     * task, in task order), so OUT's size tells how far it got.
+     * task, in task order) into OUT.partial, whose size tells how far it got.
      */
     private Thread watchOutputSize(Progress progress) {
         Thread watcher = new Thread(() -> {
             try {
                 while (!Thread.currentThread().isInterrupted()) {
-                    if (Files.exists(output)) {
-                        progress.set(Files.size(output));
+                    Path partial = SionFileNames.partial(output);
+                    if (Files.exists(partial)) {
+                        progress.set(Files.size(partial));
                     }
                     Thread.sleep(PROGRESS_INTERVAL_MILLIS);
                 }

@@ -1,5 +1,8 @@
 package org.quire.launcher.sion;
 
+import org.quire.format.sion.SionFile;
+import org.quire.format.sion.SionNotClosedException;
+import org.quire.format.sion.SionRecovery;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
@@ -8,6 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -20,9 +24,12 @@ import java.util.concurrent.Callable;
         description = "Shows META1 of every physical file of the set (version, block size, task and file counts,"
                 + " byte orders, key-value mode, prefix, maxchunks, start_of_varheader, the mapping) and a table of"
                 + " all tasks: global rank, file, local rank, chunk capacity, chunks used, bytes in each chunk, total"
-                + " and chunk offsets. File 1.. of a set is shown alone with its own tasks.",
+                + " and chunk offsets. File 1.. of a set is shown alone with its own tasks. A file its writer never"
+                + " closed (no META2) shows META1 as written at open and the state of its recovery journal, and says"
+                + " whether 'quire sion recover' can close it (not with --json, which refuses it).",
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:shown", "1:the file was rejected (corrupt, not closed) or could not be read",
+        exitCodeList = {"0:shown (also a file not closed by its writer)",
+            "1:the file was rejected (corrupt; not closed, with --json) or could not be read",
             "2:bad arguments"})
 public final class SionDumpCommand implements Callable<Integer> {
 
@@ -38,7 +45,19 @@ public final class SionDumpCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return CommandRun.run(spec, file, () -> {
-            SionSetMetadata set = SionSetMetadata.read(file);
+            SionSetMetadata set;
+            try {
+                set = SionSetMetadata.read(file);
+            } catch (SionNotClosedException notClosed) {
+                if (json) {
+                    throw notClosed;
+                }
+                Path unclosed = notClosed.file();
+                DumpText.printUnclosed(notClosed, Files.size(unclosed), SionFile.readMeta1OfUnclosedFile(unclosed),
+                        SionRecovery.journalHeader(unclosed), System.out);
+                System.out.flush();
+                return 0;
+            }
             if (json) {
                 System.out.print(DumpJson.of(set));
             } else {

@@ -3,6 +3,7 @@ package org.quire.launcher.sion;
 import org.quire.format.sion.RecoveredTask;
 import org.quire.format.sion.SionRecovery;
 import org.quire.format.sion.SionRecoveryMode;
+import org.quire.format.sion.SionRecoveryRefusedException;
 import org.quire.format.sion.SionRecoveryReport;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
@@ -28,7 +29,7 @@ import java.util.concurrent.Callable;
                 + " Prints the bytes recovered per task. See docs/sionlib.md, \"Crash recovery\".",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-            "0:the file was recovered",
+            "0:the file was recovered, or was already closed (nothing to recover)",
             "1:recovery was refused or failed; nothing is claimed recovered (the message says why)",
             "2:bad arguments"})
 public final class SionRecoverCommand implements Callable<Integer> {
@@ -47,8 +48,17 @@ public final class SionRecoverCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return CommandRun.run(spec, name, () -> {
-            print(SionRecovery.recover(name,
-                    flushedOnly ? SionRecoveryMode.FLUSHED_ONLY : SionRecoveryMode.EVERY_RECORD));
+            try {
+                print(SionRecovery.recover(name,
+                        flushedOnly ? SionRecoveryMode.FLUSHED_ONLY : SionRecoveryMode.EVERY_RECORD));
+            } catch (SionRecoveryRefusedException e) {
+                if (e.reason() != SionRecoveryRefusedException.Reason.ALREADY_CLOSED) {
+                    throw e;
+                }
+                // What a "recover if needed" restart script wants after a clean run: success, and why.
+                spec.commandLine().getOut().println(name + ": already closed, nothing to recover");
+                spec.commandLine().getOut().flush();
+            }
             return 0;
         });
     }

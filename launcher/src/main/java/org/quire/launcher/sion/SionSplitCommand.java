@@ -16,9 +16,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -40,7 +38,8 @@ import java.util.concurrent.Callable;
         description = "Writes the logical stream of every task to its own file PREFIX<number>, the number being"
                 + " the task's global rank in at least DIGITS digits (e.g. split data.sion out/task_ gives"
                 + " out/task_00000, out/task_00001, ...). Missing directories of PREFIX are created, existing files"
-                + " are overwritten. In a key-value file each stream holds the record headers too; --keys writes the"
+                + " are replaced. Every file is written aside (NAME.partial) and renamed once all are complete: a"
+                + " failure leaves none of them behind. In a key-value file each stream holds the record headers too; --keys writes the"
                 + " records' data per key instead.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:written", "1:the file was rejected (corrupt, not closed), or reading or writing failed",
@@ -85,6 +84,7 @@ public final class SionSplitCommand implements Callable<Integer> {
                             + file + " has key-value mode " + sion.keyValueMode().name().toLowerCase(Locale.ROOT));
                 }
                 long total = sion.tasks().stream().mapToLong(SionTask::totalBytes).sum();
+                PartialOutputs outputs = new PartialOutputs();
                 try (Progress progress = Progress.onStderr(spec.qualifiedName(), total)) {
                     TaskStreamCopy copy = new TaskStreamCopy(progress);
                     for (SionTask task : sion.tasks()) {
@@ -92,16 +92,20 @@ public final class SionSplitCommand implements Callable<Integer> {
                         String name = prefix + String.format("%0" + digits + "d", number);
                         try (TaskStreamChannel stream = sion.openTaskStream(task.index())) {
                             if (byKey) {
-                                splitByKey(sion.keyValueRecords(task.index()), stream, name, copy);
+                                splitByKey(sion.keyValueRecords(task.index()), stream, name, copy, outputs);
                             } else {
-                                try (FileChannel out = create(Path.of(name))) {
+                                try (FileChannel out = outputs.create(Path.of(name))) {
                                     copy.copy(stream, out);
                                 }
                             }
                         }
                     }
+                    outputs.publish();
                     // With --keys the record headers are skipped, not copied: all is done all the same.
                     progress.set(total);
+                } catch (IOException | RuntimeException e) {
+                    outputs.discard(e);
+                    throw e;
                 }
             }
             return 0;
@@ -113,24 +117,14 @@ public final class SionSplitCommand implements Callable<Integer> {
      * file anew, so a task with many keys does not hold many files open.
      */
     private static void splitByKey(List<KeyValueRecord> records, TaskStreamChannel stream, String taskName,
-                                   TaskStreamCopy copy) throws IOException {
+                                   TaskStreamCopy copy, PartialOutputs outputs) throws IOException {
         Set<Long> started = new HashSet<>();
         for (KeyValueRecord record : records) {
             Path output = Path.of(taskName + String.format("_%012d", record.key()));
-            try (FileChannel out = started.add(record.key()) ? create(output)
-                    : FileChannel.open(output, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            try (FileChannel out = started.add(record.key()) ? outputs.create(output) : outputs.append(output)) {
                 copy.copy(stream, record.dataPosition(), record.length(), out);
             }
         }
-    }
-
-    /** Creates (or truncates) {@code output} and its missing directories. */
-    private static FileChannel create(Path output) throws IOException {
-        if (output.getParent() != null) {
-            Files.createDirectories(output.getParent());
-        }
-        return FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
     }
 
     /** Serial writers store what their caller passed, so two tasks may share a global rank. */

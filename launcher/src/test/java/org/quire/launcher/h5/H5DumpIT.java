@@ -226,7 +226,7 @@ class H5DumpIT {
         QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "dump", file.toString(), dataset,
                 "--slice", spec);
         assertEquals(2, result.exitCode(), result.toString());
-        assertEquals(List.of("quire h5 dump: " + message), result.stderr().lines().toList());
+        assertEquals(List.of("quire h5 dump: " + message, "see quire h5 dump --help"), result.stderr().lines().toList());
         assertEquals("", result.stdout());
     }
 
@@ -234,10 +234,10 @@ class H5DumpIT {
     void aGroupOrAMissingDatasetIsStatus2() throws Exception {
         QuireCommand.Result group = QuireCommand.run(LIMIT, "h5", "dump", file.toString(), "/grid");
         assertEquals(2, group.exitCode(), group.toString());
-        assertEquals(List.of("quire h5 dump: /grid is a group, not a dataset, in " + file),
+        assertEquals(List.of("quire h5 dump: /grid is a group, not a dataset, in " + file, "see quire h5 dump --help"),
                 group.stderr().lines().toList());
         QuireCommand.Result missing = QuireCommand.run(LIMIT, "h5", "dump", file.toString(), "/none");
         assertEquals(2, missing.exitCode(), missing.toString());
-        assertEquals(List.of("quire h5 dump: no object /none in " + file), missing.stderr().lines().toList());
+        assertEquals(List.of("quire h5 dump: no object /none in " + file, "see quire h5 dump --help"), missing.stderr().lines().toList());
     }
 }

@@ -318,26 +318,30 @@ class H5ListIT {
     void badArgumentsAreOneLineAndStatus2() throws Exception {
         QuireCommand.Result missing = QuireCommand.run(LIMIT, "h5", "ls", dir.resolve("nope.h5").toString());
         assertEquals(2, missing.exitCode(), missing.toString());
-        assertEquals(List.of("quire h5 ls: " + dir.resolve("nope.h5") + ": no such file"), missing.stderr().lines().toList());
+        assertEquals(List.of("quire h5 ls: " + dir.resolve("nope.h5") + ": no such file", "see quire h5 ls --help"),
+                missing.stderr().lines().toList());
 
         QuireCommand.Result noObject = QuireCommand.run(LIMIT, "h5", "ls", file.toString(), "/grid/nothing");
         assertEquals(2, noObject.exitCode(), noObject.toString());
-        assertEquals(List.of("quire h5 ls: no object /grid/nothing in " + file), noObject.stderr().lines().toList());
+        assertEquals(List.of("quire h5 ls: no object /grid/nothing in " + file, "see quire h5 ls --help"),
+                noObject.stderr().lines().toList());
 
         QuireCommand.Result throughDataset = QuireCommand.run(LIMIT, "h5", "ls", file.toString(), "/log/x");
         assertEquals(2, throughDataset.exitCode(), throughDataset.toString());
-        assertEquals(List.of("quire h5 ls: /log is a dataset, not a group: no /log/x in " + file),
+        assertEquals(List.of("quire h5 ls: /log is a dataset, not a group: no /log/x in " + file,
+                "see quire h5 ls --help"),
                 throughDataset.stderr().lines().toList());
     }
 
     @Test
-    void aFileThatIsNotHdf5IsStatus1NamingTheSignature() throws Exception {
+    void aFileThatIsNotHdf5IsStatus1SayingSoAndWhatItHolds() throws Exception {
         Path text = Files.writeString(dir.resolve("text.h5"), "not an HDF5 file, just some text here",
                 StandardCharsets.US_ASCII);
         QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "ls", text.toString());
         assertEquals(1, result.exitCode(), result.toString());
-        assertEquals(List.of("quire h5 ls: " + text + ": corrupt superblock at offset 0: signature expected"
-                + " \"\\x89HDF\\x0d\\x0a\\x1a\\x0a\", found \"not an H\""), result.stderr().lines().toList());
+        assertEquals(List.of("quire h5 ls: " + text + ": not an HDF5 file: it starts with 6e 6f 74 20 61 6e 20 48"
+                + " (\"not an H\"), and no HDF5 signature 89 48 44 46 0d 0a 1a 0a (\".HDF....\") is at offset 0, 512,"
+                + " 1024, 2048, ..."), result.stderr().lines().toList());
         assertEquals("", result.stdout());
     }
 

@@ -263,7 +263,8 @@ class H5VerifyIT {
     void aMissingFileIsStatus2() throws Exception {
         QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", dir.resolve("none.h5").toString());
         assertEquals(2, result.exitCode(), result.toString());
-        assertEquals(List.of("quire h5 verify: " + dir.resolve("none.h5") + ": no such file"),
+        assertEquals(List.of("quire h5 verify: " + dir.resolve("none.h5") + ": no such file",
+                "see quire h5 verify --help"),
                 result.stderr().lines().toList());
     }
 
@@ -271,7 +272,8 @@ class H5VerifyIT {
     void aDirectoryIsStatus2InOneLine() throws Exception {
         QuireCommand.Result result = QuireCommand.run(LIMIT, "h5", "verify", dir.toString());
         assertEquals(2, result.exitCode(), result.toString());
-        assertEquals(List.of("quire h5 verify: " + dir + ": not a regular file"), result.stderr().lines().toList());
+        assertEquals(List.of("quire h5 verify: " + dir + ": not a regular file", "see quire h5 verify --help"),
+                result.stderr().lines().toList());
     }
 
     // ---- where blocks of the fixture file are, found with the format's own layout classes

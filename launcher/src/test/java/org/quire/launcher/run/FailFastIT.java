@@ -32,7 +32,7 @@ class FailFastIT {
         QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "4", "--transport", transport,
                 "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.FailingRank", "2", "throw");
         assertEquals(1, result.exitCode(), result.toString());
-        assertTrue(result.stderr().contains("quire: rank 2 exited with status 1; stopping the other 3 ranks"),
+        assertTrue(result.stderr().contains("quire run: rank 2 exited with status 1; stopping the other 3 ranks"),
                 result.toString());
         assertTrue(result.stderr().contains("[2] Exception in thread \"main\" java.lang.IllegalStateException: rank 2"
                 + " fails on purpose"), result.toString());
@@ -45,7 +45,7 @@ class FailFastIT {
         QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "3", "--transport", transport,
                 "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.FailingInTry", "1");
         assertEquals(1, result.exitCode(), result.toString());
-        assertTrue(result.stderr().contains("quire: rank 1 exited with status 1; stopping the other 2 ranks"),
+        assertTrue(result.stderr().contains("quire run: rank 1 exited with status 1; stopping the other 2 ranks"),
                 result.toString());
         assertTrue(result.stderr().contains("[1] Exception in thread \"main\" java.lang.IllegalStateException: rank 1"
                 + " fails inside try-with-resources"), result.toString());
@@ -57,7 +57,7 @@ class FailFastIT {
         QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "3", "-cp", QuireCommand.testWorkers(),
                 "org.quire.launcher.workers.FailingRank", "1", "exit=7");
         assertEquals(7, result.exitCode(), result.toString());
-        assertTrue(result.stderr().contains("quire: rank 1 exited with status 7; stopping the other 2 ranks"),
+        assertTrue(result.stderr().contains("quire run: rank 1 exited with status 7; stopping the other 2 ranks"),
                 result.toString());
     }
 
@@ -69,7 +69,7 @@ class FailFastIT {
         new ProcessBuilder("kill", "-KILL", Long.toString(pids.get(1))).start().waitFor();
         QuireCommand.Result result = job.await(HANG);
         assertEquals(137, result.exitCode(), result.toString());
-        assertTrue(result.stderr().contains("quire: rank 1 was killed by SIGKILL (status 137); stopping the other 2"
+        assertTrue(result.stderr().contains("quire run: rank 1 was killed by SIGKILL (status 137); stopping the other 2"
                 + " ranks"), result.toString());
         assertAllGone(pids);
     }
@@ -79,10 +79,41 @@ class FailFastIT {
         QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "2", "-cp", QuireCommand.testWorkers(),
                 "org.quire.launcher.workers.Blocked", "-1");
         Map<Integer, Long> pids = awaitPids(job, 2);
-        job.process().destroy(); // SIGTERM to the launcher JVM (the quire script execs it)
+        // SIGTERM to the launcher JVM (the quire script execs it); by kill, as Process.destroy() would also
+        // close this side of its pipes and lose what the launcher says about it.
+        new ProcessBuilder("kill", "-TERM", Long.toString(job.process().pid())).start().waitFor();
         QuireCommand.Result result = job.await(HANG);
         assertEquals(143, result.exitCode(), result.toString());
         assertAllGone(pids);
+        assertTrue(result.stderr().lines().toList().contains("quire run: received SIGTERM, stopping 2 ranks"),
+                result.toString());
+        assertFalse(result.stderr().contains("quire run: rank"), "the ranks' ends are no failures: " + result);
+    }
+
+    /**
+     * A stuck job: --show-pids names each rank's process, and kill -QUIT of one makes its JVM print
+     * its thread dump, which arrives prefixed with its rank; the job goes on until it is stopped.
+     */
+    @Test
+    void showPidsLetsAStuckRankDumpItsThreadsWithItsPrefix() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "2", "--show-pids", "-cp",
+                QuireCommand.testWorkers(), "org.quire.launcher.workers.Blocked", "-1");
+        Map<Integer, Long> pids = awaitPids(job, 2);
+        new ProcessBuilder("kill", "-QUIT", Long.toString(pids.get(1))).start().waitFor();
+        long deadline = System.nanoTime() + HANG.toNanos();
+        while (!job.stdoutSoFar().contains("[1] Full thread dump") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertTrue(job.stdoutSoFar().lines().anyMatch(line -> line.startsWith("[1] \"main\"")),
+                "rank 1's main thread in its dump: " + job.stdoutSoFar());
+        assertTrue(job.process().isAlive(), "a thread dump does not end the job");
+        new ProcessBuilder("kill", "-TERM", Long.toString(job.process().pid())).start().waitFor();
+        QuireCommand.Result result = job.await(HANG);
+        assertEquals(143, result.exitCode(), result.toString());
+        for (int rank = 0; rank < 2; rank++) {
+            assertTrue(result.stderr().lines().toList().contains("quire run: rank " + rank + " is process "
+                    + pids.get(rank)), result.toString());
+        }
     }
 
     @Test

@@ -27,8 +27,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,6 +45,11 @@ class HostileInputIT {
     private static final Duration HANG = Duration.ofSeconds(150);
     /** Rank 2 joins this late, so the coordinator waits for it while the test attacks. */
     private static final String LATE_SECONDS = "12";
+    /** The relay's watchdog after the rendezvous's answer, shortened from 60 s (a property for tests only). */
+    private static final String WATCHDOG_PROPERTY = "quire.test.niodevInitAfterAnswerMillis";
+    private static final int WATCHDOG_SECONDS = 10;
+    /** The relay's limit on MPI.Init as a whole, 300 s by default (a property for tests only). */
+    private static final String INIT_LIMIT_PROPERTY = "quire.test.niodevInitMillis";
     /** More than a guarded listener reads at once (256). */
     private static final int FLOOD_PER_LISTENER = 300;
 
@@ -239,41 +246,88 @@ class HostileInputIT {
     }
 
     /**
-     * niodev's own listeners (MPJ Express binds them on all interfaces and cannot be told
-     * otherwise) get garbage while the world forms: the job either forms anyway or ends through
-     * fail-fast with a line saying why, never hangs.
+     * Idle strangers at niodev's own listeners (MPJ Express binds them on all interfaces and cannot
+     * be told otherwise) while the world forms hold niodev's handshake: the relay's watchdog, here
+     * shortened to {@value #WATCHDOG_SECONDS} s after the rendezvous's answer, ends a rank with its
+     * line and fail-fast ends the job.
+     */
+    @Test
+    void idleStrangersAtNiodevsOwnListenersEndTheJobThroughTheWatchdog() throws Exception {
+        QuireCommand.Result result = strangersAtNiodevsListeners(null);
+        assertNotEquals(0, result.exitCode(), result.toString());
+        assertTrue(Pattern.compile("\\[(\\d)] quire: rank \\1 cannot join the niodev world: MPJ niodev did not connect to"
+                + " its peers within " + WATCHDOG_SECONDS + " s of the rendezvous's answer; niodev's listeners \\(ports"
+                + " \\d+ and \\d+, all interfaces\\) accept any connection while the world forms")
+                .matcher(result.stderr()).find(), result.toString());
+        assertTrue(result.stderr().contains("; stopping the other 2 ranks"), result.toString());
+        assertEndedWithinTheWatchdog(result);
+    }
+
+    /**
+     * Garbage at niodev's own listeners makes MPJ Express either fail at once (an exception in
+     * {@code MPI.Init}) or wait; either ending is reported and bounded by the watchdog.
      */
     @Test
     void garbageToNiodevsOwnListenersEndsTheJobPromptlyIfItDisturbsIt() throws Exception {
+        byte[] noise = new byte[64];
+        new Random(14).nextBytes(noise);
+        QuireCommand.Result result = strangersAtNiodevsListeners(noise);
+        if (result.exitCode() == 0) {
+            assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
+                    result.toString());
+        } else {
+            assertTrue(result.stderr().contains("; stopping the other 2 ranks"), result.toString());
+            assertTrue(Pattern.compile("\\[(\\d)] (Exception in thread \"main\" org.quire.runtime.CommunicationException:"
+                    + " rank \\1 could not connect to its niodev peers|quire: rank \\1 cannot join the niodev world: MPJ"
+                    + " niodev did not connect to its peers within " + WATCHDOG_SECONDS + " s)")
+                    .matcher(result.stderr()).find(), result.toString());
+        }
+        assertEndedWithinTheWatchdog(result);
+    }
+
+    /** Connects to both niodev listeners of rank 0 as they open, sends {@code data} (null: nothing) and awaits the job. */
+    private static QuireCommand.Result strangersAtNiodevsListeners(byte[] data) throws Exception {
         QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "mpj",
+                "--jvm-opt=-D" + WATCHDOG_PROPERTY + "=" + WATCHDOG_SECONDS * 1000,
                 "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner", "2", LATE_SECONDS);
         long early = workerPid(job, "0");
         List<Integer> ports = awaitListeningPorts(early, 2);
         List<Socket> strangers = new ArrayList<>();
         try {
-            byte[] noise = new byte[64];
-            new Random(14).nextBytes(noise);
             for (int port : ports) {
-                connect(new InetSocketAddress("127.0.0.1", port), strangers).getOutputStream().write(noise);
+                Socket stranger = connect(new InetSocketAddress("127.0.0.1", port), strangers);
+                if (data != null) {
+                    stranger.getOutputStream().write(data);
+                }
             }
-            QuireCommand.Result result = job.await(HANG);
-            if (result.exitCode() == 0) {
-                assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
-                        result.toString());
-            } else {
-                assertTrue(result.stderr().contains("; stopping the other 2 ranks"), result.toString());
-                assertTrue(result.stderr().contains("[0] Exception in thread \"main\" org.quire.runtime"
-                        + ".CommunicationException: rank 0 could not connect to its niodev peers")
-                        || result.stderr().contains("[0] quire: rank 0 cannot join the niodev world: MPJ niodev did not"
-                        + " connect to its peers within 60 s"), result.toString());
-                // The late rank's 12 s, niodev's 60 s watchdog, and start-up on a loaded machine.
-                assertTrue(result.took().compareTo(Duration.ofSeconds(12 + 60 + 40)) < 0, result.toString());
-            }
+            return job.await(HANG);
         } finally {
             for (Socket s : strangers) {
                 s.close();
             }
         }
+    }
+
+    /** The late rank's 12 s, the watchdog, and start-up on a loaded machine: the 60 s default would exceed it. */
+    private static void assertEndedWithinTheWatchdog(QuireCommand.Result result) {
+        assertTrue(result.took().compareTo(Duration.ofSeconds(Integer.parseInt(LATE_SECONDS) + WATCHDOG_SECONDS + 40))
+                < 0, result.toString());
+    }
+
+    /**
+     * A rank that starts later than the (here shortened) limit on {@code MPI.Init} is no failure:
+     * the limit does not count the wait for the other ranks to register.
+     */
+    @Test
+    void aPeerLaterThanTheInitLimitDoesNotFailTheJob() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "mpj",
+                "--jvm-opt=-D" + INIT_LIMIT_PROPERTY + "=10000",
+                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner", "2", "20");
+        QuireCommand.Result result = job.await(HANG);
+        assertEquals(0, result.exitCode(), result.toString());
+        assertEquals(3, result.stdoutLines().stream().filter(l -> l.endsWith("world of 3 verified")).count(),
+                result.toString());
+        assertTrue(result.took().compareTo(Duration.ofSeconds(20)) > 0, result.toString());
     }
 
     @Test

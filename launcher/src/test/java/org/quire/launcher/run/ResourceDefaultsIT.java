@@ -43,7 +43,7 @@ class ResourceDefaultsIT {
         QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "3", "--heap", "64m",
                 "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.MemoryHog", "1");
         assertEquals(3, result.exitCode(), result.toString());
-        assertTrue(result.stderr().contains("quire: rank 1 ran out of memory (java.lang.OutOfMemoryError: Java heap"
+        assertTrue(result.stderr().contains("quire run: rank 1 ran out of memory (java.lang.OutOfMemoryError: Java heap"
                 + " space) and exited with status 3; give the ranks more with --heap; stopping the other 2 ranks"),
                 result.toString());
     }

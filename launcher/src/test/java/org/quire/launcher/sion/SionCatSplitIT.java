@@ -2,7 +2,10 @@ package org.quire.launcher.sion;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.sion.KeyValueRecord;
+import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionSerialWriter;
+import org.quire.format.sion.SionTask;
 import org.quire.format.sion.SionTestVectors;
 import org.quire.format.sion.SionWriteOptions;
 import org.quire.launcher.QuireCommand;
@@ -16,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +73,24 @@ class SionCatSplitIT {
         }
     }
 
+    /**
+     * The third output cannot be written (a directory holds its partial name): the command fails
+     * in one line naming it, and neither the two outputs written before nor any partial file stay.
+     */
+    @Test
+    void aSplitThatFailsMidwayLeavesNoOutputBehind() throws Exception {
+        ExpectedSionSet set = ExpectedSionSet.named("serial_4tasks_mixed.sion");
+        Path out = Files.createDirectory(directory.resolve("midway"));
+        Path blocked = Files.createDirectory(out.resolve("task_00102.partial"));
+        QuireCommand.Result result = SionTool.run("split", set.name().toString(), out.resolve("task_").toString());
+        assertEquals(1, result.exitCode(), result.toString());
+        assertEquals(1, result.stderr().lines().count(), result.toString());
+        assertTrue(result.stderr().startsWith("quire sion split: " + blocked), result.toString());
+        try (var left = Files.list(out)) {
+            assertEquals(List.of(blocked), left.toList(), "only what was there before");
+        }
+    }
+
     @Test
     void splitByTaskIndexWithMoreDigitsAsSionsplitNamesThem() throws Exception {
         ExpectedSionSet set = ExpectedSionSet.named("serial_4tasks_mixed.sion");
@@ -108,7 +130,41 @@ class SionCatSplitIT {
         QuireCommand.Result plain = SionTool.run("split", "--keys",
                 SionTestVectors.directory().resolve("serial_4tasks_mixed.sion").toString(), prefix.toString());
         assertEquals(2, plain.exitCode(), plain.toString());
-        assertTrue(plain.stderr().startsWith("--keys needs a key-value file; "), plain.toString());
+        assertTrue(plain.stderr().startsWith("quire sion split: --keys needs a key-value file; "), plain.toString());
+    }
+
+    /** keys lists what the reader finds; cat --key writes what SionFile.readKey reads, key by key. */
+    @Test
+    void keysListsEveryTasksKeysAndCatWritesOneKeysData() throws Exception {
+        ExpectedSionSet set = ExpectedSionSet.named("serial_keyval_inline.sion");
+        QuireCommand.Result keys = SionTool.run("keys", set.name().toString());
+        SionDumpIT.assertSucceededQuietly(keys);
+        List<String> expected = new ArrayList<>(List.of("global_rank key records bytes"));
+        try (SionFile sion = SionFile.open(set.name())) {
+            for (SionTask task : sion.tasks()) {
+                List<KeyValueRecord> records = sion.keyValueRecords(task.index());
+                for (long key : records.stream().map(KeyValueRecord::key).distinct().sorted().toList()) {
+                    List<KeyValueRecord> withKey = records.stream().filter(r -> r.key() == key).toList();
+                    expected.add(task.globalRank() + " " + key + " " + withKey.size() + " "
+                            + withKey.stream().mapToLong(KeyValueRecord::length).sum());
+                    Path data = directory.resolve("key-" + task.globalRank() + "-" + key);
+                    SionDumpIT.assertSucceededQuietly(SionTool.runToFile(data, Map.of(), "cat", "-t",
+                            Long.toString(task.globalRank()), "--key", Long.toString(key), set.name().toString()));
+                    assertArrayEquals(sion.readKey(task.index(), key), Files.readAllBytes(data),
+                            "task " + task.index() + " key " + key);
+                }
+            }
+        }
+        assertEquals(expected, keys.stdoutLines());
+        assertTrue(expected.size() > 3, "the vector has several tasks and keys: " + expected);
+
+        QuireCommand.Result noKey = SionTool.run("cat", "-t", "0", "--key", "99", set.name().toString());
+        assertEquals(List.of("quire sion cat: task with global rank 0 of " + set.name() + " has no record with key 99"
+                + " (its keys: 1,2)", "see quire sion cat --help"), noKey.stderr().lines().toList());
+        QuireCommand.Result plain = SionTool.run("keys",
+                SionTestVectors.directory().resolve("serial_4tasks_mixed.sion").toString());
+        assertEquals(2, plain.exitCode(), plain.toString());
+        assertTrue(plain.stderr().startsWith("quire sion keys: not a key-value file: "), plain.toString());
     }
 
     @Test
@@ -155,9 +211,9 @@ class SionCatSplitIT {
         ExpectedSionSet set = ExpectedSionSet.named("serial_4tasks_mixed.sion");
         QuireCommand.Result result = SionTool.run("cat", "-t", "3", set.name().toString());
         assertEquals(2, result.exitCode(), result.toString());
-        assertEquals("no task has global rank 3 in " + set.name() + " (its 4 tasks have global ranks 100..103)",
-                result.stderr().lines().findFirst().orElseThrow());
-        assertTrue(result.stderr().contains("Usage: quire sion cat"), result.toString());
+        assertEquals(List.of("quire sion cat: no task has global rank 3 in " + set.name()
+                + " (its 4 tasks have global ranks 100..103)", "see quire sion cat --help"),
+                result.stderr().lines().toList());
         assertEquals("", result.stdout());
     }
 
@@ -173,13 +229,14 @@ class SionCatSplitIT {
         }
         QuireCommand.Result cat = SionTool.run("cat", "-t", "5", file.toString());
         assertEquals(2, cat.exitCode(), cat.toString());
-        assertEquals("2 tasks of " + file + " have global rank 5 (a serial writer stored it more than once);"
-                + " 'quire sion split --task-index' extracts them", cat.stderr().lines().findFirst().orElseThrow());
+        assertEquals("quire sion cat: 2 tasks of " + file + " have global rank 5 (a serial writer stored it more"
+                + " than once); 'quire sion split --task-index' extracts them",
+                cat.stderr().lines().findFirst().orElseThrow());
 
         Path prefix = directory.resolve("same-");
         QuireCommand.Result split = SionTool.run("split", file.toString(), prefix.toString());
         assertEquals(2, split.exitCode(), split.toString());
-        assertEquals("tasks 0 and 1 of " + file + " both have global rank 5; name the files by task index with"
+        assertEquals("quire sion split: tasks 0 and 1 of " + file + " both have global rank 5; name the files by task index with"
                 + " --task-index", split.stderr().lines().findFirst().orElseThrow());
 
         SionDumpIT.assertSucceededQuietly(SionTool.run("split", "--task-index", file.toString(), prefix.toString()));

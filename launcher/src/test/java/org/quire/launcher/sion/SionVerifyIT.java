@@ -49,9 +49,10 @@ class SionVerifyIT {
     }
 
     @Test
-    void badMagicIsNamedWithItsOffsetAndBytes() throws Exception {
+    void aFileWithoutTheMagicIsNotASionFile() throws Exception {
         Path copy = copyWith(MIXED, 0, new byte[] {'x'});
-        assertRejected(copy, "corrupt META1 at offset 0: magic expected 73 69 6f 6e (\"sion\"), found 78 69 6f 6e");
+        assertRejected(copy, "not a SION file: it starts with 78 69 6f 6e (\"xion\"), not the magic 73 69 6f 6e"
+                + " (\"sion\")");
     }
 
     @Test
@@ -88,14 +89,15 @@ class SionVerifyIT {
     }
 
     @Test
-    void aFileWhoseWriterNeverClosedItIsNotClosedAndPointsToRecover() throws Exception {
+    void aFileWhoseWriterNeverClosedItIsNotClosedAndSaysWhetherItCanBeRecovered() throws Exception {
         long offset = Meta1Layout.startOfMeta2Offset(MIXED_TASKS);
         Path copy = copyWith(MIXED, offset, littleEndianLong(0));
         String message = "not closed: META1 start_of_varheader at offset " + offset
-                + " is 0, its writer never wrote META2; 'quire sion recover' may recover its data";
+                + " is 0, its writer never wrote META2; there is no recovery journal beside it (written with the journal"
+                + " off, or by another writer than Quire's parallel writer), so it cannot be recovered";
         assertRejected(copy, message);
-        for (String command : new String[] {"dump", "split"}) {
-            QuireCommand.Result result = command.equals("dump") ? SionTool.run(command, copy.toString())
+        for (String command : new String[] {"cat", "split"}) {
+            QuireCommand.Result result = command.equals("cat") ? SionTool.run(command, "-t", "100", copy.toString())
                     : SionTool.run(command, copy.toString(), directory.resolve("split-").toString());
             assertEquals(1, result.exitCode(), result.toString());
             assertEquals("quire sion " + command + ": " + copy + ": " + message + "\n", result.stderr());
@@ -121,7 +123,7 @@ class SionVerifyIT {
         Path missing = directory.resolve("nothing.sion");
         QuireCommand.Result result = SionTool.run("verify", missing.toString());
         assertEquals(2, result.exitCode(), result.toString());
-        assertEquals(List.of("quire sion verify: " + missing + ": no such file"), result.stderr().lines().toList());
+        assertEquals(List.of("quire sion verify: " + missing + ": no such file", "see quire sion verify --help"), result.stderr().lines().toList());
     }
 
     private void assertRejected(Path file, String problem) throws Exception {

@@ -33,6 +33,7 @@ class SimulatedSlurmStepIT {
 
     private static final Duration HANG = Duration.ofSeconds(120);
     private static final int RANKS = 3;
+    private static final String LATE_SECONDS = "8";
 
     @TempDir
     Path directory;
@@ -40,25 +41,43 @@ class SimulatedSlurmStepIT {
     @Test
     void anOutsiderWhoDerivesTheHazelcastPortAndOldClusterNameCannotJoin() throws Exception {
         int jobId = ThreadLocalRandom.current().nextInt(100_000, 1_000_000);
-        List<QuireCommand.Running> ranks = startStep("hazelcast", jobId);
+        JobSecret secret = JobSecret.generate();
+        // Rank 2 joins 20 s late: the member must outlive both clients below.
+        List<QuireCommand.Running> ranks = startStep("hazelcast", jobId, secret, "20");
         try {
             awaitJoined(ranks.get(0));
-            ClientConfig client = new ClientConfig();
-            client.setClusterName("quire-slurm-" + jobId + ".0");
-            client.getNetworkConfig().addAddress("127.0.0.1:" + derivedPort(jobId));
-            client.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(3000);
             HazelcastSettings.silenceLogging();
-            assertThrows(IllegalStateException.class, () -> HazelcastClient.newHazelcastClient(client));
+            String member = "127.0.0.1:" + derivedPort(jobId);
+            // Positive control: a client with the step's real cluster name gets in at the derived address,
+            // so the refusal below is the name's, not an empty port's.
+            HazelcastClient.newHazelcastClient(client(HazelcastSettings.clusterName(secret, "slurm-" + jobId + ".0"),
+                    member)).shutdown();
+            assertThrows(IllegalStateException.class, () -> HazelcastClient.newHazelcastClient(
+                    client("quire-slurm-" + jobId + ".0", member)));
+            assertTrue(ranks.get(2).process().isAlive(), "the step was still forming while the clients tried");
             assertStepCompleted(ranks);
         } finally {
             ranks.forEach(r -> r.process().destroyForcibly());
         }
     }
 
+    private static ClientConfig client(String clusterName, String member) {
+        ClientConfig client = new ClientConfig();
+        client.setClusterName(clusterName);
+        client.getNetworkConfig().addAddress(member);
+        client.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(3000);
+        return client;
+    }
+
+    /**
+     * A forged registration and an idle connection at rank 0's rendezvous on the derived port: both
+     * dropped with their lines (rank 2 joins after the idle one's 10 s limit, so rank 0 is still
+     * there to report it) and the step forms.
+     */
     @Test
     void forgedRegistrationsAtRankZerosRendezvousAreDroppedAndTheStepForms() throws Exception {
         int jobId = ThreadLocalRandom.current().nextInt(100_000, 1_000_000);
-        List<QuireCommand.Running> ranks = startStep("mpj", jobId);
+        List<QuireCommand.Running> ranks = startStep("mpj", jobId, JobSecret.generate(), "14");
         List<Socket> strangers = new ArrayList<>();
         try {
             Socket forged = awaitConnect(derivedPort(jobId));
@@ -69,8 +88,12 @@ class SimulatedSlurmStepIT {
             strangers.add(idle);
             List<QuireCommand.Result> results = assertStepCompleted(ranks);
             String rankZero = results.get(0).stderr();
-            assertTrue(rankZero.contains(":" + forged.getLocalPort() + ": its registration does not carry this job's"
+            String where = "quire: niodev rendezvous on 127.0.0.1:" + derivedPort(jobId) + ": dropped a connection from"
+                    + " 127.0.0.1:";
+            assertTrue(rankZero.contains(where + forged.getLocalPort() + ": its registration does not carry this job's"
                     + " secret"), rankZero);
+            assertTrue(rankZero.contains(where + idle.getLocalPort() + ": it sent no complete registration within 10 s"),
+                    rankZero);
         } finally {
             for (Socket s : strangers) {
                 s.close();
@@ -86,31 +109,32 @@ class SimulatedSlurmStepIT {
         Path secret = directory.resolve("job-" + jobId + ".secret");
         JobSecret.generate().writeTo(secret);
         Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
-        QuireCommand.Result result = QuireCommand.runProcess(task(0, "mpj", jobId, secret), HANG);
+        QuireCommand.Result result = QuireCommand.runProcess(task(0, "mpj", jobId, secret, LATE_SECONDS), HANG);
         assertEquals(1, result.exitCode(), result.toString());
         assertEquals("Exception in thread \"main\" org.quire.runtime.LaunchContractException: job secret file " + secret
                 + " has mode rw-r--r--; expected rw------- (only its owner may read it)", result.stderr().strip(),
                 result.toString());
     }
 
-    /** Rank 2 joins 8 s late, so the coordinator is up and waiting while the test attacks it. */
-    private List<QuireCommand.Running> startStep(String transport, int jobId) throws IOException {
+    /** Rank 2 joins {@code lateSeconds} late, so the coordinator is up and waiting while the test attacks it. */
+    private List<QuireCommand.Running> startStep(String transport, int jobId, JobSecret jobSecret, String lateSeconds)
+            throws IOException {
         Path secret = directory.resolve("job-" + jobId + ".secret");
-        JobSecret.generate().writeTo(secret);
+        jobSecret.writeTo(secret);
         List<QuireCommand.Running> ranks = new ArrayList<>();
         for (int rank = 0; rank < RANKS; rank++) {
-            ranks.add(QuireCommand.startProcess(task(rank, transport, jobId, secret)));
+            ranks.add(QuireCommand.startProcess(task(rank, transport, jobId, secret, lateSeconds)));
         }
         return ranks;
     }
 
     /** One srun task of the step: srun's variables, no Slurm. */
-    private static ProcessBuilder task(int rank, String transport, int jobId, Path secret) {
+    private static ProcessBuilder task(int rank, String transport, int jobId, Path secret, String lateSeconds) {
         Path root = QuireCommand.repositoryRoot();
         ProcessBuilder task = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dhazelcast.logging.type=none", "-cp", root.resolve("launcher/target/lib") + "/*:"
                 + "/usr/share/java/mpj.jar:" + QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner",
-                "2", "8");
+                "2", lateSeconds);
         task.environment().keySet().removeIf(name -> name.startsWith("QUIRE_") || name.startsWith("SLURM_"));
         task.environment().putAll(java.util.Map.of("SLURM_PROCID", Integer.toString(rank),
                 "SLURM_STEP_NUM_TASKS", Integer.toString(RANKS), "SLURM_STEP_NODELIST", "localhost",

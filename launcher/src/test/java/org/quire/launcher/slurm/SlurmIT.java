@@ -4,6 +4,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.quire.launcher.QuireCommand;
 import org.quire.launcher.RequiredTool;
 import org.quire.runtime.JobSecret;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -90,6 +93,82 @@ class SlurmIT {
                 "org.quire.launcher.workers.FailingRank", "1", "exit=5");
         assertNotEquals(0, run.status(), run.text());
         assertTrue(run.text().contains("task 1: Exited with exit code 5"), run.text());
+    }
+
+    /**
+     * A step whose ranks have formed a world and wait in a barrier is cancelled with
+     * {@code scancel}: every worker JVM (pids from the ranks' own output) is gone within seconds.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mpj", "hazelcast"})
+    void noWorkerOutlivesACancelledStep(String transport) throws Exception {
+        String name = "quire-scancel-" + transport + "-" + ProcessHandle.current().pid();
+        ProcessBuilder srun = new ProcessBuilder("srun", "-K", "--immediate=30", "-l", "-n", "3", "--job-name=" + name,
+                "java", "-Dhazelcast.logging.type=none", "-cp", quireClassPath() + ":" + QuireCommand.testWorkers(),
+                "org.quire.launcher.workers.Blocked", "1");
+        srun.environment().putAll(Map.of("MPJ_HOME", "/usr/share/mpj", "QUIRE_SECRET_FILE", secretFile,
+                "QUIRE_TRANSPORT", transport));
+        QuireCommand.Running step = QuireCommand.startProcess(srun.redirectErrorStream(true));
+        Map<Integer, Long> workers = awaitWorkerPids(step, 3);
+        String jobId = exec(Map.of(), 30, "squeue", "-h", "-n", name, "-o", "%i").text().strip();
+        assertTrue(jobId.matches("\\d+"), "the step's job id from squeue: " + jobId);
+        awaitStepRunning(jobId);
+        Output cancel = exec(Map.of(), 30, "scancel", jobId);
+        assertEquals(0, cancel.status(), cancel.text());
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (workers.values().stream().anyMatch(SlurmIT::alive) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        Map<Integer, Long> left = new TreeMap<>(workers);
+        left.values().removeIf(pid -> !alive(pid));
+        left.values().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        assertEquals(Map.of(), left, "ranks (rank=pid) still running 10 s after scancel " + jobId + ":\n"
+                + step.stdoutSoFar());
+        QuireCommand.Result ended = step.await(Duration.ofSeconds(30));
+        assertNotEquals(0, ended.exitCode(), ended.toString());
+    }
+
+    /**
+     * Waits until slurmctld has the job RUNNING with its step 0 registered: a job cancelled earlier
+     * (still CONFIGURING just after the cluster came up) was seen to get no signal for over 10 s.
+     */
+    private static void awaitStepRunning(String jobId) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            String job = exec(Map.of(), 30, "scontrol", "show", "job", jobId).text();
+            String steps = exec(Map.of(), 30, "squeue", "-h", "-s", "-j", jobId, "-o", "%i").text();
+            if (job.contains("JobState=RUNNING") && steps.lines().anyMatch(l -> l.strip().equals(jobId + ".0"))) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("job " + jobId + " is not RUNNING with step 0 within 60 s");
+    }
+
+    /** The pid each rank prints (as {@code "r: pid N"} under {@code srun -l}) once the world has formed. */
+    private static Map<Integer, Long> awaitWorkerPids(QuireCommand.Running step, int ranks) throws Exception {
+        Pattern line = Pattern.compile("(?m)^(\\d+): pid (\\d+)$");
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            Map<Integer, Long> pids = new TreeMap<>();
+            Matcher m = line.matcher(step.stdoutSoFar());
+            while (m.find()) {
+                pids.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
+            }
+            if (pids.size() == ranks) {
+                return pids;
+            }
+            if (!step.process().isAlive()) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        step.process().destroyForcibly();
+        throw new AssertionError("the step's " + ranks + " ranks did not all print their pid:\n" + step.stdoutSoFar());
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     @Test

@@ -1,7 +1,9 @@
 package org.quire.runtime.hazelcast;
 
 import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.config.ClassFilter;
 import com.hazelcast.config.Config;
+import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import org.quire.runtime.JobSecret;
@@ -11,6 +13,11 @@ import org.quire.runtime.JobSecret;
  * bound to one interface, with no discovery of other members — so two jobs on one machine never
  * join each other even before their cluster names are compared — and ranks as its clients.
  * The open-source CP subsystem is not used (it is an Enterprise feature since 5.5).
+ *
+ * <p>Members and clients decode no Java-serialized object ({@link #nothingDeserialised}): Quire
+ * puts only {@code byte[]} in queues, which Hazelcast encodes itself, so a serialized object a
+ * client with the cluster name puts there is refused before its class is resolved, and no
+ * {@code readObject} of a class on the ranks' class path runs.
  */
 public final class HazelcastSettings {
 
@@ -53,6 +60,7 @@ public final class HazelcastSettings {
         config.setProperty("hazelcast.logging.type", "none");
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.socket.bind.any", "false");
+        config.getSerializationConfig().setJavaSerializationFilterConfig(nothingDeserialised());
         config.getJetConfig().setEnabled(false);
         config.getMetricsConfig().setEnabled(false);
         NetworkConfig network = config.getNetworkConfig();
@@ -71,9 +79,19 @@ public final class HazelcastSettings {
         config.setClusterName(clusterName);
         config.setProperty("hazelcast.logging.type", "none");
         config.getMetricsConfig().setEnabled(false);
+        config.getSerializationConfig().setJavaSerializationFilterConfig(nothingDeserialised());
         config.getNetworkConfig().addAddress(host + ":" + port);
         config.getConnectionStrategyConfig().getConnectionRetryConfig()
                 .setClusterConnectTimeoutMillis(CLIENT_CONNECT_TIMEOUT_MILLIS);
         return config;
+    }
+
+    /**
+     * A filter that lets no class through: Hazelcast consults its blacklist before resolving the
+     * class of a Java-serialized object, and the empty prefix lists every class name. (An empty
+     * whitelist would allow everything once the defaults, which allow {@code java.*}, are disabled.)
+     */
+    static JavaSerializationFilterConfig nothingDeserialised() {
+        return new JavaSerializationFilterConfig().setDefaultsDisabled(true).setBlacklist(new ClassFilter().addPrefixes(""));
     }
 }

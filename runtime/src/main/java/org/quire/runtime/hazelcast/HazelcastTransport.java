@@ -2,6 +2,7 @@ package org.quire.runtime.hazelcast;
 
 import com.hazelcast.collection.IQueue;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.nio.serialization.HazelcastSerializationException;
 import org.quire.runtime.CommunicationException;
 import org.quire.runtime.JobSecret;
 import org.quire.runtime.message.Envelope;
@@ -24,6 +25,9 @@ import java.nio.charset.StandardCharsets;
  * message of the job was lost) fails the receive with a {@link CommunicationException} naming the
  * lost message, which ends the rank, so the job fails fast instead of waiting forever. Open-source Hazelcast lets any client that
  * knows the cluster name put into any queue; this is what keeps such a client's messages out.
+ * Such a client may also put other objects than {@code byte[]}: they are dropped and reported the
+ * same way, and an object whose decoding {@link HazelcastSettings} forbids (any Java-serialized
+ * one) is reported without being decoded.
  */
 final class HazelcastTransport implements MessageTransport {
 
@@ -33,7 +37,8 @@ final class HazelcastTransport implements MessageTransport {
     private final JobSecret secret;
     /** The job id as UTF-8: part of every element's MAC. */
     private final byte[] world;
-    private final IQueue<byte[]> inbox;
+    /** Elements as Hazelcast decodes them: {@code byte[]} unless a stranger put something else. */
+    private final IQueue<Object> inbox;
     /** Per destination: messages sent to it so far. */
     private final long[] sent;
     /** Per source: messages received from it so far. */
@@ -84,7 +89,7 @@ final class HazelcastTransport implements MessageTransport {
     public Message takeNext() {
         Message next;
         do {
-            next = accepted(take());
+            next = accepted(nextBytes(true));
         } while (next == null);
         return next;
     }
@@ -92,7 +97,7 @@ final class HazelcastTransport implements MessageTransport {
     @Override
     public Message pollNext() {
         while (true) {
-            byte[] element = poll();
+            byte[] element = nextBytes(false);
             if (element == null) {
                 return null;
             }
@@ -107,8 +112,7 @@ final class HazelcastTransport implements MessageTransport {
     private Message accepted(byte[] element) {
         InboxElement.Verified verified = InboxElement.verify(secret, world, rank, element);
         if (verified == null) {
-            report("it does not carry this job's secret (" + (element == null ? "null" : element.length + " bytes")
-                    + ")");
+            report("it does not carry this job's secret (" + element.length + " bytes)");
             return null;
         }
         int source = verified.message().source();
@@ -131,22 +135,31 @@ final class HazelcastTransport implements MessageTransport {
         return verified.message();
     }
 
-    private byte[] poll() {
-        try {
-            return inbox.poll();
-        } catch (RuntimeException e) {
-            throw new CommunicationException("rank " + rank + " lost its Hazelcast inbox: " + e.getMessage(), e);
-        }
-    }
-
-    private byte[] take() {
-        try {
-            return inbox.take();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CommunicationException("rank " + rank + " was interrupted waiting for a message", e);
-        } catch (RuntimeException e) {
-            throw new CommunicationException("rank " + rank + " lost its Hazelcast inbox: " + e.getMessage(), e);
+    /**
+     * The next element that is a {@code byte[]}, waiting for one when {@code wait}, else null when the inbox is
+     * empty; anything else is dropped and reported.
+     */
+    private byte[] nextBytes(boolean wait) {
+        while (true) {
+            Object element;
+            try {
+                element = wait ? inbox.take() : inbox.poll();
+            } catch (HazelcastSerializationException e) {
+                report("it is an object Quire does not decode (" + e.getMessage() + ")");
+                continue;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CommunicationException("rank " + rank + " was interrupted waiting for a message", e);
+            } catch (RuntimeException e) {
+                throw new CommunicationException("rank " + rank + " lost its Hazelcast inbox: " + e.getMessage(), e);
+            }
+            if (element instanceof byte[] bytes) {
+                return bytes;
+            }
+            if (element == null && !wait) {
+                return null;
+            }
+            report("it is " + (element == null ? "null" : "a " + element.getClass().getName()) + ", not a byte[]");
         }
     }
 

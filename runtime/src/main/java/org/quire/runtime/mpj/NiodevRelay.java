@@ -41,8 +41,11 @@ import java.util.concurrent.TimeoutException;
  * fail-fast (or {@code srun -K}) stops the job: a rendezvous that closes, an answer without the
  * secret, niodev not returning from {@code MPI.Init} within {@value #INIT_AFTER_ANSWER_MILLIS}
  * ms of the answer (niodev's own listeners, on all interfaces, hang when a stranger sends them
- * garbage at that moment), and {@code MPI.Init} not returning within {@value #INIT_DEADLINE_MILLIS}
- * ms of the relay's start, whatever held it.
+ * garbage at that moment), and {@code MPI.Init} taking more than {@value #INIT_DEADLINE_MILLIS}
+ * ms in all, whatever held it. Neither limit counts the wait for the rendezvous's answer, which
+ * comes when the slowest rank has registered: a peer that starts late is no failure, and a peer
+ * that died ends the job through fail-fast. Tests shorten both limits with the system properties
+ * {@value #INIT_DEADLINE_PROPERTY} and {@value #INIT_AFTER_ANSWER_PROPERTY} (milliseconds).
  */
 final class NiodevRelay {
 
@@ -54,8 +57,11 @@ final class NiodevRelay {
     /** Under Slurm rank 0 starts the rendezvous while the others already wait for it. */
     private static final long RENDEZVOUS_WAIT_MILLIS = 120_000;
     static final long INIT_AFTER_ANSWER_MILLIS = 60_000;
-    /** From the relay's start to {@code MPI.Init}'s return, whatever the step that holds it. */
+    /** From the relay's start to {@code MPI.Init}'s return, whatever the step that holds it, not counting the answer's wait. */
     static final long INIT_DEADLINE_MILLIS = 300_000;
+    static final String INIT_DEADLINE_PROPERTY = "quire.test.niodevInitMillis";
+    static final String INIT_AFTER_ANSWER_PROPERTY = "quire.test.niodevInitAfterAnswerMillis";
+    private static final long CLOCK_CHECK_MILLIS = 200;
     private static final int FAILED_STATUS = 1;
 
     private record Niodev(Socket socket, Registration registration) {
@@ -68,6 +74,12 @@ final class NiodevRelay {
     private final CountDownLatch initReturned = new CountDownLatch(1);
     /** niodev's registration once it arrived: the ports of its listeners. */
     private volatile Registration niodevRegistration;
+    private final long initDeadlineMillis = Long.getLong(INIT_DEADLINE_PROPERTY, INIT_DEADLINE_MILLIS);
+    private final long initAfterAnswerMillis = Long.getLong(INIT_AFTER_ANSWER_PROPERTY, INIT_AFTER_ANSWER_MILLIS);
+    /** The init clock: runs from the relay's start, stopped while the relay waits for the rendezvous's answer. */
+    private final long clockStart = System.nanoTime();
+    private long answerWaitStart = -1;
+    private long answerWaitNanos;
 
     private NiodevRelay(GuardedServer listener, WorldSpec spec) {
         this.listener = listener;
@@ -76,6 +88,7 @@ final class NiodevRelay {
     }
 
     static NiodevRelay start(WorldSpec spec) throws IOException {
+        SocketOwner.requireProc(); // before MPI.Init: without /proc no registration could be accepted
         GuardedServer listener = GuardedServer.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 "niodev relay of rank " + spec.rank(), "niodev registration", READ_TIMEOUT_MILLIS);
         NiodevRelay relay = new NiodevRelay(listener, spec);
@@ -104,31 +117,50 @@ final class NiodevRelay {
         } catch (IOException e) {
             throw fail("cannot hand the peer information to niodev: " + e.getMessage());
         }
-        awaitInit(INIT_AFTER_ANSWER_MILLIS, "MPJ niodev did not connect to its peers within "
-                + INIT_AFTER_ANSWER_MILLIS / 1000 + " s of the rendezvous");
-    }
-
-    private void enforceInitDeadline() {
-        awaitInit(INIT_DEADLINE_MILLIS, "MPI.Init did not return within " + INIT_DEADLINE_MILLIS / 1000
-                + " s of Quire.init");
-    }
-
-    private void awaitInit(long millis, String failure) {
         try {
-            if (!initReturned.await(millis, TimeUnit.MILLISECONDS)) {
-                throw fail(failure + listenerExposure());
+            if (!initReturned.await(initAfterAnswerMillis, TimeUnit.MILLISECONDS)) {
+                throw fail("MPJ niodev did not connect to its peers within " + initAfterAnswerMillis / 1000
+                        + " s of the rendezvous's answer" + listenerExposure());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    /** Why niodev may have failed, for messages: its listeners take connections from anyone while the world forms. */
+    /** Ends the rank when the init clock passes its limit before {@code MPI.Init} returned. */
+    private void enforceInitDeadline() {
+        try {
+            while (!initReturned.await(CLOCK_CHECK_MILLIS, TimeUnit.MILLISECONDS)) {
+                if (initClockNanos() > TimeUnit.MILLISECONDS.toNanos(initDeadlineMillis)) {
+                    throw fail("MPI.Init took more than " + initDeadlineMillis / 1000 + " s, not counting the wait"
+                            + " for the other ranks to register" + listenerExposure());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private synchronized long initClockNanos() {
+        long now = System.nanoTime();
+        return now - clockStart - answerWaitNanos - (answerWaitStart < 0 ? 0 : now - answerWaitStart);
+    }
+
+    private synchronized void stopClock() {
+        answerWaitStart = System.nanoTime();
+    }
+
+    private synchronized void restartClock() {
+        answerWaitNanos += System.nanoTime() - answerWaitStart;
+        answerWaitStart = -1;
+    }
+
+    /** Why niodev may have failed or waited, for messages: a peer, or a stranger at its listeners, which take anyone's connections. */
     String listenerExposure() {
         Registration r = niodevRegistration;
         return r == null ? "" : "; niodev's listeners (ports " + r.readPort() + " and " + r.writePort()
-                + ", all interfaces) accept any connection while the world forms, and data from another process"
-                + " there makes niodev fail or wait";
+                + ", all interfaces) accept any connection while the world forms, and a peer that is slow or gone,"
+                + " or data from another process there, makes niodev fail or wait";
     }
 
     /** Waits for niodev's registration of this rank, then stops listening. */
@@ -168,10 +200,12 @@ final class NiodevRelay {
         if (rank != spec.rank()) {
             return Admission.dropped("it registers rank " + rank + "; this relay serves rank " + spec.rank());
         }
-        if (!niodevArrival.complete(new Niodev(socket, new Registration(rank, readPort, writePort)))) {
-            return Admission.dropped("niodev has registered already");
-        }
-        return Admission.kept();
+        Niodev niodev = new Niodev(socket, new Registration(rank, readPort, writePort));
+        return Admission.kept(() -> {
+            if (!niodevArrival.complete(niodev)) {
+                throw new IOException("niodev has registered already");
+            }
+        });
     }
 
     /**
@@ -183,9 +217,14 @@ final class NiodevRelay {
             Challenged rendezvous = challengedConnection();
             try (Socket socket = rendezvous.socket()) {
                 socket.getOutputStream().write(RendezvousProtocol.registration(spec.secret(), rendezvous.nonce(), mine));
-                socket.setSoTimeout(0); // the answer comes when the last rank has registered
-                return RendezvousProtocol.readAnswer(new DataInputStream(socket.getInputStream()), spec.secret(),
-                        rendezvous.nonce(), coordinator);
+                socket.setSoTimeout(0); // the answer comes when the last rank has registered, however late
+                stopClock();
+                try {
+                    return RendezvousProtocol.readAnswer(new DataInputStream(socket.getInputStream()), spec.secret(),
+                            rendezvous.nonce(), coordinator);
+                } finally {
+                    restartClock();
+                }
             }
         } catch (IOException e) {
             throw fail("the niodev rendezvous at " + coordinator + " failed: " + e.getMessage());

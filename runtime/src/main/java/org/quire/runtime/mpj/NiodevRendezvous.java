@@ -79,8 +79,8 @@ public final class NiodevRendezvous implements AutoCloseable {
         if (registration == null) {
             return Admission.dropped("its registration does not carry this job's secret");
         }
-        arrive(new Arrival(socket, socket.getInetAddress().getHostAddress(), nonce, registration));
-        return Admission.kept();
+        return Admission.kept(() -> arrive(new Arrival(socket, socket.getInetAddress().getHostAddress(), nonce,
+                registration)));
     }
 
     private void arrive(Arrival arrival) {

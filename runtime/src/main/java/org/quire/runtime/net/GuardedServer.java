@@ -24,25 +24,44 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class GuardedServer implements AutoCloseable {
 
-    static final int MAX_BEING_READ = 256;
+    /** Connections read at once; more are dropped as soon as accepted. */
+    public static final int MAX_BEING_READ = 256;
     private static final long ACCEPT_RETRY_MILLIS = 1000;
 
-    /** What becomes of a connection once read. */
-    public record Admission(boolean socketKept, String dropReason) {
+    /** What a handler does with a connection it admitted, once the connection's deadline can no longer close it. */
+    @FunctionalInterface
+    public interface Commit {
+        /** Keeps the connection (answers it, stores the socket); an {@link IOException} drops it with its message. */
+        void run() throws IOException;
+    }
 
-        /** The connection belongs to the job; the handler keeps (and later closes) the socket. */
-        public static Admission kept() {
-            return new Admission(true, null);
+    /**
+     * What becomes of a connection once read: kept, with what to do to keep it ({@code commit}), or
+     * closed, reported when there is a {@code dropReason}.
+     */
+    public record Admission(Commit commit, String dropReason) {
+
+        /**
+         * The connection belongs to the job: once its deadline is cancelled {@code commit} runs and
+         * the handler keeps (and later closes) the socket. A connection admitted just as its
+         * deadline passed is dropped without {@code commit}, so it is never half-kept.
+         */
+        public static Admission kept(Commit commit) {
+            return new Admission(commit, null);
         }
 
         /** Closed without a word: e.g. a port probe that closed without sending anything. */
         public static Admission ignored() {
-            return new Admission(false, null);
+            return new Admission(null, null);
         }
 
         /** Closed and reported with {@code why}. */
         public static Admission dropped(String why) {
-            return new Admission(false, why);
+            return new Admission(null, why);
+        }
+
+        boolean socketKept() {
+            return commit != null;
         }
     }
 
@@ -164,7 +183,12 @@ public final class GuardedServer implements AutoCloseable {
             admission = Admission.dropped(late); // the deadline closed the socket just as it was admitted
         }
         if (admission.socketKept()) {
-            return;
+            try {
+                admission.commit().run();
+                return;
+            } catch (IOException e) {
+                admission = Admission.dropped(e.getMessage());
+            }
         }
         if (admission.dropReason() != null) {
             drop(socket, admission.dropReason());

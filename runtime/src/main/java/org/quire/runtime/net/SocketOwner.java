@@ -2,7 +2,11 @@ package org.quire.runtime.net;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -13,10 +17,15 @@ import java.util.stream.Stream;
 /**
  * Tells whether the far end of an accepted loopback connection is a socket of this very process,
  * from Linux's {@code /proc}: the kernel's table of TCP sockets ({@code /proc/self/net/tcp} and
- * {@code tcp6}) names the inode of the socket whose local port is the peer's and whose remote port
- * is ours, and {@code /proc/self/fd} lists the sockets this process holds as
- * {@code socket:[inode]}. Another process (of any user) cannot make a socket appear among our
- * descriptors, so the answer cannot be forged from outside.
+ * {@code tcp6}) names the inode of the socket whose local end is the peer's address and port and
+ * whose remote end is ours (the whole 4-tuple, which only one connected socket has: a port alone
+ * can be shared by a socket bound to another loopback address such as 127.0.0.2), and
+ * {@code /proc/self/fd} lists the sockets this process holds as {@code socket:[inode]}. Another
+ * process (of any user) can neither make a socket appear among our descriptors nor give its own
+ * socket the 4-tuple of ours while ours is connected.
+ *
+ * <p>Linux only: where {@code /proc/self/net/tcp} cannot be read, {@link #requireProc} says so in
+ * one line.
  */
 public final class SocketOwner {
 
@@ -31,31 +40,39 @@ public final class SocketOwner {
     private SocketOwner() {
     }
 
+    /** Throws an {@link IOException} saying why when this system has no /proc to tell sockets' owners (not Linux). */
+    public static void requireProc() throws IOException {
+        if (!Files.isReadable(SOCKETS_V4) || !Files.isDirectory(DESCRIPTORS)) {
+            throw new IOException("cannot tell which process a loopback connection comes from: " + SOCKETS_V4
+                    + " or " + DESCRIPTORS + " is not readable (the MPJ transport needs Linux's /proc;"
+                    + " use the Hazelcast transport elsewhere)");
+        }
+    }
+
     /**
      * True when the peer of {@code accepted} (a loopback connection this process accepted) is a
      * socket this process holds; an {@link IOException} when /proc cannot tell (not Linux).
      */
     public static boolean isThisProcess(Socket accepted) throws IOException {
-        String inode = peerInode(accepted.getPort(), accepted.getLocalPort());
+        requireProc();
+        String inode = inodeOf((InetSocketAddress) accepted.getRemoteSocketAddress(),
+                (InetSocketAddress) accepted.getLocalSocketAddress());
         return inode != null && socketInodesOfThisProcess().contains(inode);
     }
 
-    /** The inode of the socket with local port {@code peerPort} connected to {@code ourPort}, or null. */
-    private static String peerInode(int peerPort, int ourPort) throws IOException {
+    /** The inode of the socket whose local end is {@code local} and whose remote end is {@code remote}, or null. */
+    static String inodeOf(InetSocketAddress local, InetSocketAddress remote) throws IOException {
         for (Path table : List.of(SOCKETS_V4, SOCKETS_V6)) {
             if (!Files.isReadable(table)) {
                 continue;
             }
             for (String line : Files.readAllLines(table)) {
                 String[] columns = line.trim().split("\\s+");
-                if (columns.length > INODE && port(columns[LOCAL]) == peerPort && port(columns[REMOTE]) == ourPort) {
+                if (columns.length > INODE && local.equals(endpoint(columns[LOCAL]))
+                        && remote.equals(endpoint(columns[REMOTE]))) {
                     return columns[INODE];
                 }
             }
-        }
-        if (!Files.isReadable(SOCKETS_V4) && !Files.isReadable(SOCKETS_V6)) {
-            throw new IOException("cannot tell which process it comes from: " + SOCKETS_V4 + " is not readable"
-                    + " (Quire checks this on Linux only)");
         }
         return null;
     }
@@ -77,13 +94,26 @@ public final class SocketOwner {
         return inodes;
     }
 
-    /** The port of a /proc/net/tcp address such as {@code 0100007F:1F90}, or -1 for a header. */
-    private static int port(String address) {
-        int colon = address.lastIndexOf(':');
+    /**
+     * The address and port of a /proc/net/tcp endpoint such as {@code 0100007F:1F90}, or null for
+     * a header. The kernel prints the address as 32-bit words in the machine's byte order (8 hex
+     * digits in {@code tcp}, 32 in {@code tcp6}); an IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d})
+     * comes back as the IPv4 address, as Java reports it for a socket.
+     */
+    static InetSocketAddress endpoint(String text) {
+        int colon = text.indexOf(':');
+        if (colon < 0 || (colon != 8 && colon != 32)) {
+            return null;
+        }
         try {
-            return colon < 0 ? -1 : Integer.parseInt(address.substring(colon + 1), 16);
-        } catch (NumberFormatException header) {
-            return -1;
+            ByteBuffer address = ByteBuffer.allocate(colon / 2).order(ByteOrder.nativeOrder());
+            for (int word = 0; word < colon; word += 8) {
+                address.putInt((int) Long.parseLong(text.substring(word, word + 8), 16));
+            }
+            int port = Integer.parseInt(text.substring(colon + 1), 16);
+            return new InetSocketAddress(InetAddress.getByAddress(address.array()), port);
+        } catch (NumberFormatException | IOException header) {
+            return null;
         }
     }
 }

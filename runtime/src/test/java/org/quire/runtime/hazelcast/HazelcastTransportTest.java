@@ -8,6 +8,9 @@ import com.hazelcast.core.HazelcastInstance;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.quire.runtime.CommunicationException;
 import org.quire.runtime.JobSecret;
 import org.quire.runtime.message.Envelope;
@@ -15,12 +18,18 @@ import org.quire.runtime.message.Message;
 import org.quire.runtime.message.PayloadKind;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
 import java.io.PrintStream;
+import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -88,6 +97,61 @@ class HazelcastTransportTest {
                 + " job's secret (49 bytes)"), lines);
         assertTrue(lines.contains("quire: rank 0 dropped a message in its Hazelcast inbox: rank 1's message number 0"
                 + " arrived where number 1 was due (a copy of an earlier message)"), lines);
+    }
+
+    /** What an attacker would put: a class on the ranks' class path whose {@code readObject} acts. */
+    static final class Gadget implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final String marker;
+
+        Gadget(Path marker) {
+            this.marker = marker.toString();
+        }
+
+        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+            in.defaultReadObject();
+            Files.writeString(Path.of(marker), "Gadget.readObject ran");
+        }
+    }
+
+    /**
+     * A client with the cluster name puts a serializable gadget and a string into a rank's inbox,
+     * for a rank on the member (rank 0 under Slurm) and for a rank that is a client (under
+     * {@code quire run}): both are dropped with a line each, the gadget without being decoded, and
+     * the rank gets the job's next message.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void objectsOtherThanBytesAreDroppedAndNeverDeserialised(boolean rankIsMember, @TempDir Path dir) {
+        Path marker = dir.resolve("gadget-ran");
+        Address address = member.getCluster().getLocalMember().getAddress();
+        HazelcastInstance rankInstance = rankIsMember ? member : HazelcastClient.newHazelcastClient(
+                HazelcastSettings.client(HazelcastSettings.clusterName(SECRET, WORLD), address.getHost(),
+                        address.getPort()));
+        int rank = rankIsMember ? 3 : 4;
+        HazelcastTransport receiver = new HazelcastTransport(rankInstance, rank, 5, SECRET, WORLD);
+        HazelcastTransport sender = new HazelcastTransport(member, 1, 5, SECRET, WORLD);
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream reports = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(reports, true, StandardCharsets.UTF_8));
+        try {
+            intruder.getQueue("inbox-" + rank).add(new Gadget(marker));
+            intruder.getQueue("inbox-" + rank).add("not a byte[]");
+            sender.send(rank, TAG_5, bytes("genuine"));
+            assertEquals("genuine", text(receiver.takeNext()));
+        } finally {
+            System.setErr(stderr);
+            if (!rankIsMember) {
+                rankInstance.shutdown();
+            }
+        }
+        String lines = reports.toString(StandardCharsets.UTF_8);
+        assertFalse(Files.exists(marker), "the gadget's readObject ran in the rank's JVM");
+        assertEquals(2, lines.lines().count(), lines);
+        String prefix = "quire: rank " + rank + " dropped a message in its Hazelcast inbox: ";
+        assertTrue(lines.startsWith(prefix + "it is an object Quire does not decode ("), lines);
+        assertTrue(lines.contains(Gadget.class.getName()), lines);
+        assertTrue(lines.contains(prefix + "it is a java.lang.String, not a byte[]"), lines);
     }
 
     @Test

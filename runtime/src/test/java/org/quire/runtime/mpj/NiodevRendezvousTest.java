@@ -71,6 +71,30 @@ class NiodevRendezvousTest {
         }
     }
 
+    /**
+     * An eavesdropper replays rank 0's registration on a connection of its own: made for another
+     * nonce, it is dropped, and the world forms from the genuine registrations.
+     */
+    @Test
+    void aReplayedRegistrationIsDropped() throws Exception {
+        JobSecret secret = JobSecret.generate();
+        try (NiodevRendezvous rendezvous = NiodevRendezvous.start(LOOPBACK, 0, 2, secret);
+             Socket rank0 = new Socket(LOOPBACK, rendezvous.port());
+             Socket replay = new Socket(LOOPBACK, rendezvous.port())) {
+            byte[] nonce = nonce(rank0);
+            byte[] registration = RendezvousProtocol.registration(secret, nonce, new Registration(0, 1000, 2000));
+            rank0.getOutputStream().write(registration);
+            nonce(replay);
+            replay.getOutputStream().write(registration);
+            assertEquals(-1, replay.getInputStream().read(), "the replay gets no answer");
+            List<CompletableFuture<String>> rank1 = registerAll(rendezvous, secret, 1);
+            String twoPeers = "#Peer Information;127.0.0.1@1000@2000@0@0;127.0.0.1@1001@2001@1@0";
+            assertEquals(twoPeers, rank1.get(0).get(30, TimeUnit.SECONDS));
+            assertEquals(twoPeers, RendezvousProtocol.readAnswer(new DataInputStream(rank0.getInputStream()), secret,
+                    nonce, "test"));
+        }
+    }
+
     @Test
     void aRankThatRegistersTwiceFailsTheRendezvousForEveryone() throws Exception {
         JobSecret secret = JobSecret.generate();

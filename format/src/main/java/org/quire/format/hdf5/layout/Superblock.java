@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Arrays;
 
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.WrongFormatException;
 
 /**
  * What a reader needs from a superblock of any version (specification section II.A): versions
@@ -42,7 +43,14 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
      * are from then on relative to it.
      */
     static Superblock read(BlockFile file) throws IOException {
-        file.useBaseAddress(locate(file));
+        long at = locate(file);
+        if (at < 0) {
+            throw new WrongFormatException(file.path(), "an HDF5", WrongFormatException.startInsteadOf(
+                    file.read(0, (int) Math.min(file.size(), SIGNATURE_LENGTH), "superblock"))
+                    + (file.size() == 0 ? "" : ", and no HDF5 signature 89 48 44 46 0d 0a 1a 0a (\".HDF....\") is"
+                            + " at offset 0, 512, 1024, 2048, ..."));
+        }
+        file.useBaseAddress(at);
         byte[] prefix = file.read(0, VERSION_OFFSET + 1, "superblock");
         MetadataValidator.verifyPrefix(file.path(), 0, prefix, SuperblockV0.SIGNATURE_ONLY);
         int version = prefix[VERSION_OFFSET] & 0xff;
@@ -77,7 +85,7 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
         return storedEndOfFile + (file.baseAddress() - storedBase);
     }
 
-    /** The first offset of 0, 512, 1024, 2048, ... holding the format signature; else 0. */
+    /** The first offset of 0, 512, 1024, 2048, ... holding the format signature; else -1. */
     private static long locate(BlockFile file) throws IOException {
         byte[] signature = SuperblockV0.SIGNATURE_ONLY.signature();
         for (long at = 0; at <= file.size() - signature.length;
@@ -87,8 +95,11 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
                 return at;
             }
         }
-        return 0;
+        return -1;
     }
+
+    /** Bytes of the format signature. */
+    int SIGNATURE_LENGTH = 8;
 
     /** The smallest user block libhdf5 allows; larger ones are powers of two. */
     long FIRST_USER_BLOCK_SIZE = 512;

@@ -1,0 +1,40 @@
+package org.quire.launcher.run;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Real rank processes (shell commands) and what the launcher says when one fails. */
+class RankProcessesTest {
+
+    /**
+     * A rank prints the JVM's out-of-memory line; the launcher says it ran out of memory only when
+     * it also exited with the JVM's out-of-memory status 3.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "3 | quire: rank 0 ran out of memory (java.lang.OutOfMemoryError: Java heap space) and exited with status 3;"
+            + " give the ranks more with --heap",
+        "1 | quire: rank 0 exited with status 1",
+    })
+    void reportsAnOutOfMemoryErrorOnlyWithTheJvmsStatus(int status, String expected) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ProcessBuilder rank = new ProcessBuilder("/bin/sh", "-c",
+                "echo 'Terminating due to java.lang.OutOfMemoryError: Java heap space'; exit " + status);
+        int exit = new RankProcesses(List.of(rank), Duration.ofSeconds(5),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false)
+                .run();
+        assertEquals(status, exit);
+        assertEquals("[0] Terminating due to java.lang.OutOfMemoryError: Java heap space\n",
+                out.toString(StandardCharsets.UTF_8));
+        assertEquals(expected + System.lineSeparator(), err.toString(StandardCharsets.UTF_8));
+    }
+}
