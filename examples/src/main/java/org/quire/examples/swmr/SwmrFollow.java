@@ -9,9 +9,11 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 
+import org.quire.format.WrongFormatException;
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.WriterStatus;
+import org.quire.format.storage.NotARegularFileException;
 
 /**
  * Follows a record dataset while an SWMR writer appends to it, verifying every record it sees
@@ -21,9 +23,9 @@ import org.quire.format.hdf5.WriterStatus;
  * <pre>java -cp examples/target/quire-examples.jar org.quire.examples.swmr.SwmrFollow \
  *     FILE DATASET [--expect N] [--timeout S]</pre>
  *
- * <p>Opens FILE with {@link Hdf5File#openSwmr} (tried again until the writer has switched to
- * SWMR writing), then loops {@link Dataset#refresh()} and checks the records that became
- * visible, until N are visible or, without {@code --expect}, until no Quire writer is alive on
+ * <p>Opens FILE with {@link Hdf5File#openSwmr} (tried again while FILE is missing or empty or
+ * its writer has not switched to SWMR writing; a file that is not HDF5 ends the run), then
+ * loops {@link Dataset#refresh()} and checks the records that became visible, until N are visible or, without {@code --expect}, until no Quire writer is alive on
  * the file ({@link Hdf5File#writerStatus}), or S seconds (default 60) passed. Prints one JSON
  * line; exit status 0 when every record was ok (and N were seen), 1 otherwise, 2 for bad usage.
  */
@@ -163,7 +165,9 @@ public final class SwmrFollow {
             Dataset records = file.root().dataset(arguments.dataset());
             followDataset(file, records, arguments, deadline, tally);
         } catch (IOException | RuntimeException e) {
-            tally.error = e.getMessage();
+            String message = String.valueOf(e.getMessage());
+            tally.error = message.contains(arguments.file().toString()) ? message
+                    : arguments.file() + ": " + message;
         }
         tally.seconds = (System.nanoTime() - started) / 1e9;
         return tally;
@@ -185,6 +189,8 @@ public final class SwmrFollow {
                 why = "the file is empty";
             } catch (NoSuchFileException e) {
                 why = "no such file";
+            } catch (WrongFormatException | NotARegularFileException e) {
+                throw e; // no writer turns it into an HDF5 file: waiting would not help
             } catch (IOException e) {
                 why = e.getMessage();
             }

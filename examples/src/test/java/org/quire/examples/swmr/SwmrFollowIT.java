@@ -231,5 +231,21 @@ class SwmrFollowIT {
         assertEquals(1, notThere.exitCode(), notThere.toString());
         assertTrue(notThere.stdout().contains("\"error\": \"could not open " + file
                 + " as an SWMR reader: no such file\""), notThere.toString());
+        // Bad input ends the run at once (not after the default 60 s), naming the file.
+        Path text = java.nio.file.Files.writeString(dir.resolve("notes.txt"), "not hdf5");
+        QuireCommand.Result notHdf5File = QuireCommand.runProcess(java(SwmrFollow.class,
+                text.toString(), "records"), Duration.ofSeconds(30));
+        assertEquals(1, notHdf5File.exitCode(), notHdf5File.toString());
+        assertTrue(notHdf5File.stdout().contains("\"error\": \"" + text + ": not an HDF5 file"),
+                notHdf5File.toString());
+        Path records = dir.resolve("records.h5");
+        QuireCommand.Result first = QuireCommand.runProcess(swmrAppend(records.toString(),
+                "records", "10", "10"), LIMIT);
+        assertEquals(0, first.exitCode(), first.toString());
+        QuireCommand.Result noDataset = QuireCommand.runProcess(java(SwmrFollow.class,
+                records.toString(), "other"), Duration.ofSeconds(30));
+        assertEquals(1, noDataset.exitCode(), noDataset.toString());
+        assertTrue(noDataset.stdout().contains("\"error\": \"" + records + ": "),
+                noDataset.toString());
     }
 }
