@@ -20,9 +20,9 @@ class RankProcessesTest {
      */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "3 | quire: rank 0 ran out of memory (java.lang.OutOfMemoryError: Java heap space) and exited with status 3;"
+        "3 | quire run: rank 0 ran out of memory (java.lang.OutOfMemoryError: Java heap space) and exited with status 3;"
             + " give the ranks more with --heap",
-        "1 | quire: rank 0 exited with status 1",
+        "1 | quire run: rank 0 exited with status 1",
     })
     void reportsAnOutOfMemoryErrorOnlyWithTheJvmsStatus(int status, String expected) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
