@@ -56,6 +56,7 @@ public record LocatorRecord(String uid, String checksum, long collection, long i
      * The record {@code text} holds, in any of Hangar's three dialects.
      *
      * @throws MalformedRecordException it is not a well-formed HDF5_00 record
+     * @throws NullPointerException     {@code text} is null
      */
     public static LocatorRecord parse(String text) throws MalformedRecordException {
         return new LocatorRecordParser(text, null).parse();

@@ -1,6 +1,7 @@
 package org.quire.format.hangar;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * One pass over a record's characters, left to right, failing at the first one the grammar does
@@ -13,8 +14,12 @@ import java.util.Arrays;
  * number   = "0" | "1".."9" { "0".."9" }          (at most 2^63 - 1)
  * shape    = [ number { " " number } ]
  * </pre>
- * The dialect is told by the character after the UID and, after a '$', by whether a run of hex
- * digits ends in a second '$'.
+ * The dialect is told by the character after the UID and, after a '$', by whether a second '$'
+ * comes before any ' ' or '*' (v0.4: the checksum, then checked digit by digit). Errors point at
+ * the first character that cannot be accepted, left to right: the digit after a leading zero,
+ * the digit that takes a number past 2^63 - 1, the ' ' or end of the record where the shape's
+ * rank passes or falls short of the schema's; only an extent the schema does not admit is
+ * pointed at by its first digit.
  */
 final class LocatorRecordParser {
 
@@ -25,7 +30,7 @@ final class LocatorRecordParser {
     private int at;
 
     LocatorRecordParser(String text, SampleSchema schema) {
-        this.text = text;
+        this.text = Objects.requireNonNull(text, "the record text");
         this.schema = schema;
     }
 
@@ -52,8 +57,9 @@ final class LocatorRecordParser {
             return new LocatorRecord(uid, checksum, collection, index, shape());
         }
         expect('$', "'$' (v0.3, v0.4) or ':' (v0.5) after the UID");
-        String checksum = hexRunEndsAt('$') ? checksum() : null;
-        if (checksum != null) {
+        String checksum = null;
+        if (secondDollarComesFirst()) {
+            checksum = checksum();
             expect('$', "'$' after the checksum");
         }
         long collection = number("collection number");
@@ -90,13 +96,14 @@ final class LocatorRecordParser {
         return text.substring(start, at);
     }
 
-    /** Whether the characters from here are hex digits up to a {@code separator}. */
-    private boolean hexRunEndsAt(char separator) {
+    /** Whether a '$' comes before any ' ' or '*' from here: a v0.4 checksum's end. */
+    private boolean secondDollarComesFirst() {
         int end = at;
-        while (isHexDigit(charAt(end))) {
+        while (charAt(end) != -1 && charAt(end) != '$' && charAt(end) != ' '
+                && charAt(end) != '*') {
             end++;
         }
-        return charAt(end) == separator;
+        return charAt(end) == '$';
     }
 
     private String checksum() throws MalformedRecordException {
@@ -119,8 +126,8 @@ final class LocatorRecordParser {
         long value = 0;
         while (isDigit(peek())) {
             if (at > start && value == 0) {
-                throw new MalformedRecordException(text, start, "'0" + (char) peek() + "'",
-                        "the " + what + " without leading zeros");
+                throw new MalformedRecordException(text, at, "'" + (char) peek()
+                        + "' after a leading '0'", "the " + what + " without leading zeros");
             }
             int digit = peek() - '0';
             if (value > (Long.MAX_VALUE - digit) / 10) {
@@ -128,8 +135,8 @@ final class LocatorRecordParser {
                 while (isDigit(charAt(end))) {
                     end++;
                 }
-                throw new MalformedRecordException(text, start,
-                        "'" + text.substring(start, end) + "'",
+                throw new MalformedRecordException(text, at, "'" + (char) peek()
+                        + "', making the " + what + " " + text.substring(start, end),
                         "the " + what + " at most " + Long.MAX_VALUE);
             }
             value = value * 10 + digit;
@@ -138,41 +145,39 @@ final class LocatorRecordParser {
         return value;
     }
 
-    /** The shape, which ends the record: extents between single spaces, none for 0-d. */
+    /**
+     * The shape, which ends the record: extents between single spaces, none for 0-d; each
+     * checked against the schema, if any, as it is read.
+     */
     private long[] shape() throws MalformedRecordException {
-        int start = at;
         long[] extents = new long[4];
-        int[] positions = new int[4];
         int rank = 0;
         while (at < text.length()) {
+            if (schema != null && rank == schema.rank()) {
+                throw failure(at, "the end of the record after " + rank + " extents, rank "
+                        + schema.rank() + " of the schema shape " + schema.text());
+            }
             if (rank > 0) {
                 expect(' ', "' ' or the end of the record after an extent");
             }
             if (rank == extents.length) {
                 extents = Arrays.copyOf(extents, rank * 2);
-                positions = Arrays.copyOf(positions, rank * 2);
             }
-            positions[rank] = at;
-            extents[rank++] = number("shape extent");
+            int extentAt = at;
+            long extent = number("shape extent");
+            if (schema != null && !schema.admits(rank, extent)) {
+                throw new MalformedRecordException(text, extentAt, "extent " + extent
+                        + " in dimension " + rank, (schema.variableShape() ? "at most " : "")
+                        + schema.extent(rank) + " as in the " + schema);
+            }
+            extents[rank++] = extent;
         }
-        if (schema != null) {
-            check(start, Arrays.copyOf(extents, rank), positions);
+        if (schema != null && rank < schema.rank()) {
+            throw failure(at, (rank == 0 ? "" : "' ' and ") + "extent " + rank
+                    + " of a shape of rank " + schema.rank() + " (the schema shape "
+                    + schema.text() + ")");
         }
         return Arrays.copyOf(extents, rank);
-    }
-
-    private void check(int start, long[] shape, int[] positions) throws MalformedRecordException {
-        if (shape.length != schema.rank()) {
-            throw new MalformedRecordException(text, start, "a shape of rank " + shape.length,
-                    "rank " + schema.rank() + " of the schema shape " + schema.text());
-        }
-        for (int d = 0; d < shape.length; d++) {
-            if (!schema.admits(d, shape[d])) {
-                throw new MalformedRecordException(text, positions[d], "extent " + shape[d]
-                        + " in dimension " + d, (schema.variableShape() ? "at most " : "")
-                        + schema.extent(d) + " as in the " + schema);
-            }
-        }
     }
 
     private void expect(char separator, String expected) throws MalformedRecordException {

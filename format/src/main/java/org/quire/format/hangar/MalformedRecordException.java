@@ -33,7 +33,10 @@ public class MalformedRecordException extends FormatException {
         return record;
     }
 
-    /** 0-based index in {@link #record()} of the first character that is wrong. */
+    /**
+     * 0-based index in {@link #record()} of the first character that is wrong (for an extent
+     * the schema does not admit, the extent's first digit).
+     */
     public int position() {
         return position;
     }

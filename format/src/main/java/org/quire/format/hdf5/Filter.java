@@ -58,6 +58,17 @@ public sealed interface Filter {
 
     byte[] encode(byte[] chunk, int elementSize);
 
+    /** What {@link #encodedSize} gives when the size depends on the data. */
+    long UNKNOWN_SIZE = -1;
+
+    /**
+     * The size {@link #encode} gives for {@code size} bytes ({@link #UNKNOWN_SIZE} stays
+     * unknown): the same for shuffle, 4 more for Fletcher-32, unknown for compression.
+     */
+    default long encodedSize(long size) {
+        return UNKNOWN_SIZE;
+    }
+
     /**
      * Undoes {@link #encode}.
      *
@@ -155,6 +166,10 @@ public sealed interface Filter {
         }
 
         /** Byte {@code b} of element {@code e} moves to {@code b * count + e}; a tail stays. */
+        @Override public long encodedSize(long size) {
+            return size;
+        }
+
         @Override public byte[] encode(byte[] chunk, int elementSize) {
             byte[] out = chunk.clone();
             int count = chunk.length / elementSize;
@@ -189,6 +204,10 @@ public sealed interface Filter {
 
         @Override public int[] clientData(int elementSize, int chunkBytes) {
             return new int[0];
+        }
+
+        @Override public long encodedSize(long size) {
+            return size == UNKNOWN_SIZE ? UNKNOWN_SIZE : size + 4;
         }
 
         @Override public byte[] encode(byte[] chunk, int elementSize) {
@@ -281,13 +300,22 @@ public sealed interface Filter {
             return LzfCodec.compress(chunk);
         }
 
-        /** Without the chunk's size: at most {@link LzfCodec#MAX_EXPANSION} times the stream. */
+        /**
+         * Without the output's size (LZF after a compressing filter): into an array grown as
+         * needed, as h5py's filter grows its buffer, but never past {@link
+         * LzfCodec#MAX_EXPANSION} times the stream nor {@link DatasetSpec#MAX_CHUNK_BYTES}.
+         */
         @Override public byte[] decode(byte[] chunk, int elementSize) {
-            long bound = (long) chunk.length * LzfCodec.MAX_EXPANSION;
-            return LzfCodec.decompress(chunk, (int) Math.min(bound, DatasetSpec.MAX_CHUNK_BYTES));
+            long bound = Math.min((long) chunk.length * LzfCodec.MAX_EXPANSION,
+                    DatasetSpec.MAX_CHUNK_BYTES);
+            return LzfCodec.decompress(chunk, (int) Math.min(bound, 4L * chunk.length + 64),
+                    (int) bound);
         }
 
-        /** Into an array of the chunk's size; a stream that would write more is damaged. */
+        /**
+         * Into one array of the output's size, which the pipeline knows exactly (the chunk's,
+         * plus 4 per Fletcher-32 before LZF); a stream that would write more is damaged.
+         */
         @Override public byte[] decode(byte[] chunk, int elementSize, int expectedSize) {
             return LzfCodec.decompress(chunk, expectedSize);
         }

@@ -69,21 +69,34 @@ final class FilterPipeline {
 
     /**
      * The chunk {@code record} of {@code file} points at, from its {@code stored} bytes: the
-     * filters its mask does not skip undone, last to first, each expected to give back about
-     * {@code chunkBytes} (a chunk's size; a hint for filters that cannot tell their output size).
+     * filters its mask does not skip undone, last to first. Each gives back the chunk as the
+     * filters before it left it: {@code chunkBytes} plus 4 per Fletcher-32 applied before it,
+     * which it is told exactly, or, after deflate or LZF, a size it cannot be told.
      */
     byte[] decode(Path file, ChunkRecord record, byte[] stored, int chunkBytes)
             throws CorruptFileException {
+        long[] decodedSizes = new long[filters.size()];
+        long size = chunkBytes;
+        for (int i = 0; i < filters.size(); i++) {
+            decodedSizes[i] = size;
+            if ((record.filterMask() & (1 << i)) == 0) {
+                size = filters.get(i).encodedSize(size);
+            }
+        }
         byte[] bytes = stored;
         for (int i = filters.size() - 1; i >= 0; i--) {
             if ((record.filterMask() & (1 << i)) != 0) {
                 continue;
             }
+            Filter filter = filters.get(i);
             try {
-                bytes = filters.get(i).decode(bytes, elementSize, chunkBytes);
+                bytes = decodedSizes[i] == Filter.UNKNOWN_SIZE
+                        || decodedSizes[i] > DatasetSpec.MAX_CHUNK_BYTES
+                        ? filter.decode(bytes, elementSize)
+                        : filter.decode(bytes, elementSize, (int) decodedSizes[i]);
             } catch (IllegalArgumentException e) {
                 throw new CorruptFileException(file, record.address(), "chunk",
-                        "filter " + filters.get(i).getClass().getSimpleName(),
+                        "filter " + filter.getClass().getSimpleName(),
                         "data the filter wrote", e.getMessage());
             }
         }

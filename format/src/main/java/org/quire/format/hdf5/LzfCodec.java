@@ -75,14 +75,20 @@ final class LzfCodec {
         return Arrays.copyOf(out, length);
     }
 
+    /** {@code stream} decompressed into one array of {@code limit} bytes, its most. */
+    static byte[] decompress(byte[] stream, int limit) {
+        return decompress(stream, limit, limit);
+    }
+
     /**
-     * {@code stream} decompressed: at most {@code limit} bytes, never more memory than that.
+     * {@code stream} decompressed: at most {@code limit} bytes, never more memory than that,
+     * into an array of {@code capacity} bytes at first, doubled (up to the limit) when full.
      *
      * @throws IllegalArgumentException the stream is not LZF, or its output would pass
      *                                  {@code limit}; the message names the stream byte
      */
-    static byte[] decompress(byte[] stream, int limit) {
-        byte[] out = new byte[limit];
+    static byte[] decompress(byte[] stream, int capacity, int limit) {
+        byte[] out = new byte[Math.min(capacity, limit)];
         int length = 0;
         int at = 0;
         while (at < stream.length) {
@@ -97,6 +103,7 @@ final class LzfCodec {
                 if (run > limit - length) {
                     throw tooLong(instruction, limit);
                 }
+                out = room(out, length + run, limit);
                 System.arraycopy(stream, at, out, length, run);
                 at += run;
                 length += run;
@@ -121,11 +128,20 @@ final class LzfCodec {
             if (copy > limit - length) {
                 throw tooLong(instruction, limit);
             }
+            out = room(out, length + copy, limit);
             for (int from = length - distance, end = length + copy; length < end; ) {
                 out[length++] = out[from++];
             }
         }
-        return length == limit ? out : Arrays.copyOf(out, length);
+        return length == out.length ? out : Arrays.copyOf(out, length);
+    }
+
+    /** {@code out}, or a copy at least {@code needed} (at most {@code limit}) bytes long. */
+    private static byte[] room(byte[] out, int needed, int limit) {
+        if (needed <= out.length) {
+            return out;
+        }
+        return Arrays.copyOf(out, (int) Math.min(limit, Math.max(needed, 2L * out.length)));
     }
 
     /** Writes {@code data[from, to)} as literal runs of at most 32 bytes. */

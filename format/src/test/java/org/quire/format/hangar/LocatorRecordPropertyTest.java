@@ -55,7 +55,9 @@ class LocatorRecordPropertyTest {
         int failures = 0;
         for (int i = 0; i < MUTATIONS; i++) {
             String[] texts = dialects(randomRecord(random, true));
-            String mutated = mutate(texts[random.nextInt(texts.length)], random);
+            String original = texts[random.nextInt(texts.length)];
+            int at = random.nextInt(original.length() + 1);
+            String mutated = mutate(original, at, random);
             try {
                 LocatorRecord parsed = LocatorRecord.parse(mutated);
                 // What parses is a valid record; reparsing what it formats to gives it back.
@@ -64,8 +66,18 @@ class LocatorRecordPropertyTest {
                         parsed.shape()), again, mutated);
             } catch (MalformedRecordException e) {
                 failures++;
-                assertTrue(e.position() >= 0 && e.position() <= mutated.length(),
-                        e.getMessage());
+                // Left of the mutation the record is intact: the parser fails no earlier than
+                // the field the mutation is in (whose end may have decided the dialect). It
+                // looks ahead at most two fields: a lost separator merges the mutated field
+                // with the next and shifts the one after into the next one's role, where it
+                // no longer fits (+ 1: an inserted character).
+                int fieldStart = fieldStart(original, at);
+                int nextFieldEnd = separatorFrom(original, separatorFrom(original,
+                        separatorFrom(original, at) + 1) + 1) + 1;
+                assertTrue(e.position() >= fieldStart && e.position() <= nextFieldEnd
+                        && e.position() <= mutated.length(), "mutated at " + at + " of '"
+                        + original + "', field " + fieldStart + ".." + nextFieldEnd + ": "
+                        + e.getMessage());
                 assertEquals(1, e.getMessage().lines().count(), e.getMessage());
             } catch (RuntimeException e) {
                 fail("'" + mutated + "' threw " + e, e);
@@ -113,9 +125,30 @@ class LocatorRecordPropertyTest {
         };
     }
 
-    /** One character replaced, inserted or deleted. */
-    private static String mutate(String text, Random random) {
-        int at = random.nextInt(text.length() + 1);
+    private static boolean isSeparator(char c) {
+        return c == ':' || c == '$' || c == ' ' || c == '*';
+    }
+
+    /** Where the field holding {@code at} starts: after the last separator before it. */
+    private static int fieldStart(String text, int at) {
+        int start = Math.min(at, text.length());
+        while (start > 0 && !isSeparator(text.charAt(start - 1))) {
+            start--;
+        }
+        return start == at && at > 0 ? fieldStart(text, at - 1) : start;
+    }
+
+    /** The first separator at or after {@code from}, or the end of the text. */
+    private static int separatorFrom(String text, int from) {
+        int end = Math.min(from, text.length());
+        while (end < text.length() && !isSeparator(text.charAt(end))) {
+            end++;
+        }
+        return end;
+    }
+
+    /** One character replaced, inserted or deleted at {@code at}. */
+    private static String mutate(String text, int at, Random random) {
         char c = MUTANTS.charAt(random.nextInt(MUTANTS.length()));
         return switch (random.nextInt(3)) {
             case 0 -> at == text.length() ? text + c

@@ -84,9 +84,10 @@ class LocatorRecordTest {
         assertEquals("HDF5_00 record \"00:2H\\u00e9Gf9$0 0*10\" at position 5: found U+00E9 (not"
                 + " ASCII), expected '$' (v0.3, v0.4) or ':' (v0.5) after the UID",
                 message("00:2H\u00e9Gf9$0 0*10"));
-        assertEquals("HDF5_00 record \"00:2HvGf9$0 99999999999999999999*10\" at position 12:"
-                + " found '99999999999999999999', expected the collection index at most"
-                + " 9223372036854775807", message("00:2HvGf9$0 99999999999999999999*10"));
+        assertEquals("HDF5_00 record \"00:2HvGf9$0 99999999999999999999*10\" at position 30:"
+                + " found '9', making the collection index 99999999999999999999, expected the"
+                + " collection index at most 9223372036854775807",
+                message("00:2HvGf9$0 99999999999999999999*10"));
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
@@ -106,10 +107,14 @@ class LocatorRecordTest {
         "00:2HvGf9$0 0*10,2                          | 16 | ','                     | ' ' or the end of the record after an extent",
         "00:2HvGf9$0 0*1e3                           | 15 | 'e'                     | ' ' or the end of the record after an extent",
         "00:2HvGf9$0 0*-10                           | 14 | '-'                     | a digit of the shape extent",
-        "00:2HvGf9$07 0*10                           | 10 | '07'                    | the collection number without leading zeros",
-        "00:2HvGf9$0 0*10 9223372036854775808        | 17 | '9223372036854775808'   | the shape extent at most 9223372036854775807",
+        "00:2HvGf9$07 0*10                           | 11 | '7' after a leading '0' | the collection number without leading zeros",
+        "00:2HvGf9$0 0*10 9223372036854775808        | 35 | '8', making the shape extent 9223372036854775808 | the shape extent at most 9223372036854775807",
+        "00:2HvGf9$0 0*10 09                         | 18 | '9' after a leading '0' | the shape extent without leading zeros",
         "00:rlUK3C$8067007c0f05c35$16 105*10         | 25 | '$'                     | a lowercase hex digit of the 16-digit XXH64 checksum",
         "00:rlUK3C$8067007c0f05c3599$16 105*10       | 26 | '9'                     | '$' after the checksum",
+        "00:a$0123456789ABCDEF$1 2*3                 | 15 | 'A'                     | a lowercase hex digit of the 16-digit XXH64 checksum",
+        "00:a$0123456789abcdeg$1 2*3                 | 20 | 'g'                     | a lowercase hex digit of the 16-digit XXH64 checksum",
+        "00:a$8067007c0f05c35 1$1 2*3                | 12 | 'c'                     | ' ' after the collection number (or '$' after a 16-digit checksum)",
         "00:rlUK3C$8067007c0f05c359$16*105*10        | 29 | '*'                     | ' ' after the collection number",
         "00:rlUK3C:8067007C0f05c359:8:199:20         | 17 | 'C'                     | a lowercase hex digit of the 16-digit XXH64 checksum",
         "00:rlUK3C:b89f873d3d153a9c:8 199:20         | 28 | ' '                     | ':' after the collection number",
@@ -151,8 +156,14 @@ class LocatorRecordTest {
 
         MalformedRecordException rank = assertThrows(MalformedRecordException.class,
                 () -> LocatorRecord.parse("00:WzUtdu$3 199*20 2", fixed));
-        assertEquals("HDF5_00 record \"00:WzUtdu$3 199*20 2\" at position 16: found a shape of"
-                + " rank 2, expected rank 3 of the schema shape (20, 2, 3)", rank.getMessage());
+        assertEquals("HDF5_00 record \"00:WzUtdu$3 199*20 2\" at position 20: found the end of"
+                + " the record, expected ' ' and extent 2 of a shape of rank 3 (the schema shape"
+                + " (20, 2, 3))", rank.getMessage());
+        MalformedRecordException higher = assertThrows(MalformedRecordException.class,
+                () -> LocatorRecord.parse("00:WzUtdu$3 199*20 2 3 4 x", fixed));
+        assertEquals("HDF5_00 record \"00:WzUtdu$3 199*20 2 3 4 x\" at position 22: found ' ',"
+                + " expected the end of the record after 3 extents, rank 3 of the schema shape"
+                + " (20, 2, 3)", higher.getMessage());
 
         MalformedRecordException extent = assertThrows(MalformedRecordException.class,
                 () -> LocatorRecord.parse("00:WzUtdu$3 199*20 4 3", fixed));
@@ -169,8 +180,18 @@ class LocatorRecordTest {
 
         SampleSchema scalar = SampleSchema.fixed();
         assertArrayEquals(new long[0], LocatorRecord.parse("00:a$0 1*", scalar).shape());
-        assertEquals("rank 0 of the schema shape ()", assertThrows(MalformedRecordException.class,
-                () -> LocatorRecord.parse("00:a$0 1*1", scalar)).expected());
+        MalformedRecordException notScalar = assertThrows(MalformedRecordException.class,
+                () -> LocatorRecord.parse("00:a$0 1*1", scalar));
+        assertEquals(9, notScalar.position());
+        assertEquals("the end of the record after 0 extents, rank 0 of the schema shape ()",
+                notScalar.expected());
+    }
+
+    @Test
+    void aNullRecordIsANullPointerExceptionNamingIt() {
+        NullPointerException e = assertThrows(NullPointerException.class,
+                () -> LocatorRecord.parse(null));
+        assertEquals("the record text", e.getMessage());
     }
 
     @Test

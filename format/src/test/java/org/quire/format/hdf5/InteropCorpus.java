@@ -298,7 +298,15 @@ final class InteropCorpus {
                                 Box.of(new long[] {400}, new long[] {99})), Box.whole(500),
                         ChunkIndexType.EXTENSIBLE_ARRAY),
                 whole("/lzf_single", DatasetSpec.builder(Datatype.UINT8, 7, 9).chunkShape(7, 9)
-                        .filter(Filter.lzf()).build(), ChunkIndexType.SINGLE_CHUNK));
+                        .filter(Filter.lzf()).build(), ChunkIndexType.SINGLE_CHUNK),
+                // LZF decodes to the chunk plus a checksum: 4 bytes more than the chunk.
+                whole("/fletcher_then_lzf", DatasetSpec.builder(Datatype.INT32, 1000)
+                        .chunkShape(100).filter(Filter.fletcher32()).filter(Filter.lzf())
+                        .build(), ChunkIndexType.FIXED_ARRAY),
+                // LZF decodes to a deflate stream, whose size nothing stores.
+                whole("/deflate_then_lzf", DatasetSpec.builder(Datatype.INT16, 900)
+                        .chunkShape(300).filter(Filter.deflate(6)).filter(Filter.lzf())
+                        .filter(Filter.fletcher32()).build(), ChunkIndexType.FIXED_ARRAY));
     }
 
     static List<AttributeCase> attributes() {

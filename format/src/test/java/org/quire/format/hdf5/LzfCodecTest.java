@@ -77,6 +77,50 @@ class LzfCodecTest {
                 "a MiB of zeros in " + LzfCodec.compress(zeros).length + " bytes");
     }
 
+    /**
+     * The compressor's distance limit: random bytes repeated 8192 bytes later (the farthest a
+     * back reference reaches) come out as back references of exactly that distance; repeated
+     * 8193 bytes later they must not (the distance does not fit in 13 bits), and both round
+     * trip.
+     */
+    @Test
+    void repeatsAtTheLargestDistanceAndOnePastItRoundTrip() {
+        for (int seed = 0; seed < 20; seed++) {
+            Random random = new Random(seed);
+            byte[] block = randomBytes(random, 8192);
+            for (int distance : new int[] {8192, 8193}) {
+                byte[] data = Arrays.copyOf(block, distance + 300);
+                System.arraycopy(block, 0, data, distance, 300);
+                byte[] packed = LzfCodec.compress(data);
+                assertArrayEquals(data, LzfCodec.decompress(packed, data.length),
+                        "seed " + seed + ", distance " + distance);
+                List<Integer> distances = backReferenceDistances(packed);
+                assertTrue(distances.stream().allMatch(d -> d <= 8192), distances.toString());
+                if (distance == 8192) {
+                    assertTrue(distances.contains(8192), "seed " + seed + ": " + distances);
+                }
+            }
+        }
+    }
+
+    /** The distance of every back reference in {@code stream}, read by liblzf's format. */
+    private static List<Integer> backReferenceDistances(byte[] stream) {
+        List<Integer> distances = new ArrayList<>();
+        int at = 0;
+        while (at < stream.length) {
+            int control = stream[at++] & 0xff;
+            if (control < 32) {
+                at += control + 1;
+                continue;
+            }
+            if (control >>> 5 == 7) {
+                at++;
+            }
+            distances.add(((control & 0x1f) << 8 | stream[at++] & 0xff) + 1);
+        }
+        return distances;
+    }
+
     @Test
     void damagedStreamsFailAtAPlaceInsideTheStreamWithinTheLimit() {
         Random random = new Random(0xdead);

@@ -19,8 +19,9 @@ import org.quire.format.hdf5.layout.SkipListGeometry;
 
 /**
  * The chunk index contract for Quire's skip list index (one unlimited dimension, chosen with
- * {@link DatasetSpec.Builder#quireOnlySkipListIndex()}); its libhdf5 part checks that h5py and
- * h5dump refuse such datasets with an error and still read the rest of the file.
+ * {@link DatasetSpec.Builder#quireOnlySkipListIndex()}); its libhdf5 part checks that h5py
+ * refuses such datasets with an error and still reads the rest of the file, and that h5dump
+ * refuses the whole file with an error (it visits every object before dumping any).
  */
 class SkipListChunkIndexContractTest extends WritableChunkIndexContract {
 

@@ -1,7 +1,9 @@
 package org.quire.format.hdf5.chunk;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Deque;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.cache.BlockEntry;
@@ -24,9 +26,10 @@ import org.quire.format.hdf5.layout.SkipListTail;
  *
  * <p>Lookups start at the tail and walk back, dropping a level whenever the next step would
  * pass the wanted supernode: logarithmic in the distance from the end. Forward iteration
- * recurses over the same back links and reads every supernode once. A write past the end
- * creates every supernode up to it (records unwritten): the index suits appends, not sparse
- * writes far ahead.
+ * follows the same back links with an explicit stack of at most one node per level and reads
+ * every supernode once when the maximum height covers the list (top-level supernodes are
+ * re-read when it does not). A write past the end creates every supernode up to it (records
+ * unwritten): the index suits appends, not sparse writes far ahead.
  *
  * <p>Blocks are metadata cache entries. The configuration node points at the tail and the
  * ghost supernode and depends on both; the tail, held for the index's life when writable,
@@ -273,11 +276,11 @@ public final class SkipListChunkIndex implements ChunkIndex {
     }
 
     /**
-     * Visits the chunks in order, reading every supernode once: the ghost, then from the tail,
-     * recursively, what lies left of each link before the supernode itself. Every link is
-     * checked: when a supernode is visited, all supernodes left of it have been, so the
-     * address each of its links must hold (the last visited supernode tall enough, or the
-     * ghost) is known.
+     * Visits the chunks in order: the ghost, then, from the tail, what lies left of each link
+     * before the link's target, on an explicit stack of at most 64 nodes (one per level of a
+     * list of 2^62 supernodes; see {@link Frame}). Every link is checked: when a supernode is
+     * visited, all supernodes left of it have been, so the address each of its links must hold
+     * (the last visited supernode tall enough, or the ghost) is known.
      */
     @Override
     public void forEachStoredChunk(StoredChunkVisitor visitor) throws IOException {
@@ -286,33 +289,88 @@ public final class SkipListChunkIndex implements ChunkIndex {
         blocks.unprotect(ghost);
         long[] lastPerLevel = new long[geometry.maxHeight()];
         Arrays.fill(lastPerLevel, configuration.ghostAddress());
-        visitLeftOf(SkipListGeometry.GHOST, geometry.supernodes(chunkCount), rightmost,
-                lastPerLevel, visitor);
+        Deque<Frame> path = new ArrayDeque<>();
+        path.push(new Frame(geometry.supernodes(chunkCount), null, rightmost,
+                SkipListGeometry.GHOST, Long.SIZE - 2));
+        try {
+            while (!path.isEmpty()) {
+                Frame frame = path.peek();
+                if (frame.level < 0) {
+                    path.pop();
+                    if (frame.entry != null) {
+                        try {
+                            visit(frame.entry, lastPerLevel, visitor);
+                        } finally {
+                            blocks.unprotect(frame.entry);
+                        }
+                        path.peek().done = frame.ordinal;
+                    }
+                    continue;
+                }
+                int level = frame.level--;
+                long target = geometry.predecessor(frame.ordinal, level);
+                if (target > frame.done) {
+                    BlockEntry<SkipListSupernode> left = leftOf(frame, level, target);
+                    path.push(new Frame(target, left, left.value().links(), frame.done,
+                            level - 1));
+                }
+            }
+        } finally {
+            for (Frame frame : path) {
+                if (frame.entry != null) {
+                    blocks.unprotect(frame.entry);
+                }
+            }
+        }
         SkipListTail.checkRightmost(blocks.file(), configuration.tailAddress(), rightmost,
                 lastPerLevel);
     }
 
     /**
-     * Visits, in order, the supernodes after {@code from} and before {@code ordinal}, whose
-     * links are {@code links}: for each link from the highest, what lies left of its target,
-     * then the target.
+     * A node on the path of forward iteration: supernode {@code ordinal} (or the tail, with no
+     * entry), whose supernodes after {@code done} are still to be visited, at levels {@code
+     * level} and below. A node is pushed for the target of a level-l link and only its levels
+     * below l lead past {@code done}, so the stack holds at most one node per level.
      */
-    private void visitLeftOf(long from, long ordinal, long[] links, long[] lastPerLevel,
-                             StoredChunkVisitor visitor) throws IOException {
-        long done = from;
-        for (int level = links.length - 1; level >= 0; level--) {
-            long target = geometry.predecessor(ordinal, level);
-            if (target > done) {
-                BlockEntry<SkipListSupernode> left = supernode(links[level], target);
-                try {
-                    visitLeftOf(done, target, left.value().links(), lastPerLevel, visitor);
-                    visit(left, lastPerLevel, visitor);
-                } finally {
-                    blocks.unprotect(left);
-                }
-                done = target;
-            }
+    private static final class Frame {
+        final long ordinal;
+        final BlockEntry<SkipListSupernode> entry;
+        final long[] links;
+        long done;
+        int level;
+
+        Frame(long ordinal, BlockEntry<SkipListSupernode> entry, long[] links, long done,
+              int level) {
+            this.ordinal = ordinal;
+            this.entry = entry;
+            this.links = links;
+            this.done = done;
+            this.level = level;
         }
+    }
+
+    /**
+     * Supernode {@code target}, the level-{@code level} predecessor of {@code frame}'s node,
+     * protected. At or above the top level the list has no such link: the walk follows top
+     * links from the node, each supernode on it tall enough, one hop per 2^(maxHeight - 1)
+     * supernodes, which re-reads top-level supernodes (about log2 of the list's length times
+     * each) when the list is longer than its height covers.
+     */
+    private BlockEntry<SkipListSupernode> leftOf(Frame frame, int level, long target)
+            throws IOException {
+        int top = geometry.maxHeight() - 1;
+        if (level < top) {
+            return supernode(frame.links[level], target);
+        }
+        long ordinal = geometry.predecessor(frame.ordinal, top);
+        BlockEntry<SkipListSupernode> step = supernode(frame.links[top], ordinal);
+        while (ordinal > target) {
+            long address = step.value().links()[top];
+            blocks.unprotect(step);
+            ordinal = geometry.predecessor(ordinal, top);
+            step = supernode(address, ordinal);
+        }
+        return step;
     }
 
     /**

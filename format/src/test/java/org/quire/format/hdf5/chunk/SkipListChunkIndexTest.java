@@ -15,13 +15,16 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
+import org.quire.format.hdf5.layout.ChunkRecordFormat;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.JenkinsLookup3;
 import org.quire.format.hdf5.layout.SkipListConfiguration;
 import org.quire.format.hdf5.layout.SkipListGeometry;
 import org.quire.format.hdf5.layout.SkipListSupernode;
@@ -81,12 +84,18 @@ class SkipListChunkIndexTest {
     /** The index at {@code address} of {@code path}, read only. */
     private static IndexFile open(StorageOpener opener, Path path, long address)
             throws IOException {
+        return open(opener, path, address, SkipListGeometry.DEFAULT);
+    }
+
+    /** The index at {@code address} of {@code path}, of {@code geometry}, read only. */
+    private static IndexFile open(StorageOpener opener, Path path, long address,
+                                  SkipListGeometry geometry) throws IOException {
         Storage storage = opener.open(path, OpenMode.READ);
         BlockFile file = new BlockFile(storage);
         MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
         DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
-                new ChunkIndexParameters.SkipList(SkipListGeometry.DEFAULT.supernodeBits(),
-                        SkipListGeometry.DEFAULT.maxHeight()), address);
+                new ChunkIndexParameters.SkipList(geometry.supernodeBits(),
+                        geometry.maxHeight()), address);
         return new IndexFile(file, cache, ChunkIndexes.open(file, cache, null, layout,
                 new long[] {Long.MAX_VALUE >> 8}, MAX, false, false));
     }
@@ -401,6 +410,125 @@ class SkipListChunkIndexTest {
                     () -> read.index().get(new long[] {5 * 64}));
             assertTrue(lookup.getMessage().contains("skip list supernode"),
                     lookup.getMessage());
+        }
+        relink(path, address, 1, original[1]);
+        retail(path, address, 0, original[0]); // the tail's level 0 leads to 6, not 7
+        try (IndexFile read = open(new TrackingOpener(), path, address)) {
+            assertEquals(record(64 * 7), read.index().get(new long[] {64 * 7}));
+            CorruptFileException iteration = assertThrows(CorruptFileException.class,
+                    () -> visited(read.index()));
+            assertTrue(iteration.getMessage().contains("skip list tail")
+                    && iteration.getMessage().contains("rightmost supernode at level 0"),
+                    iteration.getMessage());
+        }
+    }
+
+    /**
+     * A supernode whose stored height is not the one its ordinal gives, checksum valid: too
+     * low, one above, the maximum plus one and 255 are each a corrupt height, never an index
+     * out of bounds, for lookups and for iteration.
+     */
+    @Test
+    void aStoredHeightOtherThanTheDerivedOneIsCorrupt() throws IOException {
+        Path path = dir.resolve("height.idx");
+        long address;
+        try (IndexFile written = create(new TrackingOpener(), path)) {
+            for (long c = 0; c < 64 * 8; c++) {
+                written.append(c);
+            }
+            written.cache().flush();
+            address = written.index().address();
+        }
+        byte[] intact;
+        long at;
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
+            BlockFile file = new BlockFile(storage);
+            SkipListConfiguration configuration = SkipListConfiguration.read(file, address);
+            at = SkipListTail.read(file, configuration.tailAddress(), SkipListGeometry.DEFAULT)
+                    .rightmost()[0];
+            intact = lastSupernode(file, address).encode(SkipListGeometry.DEFAULT,
+                    configuration.format());
+        }
+        int heightOffset = SkipListSupernode.IDENTITY.prefixLength() + 1 + 8;
+        assertEquals(4, intact[heightOffset], "supernode 7 is 4 levels tall");
+        for (int height : new int[] {3, 5, SkipListGeometry.DEFAULT.maxHeight() + 1, 255}) {
+            byte[] damaged = intact.clone();
+            damaged[heightOffset] = (byte) height;
+            int checksumAt = damaged.length - 4;
+            int checksum = JenkinsLookup3.checksum(damaged, 0, checksumAt);
+            for (int i = 0; i < 4; i++) {
+                damaged[checksumAt + i] = (byte) (checksum >>> (8 * i));
+            }
+            try (Storage storage = new TrackingOpener().open(path, OpenMode.READ_WRITE)) {
+                new BlockFile(storage).write(at, damaged);
+            }
+            try (IndexFile read = open(new TrackingOpener(), path, address)) {
+                for (Executable use : List.<Executable>of(
+                        () -> read.index().get(new long[] {64 * 2}),
+                        () -> visited(read.index()))) {
+                    CorruptFileException corrupt = assertThrows(CorruptFileException.class,
+                            use, "height " + height);
+                    assertTrue(corrupt.getMessage().contains("skip list supernode")
+                            && corrupt.getMessage().contains("height")
+                            && corrupt.getMessage().contains(Integer.toString(height)),
+                            corrupt.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
+     * Rewrites the tail of the index at {@code address} in {@code path} with its rightmost link
+     * at {@code level} set to {@code target}, checksum recomputed.
+     */
+    private static void retail(Path path, long address, int level, long target)
+            throws IOException {
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ_WRITE)) {
+            BlockFile file = new BlockFile(storage);
+            SkipListConfiguration configuration = SkipListConfiguration.read(file, address);
+            SkipListTail tail = SkipListTail.read(file, configuration.tailAddress(),
+                    SkipListGeometry.DEFAULT);
+            long[] rightmost = tail.rightmost().clone();
+            rightmost[level] = target;
+            file.write(configuration.tailAddress(), new SkipListTail(tail.chunkCount(),
+                    rightmost).encode(SkipListGeometry.DEFAULT));
+        }
+    }
+
+    /**
+     * Geometries whose maximum height does not cover the list (one level: a plain linked list
+     * of 30,000 supernodes) are iterated in order with every link checked, on a stack bounded
+     * by the levels, not by the list's length.
+     */
+    @Test
+    void listsLongerThanTheirHeightCoversAreIteratedInOrder() throws IOException {
+        record Case(SkipListGeometry geometry, long chunks) { }
+        for (Case c : List.of(new Case(new SkipListGeometry(0, 1), 30_000),
+                new Case(new SkipListGeometry(0, 2), 1_000),
+                new Case(new SkipListGeometry(1, 3), 2_001))) {
+            Path path = dir.resolve("short-" + c.geometry().supernodeBits() + "-"
+                    + c.geometry().maxHeight() + ".idx");
+            long address;
+            try (Storage storage = new TrackingOpener().open(path, OpenMode.CREATE_NEW)) {
+                BlockFile file = new BlockFile(storage);
+                MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+                SkipListChunkIndex index = SkipListChunkIndex.create(new IndexBlocks(file, cache),
+                        ChunkRecordFormat.unfiltered(), new ChunkGrid(CHUNK, MAX), c.geometry(),
+                        ELEMENT_SIZE);
+                for (long chunk = 0; chunk < c.chunks(); chunk++) {
+                    index.put(new long[] {chunk}, record(chunk));
+                }
+                cache.flush();
+                address = index.address();
+            }
+            try (IndexFile read = open(new TrackingOpener(), path, address, c.geometry())) {
+                List<Long> expected = new ArrayList<>();
+                for (long chunk = 0; chunk < c.chunks(); chunk++) {
+                    expected.add(chunk);
+                }
+                assertEquals(expected, visited(read.index()), c.toString());
+                assertEquals(record(c.chunks() / 3), read.index().get(new long[] {c.chunks() / 3}));
+            }
         }
     }
 
