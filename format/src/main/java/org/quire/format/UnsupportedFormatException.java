@@ -34,27 +34,13 @@ public class UnsupportedFormatException extends FormatException {
     }
 
     /**
-     * A free-text form without fields ({@link #structure()}, {@link #found()} and
-     * {@link #supported()} are null): kept for call sites not yet converted to the form above.
-     */
-    public UnsupportedFormatException(Path file, String message) {
-        super(file, message);
-        this.structure = null;
-        this.offset = NO_OFFSET;
-        this.found = null;
-        this.supported = null;
-    }
-
-    /**
      * This failure as one of {@code part} (an object's path, an attribute), named first:
      * "unsupported /vds: data layout message at offset ...". The fields are kept; the structure
      * gains the part's name.
      */
     public UnsupportedFormatException within(String part) {
-        UnsupportedFormatException named = structure == null
-                ? new UnsupportedFormatException(file(), part + ": " + detail())
-                : new UnsupportedFormatException(file(), part + ": " + structure, offset, found,
-                        supported);
+        UnsupportedFormatException named = new UnsupportedFormatException(file(),
+                part + ": " + structure, offset, found, supported);
         named.initCause(this);
         return named;
     }

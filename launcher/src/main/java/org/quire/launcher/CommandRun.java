@@ -76,10 +76,14 @@ public final class CommandRun {
         return USAGE;
     }
 
-    /** One line on the command line's error stream (System.err unless a caller redirected it). */
+    /**
+     * One line on the command line's error stream (System.err unless a caller redirected it),
+     * its control characters and bytes that are not text escaped ({@link
+     * TerminalText#escapeControls}): it may name objects of the file.
+     */
     public static void error(CommandSpec spec, String message) {
         spec.commandLine().getErr().println(spec.qualifiedName() + ": "
-                + message.replace('\n', ' '));
+                + TerminalText.escapeControls(message));
         spec.commandLine().getErr().flush();
     }
 

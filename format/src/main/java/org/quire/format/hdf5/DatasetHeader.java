@@ -129,10 +129,11 @@ record DatasetHeader(DataspaceMessage space, Datatype type, byte[] fillValue, Da
                     layout.rank() + " and " + layout.elementSize());
         }
         try {
-            if (Shapes.elementCount(layout.chunkDimensions()) * type.size()
-                    > DatasetSpec.MAX_CHUNK_BYTES) {
-                throw new UnsupportedFormatException(name, "dataset at offset " + address
-                        + " has chunks larger than " + DatasetSpec.MAX_CHUNK_BYTES + " bytes");
+            long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * type.size();
+            if (chunkBytes > DatasetSpec.MAX_CHUNK_BYTES) {
+                throw new UnsupportedFormatException(name, "chunk size of the data layout message",
+                        address, "chunks of " + chunkBytes + " bytes", "chunks of at most "
+                        + DatasetSpec.MAX_CHUNK_BYTES + " bytes");
             }
             new ChunkGrid(layout.chunkDimensions(), space.maxDimensions());
             Shapes.elementCount(space.dimensions());

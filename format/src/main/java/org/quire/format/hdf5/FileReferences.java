@@ -13,7 +13,9 @@ import org.quire.format.hdf5.layout.StoredReferences;
 /**
  * Resolves what messages of one file point at: committed datatypes (read once per object
  * header) and global heap collections (read and checked once, then kept while among the
- * {@link #CACHED_COLLECTIONS} used last: a file's strings can be far larger than the heap).
+ * {@link #CACHED_COLLECTIONS} used last: a file's strings can be far larger than the heap). A
+ * file being written reads them through its {@link GlobalHeap}, which holds them in the
+ * metadata cache.
  */
 final class FileReferences implements StoredReferences {
 
@@ -49,6 +51,9 @@ final class FileReferences implements StoredReferences {
 
     @Override
     public byte[] globalHeapObject(GlobalHeapId id) throws IOException {
+        if (file.globalHeap() != null) {
+            return file.globalHeap().object(id); // a writer's collections may be newer in its cache
+        }
         GlobalHeapCollection collection = collections.get(id.collectionAddress());
         if (collection == null) {
             collection = GlobalHeapCollection.read(file.blocks(), id.collectionAddress());

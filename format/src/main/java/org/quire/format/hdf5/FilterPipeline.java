@@ -40,9 +40,9 @@ final class FilterPipeline {
                 case 2 -> Filter.shuffle();
                 case 3 -> Filter.fletcher32();
                 case Filter.Lzf.ID -> Filter.lzf();
-                default -> throw new UnsupportedFormatException(name, "dataset at offset "
-                        + address + " uses filter " + entry.id() + "; supported: 1 (deflate), "
-                        + "2 (shuffle), 3 (Fletcher-32), 32000 (LZF)");
+                default -> throw new UnsupportedFormatException(name, "filter pipeline message",
+                        address, "filter " + entry.id(), "filters 1 (deflate), 2 (shuffle), "
+                        + "3 (Fletcher-32), 32000 (LZF)");
             });
         }
         return List.copyOf(filters);

@@ -15,6 +15,7 @@ import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
+import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.GroupInfoMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LinkInfoMessage;
@@ -308,9 +309,16 @@ public final class Group extends Hdf5Object {
         for (String string : strings) {
             bytes.add(string.getBytes(StandardCharsets.UTF_8));
         }
-        byte[] elements = GlobalHeapWriter.store(file.blocks(), bytes);
-        return linkNew(name, Dataset.createContiguous(file, childPath(path(), name),
-                Datatype.VariableLengthStringType.UTF8, shape.clone(), elements));
+        GlobalHeap.Stored stored = file.globalHeap().store(bytes);
+        try {
+            Dataset dataset = Dataset.createContiguous(file, childPath(path(), name),
+                    Datatype.VariableLengthStringType.UTF8, shape.clone(), stored.elements());
+            // The elements, written at once, point at the collections: the header waits.
+            stored.pointedAtBy(dataset.header, dataset.header.handleOf(DataLayoutMessage.TYPE));
+            return linkNew(name, dataset);
+        } finally {
+            stored.release();
+        }
     }
 
     private Dataset linkNew(String name, Dataset dataset) {

@@ -98,6 +98,8 @@ public final class Hdf5File implements AutoCloseable {
     /** Set by {@link #startSwmrWrite()}: readers may follow the file, only appends are allowed. */
     private boolean swmrWriting;
     private final FileReferences references = new FileReferences(this);
+    /** Where a writer puts variable-length strings; null when read only. */
+    private final GlobalHeap globalHeap;
     private Group root;
     /** Node capacities of the old format's B-trees and symbol table nodes. */
     private BTreeV1Ranks ranks = BTreeV1Ranks.DEFAULT;
@@ -115,6 +117,7 @@ public final class Hdf5File implements AutoCloseable {
         this.journalPath = journalPath(storage.path());
         this.opener = opener;
         this.chunkCacheSettings = options.chunkCache();
+        this.globalHeap = writable ? new GlobalHeap(blocks, cache) : null;
     }
 
     /** Where the flush journal of the HDF5 file {@code path} is: {@code <name>.qjnl} beside it. */
@@ -850,6 +853,11 @@ public final class Hdf5File implements AutoCloseable {
         } catch (CorruptFileException e) {
             throw e.of(path);
         }
+    }
+
+    /** The global heap of a file being written; null when read only. */
+    GlobalHeap globalHeap() {
+        return globalHeap;
     }
 
     /** Resolves committed datatypes and global heap objects of this file. */

@@ -41,10 +41,15 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
      * reason; or (its strings' heap references are damaged) named with the damage, thrown when
      * it is read. One unreadable attribute leaves its object and the other attributes readable.
      */
-    record StoredAttribute(String name, Attribute attribute, Unsupported unsupported,
+    record StoredAttribute(String name, Attribute attribute, UnsupportedFormatException refusal,
                            AttributeMessages.DamagedStrings damaged) {
-        StoredAttribute(String name, Attribute attribute, Unsupported unsupported) {
-            this(name, attribute, unsupported, null);
+        StoredAttribute(String name, Attribute attribute, UnsupportedFormatException refusal) {
+            this(name, attribute, refusal, null);
+        }
+
+        /** The attribute named with why Quire does not read it, or null when it does. */
+        Unsupported unsupported() {
+            return refusal == null ? null : Unsupported.of(name, refusal);
         }
 
         static StoredAttribute read(LittleEndianReader in, StoredReferences references)
@@ -55,7 +60,7 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
                 return new StoredAttribute(attribute.name(), attribute, null);
             } catch (UnsupportedFormatException e) {
                 String name = AttributeMessage.name(copy);
-                return new StoredAttribute(name, null, Unsupported.of(name, e));
+                return new StoredAttribute(name, null, e);
             } catch (AttributeMessages.DamagedStrings e) {
                 return new StoredAttribute(e.name(), null, null, e);
             }
@@ -237,9 +242,8 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
         if (attribute == null) {
             throw new NoSuchElementException(path + " has no attribute \"" + name + "\"");
         }
-        if (attribute.unsupported() != null) {
-            throw new UnsupportedFormatException(file.path(), path + ": "
-                    + attribute.unsupported().reason());
+        if (attribute.refusal() != null) {
+            throw attribute.refusal().within(path + "@" + attribute.name());
         }
         return attribute.readable(path);
     }
@@ -271,21 +275,29 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
             header.add(HeaderMessage.of(AttributeInfoMessage.TYPE, 0,
                     AttributeInfoMessage.encodeCompact()));
         }
-        header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
-                AttributeMessages.encode(attribute, storedElements(attribute))));
+        if (attribute.type() instanceof Datatype.VariableLengthStringType) {
+            addStringAttribute(attribute);
+        } else {
+            header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
+                    AttributeMessages.encode(attribute, attribute.data())));
+        }
         attributes.put(attribute.name(), new StoredAttribute(attribute.name(), attribute, null));
     }
 
     /**
-     * The attribute's elements as stored: its data, or for variable-length strings the global
-     * heap IDs of the strings, written now into a new global heap collection.
+     * Adds a variable-length string attribute: its strings go into the file's global heap, and
+     * the header chunk holding the message is written only after the collections holding them.
      */
-    private byte[] storedElements(Attribute attribute) {
-        if (!(attribute.type() instanceof Datatype.VariableLengthStringType)) {
-            return attribute.data();
-        }
+    private void addStringAttribute(Attribute attribute) {
         try {
-            return GlobalHeapWriter.store(file.blocks(), attribute.strings());
+            GlobalHeap.Stored strings = file.globalHeap().store(attribute.strings());
+            try {
+                int handle = header.add(HeaderMessage.of(AttributeMessage.TYPE, 0,
+                        AttributeMessages.encode(attribute, strings.elements())));
+                strings.pointedAtBy(header, handle);
+            } finally {
+                strings.release();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

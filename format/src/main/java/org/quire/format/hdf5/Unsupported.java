@@ -18,7 +18,7 @@ public record Unsupported(String name, String reason) {
     /** The part {@code name} and why, from {@code e} (without the name if it starts with it). */
     public static Unsupported of(String name, FormatException e) {
         String reason = e.detail();
-        if (e instanceof UnsupportedFormatException unsupported && unsupported.structure() != null) {
+        if (e instanceof UnsupportedFormatException) {
             reason = reason.substring(WORD.length());
         }
         return new Unsupported(name, reason.startsWith(name + ": ")

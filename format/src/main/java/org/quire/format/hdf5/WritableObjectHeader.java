@@ -64,6 +64,8 @@ final class WritableObjectHeader {
 
     private static final class Slot {
         HeaderMessage message;
+        /** Entries the message points at, which its chunk is written after (see dependOn). */
+        final List<Long> children = new ArrayList<>();
 
         Slot(HeaderMessage message) {
             this.message = message;
@@ -238,6 +240,29 @@ final class WritableObjectHeader {
         chunk.value().slots.add(slot);
         chunk.value().used += slot.message.storedSize();
         cache.markDirty(chunk);
+        for (long child : slot.children) {
+            // One evicted since is clean on disk: nothing is left to wait for.
+            if (cache.contains(child)) {
+                cache.createFlushDependency(chunk.address(), child);
+            }
+        }
+    }
+
+    /**
+     * Makes the chunk holding message {@code handle} (and any chunk it moves to later) written
+     * only after each of {@code children}, cache entries the message points at (the global
+     * heap collections holding an attribute's strings).
+     */
+    void dependOn(int handle, List<Long> children) {
+        Slot slot = slots.get(handle);
+        slot.children.addAll(children);
+        for (BlockEntry<Chunk> chunk : chunks) {
+            if (chunk.value().slots.contains(slot)) {
+                for (long child : children) {
+                    cache.createFlushDependency(chunk.address(), child);
+                }
+            }
+        }
     }
 
     /** Replaces the body of message {@code handle} with one of the same length. */

@@ -72,8 +72,15 @@ class Hdf5CrashSimulationTest {
             return new State(shape, inside);
         }
 
-        boolean sameAs(State other) {
-            return Arrays.equals(shape, other.shape) && chunks.equals(other.chunks);
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof State state && Arrays.equals(shape, state.shape)
+                    && chunks.equals(state.chunks);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(shape) * 31 + chunks.hashCode();
         }
 
         @Override
@@ -83,7 +90,13 @@ class Hdf5CrashSimulationTest {
     }
 
     /** A state and the event count at which the flush that made it returned. */
-    private record Flushed(int events, State state) {
+    private record Flushed<S>(int events, S state) {
+    }
+
+    /** The state a reader finds in a recovered file; null when the file holds none yet. */
+    @FunctionalInterface
+    private interface StateReader<S> {
+        S read(CrashSimulator recovered) throws IOException;
     }
 
     private static DatasetSpec.Builder int8(long... shape) {
@@ -228,10 +241,10 @@ class Hdf5CrashSimulationTest {
     }
 
     /** What a run wrote: its simulator, the states of its flushes, the point create returned. */
-    private record Run(CrashSimulator simulator, List<Flushed> flushes, int created) {
+    private record Run<S>(CrashSimulator simulator, List<Flushed<S>> flushes, int created) {
     }
 
-    private static Run write(Workload workload, WriteOptions options) throws IOException {
+    private static Run<State> write(Workload workload, WriteOptions options) throws IOException {
         return write(workload, options, -1);
     }
 
@@ -239,10 +252,10 @@ class Hdf5CrashSimulationTest {
      * Runs {@code workload}; with {@code reopenBefore} at least 0, the writer closes the file
      * before that round and goes on through {@link Hdf5File#openForWriting} (a restarted job).
      */
-    private static Run write(Workload workload, WriteOptions options, int reopenBefore)
+    private static Run<State> write(Workload workload, WriteOptions options, int reopenBefore)
             throws IOException {
         CrashSimulator simulator = new CrashSimulator();
-        List<Flushed> flushes = new ArrayList<>();
+        List<Flushed<State>> flushes = new ArrayList<>();
         int created;
         Hdf5File file = Hdf5File.create(FILE, simulator, options);
         try {
@@ -255,7 +268,7 @@ class Hdf5CrashSimulationTest {
             if (workload.swmr()) {
                 file.startSwmrWrite();
             }
-            flushes.add(new Flushed(simulator.eventCount(), State.of(shape, chunkShape, chunks)));
+            flushes.add(new Flushed<>(simulator.eventCount(), State.of(shape, chunkShape, chunks)));
             for (int r = 0; r < workload.rounds().size(); r++) {
                 if (r == reopenBefore) {
                     file.close();
@@ -279,13 +292,13 @@ class Hdf5CrashSimulationTest {
                 d.write(round.start(), round.count(), bytes);
                 recordChunks(chunks, round, chunkShape, bytes);
                 file.flush();
-                flushes.add(new Flushed(simulator.eventCount(),
+                flushes.add(new Flushed<>(simulator.eventCount(),
                         State.of(shape, chunkShape, chunks)));
             }
         } finally {
             file.close();
         }
-        return new Run(simulator, flushes, created);
+        return new Run<>(simulator, flushes, created);
     }
 
     /** Puts the elements a round wrote into the chunks holding them (new ones all 0 else). */
@@ -324,7 +337,7 @@ class Hdf5CrashSimulationTest {
         return 0;
     }
 
-    /** The dataset's state as a reader finds it in {@code files} after recovery. */
+    /** The state of {@code files} once recovered (the flags cleared). */
     private static State readBack(Map<Path, byte[]> files) throws IOException {
         CrashSimulator disk = new CrashSimulator(files);
         Hdf5File.recover(FILE, disk);
@@ -360,14 +373,27 @@ class Hdf5CrashSimulationTest {
         }
     }
 
-    /** Checks every crash point from the one where create returned. */
-    private static int checkEveryPoint(Workload workload, Run run, long seeds) throws IOException {
+    /** Checks every crash point of a workload's run from the one where create returned. */
+    private static int checkEveryPoint(Workload workload, Run<State> run, long seeds)
+            throws IOException {
+        return checkEveryPoint(workload.name(), run, seeds,
+                Hdf5CrashSimulationTest::readRecovered);
+    }
+
+    /**
+     * Recovers the files a crash leaves at every point from the one where create returned, a
+     * killed writer ({@code seeds} 0) or a power failure with each of {@code seeds} seeds, and
+     * requires {@code reader} to find the state of the last completed flush or of the one in
+     * progress.
+     */
+    private static <S> int checkEveryPoint(String name, Run<S> run, long seeds,
+                                           StateReader<S> reader) throws IOException {
         int checked = 0;
         int events = run.simulator().eventCount();
         for (int point = run.created(); point <= events; point++) {
-            Flushed completed = null;
-            Flushed inProgress = null;
-            for (Flushed flushed : run.flushes()) {
+            Flushed<S> completed = null;
+            Flushed<S> inProgress = null;
+            for (Flushed<S> flushed : run.flushes()) {
                 if (flushed.events() <= point) {
                     completed = flushed;
                 } else {
@@ -378,21 +404,22 @@ class Hdf5CrashSimulationTest {
             for (long seed = 0; seed < Math.max(1, seeds); seed++) {
                 Map<Path, byte[]> files = seeds == 0 ? run.simulator().processCrash(point)
                         : run.simulator().crash(point, seed);
-                String where = workload.name() + ", " + (seeds == 0 ? "killed writer"
+                String where = name + ", " + (seeds == 0 ? "killed writer"
                         : "power failure seed " + seed) + " at event " + point + " of " + events;
-                State found;
+                S found;
                 try {
-                    found = readBack(files);
+                    CrashSimulator disk = new CrashSimulator(files);
+                    Hdf5File.recover(FILE, disk);
+                    found = reader.read(disk);
                 } catch (IOException | RuntimeException e) {
                     throw new AssertionError(where + ": " + e, e);
                 }
                 boolean asCompleted = completed == null ? found == null
-                        : found != null && found.sameAs(completed.state());
-                boolean asInProgress = inProgress != null && found != null
-                        && found.sameAs(inProgress.state());
+                        : completed.state().equals(found);
+                boolean asInProgress = inProgress != null && inProgress.state().equals(found);
                 if (!asCompleted && !asInProgress) {
                     fail(where + ": found " + found + ", expected the last completed flush ("
-                            + (completed == null ? "no dataset" : completed.state())
+                            + (completed == null ? "none" : completed.state())
                             + ") or the one in progress ("
                             + (inProgress == null ? "none" : inProgress.state()) + ")");
                 }
@@ -407,7 +434,7 @@ class Hdf5CrashSimulationTest {
             throws IOException {
         for (Workload workload : workloads()) {
             for (Durability durability : Durability.values()) {
-                Run run = write(workload, WriteOptions.DEFAULT.withDurability(durability));
+                Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(durability));
                 int checked = checkEveryPoint(workload, run, 0);
                 assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
             }
@@ -418,7 +445,7 @@ class Hdf5CrashSimulationTest {
     void aPowerFailureLeavesTheLastCompletedFlushOrTheOneInProgressAtEveryPoint()
             throws IOException {
         for (Workload workload : workloads()) {
-            Run run = write(workload, WriteOptions.DEFAULT.withDurability(
+            Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(
                     Durability.EVERY_FLUSH));
             int checked = checkEveryPoint(workload, run, 3);
             assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
@@ -438,15 +465,15 @@ class Hdf5CrashSimulationTest {
         for (Workload workload : workloads()) {
             int half = workload.rounds().size() / 2;
             for (Durability durability : Durability.values()) {
-                Run run = write(workload, WriteOptions.DEFAULT.withDurability(durability), half);
+                Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(durability), half);
                 int checked = checkEveryPoint(workload, run, 0);
                 assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
             }
-            Run run = write(workload, WriteOptions.DEFAULT.withDurability(
+            Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(
                     Durability.EVERY_FLUSH), half);
             checkEveryPoint(workload, run, 3);
             // Under a 4 KiB cache blocks read back after the reopen are evicted and reloaded.
-            Run small = write(workload, new WriteOptions(Durability.EVERY_FLUSH,
+            Run<State> small = write(workload, new WriteOptions(Durability.EVERY_FLUSH,
                     4096), half);
             checkEveryPoint(workload, small, 0);
         }
@@ -460,11 +487,120 @@ class Hdf5CrashSimulationTest {
     void blocksWrittenToMakeRoomNeverSpoilAFlushedState() throws IOException {
         for (Workload workload : workloads()) {
             WriteOptions small = new WriteOptions(Durability.EVERY_FLUSH, 4096);
-            Run run = write(workload, small);
+            Run<State> run = write(workload, small);
             checkEveryPoint(workload, run, 0);
             int checked = checkEveryPoint(workload, run, 2);
             assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
         }
+    }
+
+    /** The text a reader finds: text attributes of / and /g by path@name, string datasets of /. */
+    private record Texts(Map<String, String> attributes, Map<String, List<String>> datasets) {
+        @Override
+        public String toString() {
+            return attributes.size() + " text attributes, string datasets " + datasets.keySet();
+        }
+    }
+
+    private static final int TEXT_ROUNDS = 6;
+
+    /** Text of every length up to past a collection: some share one, some own one. */
+    private static String text(int round, int i) {
+        String text = "round " + round + " text " + i + " " + "x".repeat((round * 7 + i * 13) % 40);
+        return i % 9 == 8 ? text.repeat(5000 / text.length() + 1) : text;
+    }
+
+    /**
+     * Rounds of 20 text attributes (on / and /g) and a string dataset of 30 strings, each
+     * flushed; the writer closes and reopens the file before round {@code reopenBefore}. The
+     * 4 KiB collection filled in one round gains strings in the next at its free space.
+     */
+    private static Run<Texts> writeTexts(WriteOptions options, int reopenBefore)
+            throws IOException {
+        CrashSimulator simulator = new CrashSimulator();
+        List<Flushed<Texts>> flushes = new ArrayList<>();
+        Map<String, String> attributes = new TreeMap<>();
+        Map<String, List<String>> datasets = new TreeMap<>();
+        Hdf5File file = Hdf5File.create(FILE, simulator, options);
+        int created;
+        try {
+            created = simulator.eventCount();
+            flushes.add(new Flushed<>(created, new Texts(Map.of(), Map.of())));
+            for (int r = 0; r < TEXT_ROUNDS; r++) {
+                if (r == reopenBefore) {
+                    file.close();
+                    file = Hdf5File.openForWriting(FILE, simulator, options);
+                }
+                Group root = file.root();
+                Group g = r == 0 ? root.createGroup("g") : root.group("g");
+                for (int i = 0; i < 20; i++) {
+                    Group holder = i % 2 == 0 ? root : g;
+                    holder.setAttribute(Attribute.of("r" + r + "-" + i, text(r, i)));
+                    attributes.put(holder.path() + "@r" + r + "-" + i, text(r, i));
+                }
+                List<String> strings = new ArrayList<>();
+                for (int i = 0; i < 30; i++) {
+                    strings.add(text(r, 100 + i));
+                }
+                root.createStringDataset("s" + r, new long[] {strings.size()}, strings);
+                datasets.put("s" + r, strings);
+                file.flush();
+                flushes.add(new Flushed<>(simulator.eventCount(), new Texts(Map.copyOf(attributes),
+                        Map.copyOf(datasets))));
+            }
+        } finally {
+            file.close();
+        }
+        return new Run<>(simulator, flushes, created);
+    }
+
+    private static Texts readTexts(CrashSimulator disk) throws IOException {
+        try (Hdf5File file = Hdf5File.open(FILE, disk)) {
+            Group root = file.root();
+            Map<String, String> attributes = new TreeMap<>();
+            List<Hdf5Object> holders = root.contains("g") ? List.of(root, root.group("g"))
+                    : List.of(root);
+            for (Hdf5Object holder : holders) {
+                for (String name : holder.attributeNames()) {
+                    attributes.put(holder.path() + "@" + name, holder.attribute(name).string());
+                }
+            }
+            Map<String, List<String>> datasets = new TreeMap<>();
+            for (String name : root.memberNames()) {
+                if (!name.equals("g")) {
+                    Dataset d = root.dataset(name);
+                    datasets.put(name, d.readStrings(new long[] {0}, d.shape()));
+                }
+            }
+            return new Texts(attributes, datasets);
+        }
+    }
+
+    /**
+     * Text attributes and string datasets whose strings share global heap collections, rounds
+     * flushed, the file reopened halfway: killed at every point with each durability, a power
+     * failure at every point with three seeds ({@code EVERY_FLUSH}), and both under a 4 KiB
+     * metadata cache, which writes (and evicts) new collections between flushes. Every text the
+     * last completed flush (or the one in progress) had reads back, and nothing else.
+     */
+    @Test
+    void sharedGlobalHeapCollectionsLeaveTheLastCompletedFlushOrTheOneInProgress()
+            throws IOException {
+        int reopen = TEXT_ROUNDS / 2;
+        for (Durability durability : Durability.values()) {
+            Run<Texts> run = writeTexts(WriteOptions.DEFAULT.withDurability(durability), reopen);
+            int checked = checkEveryPoint("text, " + durability, run, 0,
+                    Hdf5CrashSimulationTest::readTexts);
+            assertTrue(checked > run.flushes().size(), durability + ": " + checked);
+        }
+        Run<Texts> run = writeTexts(WriteOptions.DEFAULT.withDurability(
+                Durability.EVERY_FLUSH), reopen);
+        checkEveryPoint("text, power failure", run, 3, Hdf5CrashSimulationTest::readTexts);
+        Run<Texts> small = writeTexts(new WriteOptions(Durability.EVERY_FLUSH, 4096),
+                reopen);
+        checkEveryPoint("text, 4 KiB cache", small, 0, Hdf5CrashSimulationTest::readTexts);
+        checkEveryPoint("text, 4 KiB cache, power failure", small, 2,
+                Hdf5CrashSimulationTest::readTexts);
     }
 
     /**
@@ -484,12 +620,12 @@ class Hdf5CrashSimulationTest {
         Path journal = Hdf5File.journalPath(FILE);
         for (Workload workload : List.of(swmrExtensibleArray(), swmrFixedArray(), swmrBTree(),
                 swmr(extensibleArray()), swmr(pagedFixedArray()), swmr(bTree()))) {
-            Run run = write(workload, WriteOptions.DEFAULT.withDurability(Durability.NONE));
+            Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(Durability.NONE));
             List<CrashSimulator.Event> events = run.simulator().events();
             int views = 0;
             for (int f = 1; f < run.flushes().size(); f++) {
-                Flushed before = run.flushes().get(f - 1);
-                Flushed after = run.flushes().get(f);
+                Flushed<State> before = run.flushes().get(f - 1);
+                Flushed<State> after = run.flushes().get(f);
                 int firstInPlace = after.events();
                 List<CrashSimulator.Write> inPlace = new ArrayList<>();
                 for (int e = after.events() - 1; e >= before.events(); e--) {
@@ -518,8 +654,8 @@ class Hdf5CrashSimulationTest {
                     } catch (IOException | RuntimeException e) {
                         throw new AssertionError(where + ": " + e, e);
                     }
-                    assertTrue(found != null && (found.sameAs(before.state())
-                            || found.sameAs(after.state())), where + ": found " + found
+                    assertTrue(found != null && (found.equals(before.state())
+                            || found.equals(after.state())), where + ": found " + found
                             + ", expected " + before.state() + " or " + after.state());
                     views++;
                 }
@@ -553,7 +689,7 @@ class Hdf5CrashSimulationTest {
             if (workload.spec().quireOnlySkipListIndex()) {
                 continue;
             }
-            Run run = write(workload, WriteOptions.DEFAULT.withDurability(
+            Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(
                     Durability.EVERY_FLUSH));
             int events = run.simulator().eventCount();
             for (int i = 0; i < 8; i++) {

@@ -68,6 +68,15 @@ class QuireWritesWhatH5pyWritesTest {
             colours.write(new long[] {0}, new long[] {5}, new short[] {0, 1, 7, 7, 0});
             colours.setAttribute(Attribute.of("note", "one of RED, GREEN, BLUE"));
         }
+        // Reopened: new strings go on filling the last collection, then the next ones.
+        try (Hdf5File hdf5 = Hdf5File.openForWriting(file)) {
+            hdf5.root().setAttribute(Attribute.of("reopened", "yes"));
+            Group texts = hdf5.root().createGroup("texts");
+            for (int i = 0; i < 300; i++) {
+                texts.setAttribute(Attribute.of("t" + i, "text " + i + " " + "z".repeat(i % 50)));
+            }
+            texts.createStringDataset("more", new long[] {3}, List.of("one", "two", "three"));
+        }
     }
 
     private static byte[] bytes(String text) {
@@ -97,6 +106,10 @@ class QuireWritesWhatH5pyWritesTest {
                 h5py.toString());
         assertTrue(h5py.contains("D|" + name + "|/data/scalar|f8<||400c000000000000"),
                 h5py.toString());
+        assertTrue(h5py.contains("A|" + name + "|/texts|t299|vlen-utf8||"
+                + HexFormat.of().formatHex(bytes("text 299 " + "z".repeat(49)))),
+                h5py.toString());
+        assertTrue(GlobalHeapSharingTest.collections(file).size() > 3);
     }
 
     /**
@@ -137,7 +150,7 @@ class QuireWritesWhatH5pyWritesTest {
         List<String> strings = new java.util.ArrayList<>();
         for (int i = 0; i < count; i++) {
             // Over half a collection each: one collection per string.
-            strings.add(Integer.toString(i).repeat(GlobalHeapWriter.COLLECTION_TARGET_SIZE / 2));
+            strings.add(Integer.toString(i).repeat(GlobalHeap.COLLECTION_TARGET_SIZE / 2));
         }
         try (Hdf5File hdf5 = Hdf5File.create(wide)) {
             hdf5.root().createStringDataset("wide", new long[] {count}, strings);
@@ -216,9 +229,10 @@ class QuireWritesWhatH5pyWritesTest {
                 org.quire.format.CorruptFileException.class, () -> ReadEverything.read(damaged));
         assertEquals("global heap collection", e.structure(), e.getMessage());
         assertEquals(collection, e.offset(), e.getMessage());
-        // The first object's index (2 bytes after the 16-byte collection header) changed.
+        // The first object's index (2 bytes after the 16-byte collection header) changed to
+        // one above those of the file's strings, which share the collection.
         byte[] index = intact.clone();
-        index[collection + 16] = 9;
+        index[collection + 16] = (byte) 0xF0;
         Path renumbered = Files.write(dir.resolve("gcol-index.h5"), index);
         e = assertThrows(org.quire.format.CorruptFileException.class,
                 () -> Hdf5Verifier.verify(renumbered));

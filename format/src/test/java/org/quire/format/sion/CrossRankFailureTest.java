@@ -156,11 +156,11 @@ class CrossRankFailureTest {
         assertEquals(FILE + ": unsupported META1 fileformat_version at offset 16: found version 6; supported:"
                 + " versions 3 to 5", crossed.getMessage());
 
-        UnsupportedFormatException freeText = (UnsupportedFormatException) crossed(
-                new UnsupportedFormatException(FILE, "something else"));
-        assertNull(freeText.structure());
-        assertEquals(UnsupportedFormatException.NO_OFFSET, freeText.offset());
-        assertEquals(FILE + ": something else", freeText.getMessage());
+        UnsupportedFormatException noOffset = (UnsupportedFormatException) crossed(
+                new UnsupportedFormatException(FILE, "file mode", UnsupportedFormatException.NO_OFFSET,
+                        "key-value", "plain"));
+        assertEquals(UnsupportedFormatException.NO_OFFSET, noOffset.offset());
+        assertEquals(FILE + ": unsupported file mode: found key-value; supported: plain", noOffset.getMessage());
     }
 
     @Test

@@ -147,7 +147,7 @@ public final class ListCommand implements Callable<Integer> {
             } catch (UnsupportedFormatException e) {
                 String path = childPath(group, link.name());
                 out.println("unsupported " + ValueFormat.name(path) + ": "
-                        + Unsupported.of(path, e).reason());
+                        + ValueFormat.name(Unsupported.of(path, e).reason()));
                 unsupported++;
                 continue;
             }
@@ -240,7 +240,8 @@ public final class ListCommand implements Callable<Integer> {
                     + attributeValue(attribute));
         }
         for (Unsupported attribute : object.unsupportedAttributes()) {
-            out.println("    @" + ValueFormat.name(attribute.name()) + ": unsupported: " + attribute.reason());
+            out.println("    @" + ValueFormat.name(attribute.name()) + ": unsupported: "
+                    + ValueFormat.name(attribute.reason()));
             unsupported++;
         }
     }
@@ -292,7 +293,7 @@ public final class ListCommand implements Callable<Integer> {
         while (end < text.length()) {
             char c = text.charAt(end);
             int token = c == '\\' && end + 1 < text.length()
-                    ? (text.charAt(end + 1) == 'x' ? 4 : 2)
+                    ? (text.charAt(end + 1) == 'x' ? 4 : text.charAt(end + 1) == 'u' ? 6 : 2)
                     : Character.isHighSurrogate(c) ? 2 : 1;
             if (end + token > max) {
                 break;

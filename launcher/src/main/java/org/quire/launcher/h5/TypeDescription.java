@@ -33,14 +33,15 @@ final class TypeDescription {
         if (type instanceof Datatype.EnumType enumeration) {
             StringJoiner members = new StringJoiner(", ", "{", "}");
             for (Datatype.EnumMember member : enumeration.members()) {
-                members.add(member.name() + "=" + member.value());
+                members.add(ValueFormat.name(member.name()) + "=" + member.value());
             }
             return "enum " + of(enumeration.base()) + " " + members;
         }
         Datatype.CompoundType compound = (Datatype.CompoundType) type;
         StringJoiner members = new StringJoiner(", ", "{", "}");
         for (Datatype.Member member : compound.members()) {
-            members.add(member.name() + ": " + of(member.type()) + " @" + member.offset());
+            members.add(ValueFormat.name(member.name()) + ": " + of(member.type()) + " @"
+                    + member.offset());
         }
         return "compound[" + compound.size() + "] " + members;
     }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.StringJoiner;
 
 import org.quire.format.hdf5.Datatype;
+import org.quire.launcher.TerminalText;
 
 /**
  * One element as text, exactly: integers of any size in decimal (unsigned ones as unsigned),
@@ -32,7 +33,7 @@ final class ValueFormat {
         if (type instanceof Datatype.EnumType enumeration) {
             long value = enumeration.base().decode(bytes, offset);
             String name = enumeration.nameOf(value);
-            return name != null ? name : enumeration.base().signed() ? Long.toString(value)
+            return name != null ? name(name) : enumeration.base().signed() ? Long.toString(value)
                     : Long.toUnsignedString(value);
         }
         if (type instanceof Datatype.FloatType real) {
@@ -49,7 +50,7 @@ final class ValueFormat {
         }
         StringJoiner members = new StringJoiner(", ", "{", "}");
         for (Datatype.Member member : ((Datatype.CompoundType) type).members()) {
-            members.add(member.name() + "=" + format(member.type(), bytes,
+            members.add(name(member.name()) + "=" + format(member.type(), bytes,
                     offset + member.offset()));
         }
         return members.toString();
@@ -111,40 +112,19 @@ final class ValueFormat {
     }
 
     /**
-     * A name or path as printed, unquoted: backslashes and control characters escaped as in
-     * strings, and each stored byte that is not valid UTF-8 (the format library keeps it as a
-     * lone surrogate, {@code LosslessUtf8}) as {@code \xNN}, so two names differing in such a
-     * byte print differently.
+     * A name, a path or a text naming them (an unsupported part's reason) as printed, unquoted:
+     * {@link TerminalText#escape}, the escapes of strings for backslashes and control
+     * characters, and each stored byte that is not valid UTF-8 as {@code \xNN}.
      */
     static String name(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c >= 0xDC80 && c <= 0xDCFF) {
-                out.append(String.format("\\x%02x", c & 0xff));
-            } else if (c == '"') {
-                out.append(c);
-            } else {
-                escape(c, out);
-            }
-        }
-        return out.toString();
+        return TerminalText.escape(text);
     }
 
     private static void escape(char c, StringBuilder out) {
-        switch (c) {
-            case '"' -> out.append("\\\"");
-            case '\\' -> out.append("\\\\");
-            case '\n' -> out.append("\\n");
-            case '\t' -> out.append("\\t");
-            case '\r' -> out.append("\\r");
-            default -> {
-                if (c < 0x20 || c == 0x7f) {
-                    out.append(String.format("\\x%02x", (int) c));
-                } else {
-                    out.append(c);
-                }
-            }
+        if (c == '"') {
+            out.append("\\\"");
+        } else {
+            TerminalText.appendEscaped(c, out);
         }
     }
 }

@@ -89,7 +89,8 @@ public final class VerifyCommand implements Callable<Integer> {
             out.println("  unsupported:     " + report.unsupported().size() + " objects or"
                     + " attributes Quire does not read, not checked:");
             for (Unsupported part : report.unsupported()) {
-                out.println("    " + part.name() + ": " + part.reason());
+                out.println("    " + ValueFormat.name(part.name()) + ": "
+                        + ValueFormat.name(part.reason()));
             }
         }
         out.flush();

@@ -63,8 +63,8 @@ class H5VerifyIT {
                 + " header 1, extensible array index block 1, fixed array data block 5, fixed array data block"
                 + " page 1, fixed array header 5, object header 9, object header continuation block 1,"
                 + " superblock 1)", lines.get(2));
-        // The two text attributes are variable-length strings, each in a global heap collection.
-        assertEquals("  no checksum:     2 blocks without checksum checked (global heap collection 2)",
+        // The two text attributes are variable-length strings, sharing a global heap collection.
+        assertEquals("  no checksum:     1 blocks without checksum checked (global heap collection 1)",
                 lines.get(3));
         // 3 + 4 + 12 + 20 + 1 + 2 + 1 chunks (ints1d, floats2d, cube, log, names, records, sparse).
         assertTrue(lines.get(4).matches("  chunks:          43 stored chunks, \\d+ bytes, read through their"

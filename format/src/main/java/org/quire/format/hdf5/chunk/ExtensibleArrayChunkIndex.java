@@ -348,9 +348,9 @@ public final class ExtensibleArrayChunkIndex implements ChunkIndex {
         ExtensibleArrayDataBlock layout = new ExtensibleArrayDataBlock(geometry, format, s);
         boolean direct = owner == null;
         if (direct && layout.isPaged()) {
-            throw new UnsupportedFormatException(blocks.file().path(), "extensible array at "
-                    + "offset " + headerAddress + " pages data blocks the index block points at"
-                    + " directly");
+            throw new UnsupportedFormatException(blocks.file().path(), "extensible array",
+                    headerAddress, "paged data blocks the index block points at directly",
+                    "unpaged direct data blocks");
         }
         long[] addresses = direct ? indexBlock.value().dataBlockAddresses()
                 : owner.value().dataBlockAddresses();

@@ -104,8 +104,8 @@ public final class FixedArrayChunkIndex implements ChunkIndex {
                     Long.toString(header.entryCount()));
         }
         if (header.entryCount() > MAX_ENTRIES) {
-            throw new UnsupportedFormatException(file.path(), "fixed array at offset " + address
-                    + " has " + header.entryCount() + " entries; supported: " + MAX_ENTRIES);
+            throw new UnsupportedFormatException(file.path(), structure, address,
+                    header.entryCount() + " entries", "at most " + MAX_ENTRIES + " entries");
         }
         if (header.format().filtered() != filtered) {
             throw new CorruptFileException(file.path(), address, structure, "client ID",

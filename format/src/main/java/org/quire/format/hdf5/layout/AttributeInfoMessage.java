@@ -46,8 +46,8 @@ public record AttributeInfoMessage(long fractalHeapAddress, long nameIndexAddres
         long at = in.absolutePosition();
         int version = in.getUnsignedByte("version");
         if (version != 0) {
-            throw new UnsupportedFormatException(in.file(), "attribute info message at offset "
-                    + at + " has version " + version + "; supported: 0");
+            throw new UnsupportedFormatException(in.file(), "attribute info message", at,
+                    "version " + version, "version 0");
         }
         int flags = in.getUnsignedByte("flags");
         if ((flags & FLAG_CREATION_ORDER_TRACKED) != 0) {

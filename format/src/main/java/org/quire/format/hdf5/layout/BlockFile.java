@@ -205,12 +205,17 @@ public final class BlockFile implements AutoCloseable {
         storage.force(metadata);
     }
 
-    /** Fails unless {@code actual} is {@code supported}: a feature this code does not handle. */
-    public void requireSupported(String what, long actual, long supported)
-            throws UnsupportedFormatException {
+    /**
+     * Reads the one-byte {@code field} of {@code in}'s structure and fails unless it is {@code
+     * supported}: a feature this code does not handle.
+     */
+    public static void requireSupported(LittleEndianReader in, String field, int supported)
+            throws CorruptFileException, UnsupportedFormatException {
+        long at = in.absolutePosition();
+        int actual = in.getUnsignedByte(field);
         if (actual != supported) {
-            throw new UnsupportedFormatException(path, what + " is " + actual + "; supported: "
-                    + supported);
+            throw new UnsupportedFormatException(in.file(), in.structure() + " " + field, at,
+                    Integer.toString(actual), Integer.toString(supported));
         }
     }
 

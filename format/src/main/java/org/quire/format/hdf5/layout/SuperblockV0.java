@@ -77,10 +77,8 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
         requireZero(in, "root group symbol table entry version");
         in.skip(1);
         requireZero(in, "shared header message format version");
-        file.requireSupported("size of offsets", in.getUnsignedByte("size of offsets"),
-                Addresses.SIZE_OF_OFFSETS);
-        file.requireSupported("size of lengths", in.getUnsignedByte("size of lengths"),
-                Addresses.SIZE_OF_LENGTHS);
+        BlockFile.requireSupported(in, "size of offsets", Addresses.SIZE_OF_OFFSETS);
+        BlockFile.requireSupported(in, "size of lengths", Addresses.SIZE_OF_LENGTHS);
         in.skip(1);
         int leafK = positiveK(in, "group leaf node K");
         int internalK = positiveK(in, "group internal node K");

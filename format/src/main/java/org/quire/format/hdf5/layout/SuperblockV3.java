@@ -70,10 +70,8 @@ public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long roo
         byte[] block = file.readVerified(0, SIZE, identity);
         LittleEndianReader in = file.reader(0, identity.structure(), block);
         in.skip(identity.prefixLength());
-        file.requireSupported("size of offsets", in.getUnsignedByte("size of offsets"),
-                Addresses.SIZE_OF_OFFSETS);
-        file.requireSupported("size of lengths", in.getUnsignedByte("size of lengths"),
-                Addresses.SIZE_OF_LENGTHS);
+        BlockFile.requireSupported(in, "size of offsets", Addresses.SIZE_OF_OFFSETS);
+        BlockFile.requireSupported(in, "size of lengths", Addresses.SIZE_OF_LENGTHS);
         int flags = in.getUnsignedByte("file consistency flags");
         long baseAt = in.absolutePosition();
         long base = in.getAddress("base address");

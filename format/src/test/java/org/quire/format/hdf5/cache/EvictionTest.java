@@ -236,4 +236,117 @@ class EvictionTest {
         assertThrows(IllegalArgumentException.class,
                 () -> new MetadataCache(storage, 0, Durability.NONE));
     }
+
+    /** Exactly at the bound nothing is evicted; one byte over it, the oldest clean entry goes. */
+    @Test
+    void evictsOnlyPastTheBoundAndCountsThePeak() throws IOException {
+        MetadataCache cache = cacheHolding(2);
+        insert(cache, 100);
+        insert(cache, 200);
+        cache.flush();
+        assertEquals(2 * CHARGE, cache.accountedBytes());
+        assertEquals(cache.maxBytes(), cache.accountedBytes());
+        assertTrue(cache.contains(100) && cache.contains(200));
+        insert(cache, 300);
+        assertFalse(cache.contains(100));
+        assertEquals(2, cache.entryCount());
+        assertEquals(2 * CHARGE, cache.peakAccountedBytes());
+        assertEquals(2, cache.peakEntryCount());
+    }
+
+    /** An entry loaded by protect makes room like an inserted one. */
+    @Test
+    void anEntryLoadedFromTheFileEvictsTheOldest() throws IOException {
+        MetadataCache cache = cacheHolding(2);
+        insert(cache, 100);
+        insert(cache, 200);
+        insert(cache, 300);
+        cache.flush(); // 100 was written and evicted to make room for 300
+        assertFalse(cache.contains(100));
+        LongBlock loaded = protect(cache, 100);
+        assertFalse(cache.contains(200), "the least recently used entry made room at once");
+        assertEquals(2, cache.entryCount());
+        cache.unprotect(loaded);
+        assertTrue(cache.contains(100));
+        assertEquals(2, cache.entryCount());
+    }
+
+    /**
+     * A touched entry moves to the newest end of the recency order and is evicted in turn
+     * later: it does not leave the order.
+     */
+    @Test
+    void aTouchedEntryIsEvictedInItsNewTurn() throws IOException {
+        MetadataCache cache = cacheHolding(2);
+        insert(cache, 100);
+        insert(cache, 200);
+        cache.flush();
+        cache.unprotect(protect(cache, 100)); // order now 200, 100
+        insert(cache, 300);
+        assertFalse(cache.contains(200));
+        cache.flush();
+        insert(cache, 400);
+        assertFalse(cache.contains(100), "100 is the oldest now");
+        assertTrue(cache.contains(300) && cache.contains(400));
+    }
+
+    /** A new entry its holder uses at once is protected, dirty and charged. */
+    @Test
+    void anEntryInsertedProtectedStaysUntilUnprotected() throws IOException {
+        MetadataCache cache = cacheHolding(1);
+        LongBlock held = cache.insertProtected(new LongBlock(100, FlushStage.METADATA, 1));
+        assertTrue(cache.contains(100) && cache.isDirty(100));
+        assertEquals(1, cache.dirtyCount());
+        assertEquals(CHARGE, cache.accountedBytes());
+        cache.markDirty(held);
+        insert(cache, 200); // over the bound: 100 is protected, so it stays
+        assertTrue(cache.contains(100));
+        cache.unprotect(held);
+        insert(cache, 300);
+        assertFalse(cache.contains(100), "written and evicted once unprotected");
+        cache.flush();
+        assertEquals(0, cache.dirtyCount());
+    }
+
+    /**
+     * A flush failing after its first in-place write leaves every later flush failing with the
+     * same exception, naming the journal (none for a cache without one).
+     */
+    @Test
+    void aFlushFailingInPlaceFailsEveryLaterFlush() throws IOException {
+        org.quire.format.storage.Storage failing = new org.quire.format.storage.ForwardingStorage(
+                storage) {
+            @Override
+            public void write(java.nio.ByteBuffer source, long position) throws IOException {
+                if (position == 200) {
+                    throw new IOException("disk full");
+                }
+                super.write(source, position);
+            }
+        };
+        MetadataCache cache = new MetadataCache(failing, 1 << 20, Durability.NONE);
+        insert(cache, 100);
+        insert(cache, 200);
+        IncompleteFlushException first = assertThrows(IncompleteFlushException.class,
+                cache::flush);
+        assertEquals(null, first.journal());
+        assertTrue(first.getMessage().contains("without a flush journal"), first.getMessage());
+        assertEquals("disk full", first.getCause().getMessage());
+        IncompleteFlushException again = assertThrows(IncompleteFlushException.class,
+                cache::flush);
+        assertEquals(first, again);
+
+        org.quire.format.storage.Storage journal = new org.quire.format.storage.CrashSimulator()
+                .open(java.nio.file.Path.of("f.h5.qjnl"),
+                        org.quire.format.storage.OpenMode.CREATE_NEW);
+        MetadataCache journaled = new MetadataCache(failing, 1 << 20, Durability.NONE,
+                new FlushJournal(journal));
+        insert(journaled, 100);
+        insert(journaled, 200);
+        IncompleteFlushException named = assertThrows(IncompleteFlushException.class,
+                journaled::flush);
+        assertEquals(journal.path(), named.journal());
+        assertTrue(named.getMessage().contains("Hdf5File.recover replays the committed flush"
+                + " journal " + journal.path()), named.getMessage());
+    }
 }

@@ -226,4 +226,33 @@ class FlushDependencyTest {
         assertThrows(IllegalStateException.class, () -> cache.unprotect(block));
         assertThrows(IllegalStateException.class, () -> insert(100));
     }
+
+    @Test
+    void dependsOnTellsADirectDependencyOnly() throws IOException {
+        insert(100);
+        insert(200);
+        insert(300);
+        cache.createFlushDependency(100, 200);
+        cache.createFlushDependency(200, 300);
+        assertTrue(cache.dependsOn(100, 200));
+        assertFalse(cache.dependsOn(200, 100));
+        assertFalse(cache.dependsOn(100, 300), "only through 200");
+        assertFalse(cache.dependsOn(100, 999));
+        assertFalse(cache.dependsOn(999, 100));
+        cache.destroyFlushDependency(100, 200);
+        assertFalse(cache.dependsOn(100, 200));
+    }
+
+    /** Three levels: each parent waits for the whole chain below it, not only its child. */
+    @Test
+    void writesAChainBottomUpWhateverTheAddresses() throws IOException {
+        insert(100);
+        insert(200);
+        insert(300);
+        insert(50);
+        cache.createFlushDependency(100, 200);
+        cache.createFlushDependency(200, 300);
+        cache.createFlushDependency(50, 200);
+        assertEquals(List.of(300L, 200L, 50L, 100L), flushedAddresses());
+    }
 }

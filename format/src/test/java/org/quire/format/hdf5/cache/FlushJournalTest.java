@@ -153,8 +153,44 @@ class FlushJournalTest {
                 () -> FlushJournal.blocksToReplay(committed(), file(new byte[] {7, 7}, 8192)));
         assertTrue(other.getMessage().contains(FILE.toString())
                 && other.getMessage().contains(JOURNAL.toString()), other.getMessage());
+        assertEquals(JOURNAL, other.journal());
         assertThrows(ForeignJournalException.class, () -> FlushJournal.blocksToReplay(
                 committed(), file(PREVIOUS.image(), 4096)), "a block past the end");
         assertTrue(FlushJournal.blocksToReplay(newJournal(), file(new byte[0], 10)).isEmpty());
+    }
+
+    /** The block at 4096 of 3 bytes may end exactly at the file's end, not one byte beyond. */
+    @Test
+    void aBlockEndingAtTheFilesEndIsReplayed() throws IOException {
+        assertEquals(BLOCKS.size(), FlushJournal.blocksToReplay(committed(),
+                file(PREVIOUS.image(), 4099)).size());
+        ForeignJournalException beyond = assertThrows(ForeignJournalException.class,
+                () -> FlushJournal.blocksToReplay(committed(), file(PREVIOUS.image(), 4098)));
+        assertTrue(beyond.getMessage().contains("a block of 3 bytes at 4096 lies past the file's"
+                + " end 4098"), beyond.getMessage());
+    }
+
+    /** A journal left longer by a flush that never cleared it is replaced whole by the next. */
+    @Test
+    void aCommitReplacesALongerJournal() throws IOException {
+        Storage storage = committed();
+        List<FlushJournal.Block> small = List.of(new FlushJournal.Block(0, new byte[] {4, 4}));
+        new FlushJournal(storage).commit(PREVIOUS, small, false);
+        Storage alone = newJournal();
+        new FlushJournal(alone).commit(PREVIOUS, small, false);
+        assertArrayEquals(bytes(alone), bytes(storage));
+        assertArrayEquals(new byte[] {4, 4}, FlushJournal.committed(storage).blocks().get(0)
+                .image());
+    }
+
+    @Test
+    void aJournalOfAnotherSignatureIsCorruptShowingItsBytes() throws IOException {
+        byte[] whole = bytes(committed());
+        whole[0] = 'X';
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> FlushJournal.committed(holding(whole)));
+        assertEquals("signature", e.field());
+        assertEquals(String.format("%02x%02x%02x%02x", whole[0], whole[1], whole[2], whole[3]),
+                e.found());
     }
 }
