@@ -1,7 +1,6 @@
 package org.quire.format.storage;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -71,53 +70,17 @@ public final class NewFiles {
     }
 
     /** A storage that releases its lock when it is closed. */
-    private static final class Locked implements Storage {
-        private final Storage storage;
+    private static final class Locked extends ForwardingStorage {
         private final StorageLock lock;
 
         Locked(Storage storage, StorageLock lock) {
-            this.storage = storage;
+            super(storage);
             this.lock = lock;
         }
 
         @Override
-        public Path path() {
-            return storage.path();
-        }
-
-        @Override
-        public long size() throws IOException {
-            return storage.size();
-        }
-
-        @Override
-        public int read(ByteBuffer target, long position) throws IOException {
-            return storage.read(target, position);
-        }
-
-        @Override
-        public void write(ByteBuffer source, long position) throws IOException {
-            storage.write(source, position);
-        }
-
-        @Override
-        public void truncate(long size) throws IOException {
-            storage.truncate(size);
-        }
-
-        @Override
-        public void force(boolean metadata) throws IOException {
-            storage.force(metadata);
-        }
-
-        @Override
-        public StorageLock tryLock(long position, long size, boolean shared) throws IOException {
-            return storage.tryLock(position, size, shared);
-        }
-
-        @Override
         public void close() throws IOException {
-            try (storage) {
+            try (Storage storage = delegate) {
                 lock.close();
             }
         }

@@ -5,8 +5,9 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
- * A {@link Storage} that passes every call to another one; test wrappers (a filling disk,
- * failing forces, open-file tracking) override only the calls they change.
+ * A {@link Storage} that passes every call to another one; wrappers override only the calls they
+ * change (a storage that also releases a lock at close; in tests, a filling disk, failing forces,
+ * open-file tracking).
  */
 public abstract class ForwardingStorage implements Storage {
 
