@@ -1,6 +1,9 @@
 """An h5py (libhdf5) SWMR writer for Quire's SWMR reader tests.
 
-usage: swmr_writer.py FILE lockstep          appends as stdin says: "append K" or "close"
+usage: swmr_writer.py FILE lockstep          appends as stdin says: "append K" or "close"; also
+                                             "extend K" (grow and flush, data not written),
+                                             "write" (write the grown part and flush),
+                                             "rewrite I V" (plain[I] = packed[I] = V, flush)
        swmr_writer.py FILE run TOTAL BATCH   appends TOTAL elements in batches, flat out
 
 Creates FILE (libver latest), three datasets growing along one unlimited dimension:
@@ -68,11 +71,34 @@ def main():
         n += k
         print("flushed", n, flush=True)
 
+    grown = 0
+
+    def extend(k):
+        nonlocal grown
+        grown = k
+        for ds in (plain, packed, recs):
+            ds.resize((n + k,))
+            ds.flush()
+        print("extended", n + k, flush=True)
+
+    def rewrite(i, v):
+        for ds in (plain, packed):
+            ds[i] = v
+            ds.flush()
+        print("rewritten", i, flush=True)
+
     if mode == "lockstep":
         for line in sys.stdin:
             words = line.split()
             if words[0] == "append":
                 append(int(words[1]))
+            elif words[0] == "extend":
+                extend(int(words[1]))
+            elif words[0] == "write":
+                k, grown = grown, 0
+                append(k)
+            elif words[0] == "rewrite":
+                rewrite(int(words[1]), int(words[2]))
             elif words[0] == "close":
                 break
     else:

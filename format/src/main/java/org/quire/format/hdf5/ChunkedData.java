@@ -76,21 +76,13 @@ final class ChunkedData {
     }
 
     /**
-     * An SWMR reader's refresh: reads go through {@code newIndex} from now on, and cached
-     * chunks that reach past {@code committedShape} (the extent before the refresh) are
-     * dropped: the writer may have completed such a chunk since, while a chunk wholly inside
-     * a committed extent never changes again.
+     * An SWMR reader's refresh: reads go through {@code newIndex} from now on, and every cached
+     * chunk is dropped: the writer may have completed or rewritten any chunk since, also under an
+     * extent the reader already saw.
      */
-    void useIndex(ChunkIndex newIndex, long[] committedShape) {
+    void useIndex(ChunkIndex newIndex) {
         index = newIndex;
-        cache.removeIf(scaled -> {
-            for (int d = 0; d < scaled.length; d++) {
-                if ((scaled[d] + 1) * chunkShape[d] > committedShape[d]) {
-                    return true;
-                }
-            }
-            return false;
-        });
+        cache.removeIf(scaled -> true);
     }
 
     /** Replaces the chunk cache with an empty one of {@code settings}' size. */

@@ -58,6 +58,11 @@ public final class Dataset extends Hdf5Object {
     private String notRewritable;
     /** An SWMR reader's view of the writer's last commit; null for other files. */
     private CommittedHeader committed;
+    /**
+     * An SWMR reader's index view and cached chunks are to be dropped before the next read: a
+     * refresh found no new extent, but the writer may have flushed chunks under the old one.
+     */
+    private boolean indexStale;
 
     private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
                     long[] shape, long[] maxShape, Datatype type, byte[] fillValue,
@@ -182,9 +187,10 @@ public final class Dataset extends Hdf5Object {
      * An SWMR reader's {@code H5Drefresh}: reads this dataset's object header again and, when
      * the writer committed a new extent (the dataspace message; or the data layout message)
      * since the last look, takes its shape, reopens the chunk index through a new metadata
-     * cache and drops cached chunks that reached past the old extent ({@link CommittedHeader}).
-     * When the header block holding those messages reads back unchanged ({@link CommitPoint})
-     * that is one read. A torn header is read again within the file's {@link SwmrReadOptions}.
+     * cache and drops every cached chunk ({@link CommittedHeader}). When the header block
+     * holding those messages reads back unchanged ({@link CommitPoint}) that is one read, and
+     * the index view and cached chunks are dropped before the next read (the writer may have
+     * flushed chunks under the same extent, or rewritten some). A torn header is read again within the file's {@link SwmrReadOptions}.
      *
      * @throws IllegalStateException the file was not opened with {@link Hdf5File#openSwmr}
      * @throws MetadataRetriesExhaustedException the header failed its check at every read
@@ -204,11 +210,17 @@ public final class Dataset extends Hdf5Object {
     private void refreshOnce() throws IOException {
         CommittedHeader.Change change = committed.read(file, address());
         if (change == null) {
+            // The writer may have flushed chunks under the same extent (an extend flushed before
+            // its data, a rewrite): as libhdf5's H5Drefresh, what was read of the index and every
+            // cached chunk are dropped, here when the next read needs them (the refresh itself
+            // stays one read).
+            indexStale = chunked != null && committed.layout() != null;
             return;
         }
+        indexStale = false;
         long[] newShape = change.described().space().dimensions();
         if (chunked != null && change.described().layout() instanceof DataLayoutMessage layout) {
-            chunked.useIndex(openSwmrIndex(layout, newShape), shape);
+            chunked.useIndex(openSwmrIndex(layout, newShape));
         }
         shape = newShape;
         committed.accept(change);
@@ -599,9 +611,13 @@ public final class Dataset extends Hdf5Object {
             } else {
                 // A torn index block: read again through the index reopened from the header.
                 file.swmrRetry().run(() -> {
+                    if (indexStale) {
+                        chunked.useIndex(openSwmrIndex(committed.layout(), shape));
+                        indexStale = false;
+                    }
                     chunked.read(start, count, target);
                     return null;
-                }, () -> chunked.useIndex(openSwmrIndex(committed.layout(), shape), shape));
+                }, () -> indexStale = true);
             }
         } catch (CorruptFileException e) {
             throw e.of(path());

@@ -69,9 +69,17 @@ public final class H5pySwmrWriter implements AutoCloseable {
 
     /** Lockstep: appends {@code count} elements and waits for their flush; returns the total. */
     public long append(int count) throws IOException {
-        in.write("append " + count + "\n");
+        return command("append " + count, "flushed");
+    }
+
+    /**
+     * Lockstep: sends {@code line} (a command of swmr_writer.py) and waits for its answer, a line
+     * starting with {@code reply}; returns the answer's number.
+     */
+    public long command(String line, String reply) throws IOException {
+        in.write(line + "\n");
         in.flush();
-        return expect("flushed");
+        return expect(reply);
     }
 
     /** Elements flushed as of the last "flushed" line read. */
