@@ -6,6 +6,7 @@ import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.Filter;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.WriteOptions;
+import org.quire.format.storage.Durability;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ final class QuireHdf5 implements Hdf5Library {
             throws IOException {
         Files.deleteIfExists(file);
         // libhdf5 never forces the file; Quire's default (ON_CLOSE) would fsync inside close().
-        Hdf5File hdf5 = Hdf5File.create(file, WriteOptions.DEFAULT.withDurability(WriteOptions.Durability.NONE));
+        Hdf5File hdf5 = Hdf5File.create(file, WriteOptions.DEFAULT.withDurability(Durability.NONE));
         DatasetSpec.Builder spec = DatasetSpec.builder(Datatype.FLOAT64, layout.extensible ? 0 : length)
                 .chunkShape(chunkElements);
         if (layout.extensible) {

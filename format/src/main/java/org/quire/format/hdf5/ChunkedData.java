@@ -24,7 +24,8 @@ import org.quire.format.hdf5.layout.DataLayoutMessage;
  * <p>An unfiltered chunk's stored bytes are its elements, so a read fetches only the runs of
  * them the selection covers, straight into the caller's buffer or through the file's
  * {@link TransferBuffer} into its array; a write stores a whole chunk from one encoded copy, and
- * part of a written chunk in place. A filtered chunk is read, decoded and kept in the
+ * part of a chunk in place: of a written one, or of a new one that reads as zeros (the default
+ * fill value) elsewhere, so an append writes its elements only, not the rest of the chunk. A filtered chunk is read, decoded and kept in the
  * {@link ChunkCache}; a write stores it at once and keeps the new version in the cache, so a
  * cached chunk is never older than the file.
  */
@@ -129,12 +130,13 @@ final class ChunkedData {
             boolean whole = Arrays.equals(overlap, chunkShape);
             if (!pipeline.isEmpty()) {
                 writeFiltered(scaled, old, whole, source, count, inSelection, overlap, within);
-            } else if (whole || !old.isWritten()) {
+            } else if (whole || !old.isWritten() && !defaultFill) {
                 index.put(scaled, store.write(old, unfilteredChunk(whole, source, count,
                         inSelection, overlap, within)));
             } else {
-                requireUnfilteredSize(old);
-                ChunkRecord[] record = {old};
+                // A new chunk in part: only the selected runs are written, the rest reads as 0.
+                ChunkRecord[] record = {old.isWritten() ? old : store.createZeroed(chunkBytes)};
+                requireUnfilteredSize(record[0]);
                 BoxRuns.forEach(count, inSelection, chunkShape, within, overlap,
                         (from, to, elements) -> record[0] = overwriteRun(record[0], from, to,
                                 elements, source));

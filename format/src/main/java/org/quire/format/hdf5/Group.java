@@ -238,9 +238,11 @@ public final class Group extends Hdf5Object {
      *
      * @throws UnsupportedOperationException this group (read from a file) stores its links
      *                                       densely or in a symbol table
+     * @throws SwmrWriteRefusedException     the file is SWMR writing (every create method)
      */
     public Group createGroup(String name) {
         requireWritable();
+        file.requireNotSwmrWriting("create group " + childPath(path(), name));
         checkNewName(name);
         Group group = create(file, childPath(path(), name));
         link(name, group, group.header);
@@ -254,6 +256,7 @@ public final class Group extends Hdf5Object {
      */
     public Dataset createDataset(String name, DatasetSpec spec) {
         requireWritable();
+        file.requireNotSwmrWriting("create dataset " + childPath(path(), name));
         checkNewName(name);
         Dataset dataset = Dataset.create(file, childPath(path(), name), spec);
         link(name, dataset, dataset.header);
@@ -272,6 +275,7 @@ public final class Group extends Hdf5Object {
     public Dataset createDataset(String name, Datatype type, long[] shape, byte[] elements)
             throws IOException {
         requireWritable();
+        file.requireNotSwmrWriting("create dataset " + childPath(path(), name));
         checkNewName(name);
         if (type instanceof Datatype.VariableLengthStringType) {
             throw new IllegalArgumentException("variable-length strings are written with "
@@ -295,6 +299,7 @@ public final class Group extends Hdf5Object {
     public Dataset createStringDataset(String name, long[] shape, List<String> strings)
             throws IOException {
         requireWritable();
+        file.requireNotSwmrWriting("create dataset " + childPath(path(), name));
         checkNewName(name);
         if (Shapes.elementCount(shape) != strings.size()) {
             throw new IllegalArgumentException(strings.size() + " strings for shape "

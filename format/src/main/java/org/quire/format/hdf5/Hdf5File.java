@@ -11,7 +11,6 @@ import java.util.Map;
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.BlockEntry;
-import org.quire.format.hdf5.cache.Durability;
 import org.quire.format.hdf5.cache.FlushJournal;
 import org.quire.format.hdf5.cache.FlushStage;
 import org.quire.format.hdf5.cache.MetadataCache;
@@ -29,6 +28,7 @@ import org.quire.format.hdf5.layout.Superblock;
 import org.quire.format.hdf5.layout.SuperblockV3;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.storage.CreateMode;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.FileInUseException;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.NewFiles;
@@ -60,8 +60,9 @@ import org.quire.format.storage.StorageOpener;
  * open, the superblock says so (consistency flag "open for writing"); {@link #close()} flushes
  * and clears the flag. A file a crashed writer left is read (and reopened) after {@link
  * #recover}. Who may open the file beside whom is enforced with locks ({@link OpenLocks}); a
- * writer of a file on disk also keeps a {@link WriterRecord} with a heartbeat beside it. An
- * SWMR reader ({@link #openSwmr}) follows a file an SWMR writer appends to.
+ * writer of a file on disk also keeps a {@link WriterRecord} with a heartbeat beside it. After
+ * {@link #startSwmrWrite()} SWMR readers ({@link #openSwmr}, h5py {@code swmr=True}) follow the
+ * file while it is written.
  * Not thread-safe.
  */
 public final class Hdf5File implements AutoCloseable {
@@ -94,6 +95,8 @@ public final class Hdf5File implements AutoCloseable {
     /** The superblock of a file being written, held for the file's life; null when read only. */
     private BlockEntry<Hdf5File> superblock;
     private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
+    /** Set by {@link #startSwmrWrite()}: readers may follow the file, only appends are allowed. */
+    private boolean swmrWriting;
     private final FileReferences references = new FileReferences(this);
     /** Where a writer puts variable-length strings; null when read only. */
     private final GlobalHeap globalHeap;
@@ -109,7 +112,7 @@ public final class Hdf5File implements AutoCloseable {
         this.metadataCacheBytes = options.metadataCacheBytes();
         this.writable = journal != null;
         this.cache = new MetadataCache(storage, options.metadataCacheBytes(),
-                writable ? options.durability().cacheDurability() : Durability.NONE, journal);
+                writable ? options.durability() : Durability.NONE, journal);
         this.journal = journal;
         this.journalPath = journalPath(storage.path());
         this.opener = opener;
@@ -576,19 +579,15 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /**
-     * The lock change of a writer switching to SWMR writing: SWMR readers may open beside it
-     * from now on (it drops its SWMR reader byte lock) and its writer record says "swmr". The
-     * SWMR writer's {@code startSwmrWrite()} calls it once the superblock says SWMR writing.
+     * The lock change of a writer switching to SWMR writing, once the superblock says so: its
+     * writer record says "swmr" (a record that cannot be written now is by the next beat), then
+     * SWMR readers may open beside it (it drops its SWMR reader byte lock).
      */
-    void enterSwmrLocking() throws IOException {
-        requireOpen();
-        if (!writable) {
-            throw new IllegalStateException(blocks.path() + " is not open for writing");
-        }
-        locks.enterSwmr();
+    private void enterSwmrLocking() throws IOException {
         if (heartbeat != null) {
             heartbeat.mode(WriterRecord.Mode.SWMR);
         }
+        locks.enterSwmr();
     }
 
     void requireSwmrReader() {
@@ -627,7 +626,7 @@ public final class Hdf5File implements AutoCloseable {
      * point at them and the superblock (with the true end of file) last, so that what is on
      * disk is a complete file: the state of this flush. It survives the writer process being
      * killed; it survives a crash of the node or a power failure only with {@link
-     * WriteOptions.Durability#EVERY_FLUSH}, which forces the file (the chunks), the flush
+     * Durability#EVERY_FLUSH}, which forces the file (the chunks), the flush
      * journal, then the file again once the metadata is in place.
      *
      * <p>A flush that fails before rewriting anything in place (writing the journal) may be
@@ -636,12 +635,79 @@ public final class Hdf5File implements AutoCloseable {
      * {@link #close} releases the file keeping the journal.
      */
     public void flush() throws IOException {
+        flush(cache.durability());
+    }
+
+    /**
+     * {@link #flush()}, forcing as {@code durability} says for this flush alone: {@link
+     * Durability#EVERY_FLUSH} forces it ({@code fdatasync}, three times, as above), {@link
+     * Durability#NONE} and {@link Durability#ON_CLOSE} do not (the file is then forced at
+     * {@link #close()} as the {@link WriteOptions} say).
+     */
+    public void flush(Durability durability) throws IOException {
         requireOpen();
         if (writable) {
             cache.requireNoIncompleteFlush();
             publish();
             blocks.flushBegins();
-            cache.flush();
+            cache.flush(durability.forcesAtFlush());
+        }
+    }
+
+    /**
+     * Switches to single-writer/multiple-reader writing, as libhdf5's {@code
+     * H5Fstart_swmr_write} does: flushes everything, with the superblock's consistency flags
+     * set to "open for writing" and "open for SWMR writing" (0x05, libhdf5's values), so that
+     * SWMR readers (h5py {@code swmr=True}, libhdf5 {@code H5F_ACC_SWMR_READ}) open the file
+     * while plain readers are still refused. From here on the writer extends datasets, writes
+     * their elements and flushes; each flush publishes the new extents with the dataspace
+     * written last, and the end of file address stays true (docs/hdf5.md, "SWMR writing").
+     * Creating a group, dataset or attribute is refused ({@link SwmrWriteRefusedException}).
+     * {@link #close()} clears the flags. There is no way back, as in libhdf5. Once the flush
+     * is done the open rules change: SWMR readers ({@link #openSwmr}) may open the file beside
+     * this writer, and its writer record says "swmr" (docs/swmr.md, "Open rules and locks"); a
+     * start that fails leaves both as they were.
+     *
+     * @throws IllegalStateException the file is read only, closed, or already SWMR writing
+     */
+    public void startSwmrWrite() throws IOException {
+        requireOpen();
+        if (!writable) {
+            throw new IllegalStateException(blocks.path() + " is open read-only: SWMR writing "
+                    + "needs Hdf5File.create or openForWriting");
+        }
+        if (swmrWriting) {
+            throw new IllegalStateException(blocks.path() + " is already open for SWMR writing");
+        }
+        cache.requireNoIncompleteFlush();
+        setSwmrWriting(true);
+        try {
+            flush();
+        } catch (IOException | RuntimeException e) {
+            // Locks and writer record were not changed: SWMR readers are still kept out, and a
+            // flush that failed before writing may be tried again.
+            setSwmrWriting(false);
+            throw e;
+        }
+        enterSwmrLocking(); // only now that the superblock says 0x05
+    }
+
+    private void setSwmrWriting(boolean on) {
+        swmrWriting = on;
+        blocks.followedByReaders(on);
+        consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE
+                | (on ? SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE : 0);
+    }
+
+    /** Whether {@link #startSwmrWrite()} was called: readers may follow the file. */
+    public boolean isSwmrWriting() {
+        return swmrWriting;
+    }
+
+    /** Refuses {@code change} (a phrase: "create dataset /a") while SWMR writing. */
+    void requireNotSwmrWriting(String change) {
+        if (swmrWriting) {
+            throw new SwmrWriteRefusedException(blocks.path(), change);
         }
     }
 

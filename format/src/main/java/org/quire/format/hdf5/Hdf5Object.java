@@ -255,9 +255,11 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
      *                                  one header message (64 KiB)
      * @throws UnsupportedOperationException the object (read from a file) stores its
      *                                       attributes densely
+     * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void setAttribute(Attribute attribute) {
         requireWritable();
+        file.requireNotSwmrWriting("add attribute \"" + attribute.name() + "\" to " + path);
         if (denseAttributes != null) {
             throw new UnsupportedOperationException(file.blocks().path() + ": cannot add "
                     + "attribute \"" + attribute.name() + "\" to " + path + ": its attributes "

@@ -1,6 +1,7 @@
 package org.quire.format.hdf5;
 
 import org.quire.format.hdf5.cache.MetadataCache;
+import org.quire.format.storage.Durability;
 
 /**
  * How {@link Hdf5File#create(java.nio.file.Path, WriteOptions)} writes a file: when flushes
@@ -11,7 +12,8 @@ import org.quire.format.hdf5.cache.MetadataCache;
  * writer holds for good (object headers, index headers) and entries that must wait for a flush
  * may take it past the bound (docs/hdf5.md, "Metadata cache and flush order").
  *
- * @param durability when flushes force the file ({@code fdatasync})
+ * @param durability when flushes force the file ({@code fdatasync}); {@link Hdf5File#flush(Durability)}
+ *                   chooses for one flush
  * @param metadataCacheBytes the metadata cache's bound, in bytes
  * @param chunkCache the size of each dataset's chunk cache
  */
@@ -24,32 +26,6 @@ public record WriteOptions(Durability durability, long metadataCacheBytes,
     /** {@link Durability#ON_CLOSE}, an 8 MiB metadata cache and the default chunk cache. */
     public static final WriteOptions DEFAULT =
             new WriteOptions(Durability.ON_CLOSE, DEFAULT_METADATA_CACHE_BYTES);
-
-    /** When the writer forces the file to disk, so that it survives a crash of the node. */
-    public enum Durability {
-
-        /**
-         * Never (libhdf5's behaviour): a flushed or closed file survives the writer process
-         * being killed, not a crash of its node or a power failure.
-         */
-        NONE(org.quire.format.hdf5.cache.Durability.NONE),
-
-        /** At {@link Hdf5File#close()} only: a closed file survives a power failure. */
-        ON_CLOSE(org.quire.format.hdf5.cache.Durability.ON_CLOSE),
-
-        /** At every {@link Hdf5File#flush()} and at close. */
-        EVERY_FLUSH(org.quire.format.hdf5.cache.Durability.EVERY_FLUSH);
-
-        private final org.quire.format.hdf5.cache.Durability cacheDurability;
-
-        Durability(org.quire.format.hdf5.cache.Durability cacheDurability) {
-            this.cacheDurability = cacheDurability;
-        }
-
-        org.quire.format.hdf5.cache.Durability cacheDurability() {
-            return cacheDurability;
-        }
-    }
 
     public WriteOptions {
         if (durability == null) {

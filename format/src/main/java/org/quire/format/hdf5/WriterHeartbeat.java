@@ -42,10 +42,17 @@ final class WriterHeartbeat implements AutoCloseable {
         return new WriterHeartbeat(file, first);
     }
 
-    /** Records that the writer now writes in {@code mode}. */
-    synchronized void mode(WriterRecord.Mode mode) throws IOException {
+    /**
+     * Records that the writer now writes in {@code mode}; when the record cannot be written
+     * now (a full disk), the next beat writes it.
+     */
+    synchronized void mode(WriterRecord.Mode mode) {
         record = record.inMode(mode, System.currentTimeMillis());
-        record.write(file);
+        try {
+            record.write(file);
+        } catch (IOException e) {
+            // the next beat writes the record in its new mode
+        }
     }
 
     private synchronized void beat() {

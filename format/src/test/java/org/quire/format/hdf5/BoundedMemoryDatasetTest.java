@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.hdf5.cache.MetadataCache;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.StorageOpener;
 
@@ -36,7 +37,7 @@ class BoundedMemoryDatasetTest {
     /** Appends {@code chunks} one-byte chunks in batches, flushing every {@code flushEvery}. */
     private static void append(Path path, StorageOpener opener, long chunks, long flushEvery)
             throws IOException {
-        WriteOptions options = new WriteOptions(WriteOptions.Durability.NONE, BOUND);
+        WriteOptions options = new WriteOptions(Durability.NONE, BOUND);
         try (Hdf5File file = Hdf5File.create(path, opener, options)) {
             Dataset d = file.root().createDataset("appended", DatasetSpec.builder(Datatype.UINT8, 0)
                     .maxShape(DatasetSpec.UNLIMITED).chunkShape(1).build());

@@ -13,7 +13,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.quire.format.hdf5.cache.Durability;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.chunk.ChunkIndex;
 import org.quire.format.hdf5.chunk.ChunkIndexes;
@@ -21,6 +20,7 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.SkipListGeometry;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
 import org.quire.format.storage.TrackingOpener;

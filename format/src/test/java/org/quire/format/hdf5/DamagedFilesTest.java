@@ -220,7 +220,7 @@ class DamagedFilesTest {
         try (BlockFile blocks = new BlockFile(storage)) {
             org.quire.format.hdf5.cache.MetadataCache cache =
                     new org.quire.format.hdf5.cache.MetadataCache(storage, 1 << 20,
-                            org.quire.format.hdf5.cache.Durability.NONE);
+                            org.quire.format.storage.Durability.NONE);
             blocks.allocate(SuperblockV3.SIZE);
             WritableObjectHeader child = new WritableObjectHeader(blocks, cache, messages, 0);
             WritableObjectHeader root = new WritableObjectHeader(blocks, cache, List.of(

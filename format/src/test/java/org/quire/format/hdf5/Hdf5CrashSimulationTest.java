@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.Durability;
 
 /**
  * Crash simulation of the HDF5 writer (docs/hdf5.md, "Crashes and recovery"): a dataset of each
@@ -25,7 +26,7 @@ import org.quire.format.storage.CrashSimulator;
  * flush in progress: the same shape, and the same stored chunks with the same bytes inside it.
  * A killed writer ({@code processCrash}) at every point of every workload, with each durability;
  * a power failure ({@code crash(point, seed)}, torn 512-byte sectors) at every point with three
- * seeds for {@link WriteOptions.Durability#EVERY_FLUSH}, whose flushes the journal makes atomic;
+ * seeds for {@link Durability#EVERY_FLUSH}, whose flushes the journal makes atomic;
  * both again under a metadata cache small enough to write blocks between flushes.
  */
 class Hdf5CrashSimulationTest {
@@ -40,12 +41,37 @@ class Hdf5CrashSimulationTest {
     private record Round(long[] shape, long[] start, long[] count) {
     }
 
-    /** A dataset and its rounds. */
-    private record Workload(String name, DatasetSpec spec, List<Round> rounds) {
+    /** A dataset and its rounds, written after {@link Hdf5File#startSwmrWrite} if {@code swmr}. */
+    private record Workload(String name, DatasetSpec spec, List<Round> rounds, boolean swmr) {
+        Workload(String name, DatasetSpec spec, List<Round> rounds) {
+            this(name, spec, rounds, false);
+        }
     }
 
-    /** What the dataset holds after a flush: its shape and stored chunks (coordinates → bytes). */
+    /**
+     * What the dataset holds after a flush: its shape and stored chunks (coordinates → bytes),
+     * each element outside the shape taken as 0 (an append may already have written it in a
+     * chunk the state holds in part).
+     */
     private record State(long[] shape, Map<List<Long>, List<Byte>> chunks) {
+        static State of(long[] shape, long[] chunkShape, Map<List<Long>, List<Byte>> chunks) {
+            Map<List<Long>, List<Byte>> inside = new HashMap<>();
+            chunks.forEach((key, bytes) -> {
+                List<Byte> masked = new ArrayList<>(bytes);
+                for (int i = 0; i < masked.size(); i++) {
+                    long rest = i;
+                    for (int d = chunkShape.length - 1; d >= 0; d--) {
+                        if (key.get(d) * chunkShape[d] + rest % chunkShape[d] >= shape[d]) {
+                            masked.set(i, (byte) 0);
+                        }
+                        rest /= chunkShape[d];
+                    }
+                }
+                inside.put(key, List.copyOf(masked));
+            });
+            return new State(shape, inside);
+        }
+
         @Override
         public boolean equals(Object other) {
             return other instanceof State state && Arrays.equals(shape, state.shape)
@@ -162,9 +188,51 @@ class Hdf5CrashSimulationTest {
                 .chunkShape(SECTORS_CHUNK).filter(Filter.fletcher32()).build(), rounds);
     }
 
+    /** Rounds appending 3 elements (rows of {@code columns}, 0 for one dimension). */
+    private static List<Round> swmrAppends(int rounds, int columns) {
+        List<Round> list = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++) {
+            list.add(columns == 0
+                    ? new Round(new long[] {3L * r}, new long[] {3L * (r - 1)}, new long[] {3})
+                    : new Round(new long[] {3L * r, columns}, new long[] {3L * (r - 1), 0},
+                            new long[] {3, columns}));
+        }
+        return list;
+    }
+
+    /**
+     * SWMR appends (docs/hdf5.md, "SWMR writing"): after {@code startSwmrWrite}, rounds of 3
+     * elements into chunks of 4, so most rounds write part of a chunk a flushed state holds in
+     * part (in place, only the new elements), past the index block into data blocks.
+     */
+    static Workload swmrExtensibleArray() {
+        return new Workload("SWMR appends, extensible array", int8(0)
+                .maxShape(DatasetSpec.UNLIMITED).chunkShape(4).build(), swmrAppends(40, 0), true);
+    }
+
+    static Workload swmrFixedArray() {
+        return new Workload("SWMR appends, fixed array", int8(0).maxShape(120).chunkShape(4)
+                .build(), swmrAppends(40, 0), true);
+    }
+
+    /**
+     * Two unlimited dimensions, chunks of 2 rows by 1 column (180 of them): leaves split and
+     * the root grows while readers may follow.
+     */
+    static Workload swmrBTree() {
+        return new Workload("SWMR appends, v2 B-tree", int8(0, 2).maxShape(DatasetSpec.UNLIMITED,
+                DatasetSpec.UNLIMITED).chunkShape(2, 1).build(), swmrAppends(60, 2), true);
+    }
+
+    /** {@code workload} written after {@code startSwmrWrite}. */
+    private static Workload swmr(Workload workload) {
+        return new Workload(workload.name() + " (SWMR)", workload.spec(), workload.rounds(), true);
+    }
+
     static List<Workload> workloads() {
         return List.of(singleChunk(), fixedArray(), pagedFixedArray(), extensibleArray(),
-                bTree(), skipList(), multiSectorAppends(), filteredRewrites());
+                bTree(), skipList(), multiSectorAppends(), filteredRewrites(),
+                swmrExtensibleArray(), swmrFixedArray(), swmrBTree());
     }
 
     /** The byte each element of round {@code r} gets: differs between rounds and elements. */
@@ -195,15 +263,20 @@ class Hdf5CrashSimulationTest {
             Dataset d = file.root().createDataset("d", workload.spec());
             Map<List<Long>, List<Byte>> chunks = new TreeMap<>(Hdf5CrashSimulationTest::compare);
             long[] shape = workload.spec().shape();
-            file.flush();
-            flushes.add(new Flushed<>(simulator.eventCount(), new State(shape,
-                    Map.copyOf(chunks))));
             long[] chunkShape = workload.spec().chunkShape();
+            file.flush();
+            if (workload.swmr()) {
+                file.startSwmrWrite();
+            }
+            flushes.add(new Flushed<>(simulator.eventCount(), State.of(shape, chunkShape, chunks)));
             for (int r = 0; r < workload.rounds().size(); r++) {
                 if (r == reopenBefore) {
                     file.close();
                     file = Hdf5File.openForWriting(FILE, simulator, options);
                     d = file.root().dataset("d");
+                    if (workload.swmr()) {
+                        file.startSwmrWrite();
+                    }
                 }
                 Round round = workload.rounds().get(r);
                 if (!Arrays.equals(round.shape(), shape)) {
@@ -220,7 +293,7 @@ class Hdf5CrashSimulationTest {
                 recordChunks(chunks, round, chunkShape, bytes);
                 file.flush();
                 flushes.add(new Flushed<>(simulator.eventCount(),
-                        new State(shape, Map.copyOf(chunks))));
+                        State.of(shape, chunkShape, chunks)));
             }
         } finally {
             file.close();
@@ -228,30 +301,29 @@ class Hdf5CrashSimulationTest {
         return new Run<>(simulator, flushes, created);
     }
 
-    /** The chunks a round wrote, whole (every workload writes whole chunks). */
+    /** Puts the elements a round wrote into the chunks holding them (new ones all 0 else). */
     private static void recordChunks(Map<List<Long>, List<Byte>> chunks, Round round,
                                      long[] chunkShape, byte[] bytes) {
-        if (round.count().length == 1) {
-            int size = (int) chunkShape[0];
-            for (int i = 0; i < bytes.length; i += size) {
-                List<Byte> chunk = new ArrayList<>();
-                for (int j = i; j < i + size; j++) {
-                    chunk.add(bytes[j]);
-                }
-                chunks.put(List.of((round.start()[0] + i) / size), chunk);
+        int chunkElements = 1;
+        for (long extent : chunkShape) {
+            chunkElements *= (int) extent;
+        }
+        for (int i = 0; i < bytes.length; i++) {
+            long rest = i;
+            long[] at = new long[chunkShape.length];
+            for (int d = chunkShape.length - 1; d >= 0; d--) {
+                at[d] = round.start()[d] + rest % round.count()[d];
+                rest /= round.count()[d];
             }
-        } else if (chunkShape[0] == 1) {
-            int columns = (int) round.count()[1];
-            for (int i = 0; i < bytes.length; i++) {
-                chunks.put(List.of(round.start()[0] + i / columns, round.start()[1] + i % columns),
-                        List.of(bytes[i]));
+            List<Long> key = new ArrayList<>();
+            int within = 0;
+            for (int d = 0; d < chunkShape.length; d++) {
+                key.add(at[d] / chunkShape[d]);
+                within = within * (int) chunkShape[d] + (int) (at[d] % chunkShape[d]);
             }
-        } else {
-            List<Byte> whole = new ArrayList<>();
-            for (byte b : bytes) {
-                whole.add(b);
-            }
-            chunks.put(List.of(0L, 0L), whole);
+            int size = chunkElements;
+            chunks.computeIfAbsent(key, k -> new ArrayList<>(java.util.Collections.nCopies(size,
+                    (byte) 0))).set(within, bytes[i]);
         }
     }
 
@@ -263,6 +335,13 @@ class Hdf5CrashSimulationTest {
             }
         }
         return 0;
+    }
+
+    /** The state of {@code files} once recovered (the flags cleared). */
+    private static State readBack(Map<Path, byte[]> files) throws IOException {
+        CrashSimulator disk = new CrashSimulator(files);
+        Hdf5File.recover(FILE, disk);
+        return readRecovered(disk);
     }
 
     private static State readRecovered(CrashSimulator disk) throws IOException {
@@ -290,7 +369,7 @@ class Hdf5CrashSimulationTest {
                 }
                 chunks.put(key, bytes);
             });
-            return new State(shape, chunks);
+            return State.of(shape, chunkShape, chunks);
         }
     }
 
@@ -354,7 +433,7 @@ class Hdf5CrashSimulationTest {
     void aKilledWriterLeavesTheLastCompletedFlushOrTheOneInProgressAtEveryPoint()
             throws IOException {
         for (Workload workload : workloads()) {
-            for (WriteOptions.Durability durability : WriteOptions.Durability.values()) {
+            for (Durability durability : Durability.values()) {
                 Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(durability));
                 int checked = checkEveryPoint(workload, run, 0);
                 assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
@@ -367,7 +446,7 @@ class Hdf5CrashSimulationTest {
             throws IOException {
         for (Workload workload : workloads()) {
             Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(
-                    WriteOptions.Durability.EVERY_FLUSH));
+                    Durability.EVERY_FLUSH));
             int checked = checkEveryPoint(workload, run, 3);
             assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
         }
@@ -385,16 +464,16 @@ class Hdf5CrashSimulationTest {
             throws IOException {
         for (Workload workload : workloads()) {
             int half = workload.rounds().size() / 2;
-            for (WriteOptions.Durability durability : WriteOptions.Durability.values()) {
+            for (Durability durability : Durability.values()) {
                 Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(durability), half);
                 int checked = checkEveryPoint(workload, run, 0);
                 assertTrue(checked > run.flushes().size(), workload.name() + ": " + checked);
             }
             Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(
-                    WriteOptions.Durability.EVERY_FLUSH), half);
+                    Durability.EVERY_FLUSH), half);
             checkEveryPoint(workload, run, 3);
             // Under a 4 KiB cache blocks read back after the reopen are evicted and reloaded.
-            Run<State> small = write(workload, new WriteOptions(WriteOptions.Durability.EVERY_FLUSH,
+            Run<State> small = write(workload, new WriteOptions(Durability.EVERY_FLUSH,
                     4096), half);
             checkEveryPoint(workload, small, 0);
         }
@@ -407,7 +486,7 @@ class Hdf5CrashSimulationTest {
     @Test
     void blocksWrittenToMakeRoomNeverSpoilAFlushedState() throws IOException {
         for (Workload workload : workloads()) {
-            WriteOptions small = new WriteOptions(WriteOptions.Durability.EVERY_FLUSH, 4096);
+            WriteOptions small = new WriteOptions(Durability.EVERY_FLUSH, 4096);
             Run<State> run = write(workload, small);
             checkEveryPoint(workload, run, 0);
             int checked = checkEveryPoint(workload, run, 2);
@@ -508,20 +587,81 @@ class Hdf5CrashSimulationTest {
     void sharedGlobalHeapCollectionsLeaveTheLastCompletedFlushOrTheOneInProgress()
             throws IOException {
         int reopen = TEXT_ROUNDS / 2;
-        for (WriteOptions.Durability durability : WriteOptions.Durability.values()) {
+        for (Durability durability : Durability.values()) {
             Run<Texts> run = writeTexts(WriteOptions.DEFAULT.withDurability(durability), reopen);
             int checked = checkEveryPoint("text, " + durability, run, 0,
                     Hdf5CrashSimulationTest::readTexts);
             assertTrue(checked > run.flushes().size(), durability + ": " + checked);
         }
         Run<Texts> run = writeTexts(WriteOptions.DEFAULT.withDurability(
-                WriteOptions.Durability.EVERY_FLUSH), reopen);
+                Durability.EVERY_FLUSH), reopen);
         checkEveryPoint("text, power failure", run, 3, Hdf5CrashSimulationTest::readTexts);
-        Run<Texts> small = writeTexts(new WriteOptions(WriteOptions.Durability.EVERY_FLUSH, 4096),
+        Run<Texts> small = writeTexts(new WriteOptions(Durability.EVERY_FLUSH, 4096),
                 reopen);
         checkEveryPoint("text, 4 KiB cache", small, 0, Hdf5CrashSimulationTest::readTexts);
         checkEveryPoint("text, 4 KiB cache, power failure", small, 2,
                 Hdf5CrashSimulationTest::readTexts);
+    }
+
+    /**
+     * What an SWMR reader holding the previous flush's blocks sees while a flush rewrites
+     * blocks in place (docs/hdf5.md, "SWMR writing"): a reader walks down from the superblock
+     * and object header, a flush writes children before parents, so the reader holds old
+     * versions of the blocks written last and new versions of those written first. For every
+     * flush of each SWMR workload (and of the extensible array's, paged fixed array's and
+     * B-tree's workloads written SWMR: super blocks, paged blocks, internal nodes) and every
+     * cut of its in-place writes, the file with the writes from the cut on put back to their
+     * old bytes must read (after recovery clears the flags) as the previous flush's state or
+     * the new one: no checksum failure a retry cannot clear, no mix. A B-tree leaf gaining a record in place fails this (the old parent's record
+     * count puts its checksum elsewhere).
+     */
+    @Test
+    void aReaderHoldingTheOldBlocksOfAnSwmrFlushSeesTheOldStateOrTheNew() throws IOException {
+        Path journal = Hdf5File.journalPath(FILE);
+        for (Workload workload : List.of(swmrExtensibleArray(), swmrFixedArray(), swmrBTree(),
+                swmr(extensibleArray()), swmr(pagedFixedArray()), swmr(bTree()))) {
+            Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(Durability.NONE));
+            List<CrashSimulator.Event> events = run.simulator().events();
+            int views = 0;
+            for (int f = 1; f < run.flushes().size(); f++) {
+                Flushed<State> before = run.flushes().get(f - 1);
+                Flushed<State> after = run.flushes().get(f);
+                int firstInPlace = after.events();
+                List<CrashSimulator.Write> inPlace = new ArrayList<>();
+                for (int e = after.events() - 1; e >= before.events(); e--) {
+                    CrashSimulator.Event event = events.get(e);
+                    if (event.path().equals(journal) && event instanceof CrashSimulator.Write) {
+                        break; // the journal's commit: the in-place writes follow it
+                    }
+                    if (event instanceof CrashSimulator.Write write && write.path().equals(FILE)) {
+                        inPlace.add(0, write);
+                        firstInPlace = e;
+                    }
+                }
+                byte[] oldBytes = run.simulator().processCrash(firstInPlace).get(FILE);
+                byte[] newBytes = run.simulator().processCrash(after.events()).get(FILE);
+                for (int cut = 0; cut <= inPlace.size(); cut++) {
+                    byte[] view = newBytes.clone();
+                    for (CrashSimulator.Write write : inPlace.subList(cut, inPlace.size())) {
+                        int at = (int) write.position();
+                        System.arraycopy(oldBytes, at, view, at, write.bytes().length);
+                    }
+                    String where = workload.name() + ", flush " + f + ", in-place writes "
+                            + inPlace + " new before " + cut;
+                    State found;
+                    try {
+                        found = readBack(Map.of(FILE, view));
+                    } catch (IOException | RuntimeException e) {
+                        throw new AssertionError(where + ": " + e, e);
+                    }
+                    assertTrue(found != null && (found.equals(before.state())
+                            || found.equals(after.state())), where + ": found " + found
+                            + ", expected " + before.state() + " or " + after.state());
+                    views++;
+                }
+            }
+            assertTrue(views > 2 * run.flushes().size(), workload.name() + ": " + views);
+        }
     }
 
     /**
@@ -550,7 +690,7 @@ class Hdf5CrashSimulationTest {
                 continue;
             }
             Run<State> run = write(workload, WriteOptions.DEFAULT.withDurability(
-                    WriteOptions.Durability.EVERY_FLUSH));
+                    Durability.EVERY_FLUSH));
             int events = run.simulator().eventCount();
             for (int i = 0; i < 8; i++) {
                 int point = run.created() + (events - run.created()) * i / 7;

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.hdf5.cache.ForeignJournalException;
 import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
 
@@ -185,7 +186,7 @@ class Hdf5RecoveryTest {
     void recoveringAClosedFileChangesNothing() throws IOException {
         Path path = dir.resolve("closed.h5");
         try (Hdf5File file = Hdf5File.create(path,
-                WriteOptions.DEFAULT.withDurability(WriteOptions.Durability.EVERY_FLUSH))) {
+                WriteOptions.DEFAULT.withDurability(Durability.EVERY_FLUSH))) {
             Dataset d = file.root().createDataset("d", appendable());
             d.extend(3);
             d.write(new long[] {0}, new long[] {3}, new int[] {7, 8, 9});

@@ -9,8 +9,8 @@ import java.nio.file.Path;
  *
  * <pre>java -cp CLASSES:TEST_CLASSES org.quire.format.hdf5.OpenRuleHolder MODE FILE</pre>
  *
- * MODE: {@code write} (openForWriting), {@code swmr-write} (openForWriting, then the lock
- * change of a switch to SWMR writing), {@code read} (open), {@code swmr-read} (openSwmr).
+ * MODE: {@code write} (openForWriting), {@code swmr-write} (openForWriting, then
+ * startSwmrWrite), {@code read} (open), {@code swmr-read} (openSwmr).
  */
 public final class OpenRuleHolder {
 
@@ -41,7 +41,7 @@ public final class OpenRuleHolder {
             case "write" -> Hdf5File.openForWriting(file);
             case "swmr-write" -> {
                 Hdf5File writer = Hdf5File.openForWriting(file);
-                writer.enterSwmrLocking();
+                writer.startSwmrWrite();
                 yield writer;
             }
             case "read" -> Hdf5File.open(file);

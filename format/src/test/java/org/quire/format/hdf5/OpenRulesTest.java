@@ -13,6 +13,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -35,6 +36,8 @@ class OpenRulesTest {
     Path dir;
     private Path file;
     private Process holder;
+    /** Every child JVM started, released after each test. */
+    private final List<Process> children = new ArrayList<>();
 
     @BeforeEach
     void closedFile() throws IOException {
@@ -46,11 +49,13 @@ class OpenRulesTest {
     }
 
     @AfterEach
-    void releaseHolder() throws Exception {
-        if (holder != null && holder.isAlive()) {
-            holder.getOutputStream().close();
-            if (!holder.waitFor(30, TimeUnit.SECONDS)) {
-                holder.destroyForcibly();
+    void releaseChildren() throws Exception {
+        for (Process child : children) {
+            if (child.isAlive()) {
+                child.getOutputStream().close();
+                if (!child.waitFor(30, TimeUnit.SECONDS)) {
+                    child.destroyForcibly();
+                }
             }
         }
     }
@@ -62,12 +67,23 @@ class OpenRulesTest {
 
     /** Starts a child JVM holding the file in {@code mode}; returns its first line. */
     private String hold(String mode) throws Exception {
+        holder = child(mode);
+        return firstLine(holder, mode);
+    }
+
+    /** A child JVM ({@link OpenRuleHolder}) opening the file in {@code mode}. */
+    private Process child(String mode) throws Exception {
         String javaCommand = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        holder = new ProcessBuilder(javaCommand, "-cp", classPath(Hdf5File.class)
+        Process child = new ProcessBuilder(javaCommand, "-cp", classPath(Hdf5File.class)
                 + java.io.File.pathSeparator + classPath(OpenRuleHolder.class),
                 OpenRuleHolder.class.getName(), mode, file.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(),
+        children.add(child);
+        return child;
+    }
+
+    private static String firstLine(Process child, String mode) throws IOException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
                 StandardCharsets.UTF_8));
         String line = out.readLine();
         assertNotNull(line, "holder of mode " + mode + " said nothing");
@@ -109,19 +125,37 @@ class OpenRulesTest {
         }
     }
 
+    /**
+     * A Quire SWMR writer (after {@code startSwmrWrite}) in one process, SWMR readers in
+     * another and in this one at once; a second writer and a plain reader are refused naming
+     * the SWMR writer, and so is {@code recover}.
+     */
     @Test
     void anSwmrWriterAdmitsSwmrReadersOnly() throws Exception {
         assertEquals("held", hold("swmr-write"));
         assertNamesHolder(refused(FileLockedException.class,
                 () -> Hdf5File.openForWriting(file)), "SWMR writer");
-        assertNamesHolder(refused(FileLockedException.class, () -> Hdf5File.open(file)),
+        String plain = refused(FileLockedException.class, () -> Hdf5File.open(file));
+        assertNamesHolder(plain, "SWMR writer");
+        assertTrue(plain.contains("follow an SWMR writer with Hdf5File.openSwmr"), plain);
+        assertNamesHolder(refused(FileLockedException.class, () -> Hdf5File.recover(file)),
                 "SWMR writer");
-        // Past the locks; the superblock still says 0x01 until startSwmrWrite writes 0x05.
-        FileOpenForWritingException flags = assertThrows(FileOpenForWritingException.class,
-                () -> Hdf5File.openSwmr(file));
-        assertFalse(flags instanceof FileLockedException, flags.getMessage());
-        assertTrue(flags.getMessage().contains("0x01"), flags.getMessage());
-        release();
+        Process otherReader = child("swmr-read");
+        assertEquals("held", firstLine(otherReader, "swmr-read"));
+        try (Hdf5File swmr = Hdf5File.openSwmr(file)) {
+            assertEquals(0, swmr.root().dataset("d").shape()[0]);
+        }
+        assertEquals(WriterRecord.Mode.SWMR, WriterRecord.read(file).mode());
+        String alive = Hdf5File.writerStatus(file).summary();
+        long writerPid = holder.pid();
+        assertTrue(alive.startsWith("writer alive (SWMR writer, pid " + writerPid), alive);
+        assertTrue(hold("write").startsWith("refused FileLockedException: " + file
+                + ": file is open for writing, locked by another writer (SWMR writer, pid "
+                + writerPid + " on "),
+                "a second writer process must be refused naming the SWMR writer");
+        otherReader.getOutputStream().close();
+        assertTrue(otherReader.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, otherReader.exitValue());
     }
 
     @Test

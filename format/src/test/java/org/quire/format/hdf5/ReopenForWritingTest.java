@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.Durability;
 
 /**
  * {@link Hdf5File#openForWriting}: files Quire wrote and files h5py wrote in the latest format
@@ -493,7 +494,7 @@ class ReopenForWritingTest {
         }
         int reopened = simulator.eventCount();
         WriteOptions options = WriteOptions.DEFAULT.withDurability(
-                WriteOptions.Durability.EVERY_FLUSH);
+                Durability.EVERY_FLUSH);
         try (Hdf5File out = Hdf5File.openForWriting(file, simulator, options)) {
             for (int round = 1; round <= 4; round++) {
                 Dataset series = out.root().dataset("series");

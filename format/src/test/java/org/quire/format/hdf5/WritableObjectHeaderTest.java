@@ -10,11 +10,11 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.quire.format.hdf5.cache.Durability;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.Storage;
 
 /**
@@ -225,7 +226,17 @@ public final class MetadataCache {
      *         written yet
      */
     public void flush() throws IOException {
-        flush(durability.forcesAtFlush(), false);
+        flush(durability.forcesAtFlush());
+    }
+
+    /** {@link #flush()}, forcing the file when {@code force} is set (this flush alone). */
+    public void flush(boolean force) throws IOException {
+        flush(force, false);
+    }
+
+    /** When this cache's flushes force the file. */
+    public Durability durability() {
+        return durability;
     }
 
     /** The last flush before the file closes, forcing as {@link Durability#forcesAtClose()}. */

@@ -5,7 +5,7 @@
  * (a parent is written only after its children); raw chunks take part through {@link
  * org.quire.format.hdf5.cache.ChunkProxy}. One flush writes every dirty entry children first,
  * forcing the file before the blocks that publish (object headers, then the superblock) when
- * the {@link org.quire.format.hdf5.cache.Durability} asks; clean entries are evicted under a
+ * the {@link org.quire.format.storage.Durability} asks; clean entries are evicted under a
  * memory bound. Depends on {@code org.quire.format.storage} alone. See {@code docs/hdf5.md},
  * "Metadata cache and flush order".
  */

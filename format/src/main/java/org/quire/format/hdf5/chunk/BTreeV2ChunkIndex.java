@@ -27,7 +27,9 @@ import org.quire.format.hdf5.layout.ChunkRecordFormat;
  * its leaf; a node that then holds more records than it can splits around its middle record,
  * which moves up into the parent (a new root when the root splits, so the tree grows at the
  * top). Every node takes the tree's node size in the file and keeps its address for life; a
- * rewritten chunk's record is replaced where it is. Flush dependencies follow the pointers:
+ * rewritten chunk's record is replaced where it is. While SWMR readers follow the file, a node
+ * a flushed state reaches is never rewritten: the path to a change is copied to new space
+ * instead ({@code movedForReaders}). Flush dependencies follow the pointers:
  * header → root → ... → leaves → the chunks their records point at; a split moves the
  * dependencies of the children it moves to the new node.
  */
@@ -63,6 +65,13 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
 
     /** The record that moved up out of a split node, and the new node right of it (protected). */
     private record Split(BTreeV2ChunkRecord middle, Child right, BlockEntry<Node> entry) {
+    }
+
+    /**
+     * After an insertion below a node: the node as it is now (another, protected entry when it
+     * moved for readers) and the split, if it split.
+     */
+    private record Inserted(BlockEntry<Node> node, Split split) {
     }
 
     private BTreeV2ChunkIndex(IndexBlocks blocks, long headerAddress,
@@ -212,9 +221,12 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
             blocks.unprotect(blocks.create(root.address, nodeSize(),
                     new Node(0, new ArrayList<>(), List.of()), this::encodeNode));
         }
-        BlockEntry<Node> rootEntry = protect(root, depth);
+        BlockEntry<Node> protectedRoot = protect(root, depth);
+        BlockEntry<Node> rootEntry = protectedRoot;
         try {
-            Split split = insert(rootEntry, entry);
+            Inserted inserted = insert(root, protectedRoot, entry);
+            rootEntry = inserted.node();
+            Split split = inserted.split();
             if (split != null) {
                 Child left = new Child(root.address, rootEntry.value().records().size(),
                         subtreeTotal(rootEntry.value()));
@@ -226,7 +238,8 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
                 blocks.moveChild(headerAddress, newRoot, left.address);
                 blocks.dependsOn(newRoot, split.entry());
                 blocks.unprotect(split.entry());
-                blocks.unprotect(rootEntry);
+                unprotectBoth(protectedRoot, rootEntry);
+                protectedRoot = newRoot;
                 rootEntry = newRoot;
                 root.address = address;
             }
@@ -235,30 +248,41 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
             blocks.changed(header);
             blocks.dependsOn(header, rootEntry);
         } finally {
-            blocks.unprotect(rootEntry);
+            unprotectBoth(protectedRoot, rootEntry);
         }
     }
 
-    /** Replaces the record with {@code entry}'s key, if there is one. */
+    /** Ends the protection of a node and, when it moved, of its new entry too. */
+    private void unprotectBoth(BlockEntry<Node> protectedEntry, BlockEntry<Node> now)
+            throws IOException {
+        blocks.unprotect(protectedEntry);
+        if (now != protectedEntry) {
+            blocks.unprotect(now);
+        }
+    }
+
+    /**
+     * Replaces the record with {@code entry}'s key, if there is one; the nodes on its path
+     * move first if readers may reach them ({@link #movedForReaders}).
+     */
     private boolean replace(BTreeV2ChunkRecord entry) throws IOException {
         if (root.totalRecords == 0) {
             return false;
         }
-        List<BlockEntry<Node>> path = new ArrayList<>(depth + 1);
+        List<BlockEntry<Node>> held = new ArrayList<>(2 * depth + 2);
         try {
             Child at = root;
+            List<BlockEntry<Node>> path = new ArrayList<>(depth + 1);
+            List<Child> pointers = new ArrayList<>(depth + 1);
             for (int d = depth; ; d--) {
                 BlockEntry<Node> node = protect(at, d);
+                held.add(node);
                 path.add(node);
+                pointers.add(at);
                 int i = search(node.value().records(), entry.scaled());
                 if (i >= 0) {
-                    node.value().records().set(i, entry);
-                    blocks.changed(node);
-                    blocks.dependsOnChunk(node, entry.chunk());
-                    blocks.dependsOn(header, path.get(0));
-                    for (int p = 1; p < path.size(); p++) {
-                        blocks.dependsOn(path.get(p - 1), path.get(p));
-                    }
+                    changePath(path, pointers, held).value().records().set(i, entry);
+                    blocks.dependsOnChunk(path.get(path.size() - 1), entry.chunk());
                     return true;
                 }
                 if (d == 0) {
@@ -267,14 +291,55 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
                 at = node.value().children().get(-i - 1);
             }
         } finally {
-            for (int p = path.size() - 1; p >= 0; p--) {
-                blocks.unprotect(path.get(p));
+            for (int p = held.size() - 1; p >= 0; p--) {
+                blocks.unprotect(held.get(p));
             }
         }
     }
 
-    /** Inserts a new key below the protected node {@code at}; the split, if it split. */
-    private Split insert(BlockEntry<Node> at, BTreeV2ChunkRecord entry) throws IOException {
+    /**
+     * Readies the nodes of {@code path} (root first, each reached through the pointer at the
+     * same place of {@code pointers}) for a change of the last one: each moved where readers
+     * may reach it (entries added to {@code held}, the parent or header marked changed), the
+     * last marked changed, the header depending on the root and each node on the next; returns
+     * the last.
+     */
+    private BlockEntry<Node> changePath(List<BlockEntry<Node>> path, List<Child> pointers,
+                                        List<BlockEntry<Node>> held) throws IOException {
+        for (int p = 0; p < path.size(); p++) {
+            BlockEntry<Node> node = path.get(p);
+            Child pointer = pointers.get(p);
+            if (p > 0) { // the pointer in the parent as it is now (moved or not)
+                List<Child> siblings = path.get(p - 1).value().children();
+                for (Child sibling : siblings) {
+                    if (sibling.address == node.address()) {
+                        pointer = sibling;
+                    }
+                }
+            }
+            BlockEntry<Node> now = movedForReaders(pointer, node);
+            if (now != node) { // its parent (or the header) now points elsewhere
+                held.add(now);
+                path.set(p, now);
+                blocks.changed(p > 0 ? path.get(p - 1) : header);
+            }
+            if (p > 0) {
+                blocks.dependsOn(path.get(p - 1), now);
+            }
+        }
+        BlockEntry<Node> last = path.get(path.size() - 1);
+        blocks.changed(last);
+        blocks.dependsOn(header, path.get(0));
+        return last;
+    }
+
+    /**
+     * Inserts a new key below the protected node {@code at}, which {@code pointer} points at;
+     * every node on the way moves first if readers may reach it ({@link #movedForReaders}).
+     */
+    private Inserted insert(Child pointer, BlockEntry<Node> at, BTreeV2ChunkRecord entry)
+            throws IOException {
+        at = movedForReaders(pointer, at);
         Node node = at.value();
         int i = -search(node.records(), entry.scaled()) - 1;
         if (node.depth() == 0) {
@@ -283,23 +348,63 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
         } else {
             Child child = node.children().get(i);
             BlockEntry<Node> childEntry = protect(child, node.depth() - 1);
+            BlockEntry<Node> childNow = childEntry;
             try {
-                Split split = insert(childEntry, entry);
+                Inserted below = insert(child, childEntry, entry);
+                childNow = below.node();
+                Split split = below.split();
                 if (split != null) {
                     node.records().add(i, split.middle());
                     node.children().add(i + 1, split.right());
                     blocks.dependsOn(at, split.entry());
                     blocks.unprotect(split.entry());
                 }
-                child.records = childEntry.value().records().size();
-                child.totalRecords = subtreeTotal(childEntry.value());
-                blocks.dependsOn(at, childEntry);
+                child.records = childNow.value().records().size();
+                child.totalRecords = subtreeTotal(childNow.value());
+                blocks.dependsOn(at, childNow);
             } finally {
-                blocks.unprotect(childEntry);
+                unprotectBoth(childEntry, childNow);
             }
         }
         blocks.changed(at);
-        return node.records().size() > geometry.capacity(node.depth()) ? split(at) : null;
+        return new Inserted(at, node.records().size() > geometry.capacity(node.depth())
+                ? split(at) : null);
+    }
+
+    /**
+     * The node {@code at} about to change, moved to new space (a new protected entry, {@code
+     * pointer} updated; {@code at} stays protected for its holder) when SWMR readers may reach
+     * it from a flushed state; otherwise {@code at} itself. A node's checksum sits after as many
+     * records as its parent says it holds, so a reader holding the parent's old count that read
+     * a node rewritten in place with a record more would fail its checksum on every retry, and
+     * after a split would find other records under the same count. Never rewritten, the nodes
+     * of a flushed state keep serving its readers; only the header, a fixed-size block a torn
+     * read of which fails its checksum until re-read whole, is rewritten in place
+     * (docs/hdf5.md, "SWMR writing"). A flush then writes the changed path to new space.
+     */
+    private BlockEntry<Node> movedForReaders(Child pointer, BlockEntry<Node> at)
+            throws IOException {
+        BlockFile file = blocks.file();
+        if (!file.followedByReaders() || !file.reachableFromFlushedState(at.address())) {
+            return at;
+        }
+        Node old = at.value();
+        List<Child> children = new ArrayList<>();
+        for (Child child : old.children()) {
+            children.add(new Child(child.address, child.records, child.totalRecords));
+        }
+        long address = file.allocate(nodeSize());
+        BlockEntry<Node> moved = blocks.create(address, nodeSize(),
+                new Node(old.depth(), new ArrayList<>(old.records()), children),
+                this::encodeNode);
+        for (Child child : children) {
+            blocks.moveChild(at.address(), moved, child.address);
+        }
+        for (BTreeV2ChunkRecord record : old.records()) {
+            blocks.dependsOnChunk(moved, record.chunk());
+        }
+        pointer.address = address;
+        return moved;
     }
 
     /** Moves the records (and children) right of the middle record into a new node. */

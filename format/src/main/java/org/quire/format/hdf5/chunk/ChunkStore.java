@@ -44,4 +44,11 @@ public interface ChunkStore {
      * @param old a written chunk's record; {@code bytes} must end inside it
      */
     ChunkRecord overwrite(ChunkRecord old, long offset, ByteBuffer bytes) throws IOException;
+
+    /**
+     * A new unfiltered chunk of {@code length} bytes that reads as zeros (the default fill
+     * value) until {@link #overwrite} writes parts of it: an append that starts a chunk then
+     * writes its records, not the whole chunk.
+     */
+    ChunkRecord createZeroed(int length) throws IOException;
 }

@@ -94,6 +94,25 @@ public final class InPlaceChunkStore implements ChunkStore {
         return old;
     }
 
+    /**
+     * New space is past every byte this writer or an earlier one wrote (allocation starts at
+     * the file's size when it is opened), so it reads as zeros; one zero byte at its end makes
+     * the file cover it before the next flush extends it.
+     */
+    @Override
+    public ChunkRecord createZeroed(int length) throws IOException {
+        if (filtered) {
+            throw new IllegalStateException("a filtered chunk is written whole, from its "
+                    + "encoding, not created empty");
+        }
+        long address = allocate(length);
+        if (blocks.size() < address + length) {
+            blocks.write(address + length - 1, new byte[1]);
+        }
+        written(address, length);
+        return new ChunkRecord(address, length, 0);
+    }
+
     /** Only once the bytes are there: a failed write leaves no proxy behind to block flushes. */
     private void written(long address, long length) throws IOException {
         if (!cache.contains(address)) {

@@ -25,6 +25,8 @@ public final class BlockFile implements AutoCloseable {
     private long endOfAllocation;
     /** The end of allocation when the last flush began: what a flushed state may reach. */
     private long flushedEnd;
+    /** Whether SWMR readers may read flushed states while the writer writes. */
+    private boolean followedByReaders;
     /** Absolute offset of address 0: the size of the user block before the superblock. */
     private long baseAddress;
     /** How many blocks of each structure {@link #readVerified} has checked. */
@@ -79,6 +81,21 @@ public final class BlockFile implements AutoCloseable {
      */
     public boolean reachableFromFlushedState(long address) {
         return address < flushedEnd;
+    }
+
+    /**
+     * Records whether readers follow the file while it is written (SWMR writing): a block a
+     * flushed state reaches that a reader holding its parent could not read once rewritten (a
+     * v2 B-tree node, whose checksum sits after as many records as the parent says) is then
+     * copied to new space before it changes.
+     */
+    public void followedByReaders(boolean followed) {
+        followedByReaders = followed;
+    }
+
+    /** Whether readers follow the file while it is written ({@link #followedByReaders}). */
+    public boolean followedByReaders() {
+        return followedByReaders;
     }
 
     /** Reserves {@code length} bytes at the end of the file and returns their address. */

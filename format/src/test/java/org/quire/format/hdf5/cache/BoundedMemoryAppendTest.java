@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
+import org.quire.format.storage.Durability;
+
 /**
  * Appends ten million chunks' index entries ({@link ModelChunkIndex}) under a 256 KiB memory
  * bound: the cache stays under its bound after every append, and the file says what the last

@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.quire.format.hdf5.cache.RecordingStorage.Event;
+import org.quire.format.storage.Durability;
 
 /**
  * What a crash leaves of a {@link ModelChunkIndex} appended through the cache: the state of a

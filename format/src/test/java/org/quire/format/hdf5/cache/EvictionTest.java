@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+import org.quire.format.storage.Durability;
+
 /** Eviction under the memory bound: what goes, what is written first, what always stays. */
 class EvictionTest {
 

@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+import org.quire.format.storage.Durability;
+
 /** The flush dependency rules: children before parents, and which dependencies are refused. */
 class FlushDependencyTest {
 

@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.quire.format.hdf5.cache.RecordingStorage.Event;
 import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.OpenMode;
 
 /** Where a flush forces the file, and how chunk proxies hold back what points at them. */

@@ -12,13 +12,13 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.quire.format.hdf5.cache.Durability;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.ChunkRecordFormat;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;

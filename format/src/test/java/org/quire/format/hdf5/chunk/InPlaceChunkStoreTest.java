@@ -13,10 +13,10 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.quire.format.hdf5.cache.Durability;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
+import org.quire.format.storage.Durability;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;

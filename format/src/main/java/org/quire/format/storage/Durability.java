@@ -1,9 +1,10 @@
-package org.quire.format.hdf5.cache;
+package org.quire.format.storage;
 
 /**
- * When a {@link MetadataCache} forces the file to disk ({@code fdatasync}). Without a force a
- * flushed file survives the writer process (its bytes are in the operating system's page
- * cache) but not a crash of the node or its power.
+ * When a writer forces its file to disk ({@link Storage#force(boolean)}, {@code fdatasync}): chosen in
+ * HDF5's {@code WriteOptions} and per flush, carried out by the HDF5 metadata cache. Without a
+ * force a flushed file survives the writer process (its bytes are in the operating system's
+ * page cache) but not a crash of the node or its power.
  */
 public enum Durability {
 
@@ -24,12 +25,12 @@ public enum Durability {
         this.forcesAtClose = forcesAtClose;
     }
 
-    /** Whether {@link MetadataCache#flush()} forces. */
+    /** Whether each flush forces. */
     public boolean forcesAtFlush() {
         return forcesAtFlush;
     }
 
-    /** Whether {@link MetadataCache#flushForClose()} forces. */
+    /** Whether the last flush, at close, forces. */
     public boolean forcesAtClose() {
         return forcesAtClose;
     }

@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""Follows an HDF5 record dataset while a SWMR writer appends to it, checking every record.
+
+usage: swmr_follow.py FILE DATASET --expect N [--timeout S]
+
+Opens FILE with h5py as an SWMR reader (swmr=True; it waits until the writer has switched to
+SWMR writing), then polls DATASET: ds.refresh() (not ds.id.refresh(), which leaves ds.shape
+stale) and reads every record that became visible, until N records are visible or S seconds
+(default 60) have passed. Each record is checked against the record contract of
+org.quire.examples.swmr.SwmrRecord, implemented here independently: 8 little-endian uint64
+members seq, t_ns, p0..p4, sum; record i has seq = i, p_k = splitmix64(i*8 + k),
+sum = seq ^ p0 ^ ... ^ p4 ^ t_ns. A record of all zero bytes is a fill value (never written),
+one whose payload or sum does not match its seq is torn, a consistent one with another seq is
+out of order; an extent that shrinks is a failure too.
+
+Prints one JSON line: records checked, ok, torn, fill, out_of_order, shrinks, the number of
+distinct extents seen, refreshes, read retries and seconds. Exit status 0 when N records were
+seen and all were ok, 1 otherwise (bad records, timeout, unreadable file), 2 for bad usage.
+"""
+import argparse
+import json
+import sys
+import time
+
+import h5py
+import numpy as np
+
+MEMBERS = ("seq", "t_ns", "p0", "p1", "p2", "p3", "p4", "sum")
+GOLDEN = ((0, 0, 0xE220A8397B1DCDAF), (0, 4, 0x6E73E372E2338ACA))
+MAX_CONSECUTIVE_ERRORS = 100
+
+
+def splitmix64(x):
+    """The SplitMix64 output function, element-wise on a uint64 array (wrapping arithmetic)."""
+    with np.errstate(over="ignore"):
+        z = x + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def classify(records, first):
+    """Counts of (ok, torn, fill, out_of_order) in a structured array of records first, first+1..."""
+    seq = records["seq"].astype(np.uint64)
+    fill = np.ones(len(records), dtype=bool)
+    for name in MEMBERS:
+        fill &= records[name] == 0
+    consistent = np.ones(len(records), dtype=bool)
+    total = seq ^ records["t_ns"].astype(np.uint64)
+    with np.errstate(over="ignore"):
+        base = seq * np.uint64(8)
+    for k in range(5):
+        word = records["p%d" % k].astype(np.uint64)
+        consistent &= word == splitmix64(base + np.uint64(k))
+        total ^= word
+    consistent &= total == records["sum"].astype(np.uint64)
+    torn = ~fill & ~consistent
+    expected = np.arange(first, first + len(records), dtype=np.uint64)
+    out_of_order = ~fill & consistent & (seq != expected)
+    ok = ~fill & consistent & (seq == expected)
+    return int(ok.sum()), int(torn.sum()), int(fill.sum()), int(out_of_order.sum())
+
+
+def check_golden():
+    for seq, k, value in GOLDEN:
+        found = int(splitmix64(np.array([seq * 8 + k], dtype=np.uint64))[0])
+        if found != value:
+            raise SystemExit("swmr_follow.py: splitmix64 self-check failed for seq %d p%d: %x"
+                             % (seq, k, found))
+
+
+def open_when_ready(path, dataset, deadline):
+    """The file and dataset, opened as an SWMR reader once the writer allows it."""
+    last_error = None
+    while time.monotonic() < deadline:
+        try:
+            f = h5py.File(path, "r", libver="latest", swmr=True)
+        except (OSError, FileNotFoundError) as e:  # not there yet, or not SWMR writing yet
+            last_error = e
+            time.sleep(0.01)
+            continue
+        try:
+            return f, f[dataset]
+        except KeyError as e:
+            f.close()
+            raise SystemExit("swmr_follow.py: %s: no dataset %s (%s)" % (path, dataset, e))
+    raise TimeoutError("could not open %s as an SWMR reader: %s" % (path, last_error))
+
+
+def follow(args):
+    started = time.monotonic()
+    deadline = started + args.timeout
+    summary = {"file": args.file, "dataset": args.dataset, "expected": args.expect,
+               "records": 0, "ok": 0, "torn": 0, "fill": 0, "out_of_order": 0, "shrinks": 0,
+               "extents_seen": 0, "refreshes": 0, "read_retries": 0, "error": None}
+    try:
+        f, ds = open_when_ready(args.file, args.dataset, deadline)
+    except TimeoutError as e:
+        summary["error"] = str(e)
+        return summary
+    seen = 0
+    errors = 0
+    extents = set()
+    with f:
+        while seen < args.expect and time.monotonic() < deadline:
+            try:
+                ds.refresh()
+                summary["refreshes"] += 1
+                n = ds.shape[0]
+                if n < seen:
+                    summary["shrinks"] += 1
+                    seen = n
+                    continue
+                if n > seen:
+                    extents.add(n)
+                    ok, torn, fill, out_of_order = classify(ds[seen:n], seen)
+                    summary["ok"] += ok
+                    summary["torn"] += torn
+                    summary["fill"] += fill
+                    summary["out_of_order"] += out_of_order
+                    seen = n
+                errors = 0
+            except (OSError, RuntimeError) as e:  # a metadata read libhdf5 gave up on
+                summary["read_retries"] += 1
+                errors += 1
+                if errors >= MAX_CONSECUTIVE_ERRORS:
+                    summary["error"] = "%d reads failed in a row, last: %s" % (errors, e)
+                    break
+                time.sleep(0.001)
+    summary["records"] = seen
+    summary["extents_seen"] = len(extents)
+    if summary["error"] is None and seen < args.expect:
+        summary["error"] = "timed out after %.1f s with %d of %d records" % (
+            args.timeout, seen, args.expect)
+    summary["seconds"] = round(time.monotonic() - started, 3)
+    return summary
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("file")
+    parser.add_argument("dataset")
+    parser.add_argument("--expect", type=int, required=True,
+                        help="records to wait for")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds to wait for them (default 60)")
+    args = parser.parse_args()
+    if args.expect <= 0 or args.timeout <= 0:
+        parser.error("--expect and --timeout must be positive")
+    check_golden()
+    summary = follow(args)
+    print(json.dumps(summary, sort_keys=True), flush=True)
+    bad = summary["torn"] + summary["fill"] + summary["out_of_order"] + summary["shrinks"]
+    return 1 if bad or summary["error"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,251 @@
+package org.quire.examples.swmr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.Dataset;
+import org.quire.format.hdf5.DatasetSpec;
+import org.quire.format.hdf5.Hdf5File;
+import org.quire.launcher.QuireCommand;
+import org.quire.launcher.RequiredTool;
+
+/**
+ * {@link SwmrAppend} in its own JVM appends while two Quire SWMR followers ({@link SwmrFollow},
+ * each its own JVM) and two independent h5py SWMR followers ({@code swmr_follow.py}, with their
+ * own record check) follow the file at once: every record they see is verified, none is torn, a
+ * fill value or out of order, and each follower sees the dataset grow at least five times (it
+ * follows while the writer writes, not after it closed). h5dump reads the closed file. Both
+ * followers fail on bad records. A second run continues after the last record; bad arguments
+ * exit 2 with one line, {@code --help} exits 0.
+ */
+class SwmrFollowIT {
+
+    private static final Duration LIMIT = Duration.ofMinutes(3);
+    private static final Path PYTHON = Path.of("/usr/bin/python3");
+    private static final Pattern SUMMARY = Pattern.compile("^appended (\\d+) records \\(seq (\\d+)"
+            + "\\.\\.(\\d+)\\) to .* in (\\d+) flushes of up to (\\d+) records.*, ([0-9.]+) s, "
+            + "(\\d+) records/s$");
+
+    @TempDir
+    Path dir;
+
+    /** A JVM running {@code main} of {@code program} with this test's class path. */
+    private static ProcessBuilder java(Class<?> program, String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"), "-cp",
+                System.getProperty("java.class.path"), program.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command);
+    }
+
+    private static ProcessBuilder swmrAppend(String... args) {
+        return java(SwmrAppend.class, args);
+    }
+
+    private static ProcessBuilder quireFollower(Path file, long expect) {
+        return java(SwmrFollow.class, file.toString(), "records", "--expect",
+                Long.toString(expect), "--timeout", "150");
+    }
+
+    private static ProcessBuilder follower(Path file, long expect) {
+        return new ProcessBuilder(PYTHON.toString(), QuireCommand.repositoryRoot()
+                .resolve("examples/src/main/python/swmr_follow.py").toString(), file.toString(),
+                "records", "--expect", Long.toString(expect), "--timeout", "150");
+    }
+
+    /** The follower's JSON summary, as a map of its numbers (strings and null left out). */
+    private static java.util.Map<String, Long> counts(String json) {
+        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+        Matcher number = Pattern.compile("\"(\\w+)\": (-?\\d+)[,}]").matcher(json);
+        while (number.find()) {
+            counts.put(number.group(1), Long.parseLong(number.group(2)));
+        }
+        return counts;
+    }
+
+    private static void requireClean(QuireCommand.Result follower, long records) {
+        assertEquals(0, follower.exitCode(), follower.toString());
+        String json = follower.stdout().strip();
+        assertTrue(json.contains("\"error\": null"), json);
+        java.util.Map<String, Long> counts = counts(json);
+        assertEquals(records, counts.get("records"), json);
+        assertEquals(records, counts.get("ok"), json);
+        for (String bad : List.of("torn", "fill", "out_of_order", "shrinks")) {
+            assertEquals(0, counts.get(bad), bad + ": " + json);
+        }
+    }
+
+    @Test
+    void twoQuireAndTwoH5pyFollowersVerifyEveryRecordWhileQuireAppends() throws Exception {
+        RequiredTool.requireWorking(PYTHON, "python3-h5py", "-c", "import h5py, numpy");
+        Path h5dump = RequiredTool.require("h5dump", "hdf5-tools");
+        Path file = dir.resolve("follow.h5");
+        long records = 300_000; // seconds of appends: the followers start (import h5py) first
+        List<QuireCommand.Running> followers = List.of(
+                QuireCommand.startProcess(quireFollower(file, records)),
+                QuireCommand.startProcess(quireFollower(file, records)),
+                QuireCommand.startProcess(follower(file, records)),
+                QuireCommand.startProcess(follower(file, records)));
+        List<String> names = List.of("SwmrFollow", "SwmrFollow", "swmr_follow.py",
+                "swmr_follow.py");
+        QuireCommand.Result writer = QuireCommand.runProcess(swmrAppend(file.toString(),
+                "records", Long.toString(records), "10"), LIMIT);
+        assertEquals(0, writer.exitCode(), writer.toString());
+        Matcher summary = SUMMARY.matcher(writer.stdout().strip());
+        assertTrue(summary.matches(), writer.toString());
+        assertEquals(List.of(Long.toString(records), "0", Long.toString(records - 1),
+                Long.toString(records / 10), "10"), List.of(summary.group(1), summary.group(2),
+                summary.group(3), summary.group(4), summary.group(5)));
+        System.out.println(writer.stdout().strip());
+        for (int i = 0; i < followers.size(); i++) {
+            QuireCommand.Result follower = followers.get(i).await(LIMIT);
+            System.out.println(names.get(i) + ": " + follower.stdout().strip());
+            requireClean(follower, records);
+            long extents = counts(follower.stdout()).get("extents_seen");
+            assertTrue(extents >= 5, "the follower saw the dataset grow only " + extents
+                    + " times: " + follower.stdout());
+        }
+        QuireCommand.Result dump = QuireCommand.runProcess(new ProcessBuilder(h5dump.toString(),
+                "-d", "/records", "-s", Long.toString(records - 1), "-c", "1", file.toString()),
+                LIMIT);
+        assertEquals(0, dump.exitCode(), dump.toString());
+        assertTrue(dump.stdout().contains("H5T_STD_U64LE \"seq\";")
+                && dump.stdout().contains("H5T_STD_U64LE \"sum\";")
+                && dump.stdout().contains("( " + records + " ) / ( H5S_UNLIMITED )")
+                && dump.stdout().contains("{\n" + " ".repeat(12) + (records - 1) + ",\n"),
+                dump.toString());
+    }
+
+    /**
+     * The followers' checks can fail: a file with one torn record, one of zeros and one of
+     * another seq (each as {@link SwmrRecord#verify} classifies it too) makes each follower,
+     * h5py's and Quire's, count each and exit 1.
+     */
+    @Test
+    void theFollowerCountsTornFillAndOutOfOrderRecordsAndFails() throws Exception {
+        RequiredTool.requireWorking(PYTHON, "python3-h5py", "-c", "import h5py, numpy");
+        Path file = dir.resolve("bad-records.h5");
+        int count = 12;
+        ByteBuffer records = ByteBuffer.allocate(count * SwmrRecord.SIZE);
+        for (int i = 0; i < count; i++) {
+            SwmrRecord.encode(i == 9 ? 10 : i, 1000 + i, records);
+        }
+        int torn = 5 * SwmrRecord.SIZE + 32; // a byte of p2 of record 5
+        records.put(torn, (byte) (records.get(torn) ^ 1));
+        records.put(7 * SwmrRecord.SIZE, new byte[SwmrRecord.SIZE]); // record 7: fill
+        records.flip();
+        List<SwmrRecord.Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            verdicts.add(SwmrRecord.verify(records.slice(i * SwmrRecord.SIZE, SwmrRecord.SIZE),
+                    i));
+        }
+        assertEquals(List.of(SwmrRecord.Verdict.TORN, SwmrRecord.Verdict.FILL,
+                SwmrRecord.Verdict.WRONG_SEQ), List.of(verdicts.get(5), verdicts.get(7),
+                verdicts.get(9)));
+        try (Hdf5File out = Hdf5File.create(file)) {
+            Dataset d = out.root().createDataset("records", DatasetSpec.builder(SwmrRecord.TYPE,
+                    0).maxShape(DatasetSpec.UNLIMITED).chunkShape(SwmrAppend.CHUNK_RECORDS)
+                    .build());
+            d.extend(count);
+            d.write(new long[] {0}, new long[] {count}, records);
+        }
+        for (ProcessBuilder command : List.of(follower(file, count),
+                quireFollower(file, count))) {
+            QuireCommand.Result follower = QuireCommand.runProcess(command, LIMIT);
+            assertEquals(1, follower.exitCode(), follower.toString());
+            java.util.Map<String, Long> counts = counts(follower.stdout());
+            assertEquals(List.of(9L, 1L, 1L, 1L, 12L), List.of(counts.get("ok"),
+                    counts.get("torn"), counts.get("fill"), counts.get("out_of_order"),
+                    counts.get("records")), follower.toString());
+        }
+    }
+
+    @Test
+    void aSecondRunContinuesAfterTheLastRecord() throws Exception {
+        RequiredTool.requireWorking(PYTHON, "python3-h5py", "-c", "import h5py, numpy");
+        Path file = dir.resolve("continue.h5");
+        QuireCommand.Result first = QuireCommand.runProcess(swmrAppend(file.toString(),
+                "/records", "1000", "100"), LIMIT);
+        assertEquals(0, first.exitCode(), first.toString());
+        QuireCommand.Result second = QuireCommand.runProcess(swmrAppend(file.toString(),
+                "records", "500", "7", "--fsync"), LIMIT);
+        assertEquals(0, second.exitCode(), second.toString());
+        assertTrue(second.stdout().startsWith("appended 500 records (seq 1000..1499) to "),
+                second.toString());
+        requireClean(QuireCommand.runProcess(follower(file, 1500), LIMIT), 1500);
+        // Without --expect, SwmrFollow checks what is there once no writer is alive on it.
+        QuireCommand.Result untilClosed = QuireCommand.runProcess(java(SwmrFollow.class,
+                file.toString(), "/records"), LIMIT);
+        requireClean(untilClosed, 1500);
+        assertTrue(untilClosed.stdout().contains("\"expected\": null"), untilClosed.toString());
+    }
+
+    @Test
+    void badArgumentsExitTwoWithOneLineAndHelpExitsZero() throws Exception {
+        Path file = dir.resolve("bad.h5");
+        for (String[] args : List.of(new String[] {file.toString(), "records", "ten", "1"},
+                new String[] {file.toString(), "records"},
+                new String[] {file.toString(), "records", "1", "1", "--sync"})) {
+            QuireCommand.Result result = QuireCommand.runProcess(swmrAppend(args), LIMIT);
+            assertEquals(2, result.exitCode(), result.toString());
+            assertEquals(1, result.stderr().lines().count(), result.toString());
+            assertTrue(result.stderr().contains("usage: SwmrAppend"), result.toString());
+        }
+        assertTrue(java.nio.file.Files.notExists(file));
+        for (String[] args : List.of(new String[] {file.toString()},
+                new String[] {file.toString(), "records", "--expect", "-3"},
+                new String[] {file.toString(), "records", "--timeout"},
+                new String[] {file.toString(), "a/b"},
+                new String[] {file.toString(), "records", "--since", "1"})) {
+            QuireCommand.Result result = QuireCommand.runProcess(java(SwmrFollow.class, args),
+                    LIMIT);
+            assertEquals(2, result.exitCode(), result.toString());
+            assertEquals(1, result.stderr().lines().count(), result.toString());
+            assertTrue(result.stderr().startsWith("SwmrFollow: ")
+                    && result.stderr().contains("usage: SwmrFollow"), result.toString());
+        }
+        assertTrue(java.nio.file.Files.notExists(file));
+        for (Class<?> program : List.of(SwmrAppend.class, SwmrFollow.class)) {
+            QuireCommand.Result help = QuireCommand.runProcess(java(program, "--help"), LIMIT);
+            assertEquals(0, help.exitCode(), help.toString());
+            assertTrue(help.stdout().startsWith("usage: " + program.getSimpleName()),
+                    help.toString());
+        }
+        QuireCommand.Result notHdf5 = QuireCommand.runProcess(swmrAppend(
+                dir.toString(), "records", "1", "1"), LIMIT);
+        assertEquals(1, notHdf5.exitCode(), notHdf5.toString());
+        assertEquals(1, notHdf5.stderr().lines().count(), notHdf5.toString());
+        assertTrue(notHdf5.stderr().contains(dir.toString()), notHdf5.toString());
+        QuireCommand.Result notThere = QuireCommand.runProcess(java(SwmrFollow.class,
+                file.toString(), "records", "--timeout", "0.5"), LIMIT);
+        assertEquals(1, notThere.exitCode(), notThere.toString());
+        assertTrue(notThere.stdout().contains("\"error\": \"could not open " + file
+                + " as an SWMR reader: no such file\""), notThere.toString());
+        // Bad input ends the run at once (not after the default 60 s), naming the file.
+        Path text = java.nio.file.Files.writeString(dir.resolve("notes.txt"), "not hdf5");
+        QuireCommand.Result notHdf5File = QuireCommand.runProcess(java(SwmrFollow.class,
+                text.toString(), "records"), Duration.ofSeconds(30));
+        assertEquals(1, notHdf5File.exitCode(), notHdf5File.toString());
+        assertTrue(notHdf5File.stdout().contains("\"error\": \"" + text + ": not an HDF5 file"),
+                notHdf5File.toString());
+        Path records = dir.resolve("records.h5");
+        QuireCommand.Result first = QuireCommand.runProcess(swmrAppend(records.toString(),
+                "records", "10", "10"), LIMIT);
+        assertEquals(0, first.exitCode(), first.toString());
+        QuireCommand.Result noDataset = QuireCommand.runProcess(java(SwmrFollow.class,
+                records.toString(), "other"), Duration.ofSeconds(30));
+        assertEquals(1, noDataset.exitCode(), noDataset.toString());
+        assertTrue(noDataset.stdout().contains("\"error\": \"" + records + ": "),
+                noDataset.toString());
+    }
+}
