@@ -487,6 +487,14 @@ public final class Hdf5File implements AutoCloseable {
         Storage storage = opener.open(path, OpenMode.READ_WRITE);
         try (BlockFile file = new BlockFile(storage);
              OpenLocks lock = OpenLocks.take(storage, path, OpenLocks.Role.WRITER)) {
+            if (opener == FileStorage.OPENER) {
+                // The lock alone may not show a live writer (another host; a lock the OS dropped).
+                WriterStatus status = WriterStatus.of(path, false);
+                if (status.state() == WriterStatus.State.ALIVE) {
+                    throw new FileLockedException(path, status.summary(),
+                            "recover a file only when its writer is gone");
+                }
+            }
             Storage journal = null;
             try {
                 journal = opener.open(journalPath, OpenMode.READ);

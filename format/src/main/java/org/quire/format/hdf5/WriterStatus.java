@@ -7,7 +7,9 @@ import java.nio.file.Path;
  * Whether a writer has an HDF5 file open, told without talking to it: the lock on the file's
  * writer byte ({@link OpenLocks}) and the heartbeat of the {@link WriterRecord} beside it. A
  * writer on another host whose lock this host cannot see (some network file systems) is alive
- * while its heartbeat is fresh.
+ * while its heartbeat is fresh; so is one on this host whose process runs with a fresh heartbeat
+ * though its lock is gone (POSIX drops a process's locks when any of its descriptors of the file
+ * closes).
  *
  * @param state   what the lock and the record say
  * @param summary one line for people, e.g. "writer alive (SWMR writer, pid 4242 on n1, open
@@ -35,9 +37,17 @@ public record WriterStatus(State state, String summary) {
         if (record == null) {
             return new WriterStatus(State.NO_WRITER, "no writer");
         }
-        if (!record.stale(now) && !record.host().equals(WriterRecord.THIS_HOST)) {
-            return new WriterStatus(State.ALIVE, "writer alive by its heartbeat ("
-                    + record.describe(now) + "; its lock is not visible from this host)");
+        if (!record.stale(now)) {
+            if (!record.host().equals(WriterRecord.THIS_HOST)) {
+                return new WriterStatus(State.ALIVE, "writer alive by its heartbeat ("
+                        + record.describe(now) + "; its lock is not visible from this host)");
+            }
+            if (ProcessHandle.of(record.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+                // The OS dropped its lock (something in that process closed the file outside
+                // Quire); it still beats, so it still writes.
+                return new WriterStatus(State.ALIVE, "writer alive by its heartbeat and process ("
+                        + record.describe(now) + "; its lock is gone)");
+            }
         }
         return new WriterStatus(State.DEAD, "writer dead (" + record.describe(now)
                 + ", its lock released): its last commit is final");

@@ -76,6 +76,30 @@ class WriterRecordTest {
         assertTrue(recent.stale(1_764_000_004_500L));
     }
 
+    /**
+     * This process writes a fresh record but holds no lock (as when the OS dropped it): the
+     * writer is alive by its heartbeat and process, and recover refuses to touch its file.
+     */
+    @Test
+    void aLiveWriterWithoutItsLockIsAliveAndNotRecovered() throws IOException {
+        Path file = dir.resolve("unlocked.h5");
+        try (Hdf5File writer = Hdf5File.create(file)) {
+            writer.root().createGroup("g");
+        }
+        byte[] before = Files.readAllBytes(file);
+        WriterRecord.ofThisProcess(WriterRecord.Mode.SWMR, System.currentTimeMillis()).write(file);
+        assertEquals(WriterStatus.State.ALIVE, Hdf5File.writerStatus(file).state());
+        FileLockedException refused = assertThrows(FileLockedException.class,
+                () -> Hdf5File.recover(file));
+        assertTrue(refused.getMessage().contains("its lock is gone"), refused.getMessage());
+        assertArrayEquals(before, Files.readAllBytes(file));
+
+        new WriterRecord(ProcessHandle.current().pid(), WriterRecord.THIS_HOST,
+                WriterRecord.Mode.SWMR, 0, 3, System.currentTimeMillis() - 10_000).write(file);
+        assertEquals(WriterStatus.State.DEAD, Hdf5File.writerStatus(file).state(),
+                "a stale heartbeat: the writer is gone whatever runs under its pid now");
+    }
+
     @Test
     void aLinkAtTheTemporaryRecordIsReplacedNotFollowed() throws IOException {
         Path file = dir.resolve("linked.h5");
