@@ -27,11 +27,14 @@ public final class H5pySwmrWriter implements AutoCloseable {
     private final BufferedReader out;
     private final Writer in;
     private final Path stderr;
+    /** The directory the script was copied into, removed with it at close. */
+    private final Path scriptDirectory;
     private long flushed;
 
-    private H5pySwmrWriter(Process process, Path stderr) {
+    private H5pySwmrWriter(Process process, Path stderr, Path scriptDirectory) {
         this.process = process;
         this.stderr = stderr;
+        this.scriptDirectory = scriptDirectory;
         this.out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8));
         this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
@@ -40,14 +43,14 @@ public final class H5pySwmrWriter implements AutoCloseable {
     /** Starts the writer of {@code file} with {@code arguments} and waits for "ready". */
     public static H5pySwmrWriter start(Path file, String... arguments) throws IOException {
         ExternalTools.requireH5py();
-        Path script = ExternalTools.resource("swmr_writer.py", Files.createTempDirectory(
-                "quire-swmr-writer"));
+        Path scriptDirectory = Files.createTempDirectory("quire-swmr-writer");
+        Path script = ExternalTools.resource("swmr_writer.py", scriptDirectory);
         Path stderr = Files.createTempFile("quire-swmr-writer", ".err");
         List<String> command = new ArrayList<>(List.of(ExternalTools.PYTHON.toString(),
                 script.toString(), file.toString()));
         command.addAll(List.of(arguments));
         Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-        H5pySwmrWriter writer = new H5pySwmrWriter(process, stderr);
+        H5pySwmrWriter writer = new H5pySwmrWriter(process, stderr, scriptDirectory);
         writer.expect("ready");
         return writer;
     }
@@ -125,5 +128,7 @@ public final class H5pySwmrWriter implements AutoCloseable {
             process.destroyForcibly();
         }
         Files.deleteIfExists(stderr);
+        Files.deleteIfExists(scriptDirectory.resolve("swmr_writer.py"));
+        Files.deleteIfExists(scriptDirectory);
     }
 }
