@@ -67,6 +67,8 @@ public final class SionCheckpointSeries {
     }
 
     private static final String SUFFIX = ".sion";
+    /** Longer step numbers may not fit a long: such names are not of the series. */
+    private static final int MAX_STEP_DIGITS = 18;
 
     private final Path directory;
     private final String name;
@@ -83,7 +85,7 @@ public final class SionCheckpointSeries {
         }
         this.directory = directory;
         this.name = name;
-        this.member = Pattern.compile(Pattern.quote(name) + "-([0-9]{1,18])" + Pattern.quote(SUFFIX));
+        this.member = Pattern.compile(Pattern.quote(name) + "-([0-9]+)" + Pattern.quote(SUFFIX));
     }
 
     public Path directory() {
@@ -105,6 +107,7 @@ public final class SionCheckpointSeries {
         }
         try (Stream<Path> files = Files.list(directory)) {
             return files.map(file -> member.matcher(file.getFileName().toString())).filter(Matcher::matches)
+                    .filter(matched -> matched.group(1).length() <= MAX_STEP_DIGITS)
                     .mapToLong(matched -> Long.parseLong(matched.group(1))).sorted().toArray();
         }
     }
