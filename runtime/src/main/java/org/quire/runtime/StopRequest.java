@@ -30,6 +30,8 @@ final class StopRequest {
     private final List<Runnable> hooks = new ArrayList<>();
     private boolean installed;
     private int interrupts;
+    /** Guarded by this: the threads running hooks, which the worker waits for before it leaves. */
+    private final List<Thread> hookThreads = new ArrayList<>();
 
     private StopRequest() {
     }
@@ -103,12 +105,28 @@ final class StopRequest {
         runOnItsOwnThread(toRun);
     }
 
-    private static void runOnItsOwnThread(List<Runnable> toRun) {
+    private void runOnItsOwnThread(List<Runnable> toRun) {
         if (toRun.isEmpty()) {
             return;
         }
-        // Not a daemon: a hook writing a last checkpoint must finish even if main returns meanwhile.
         Thread thread = new Thread(() -> toRun.forEach(Runnable::run), "quire-stop-request");
+        synchronized (this) {
+            hookThreads.add(thread);
+        }
         thread.start();
+    }
+
+    /**
+     * Waits for the hooks that started: a hook writing a last checkpoint must finish before the
+     * worker leaves its world (MPJ's {@code MPI.Finalize} ends the JVM's other threads with it).
+     */
+    void awaitHooks() throws InterruptedException {
+        List<Thread> threads;
+        synchronized (this) {
+            threads = List.copyOf(hookThreads);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
     }
 }

@@ -15,7 +15,7 @@ import java.nio.file.Path;
  * allreduce of their {@link Job#stopRequested()} flags), then writes {@code stopped-<rank>} (the
  * step it stopped at) into directory {@code args[0]} and returns. Its stop hook writes
  * {@code hook-<rank>} with the name of the thread it ran on. Every rank prints {@code pid N} once
- * the world has formed. {@code args[1]}, if given, is a rank that ignores the request: it sleeps
+ * the world has formed. {@code args[1]}, if given, is a rank that ignores the request: it registers no hook and sleeps
  * instead of stepping.
  */
 public final class StopsOnRequest {
@@ -28,10 +28,13 @@ public final class StopsOnRequest {
         Communicator world = job.world();
         Path directory = Path.of(job.arguments()[0]);
         int ignoring = job.arguments().length > 1 ? Integer.parseInt(job.arguments()[1]) : -1;
-        job.onStopRequest(() -> write(directory.resolve("hook-" + world.rank()), Thread.currentThread().getName()));
+        int rank = world.rank();
+        if (rank != ignoring) {
+            job.onStopRequest(() -> write(directory.resolve("hook-" + rank), Thread.currentThread().getName()));
+        }
         world.barrier();
         System.out.println("pid " + ProcessHandle.current().pid());
-        if (world.rank() == ignoring) {
+        if (rank == ignoring) {
             Thread.sleep(Long.MAX_VALUE);
         }
         long step = 0;
@@ -39,7 +42,7 @@ public final class StopsOnRequest {
             step++;
             Thread.sleep(20);
         }
-        write(directory.resolve("stopped-" + world.rank()), Long.toString(step));
+        write(directory.resolve("stopped-" + rank), Long.toString(step));
     }
 
     private static void write(Path file, String text) {
