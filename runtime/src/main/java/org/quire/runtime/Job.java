@@ -10,6 +10,12 @@ package org.quire.runtime;
  * without waiting for anyone, and the launcher stops the other ranks. Leaving is therefore not
  * {@link #close()}'s work: in {@code try (Job job = Quire.init(args)) { ... }} a close that waited
  * for the other ranks would hang a job whose body threw while the others sat in a collective.
+ *
+ * <p>A worker is asked to stop by SIGTERM, SIGINT or SIGUSR1 (from {@code quire run}, Ctrl-C,
+ * {@code scancel}, Slurm's {@code --signal=USR1@SECONDS} warning): the signal does not end the JVM
+ * but sets {@link #stopRequested()} and runs the hooks of {@link #onStopRequest}; the program
+ * writes what it must and returns from main. One that does not is killed when its launcher's grace
+ * period ends (docs/launcher.md, "Stopping a job").
  */
 public final class Job implements AutoCloseable {
 
@@ -32,6 +38,23 @@ public final class Job implements AutoCloseable {
     /** The application's own arguments, with any engine arguments (e.g. {@code mpjrun}'s) removed. */
     public String[] arguments() {
         return arguments.clone();
+    }
+
+    /**
+     * Whether this worker has been asked to stop (SIGTERM, SIGINT or SIGUSR1 received since
+     * {@link Quire#init}). Ranks receive the signal at slightly different moments, so a program
+     * that stops at a step boundary agrees on it first, e.g. with an {@code allreduce} of the flag.
+     */
+    public boolean stopRequested() {
+        return StopRequest.ofThisWorker().requested();
+    }
+
+    /**
+     * Runs {@code hook} once, on a thread of its own (never the JVM's signal thread), when this
+     * worker is asked to stop; at once, on such a thread, if it has been asked already.
+     */
+    public void onStopRequest(Runnable hook) {
+        StopRequest.ofThisWorker().onRequest(hook);
     }
 
     /**

@@ -20,6 +20,7 @@ final class LeaveAtThreadEnd {
         Thread watcher = new Thread(() -> {
             try {
                 initThread.join();
+                StopRequest.ofThisWorker().awaitHooks();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

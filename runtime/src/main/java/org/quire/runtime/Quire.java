@@ -28,6 +28,7 @@ public final class Quire {
     }
 
     public static Job init(String[] args) {
+        StopRequest.ofThisWorker(); // from here on SIGTERM, SIGINT and SIGUSR1 ask the worker to stop (Job)
         Thread caller = Thread.currentThread();
         if (MpjBootstrap.isMpjrunArguments(args)) {
             FailOnUncaughtException.install(caller);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -15,9 +16,11 @@ import java.util.concurrent.TimeUnit;
  * The worker JVMs of one job: starts them, relays their output, and ends the job as soon as one
  * rank fails — MPJ's niodev never notices a dead peer, so without this the others would wait in
  * their next collective forever. On SIGINT/SIGTERM/SIGHUP to the launcher it says so ("received
- * SIGTERM, stopping 4 ranks") and every rank is stopped the same way: SIGTERM, then SIGKILL after
- * the grace period; the launcher then exits 128 + the signal's number, and the ranks' ends are not
- * reported as failures.
+ * SIGTERM, stopping 4 ranks") and every rank is stopped the same way: SIGTERM, which the worker
+ * takes as a stop request (Job#stopRequested), then SIGKILL after the grace period; the launcher
+ * then exits 128 + the signal's number, also when every rank stopped cleanly (a stopped job is not
+ * a finished one, and a script deciding whether to resume must tell them apart), and the ranks'
+ * ends are not reported as failures.
  */
 final class RankProcesses {
 
@@ -66,8 +69,12 @@ final class RankProcesses {
                 }
             }
             RankExit firstFailure = null;
+            int cleanExits = 0;
             for (int ended = 0; ended < ranks.size(); ended++) {
                 RankExit exit = exits.take();
+                if (!exit.failed()) {
+                    cleanExits++;
+                }
                 if (exit.failed() && firstFailure == null && received == null) {
                     exit = withOutOfMemory(exit);
                     firstFailure = exit;
@@ -79,6 +86,9 @@ final class RankProcesses {
             }
             awaitRelays();
             if (received != null) {
+                if (cleanExits == ranks.size()) {
+                    err.println("quire run: every rank stopped cleanly (status 0)");
+                }
                 return received.exitStatus();
             }
             return firstFailure == null ? 0 : firstFailure.status();
@@ -144,13 +154,19 @@ final class RankProcesses {
         return new RankExit(exit.rank(), exit.status(), outOfMemory.get(exit.rank()));
     }
 
-    /** SIGTERM to every live rank (and anything it started), SIGKILL to those alive after the grace period. */
+    /**
+     * SIGTERM to every live rank (and anything it started), which a Quire worker takes as a request
+     * to stop; SIGKILL to those alive after the grace period, saying so for each rank.
+     */
     private void stopAll() {
         List<ProcessHandle> alive = new ArrayList<>();
+        Map<ProcessHandle, Integer> rankOf = new HashMap<>();
         synchronized (started) {
-            for (Process process : started) {
+            for (int rank = 0; rank < started.size(); rank++) {
+                Process process = started.get(rank);
                 process.descendants().forEach(alive::add);
                 alive.add(process.toHandle());
+                rankOf.put(process.toHandle(), rank);
             }
         }
         alive.removeIf(p -> !p.isAlive());
@@ -160,7 +176,10 @@ final class RankProcesses {
             try {
                 process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (Exception stillAlive) {
-                process.destroyForcibly();
+                if (process.destroyForcibly() && rankOf.containsKey(process)) {
+                    err.println("quire run: rank " + rankOf.get(process) + " did not stop within the grace period ("
+                            + grace.toSeconds() + " s); killed it with SIGKILL");
+                }
             }
         }
     }

@@ -69,7 +69,7 @@ public final class RunCommand implements Callable<Integer> {
     private List<String> jvmOptions = new ArrayList<>();
 
     @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "3",
-            description = "how long stopped ranks get between SIGTERM and SIGKILL (default: 3)")
+            description = "how long ranks asked to stop (SIGTERM, a stop request: Job.stopRequested) get before SIGKILL (default: 3)")
     private int graceSeconds;
 
     @Option(names = "--show-pids", description = "print each rank's process id when it started (quire run: rank R"

@@ -74,22 +74,6 @@ class FailFastIT {
         assertAllGone(pids);
     }
 
-    @Test
-    void sigtermToTheLauncherStopsEveryRank() throws Exception {
-        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "2", "-cp", QuireCommand.testWorkers(),
-                "org.quire.launcher.workers.Blocked", "-1");
-        Map<Integer, Long> pids = awaitPids(job, 2);
-        // SIGTERM to the launcher JVM (the quire script execs it); by kill, as Process.destroy() would also
-        // close this side of its pipes and lose what the launcher says about it.
-        new ProcessBuilder("kill", "-TERM", Long.toString(job.process().pid())).start().waitFor();
-        QuireCommand.Result result = job.await(HANG);
-        assertEquals(143, result.exitCode(), result.toString());
-        assertAllGone(pids);
-        assertTrue(result.stderr().lines().toList().contains("quire run: received SIGTERM, stopping 2 ranks"),
-                result.toString());
-        assertFalse(result.stderr().contains("quire run: rank"), "the ranks' ends are no failures: " + result);
-    }
-
     /**
      * A stuck job: --show-pids names each rank's process, and kill -QUIT of one makes its JVM print
      * its thread dump, which arrives prefixed with its rank; the job goes on until it is stopped.
@@ -183,7 +167,7 @@ class FailFastIT {
     }
 
     /** Waits until every rank printed "pid N" (after its first barrier); returns rank to pid. */
-    private static Map<Integer, Long> awaitPids(QuireCommand.Running job, int ranks) throws InterruptedException {
+    static Map<Integer, Long> awaitPids(QuireCommand.Running job, int ranks) throws InterruptedException {
         long deadline = System.nanoTime() + HANG.toNanos();
         while (System.nanoTime() < deadline) {
             Matcher m = PID.matcher(job.stdoutSoFar());
@@ -202,11 +186,11 @@ class FailFastIT {
         throw new AssertionError("ranks did not all start within " + HANG + ":\n" + job.stdoutSoFar());
     }
 
-    private static boolean alive(long pid) {
+    static boolean alive(long pid) {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
-    private static void assertAllGone(Map<Integer, Long> pids) {
+    static void assertAllGone(Map<Integer, Long> pids) {
         List<Long> alive = pids.values().stream().filter(FailFastIT::alive).toList();
         alive.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         assertTrue(alive.isEmpty(), "ranks still running: " + alive);
