@@ -91,6 +91,7 @@ final class HeatCheckpoint {
      * balanced block of the grid's rows, whatever rank count wrote it.
      */
     static Restored read(Communicator world, Path file) throws IOException {
+        // A row is n doubles and n is in the headers: a first open with 1-byte records reads them.
         byte[] firstHeader;
         try (SionRepartitionedReader in = SionRepartitionedReader.open(file, world, HEADER_BYTES, 1)) {
             firstHeader = in.header(0);

@@ -25,10 +25,10 @@ import org.quire.format.hdf5.Hdf5File;
  * when the step ended).
  *
  * <p>A restart continues the same file: it is reopened (after {@link Hdf5File#recover} when the
- * killed job's writer left it open) and the rows from the checkpoint's step on are written again
- * as the restarted run reaches them. Quire's datasets do not shrink, so the rows past the
- * checkpoint's step that the killed run wrote stay until they are rewritten; a restart that runs
- * to at least the same step leaves no row of the killed run behind the checkpoint.
+ * killed job's writer left it open) and the rows the killed run wrote past the checkpoint's step
+ * are dropped: Quire's datasets do not shrink, so they are overwritten with the fill value (step
+ * 0, the value of a row never written) before SWMR writing starts, and the restarted run writes
+ * them again as it reaches their steps.
  */
 final class HeatDiagnostics implements Closeable {
 
@@ -38,6 +38,8 @@ final class HeatDiagnostics implements Closeable {
             List.of(Datatype.INT64, Datatype.FLOAT64, Datatype.FLOAT64, Datatype.FLOAT64, Datatype.FLOAT64));
     static final int ROW_BYTES = 40;
     private static final int CHUNK_ROWS = 256;
+    /** Rows cleared per write: bounds the buffer to 2.5 MiB. */
+    private static final int CLEAR_BATCH_ROWS = 65_536;
 
     private final Hdf5File file;
     private final Dataset rows;
@@ -70,6 +72,12 @@ final class HeatDiagnostics implements Closeable {
                 throw new IOException(path + ": dataset /" + DATASET + " is not a rank-1 dataset of the diagnostics"
                         + " type " + ROW + " (type " + rows.type() + ")");
             }
+            long extent = rows.shape()[0];
+            if (extent > fromStep) {
+                clear(rows, fromStep, extent);
+                notes.append("diagnostics: dropped the rows of steps ").append(fromStep + 1).append("..")
+                        .append(extent).append(" that the earlier run wrote past its checkpoint\n");
+            }
         }
         file.startSwmrWrite();
         return new HeatDiagnostics(file, rows);
@@ -85,6 +93,20 @@ final class HeatDiagnostics implements Closeable {
             notes.append("diagnostics: ").append(path).append(" was left open by the killed job's writer;")
                     .append(" recovered it (as quire h5 clear) before continuing\n");
             return Hdf5File.openForWriting(path);
+        }
+    }
+
+    /** Overwrites rows {@code [from, to)} with the fill value, a batch at a time. */
+    private static void clear(Dataset rows, long from, long to) throws IOException {
+        byte[] fill = rows.fillValue() != null ? rows.fillValue() : new byte[ROW_BYTES];
+        int batch = (int) Math.min(CLEAR_BATCH_ROWS, to - from);
+        ByteBuffer fills = ByteBuffer.allocate(batch * ROW_BYTES);
+        for (int i = 0; i < batch; i++) {
+            fills.put(fill);
+        }
+        for (long first = from; first < to; first += batch) {
+            int count = (int) Math.min(batch, to - first);
+            rows.write(new long[] {first}, new long[] {count}, fills.clear().limit(count * ROW_BYTES));
         }
     }
 

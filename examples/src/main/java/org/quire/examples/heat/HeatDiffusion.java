@@ -104,7 +104,7 @@ public final class HeatDiffusion {
             if (n < world.size()) {
                 return usageError(root, "a grid of " + n + " rows cannot be split over " + world.size() + " ranks");
             }
-            if (options.checkpointEvery() > 0 && series.steps().length > 0) {
+            if (series.steps().length > 0) {
                 return usageError(root, options.directory() + " holds checkpoints of an earlier run ("
                         + series.file(series.steps()[series.steps().length - 1]).getFileName()
                         + "): continue it with --restart, or give another --dir");
@@ -140,6 +140,7 @@ public final class HeatDiffusion {
         if (options.inSitu() && world.rank() == world.size() - 1) {
             inSitu = new InSituReader(options.diagnostics(), options.steps());
             reader = new Thread(inSitu, "in-situ reader");
+            reader.setDaemon(true); // never keeps a failed rank's JVM alive
             reader.start();
         }
         if (root) {
@@ -148,18 +149,15 @@ public final class HeatDiffusion {
         }
         long step = firstStep;
         long checkpointed = firstStep;
-        double energy = Double.NaN;
-        double max = Double.NaN;
+        StepSummary summary = StepSummary.ofAllRanks(world, block, false);
         boolean stopped = false;
         while (step < options.steps()) {
             block.exchangeHalos(world);
             block.step();
             step++;
-            StepSummary summary = StepSummary.ofAllRanks(world, block, job.stopRequested());
-            energy = summary.energy();
-            max = summary.maxTemperature();
+            summary = StepSummary.ofAllRanks(world, block, job.stopRequested());
             if (diagnostics != null) {
-                diagnostics.append(step, step * HeatStencil.dt(n), energy, max);
+                diagnostics.append(step, step * HeatStencil.dt(n), summary.energy(), summary.maxTemperature());
             }
             stopped = summary.stopRequested();
             if (stopped || options.checkpointEvery() > 0 && step % options.checkpointEvery() == 0) {
@@ -175,7 +173,8 @@ public final class HeatDiffusion {
         }
         if (root) {
             System.out.printf(Locale.ROOT, "heat: %s at step %d after %.2f s: energy %.9g, max temperature %.6f%s%n",
-                    stopped ? "stopped on request" : "done", step, (System.nanoTime() - started) / 1e9, energy, max,
+                    stopped ? "stopped on request" : "done", step, (System.nanoTime() - started) / 1e9,
+                    summary.energy(), summary.maxTemperature(),
                     checkpointed == step && step > firstStep ? ", last checkpoint " + series.file(step) : "");
         }
         int status = 0;

@@ -26,6 +26,8 @@ import org.quire.format.storage.StorageOpener;
  *       {@code sion_paropen_mapped_mpi} with {@code nlocaltasks = -1}: how a job restarts on a
  *       different number of ranks (reference section 2.11).</li>
  * </ul>
+ * A restart that needs each new rank to get its own range of the old data, not whole old tasks,
+ * reads with {@link SionRepartitionedReader}.
  *
  * Close is local (no communication).
  */
