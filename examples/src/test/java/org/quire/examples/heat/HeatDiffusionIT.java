@@ -96,6 +96,9 @@ class HeatDiffusionIT {
         assertTrue(from.find(), restart.toString());
         assertTrue(Long.parseLong(from.group(1)) >= 100, "restarted from the latest checkpoint\n" + restart);
         assertTrue(restart.stdout().contains("on 3 ranks"), restart.toString());
+        // Rank 0 sat in a collective with the dead rank until the launcher killed it, its file open.
+        assertTrue(restart.stdout().contains("[0] diagnostics: " + diagnostics() + " was left open by the killed"
+                + " job's writer; recovered it"), restart.toString());
         assertTrue(restart.stdout().contains("[0] verify: final grid bitwise identical to an uninterrupted run ("
                 + CELLS + " cells)\n"), killed + "\n" + restart);
         assertDiagnosticsOfSteps(300);
