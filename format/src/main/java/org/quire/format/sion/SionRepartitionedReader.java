@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.quire.format.Collectives;
 import org.quire.format.FormatException;
+import org.quire.format.UnsupportedFormatException;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.Storage;
 import org.quire.format.storage.StorageOpener;
@@ -115,6 +116,11 @@ public final class SionRepartitionedReader implements Closeable {
 
     /** Checks every task against the contract and encodes the tasks and their headers. */
     private static byte[] handout(Path name, SionFile sion, int headerBytes, long recordBytes) throws IOException {
+        if (sion.keyValueMode() != KeyValueMode.NONE) {
+            // Its streams interleave record headers with the data: they are not header + records.
+            throw new UnsupportedFormatException(name, "META1 flag1 key-value mode", Meta1Layout.FLAG1_OFFSET,
+                    "mode " + sion.keyValueMode(), "NONE (plain task streams) for a repartitioned read");
+        }
         List<byte[]> headers = new ArrayList<>();
         for (SionTask task : sion.tasks()) {
             long length = task.totalBytes();

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.quire.format.FormatException;
+import org.quire.format.UnsupportedFormatException;
 
 /**
  * Contract of {@link SionRepartitionedReader}: a file written by N tasks (in-JVM ranks) read by M
@@ -144,6 +145,25 @@ class SionRepartitionedReaderTest {
         String expected = name + ": task 1 (global rank 1) holds 41 bytes, expected a header of 12 bytes followed by"
                 + " a whole number of records of 24 bytes";
         assertEquals(List.of(expected, expected), failures);
+    }
+
+    @Test
+    void aKeyValueFileIsRefusedOnEveryRank() throws Exception {
+        Path name = directory.resolve("kv.sion");
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults().withFsyncOnClose(false).withKeyValueMode(KeyValueMode.INLINE))) {
+                writer.writeKeyValue(1, ByteBuffer.wrap(header(collectives.rank())));
+            }
+            return null;
+        });
+        List<String> failures = ThreadGroupCollectives.run(2, collectives -> assertThrows(
+                UnsupportedFormatException.class, () -> SionRepartitionedReader.open(name, collectives, 0, 1))
+                .getMessage());
+        assertEquals(2, failures.size());
+        assertEquals(failures.get(0), failures.get(1));
+        assertTrue(failures.get(0).startsWith(name + ": unsupported META1 flag1 key-value mode at offset 36: found"
+                + " mode INLINE"), failures.get(0));
     }
 
     @Test
