@@ -115,7 +115,8 @@ final class HeatCheckpoint {
         long nextRow = 0;
         for (SionTask task : file.tasks()) {
             if (task.totalBytes() < HEADER_BYTES) {
-                return Optional.of("task " + task.index() + " holds " + task.totalBytes() + " bytes, less than a header");
+                return Optional.of("task " + task.index() + " holds " + task.totalBytes()
+                        + " bytes, less than a header");
             }
             ByteBuffer bytes = ByteBuffer.allocate(HEADER_BYTES);
             file.openTaskStream(task.index()).readFully(bytes);
@@ -132,8 +133,8 @@ final class HeatCheckpoint {
             }
             long expected = HEADER_BYTES + (long) header.rows() * header.n() * Double.BYTES;
             if (task.totalBytes() != expected) {
-                return Optional.of("task " + task.index() + " holds " + task.totalBytes() + " bytes, its header promises "
-                        + expected);
+                return Optional.of("task " + task.index() + " holds " + task.totalBytes()
+                        + " bytes, its header promises " + expected);
             }
             nextRow += header.rows();
         }
