@@ -92,6 +92,10 @@ public final class HeatDiffusion {
                 return usageError(root, "--grid " + options.grid() + " differs from the checkpoint's grid "
                         + restored.block().n() + " (" + checkpoint.file() + "); leave --grid out to restart");
             }
+            if (restored.block().n() < world.size()) {
+                return usageError(root, "the checkpoint's grid of " + restored.block().n() + " rows cannot be split"
+                        + " over " + world.size() + " ranks");
+            }
             step = restored.step();
             block = restored.block();
             if (root) {
