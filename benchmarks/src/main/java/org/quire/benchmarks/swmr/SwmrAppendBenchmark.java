@@ -6,6 +6,8 @@ import org.quire.examples.swmr.SwmrRecord;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li><b>append</b>: at batch 1, 64 and 1,024, a new file in SWMR writing mode gets RECORDS_B records (a
  *       multiple of B), B per append: extend, write, flush. Timed: the append calls alone (encoding the records,
- *       which stamps {@code t_ns}, is not); bytes written over the same span from {@code /proc/self/io}'s
+ *       which stamps {@code t_ns}, is not), and the thread's CPU time in the append calls ({@code cpu_seconds}:
+ *       its CPU time over the loop less that of the same loop without the appends); bytes written over the same span from {@code /proc/self/io}'s
  *       {@code wchar} (every library) and through Quire's storage seam (file and flush journal), close not
  *       included. The file is synced (untimed) before each run.</li>
  *   <li><b>lookup</b>, on the closed file of batch 1,024: {@value #WARM_LOOKUPS} random single-record reads with
@@ -44,7 +47,7 @@ import java.util.concurrent.locks.LockSupport;
  * One line per measurement:
  *
  * <pre>
- * append round=0 library=quire index=ea batch=1 records=20000 seconds=0.123 wchar=1234 seam=1234
+ * append round=0 library=quire index=ea batch=1 records=20000 seconds=0.123 cpu_seconds=0.110 wchar=1234 seam=1234
  * lookup round=0 library=quire index=ea mode=warm p50_ns=800 p99_ns=2000
  * visible round=0 library=quire index=ea batch=1 reader=0 samples=1600 p50_ns=21000 p99_ns=46000 max_ns=90000 bad=0
  * </pre>
@@ -56,6 +59,7 @@ public final class SwmrAppendBenchmark {
     private static final int WARM_LOOKUPS = 20_000;
     private static final int REOPEN_LOOKUPS = 500;
     private static final int READERS = 2;
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
     private static final long VISIBLE_PERIOD_NANOS = 1_000_000;
     private static final List<SwmrLibrary> LIBRARIES = List.of(SwmrLibrary.named("quire"),
             SwmrLibrary.named("libhdf5"));
@@ -119,6 +123,7 @@ public final class SwmrAppendBenchmark {
                         int batch = BATCHES[b];
                         long count = Math.min(records[b], WARM_UP_BATCHES * batch);
                         Path file = appendFile(library, index);
+                        encodeCpuNanos(batch, count);
                         try (SwmrLibrary.Writer writer = library.createSwmr(file, index)) {
                             appendTimed(writer, batch, count);
                         }
@@ -138,36 +143,67 @@ public final class SwmrAppendBenchmark {
         Path file = appendFile(library, index);
         Files.deleteIfExists(file);
         PageCache.flush();
-        long[] result;
+        long encodeCpu = encodeCpuNanos(batch, count);
+        Timed timed;
+        long wchar;
+        long seam;
         try (SwmrLibrary.Writer writer = library.createSwmr(file, index)) {
             long wcharBefore = ProcessIo.writtenChars();
             long seamBefore = writer.storageBytes();
-            long nanos = appendTimed(writer, batch, count);
-            long wchar = ProcessIo.writtenChars() - wcharBefore;
-            long seam = seamBefore < 0 ? -1 : writer.storageBytes() - seamBefore;
-            result = new long[] {nanos, wchar, seam};
+            timed = appendTimed(writer, batch, count);
+            wchar = ProcessIo.writtenChars() - wcharBefore;
+            seam = seamBefore < 0 ? -1 : writer.storageBytes() - seamBefore;
         }
-        System.out.printf("append round=%d library=%s index=%s batch=%d records=%d seconds=%.6f wchar=%d seam=%d%n",
-                round, library.name(), index.label, batch, count, result[0] / 1e9, result[1], result[2]);
+        System.out.printf("append round=%d library=%s index=%s batch=%d records=%d seconds=%.6f cpu_seconds=%.6f"
+                        + " wchar=%d seam=%d%n", round, library.name(), index.label, batch, count, timed.nanos / 1e9,
+                Math.max(0, timed.cpuNanos - encodeCpu) / 1e9, wchar, seam);
         if (batch != BATCHES[BATCHES.length - 1]) {
             Files.delete(file);
         }
     }
 
-    /** Appends {@code count} records {@code batch} at a time; returns the nanoseconds spent in the append calls. */
-    private static long appendTimed(SwmrLibrary.Writer writer, int batch, long count) throws IOException {
+    /**
+     * Wall time of the append calls alone, and CPU time of this thread over the whole loop (the encoding too: one
+     * CPU clock reading per append would cost as much as a small append).
+     */
+    private record Timed(long nanos, long cpuNanos) {
+    }
+
+    /** Appends {@code count} records {@code batch} at a time. */
+    private static Timed appendTimed(SwmrLibrary.Writer writer, int batch, long count) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate(batch * SwmrRecord.SIZE);
         long nanos = 0;
+        long cpuStart = CPU.getCurrentThreadCpuTime();
         for (long next = 0; next < count; next += batch) {
-            buffer.clear();
-            for (int i = 0; i < batch; i++) {
-                SwmrRecord.encode(next + i, System.nanoTime(), buffer);
-            }
+            encode(buffer, next, batch);
             long start = System.nanoTime();
             writer.append(buffer, batch);
             nanos += System.nanoTime() - start;
         }
-        return nanos;
+        return new Timed(nanos, CPU.getCurrentThreadCpuTime() - cpuStart);
+    }
+
+    private static void encode(ByteBuffer buffer, long first, int batch) {
+        buffer.clear();
+        for (int i = 0; i < batch; i++) {
+            SwmrRecord.encode(first + i, System.nanoTime(), buffer);
+        }
+    }
+
+    /**
+     * CPU time of the loop of {@link #appendTimed} without the appends (encoding and timing the records), which
+     * {@code cpu_seconds} leaves out: the libraries' own CPU time, a measure much less disturbed by other load
+     * on the machine than wall time.
+     */
+    private static long encodeCpuNanos(int batch, long count) {
+        ByteBuffer buffer = ByteBuffer.allocate(batch * SwmrRecord.SIZE);
+        long cpuStart = CPU.getCurrentThreadCpuTime();
+        for (long next = 0; next < count; next += batch) {
+            encode(buffer, next, batch);
+            System.nanoTime(); // the two clock readings around each append
+            System.nanoTime();
+        }
+        return CPU.getCurrentThreadCpuTime() - cpuStart;
     }
 
     private void lookups(int round, SwmrLibrary library, RecordIndex index, long count) throws IOException {
