@@ -23,7 +23,7 @@ if [[ ! -f $bench_jar ]]; then
   mvn -B -q -DskipTests package
 fi
 results=$(mktemp)
-trap 'rm -f "$results" "$directory"/append-*.h5* "$directory"/visible-*.h5*' EXIT
+trap 'rm -f "$results" "$directory"/append-*.h5* "$directory"/refresh-*.h5* "$directory"/visible-*.h5*' EXIT
 
 echo "## Conditions"
 benchmarks/conditions.sh "$directory"
@@ -41,6 +41,7 @@ results, rounds = sys.argv[1], sys.argv[2]
 rates, cpu_rates = collections.defaultdict(list), collections.defaultdict(list)
 wchar, seam = collections.defaultdict(list), collections.defaultdict(list)
 lookups, visible = collections.defaultdict(list), collections.defaultdict(list)
+refreshes = collections.defaultdict(list)
 for line in open(results):
     kind, *fields = line.split()
     f = dict(x.split("=") for x in fields)
@@ -54,6 +55,8 @@ for line in open(results):
             seam[key].append(int(f["seam"]) / appended)
     elif kind == "lookup":
         lookups[(f["library"], f["index"], f["mode"])].append((int(f["p50_ns"]), int(f["p99_ns"])))
+    elif kind == "refresh":
+        refreshes[(f["library"], f["index"])].append((int(f["unchanged_ns"]), int(f["changed_ns"]), int(f["read_newest_ns"])))
     elif kind == "visible":
         visible[(f["library"], f["index"])].append((int(f["p50_ns"]), int(f["p99_ns"]), int(f["samples"]), int(f["bad"])))
 med = statistics.median
@@ -113,6 +116,23 @@ for index in quire_indexes:
         print(f"| {names[index]} | {library} | {cell([x[0] / 1000 for x in v], '{:,.1f}')} | "
               f"{cell([x[1] / 1000 for x in v], '{:,.1f}')} | {med([x[2] for x in v]):,.0f} | "
               f"{sum(x[3] for x in v)} | {ratio:.2f} |")
+print()
+print(f"### What a reader's refresh costs (CPU µs of the reading thread, median of {rounds} rounds)")
+print()
+print("Beside the writer in one thread: `refresh` with nothing committed, `refresh` right after the writer appended "
+      "one record, and reading that record after it.")
+print()
+print("| chunk index | library | refresh, nothing new | refresh, one record new | read the new record | new record / libhdf5 |")
+print("|---|---|---:|---:|---:|---:|")
+for index in quire_indexes:
+    for library in ("quire", "libhdf5"):
+        r = refreshes.get((library, index))
+        if not r:
+            continue
+        base = refreshes[("libhdf5", twin[index])]
+        m = lambda xs, i: med([x[i] for x in xs]) / 1000
+        print(f"| {names[index]} | {library} | {m(r, 0):,.2f} | {m(r, 1):,.2f} | {m(r, 2):,.2f} | "
+              f"{(m(r, 1) + m(r, 2)) / (m(base, 1) + m(base, 2)):.2f} |")
 print()
 print(f"### Random single-record lookup (µs, median of the rounds' p50 and p99)")
 print()

@@ -39,6 +39,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>lookup</b>, on the closed file of batch 1,024: {@value #WARM_LOOKUPS} random single-record reads with
  *       the file open ({@code warm}, after as many untimed ones), and {@value #REOPEN_LOOKUPS} of open, read one
  *       random record, close ({@code reopen}); each timed alone, every record checked.</li>
+ *   <li><b>refresh</b>: the CPU time of a reader's refresh in the benchmark's thread, with nothing new and
+ *       right after an append of one record, and of reading that record ({@link #refreshCost}).</li>
  *   <li><b>visible</b>: the writer appends VISIBLE records one per millisecond (batch 1) while two {@link
  *       VisibilityReader} processes of the same library poll the file; each reports the p50, p99 and maximum of
  *       its observations' latency (observed minus the newest record's {@code t_ns}).</li>
@@ -49,6 +51,7 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  * append round=0 library=quire index=ea batch=1 records=20000 seconds=0.123 cpu_seconds=0.110 wchar=1234 seam=1234
  * lookup round=0 library=quire index=ea mode=warm p50_ns=800 p99_ns=2000
+ * refresh round=0 library=quire index=ea unchanged_ns=1500 changed_ns=19000 read_newest_ns=7600
  * visible round=0 library=quire index=ea batch=1 reader=0 samples=1600 p50_ns=21000 p99_ns=46000 max_ns=90000 bad=0
  * </pre>
  */
@@ -60,6 +63,8 @@ public final class SwmrAppendBenchmark {
     private static final int REOPEN_LOOKUPS = 500;
     private static final int READERS = 2;
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+    private static final int UNCHANGED_REFRESHES = 20_000;
+    private static final int CHANGED_REFRESHES = 2_000;
     private static final long VISIBLE_PERIOD_NANOS = 1_000_000;
     private static final List<SwmrLibrary> LIBRARIES = List.of(SwmrLibrary.named("quire"),
             SwmrLibrary.named("libhdf5"));
@@ -104,6 +109,7 @@ public final class SwmrAppendBenchmark {
                 for (RecordIndex index : RecordIndex.values()) {
                     if (library.supports(index)) {
                         benchmark.lookups(round, library, index, benchmark.records[BATCHES.length - 1]);
+                        benchmark.refreshCost(round, library, index);
                         benchmark.visible(round, library, index);
                     }
                 }
@@ -261,6 +267,50 @@ public final class SwmrAppendBenchmark {
         System.out.printf("lookup round=%d library=%s index=%s mode=%s p50_ns=%d p99_ns=%d%n", round, library.name(),
                 index.label, mode, VisibilityReader.percentile(sorted, 0.50),
                 VisibilityReader.percentile(sorted, 0.99));
+    }
+
+    /**
+     * CPU time of an SWMR reader's {@code refresh} in this thread, beside the writer: with nothing committed
+     * ({@value #UNCHANGED_REFRESHES} refreshes of a file holding {@value #CHANGED_REFRESHES} records), and right
+     * after the writer appended one record ({@value #CHANGED_REFRESHES} times), then reading that record. The
+     * cost of one reading of the thread's CPU clock (about what an interval between two readings holds of them)
+     * is measured and taken off each.
+     */
+    private void refreshCost(int round, SwmrLibrary library, RecordIndex index) throws IOException {
+        Path file = directory.resolve("refresh-" + library.name() + "-" + index.label + ".h5");
+        ByteBuffer record = ByteBuffer.allocate(SwmrRecord.SIZE);
+        long clockStart = CPU.getCurrentThreadCpuTime();
+        for (int i = 0; i < UNCHANGED_REFRESHES; i++) {
+            CPU.getCurrentThreadCpuTime();
+        }
+        long clock = (CPU.getCurrentThreadCpuTime() - clockStart) / UNCHANGED_REFRESHES;
+        long changed = 0;
+        long read = 0;
+        long unchanged;
+        try (SwmrLibrary.Writer writer = library.createSwmr(file, index);
+             SwmrLibrary.Reader reader = library.openSwmr(file, index)) {
+            for (long seq = 0; seq < CHANGED_REFRESHES; seq++) {
+                encode(record, seq, 1);
+                writer.append(record, 1);
+                long start = CPU.getCurrentThreadCpuTime();
+                long extent = reader.refresh();
+                long refreshed = CPU.getCurrentThreadCpuTime();
+                reader.read(extent - 1, 1, record);
+                long done = CPU.getCurrentThreadCpuTime();
+                check(library, file, record, seq);
+                changed += refreshed - start;
+                read += done - refreshed;
+            }
+            long start = CPU.getCurrentThreadCpuTime();
+            for (int i = 0; i < UNCHANGED_REFRESHES; i++) {
+                reader.refresh();
+            }
+            unchanged = (CPU.getCurrentThreadCpuTime() - start) / UNCHANGED_REFRESHES;
+        }
+        System.out.printf("refresh round=%d library=%s index=%s unchanged_ns=%d changed_ns=%d read_newest_ns=%d%n",
+                round, library.name(), index.label, unchanged, changed / CHANGED_REFRESHES - clock,
+                read / CHANGED_REFRESHES - clock);
+        Files.delete(file);
     }
 
     /**
