@@ -82,6 +82,11 @@ public final class SwmrRecord {
         into.position(into.position() + SIZE);
     }
 
+    /** The {@code t_ns} of the record at {@code record}'s position (not moved). */
+    public static long tNs(ByteBuffer record) {
+        return record.slice(record.position(), SIZE).order(ByteOrder.LITTLE_ENDIAN).getLong(T_NS);
+    }
+
     /** The 64 bytes at {@code record}'s position (not moved) checked against record {@code seq}. */
     public static Verdict verify(ByteBuffer record, long seq) {
         ByteBuffer in = record.slice(record.position(), SIZE).order(ByteOrder.LITTLE_ENDIAN);

@@ -68,6 +68,18 @@ class SwmrRecordTest {
     }
 
     @Test
+    void tNsIsReadAtThePositionWithoutMovingItOrTheOrder() {
+        ByteBuffer two = ByteBuffer.allocate(2 * SwmrRecord.SIZE);
+        SwmrRecord.encode(10, 0x0102030405060708L, two);
+        SwmrRecord.encode(11, -5, two);
+        two.position(SwmrRecord.SIZE);
+        assertEquals(-5, SwmrRecord.tNs(two));
+        assertEquals(0x0102030405060708L, SwmrRecord.tNs(two.position(0)));
+        assertEquals(0, two.position());
+        assertEquals(ByteOrder.BIG_ENDIAN, two.order());
+    }
+
+    @Test
     void theTypeIsEightLittleEndianUint64Members() {
         assertEquals(64, SwmrRecord.TYPE.size());
         assertEquals(SwmrRecord.MEMBER_NAMES, SwmrRecord.TYPE.members().stream()

@@ -97,6 +97,9 @@ public final class Hdf5File implements AutoCloseable {
     private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
     /** Set by {@link #startSwmrWrite()}: readers may follow the file, only appends are allowed. */
     private boolean swmrWriting;
+    /** End of allocation and flags of the superblock image last made for a flush; -1: none yet. */
+    private long superblockEnd = -1;
+    private int superblockFlags;
     private final FileReferences references = new FileReferences(this);
     /** Where a writer puts variable-length strings; null when read only. */
     private final GlobalHeap globalHeap;
@@ -656,7 +659,7 @@ public final class Hdf5File implements AutoCloseable {
         requireOpen();
         if (writable) {
             cache.requireNoIncompleteFlush();
-            publish();
+            publish(durability.forcesAtFlush());
             blocks.flushBegins();
             cache.flush(durability.forcesAtFlush());
         }
@@ -697,6 +700,9 @@ public final class Hdf5File implements AutoCloseable {
             setSwmrWriting(false);
             throw e;
         }
+        // From here on flushes only append in SWMR order; the start's flush (groups, datasets
+        // and attributes created before it) went through the journal.
+        cache.journalOnlyForcedFlushes();
         enterSwmrLocking(); // only now that the superblock says 0x05
     }
 
@@ -730,7 +736,7 @@ public final class Hdf5File implements AutoCloseable {
             if (writable) {
                 cache.requireNoIncompleteFlush();
                 consistencyFlags = 0;
-                publish();
+                publish(cache.durability().forcesAtClose());
                 blocks.flushBegins();
                 cache.flushForClose();
                 flushed = true;
@@ -770,19 +776,27 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /** Marks the superblock dirty; its end of file must be inside the file when written. */
-    private void publish() throws IOException {
+    private void publish(boolean force) throws IOException {
         // Reserved but unwritten space (pages not yet used) must still be inside the file.
         long end = blocks.endOfAllocation();
         if (blocks.size() < end) {
             blocks.write(end - 1, new byte[1]);
         }
-        cache.markDirty(superblock);
+        // An SWMR flush without a journal leaves the superblock alone while its image would
+        // not change (appends inside allocated chunks): one write less per flush. A journaled
+        // flush always writes it, the block its journal identifies the flush by.
+        boolean unchanged = swmrWriting && !force && end == superblockEnd
+                && consistencyFlags == superblockFlags;
+        if (!unchanged) {
+            cache.markDirty(superblock);
+        }
     }
 
     /** The superblock as the cache writes it: after every allocation of the flush. */
     private byte[] encodeSuperblock() {
-        return new SuperblockV3(consistencyFlags, blocks.endOfAllocation(),
-                root.header.address()).encode();
+        superblockEnd = blocks.endOfAllocation();
+        superblockFlags = consistencyFlags;
+        return new SuperblockV3(consistencyFlags, superblockEnd, root.header.address()).encode();
     }
 
     BlockFile blocks() {

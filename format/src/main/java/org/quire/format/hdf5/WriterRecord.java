@@ -150,7 +150,12 @@ record WriterRecord(long pid, String host, Mode mode, long sinceMillis, long bea
                     attributes.isRegularFile() ? attributes.size() + " bytes"
                             : attributes.isSymbolicLink() ? "a symbolic link" : "not a regular file");
         }
-        String text = text(record);
+        String text;
+        try {
+            text = text(record);
+        } catch (NoSuchFileException e) {
+            return null; // removed since the check: its writer closed the file
+        }
         Map<String, String> fields = new LinkedHashMap<>();
         for (String line : text.split("\n")) {
             int space = line.indexOf(' ');

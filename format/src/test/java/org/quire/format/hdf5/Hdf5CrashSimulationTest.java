@@ -89,8 +89,11 @@ class Hdf5CrashSimulationTest {
         }
     }
 
-    /** A state and the event count at which the flush that made it returned. */
-    private record Flushed<S>(int events, S state) {
+    /**
+     * A state, the event count when the flush that made it was called ({@code started}: the
+     * writes after it are the flush's) and when it returned.
+     */
+    private record Flushed<S>(int started, int events, S state) {
     }
 
     /** The state a reader finds in a recovered file; null when the file holds none yet. */
@@ -264,11 +267,13 @@ class Hdf5CrashSimulationTest {
             Map<List<Long>, List<Byte>> chunks = new TreeMap<>(Hdf5CrashSimulationTest::compare);
             long[] shape = workload.spec().shape();
             long[] chunkShape = workload.spec().chunkShape();
+            int started = simulator.eventCount();
             file.flush();
             if (workload.swmr()) {
                 file.startSwmrWrite();
             }
-            flushes.add(new Flushed<>(simulator.eventCount(), State.of(shape, chunkShape, chunks)));
+            flushes.add(new Flushed<>(started, simulator.eventCount(),
+                    State.of(shape, chunkShape, chunks)));
             for (int r = 0; r < workload.rounds().size(); r++) {
                 if (r == reopenBefore) {
                     file.close();
@@ -291,8 +296,9 @@ class Hdf5CrashSimulationTest {
                 }
                 d.write(round.start(), round.count(), bytes);
                 recordChunks(chunks, round, chunkShape, bytes);
+                int flushing = simulator.eventCount();
                 file.flush();
-                flushes.add(new Flushed<>(simulator.eventCount(),
+                flushes.add(new Flushed<>(flushing, simulator.eventCount(),
                         State.of(shape, chunkShape, chunks)));
             }
         } finally {
@@ -525,7 +531,7 @@ class Hdf5CrashSimulationTest {
         int created;
         try {
             created = simulator.eventCount();
-            flushes.add(new Flushed<>(created, new Texts(Map.of(), Map.of())));
+            flushes.add(new Flushed<>(created, created, new Texts(Map.of(), Map.of())));
             for (int r = 0; r < TEXT_ROUNDS; r++) {
                 if (r == reopenBefore) {
                     file.close();
@@ -544,9 +550,10 @@ class Hdf5CrashSimulationTest {
                 }
                 root.createStringDataset("s" + r, new long[] {strings.size()}, strings);
                 datasets.put("s" + r, strings);
+                int flushing = simulator.eventCount();
                 file.flush();
-                flushes.add(new Flushed<>(simulator.eventCount(), new Texts(Map.copyOf(attributes),
-                        Map.copyOf(datasets))));
+                flushes.add(new Flushed<>(flushing, simulator.eventCount(),
+                        new Texts(Map.copyOf(attributes), Map.copyOf(datasets))));
             }
         } finally {
             file.close();
@@ -628,7 +635,8 @@ class Hdf5CrashSimulationTest {
                 Flushed<State> after = run.flushes().get(f);
                 int firstInPlace = after.events();
                 List<CrashSimulator.Write> inPlace = new ArrayList<>();
-                for (int e = after.events() - 1; e >= before.events(); e--) {
+                // The flush's writes; an SWMR flush that does not force writes no journal.
+                for (int e = after.events() - 1; e >= after.started(); e--) {
                     CrashSimulator.Event event = events.get(e);
                     if (event.path().equals(journal) && event instanceof CrashSimulator.Write) {
                         break; // the journal's commit: the in-place writes follow it
@@ -643,8 +651,15 @@ class Hdf5CrashSimulationTest {
                 for (int cut = 0; cut <= inPlace.size(); cut++) {
                     byte[] view = newBytes.clone();
                     for (CrashSimulator.Write write : inPlace.subList(cut, inPlace.size())) {
+                        // Not written yet: the old bytes, zeros past the old end of the file
+                        // (a block in new space, which the old state does not reach).
                         int at = (int) write.position();
-                        System.arraycopy(oldBytes, at, view, at, write.bytes().length);
+                        int end = at + write.bytes().length;
+                        Arrays.fill(view, at, end, (byte) 0);
+                        if (at < oldBytes.length) {
+                            System.arraycopy(oldBytes, at, view, at,
+                                    Math.min(end, oldBytes.length) - at);
+                        }
                     }
                     String where = workload.name() + ", flush " + f + ", in-place writes "
                             + inPlace + " new before " + cut;

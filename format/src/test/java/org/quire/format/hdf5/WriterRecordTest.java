@@ -1,10 +1,12 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +33,41 @@ class WriterRecordTest {
     private CorruptFileException refused(Path file) {
         return assertTimeoutPreemptively(Duration.ofSeconds(10),
                 () -> assertThrows(CorruptFileException.class, () -> WriterRecord.read(file)));
+    }
+
+    @Test
+    void aRecordRemovedWhileItIsReadIsNone() throws Exception {
+        // A writer closing removes its record: a reader between the check and the open saw
+        // NoSuchFileException (found by SwmrInJobIT: a follower's writerStatus failed at the end).
+        Path file = dir.resolve("closing.h5");
+        WriterRecord record = WriterRecord.ofThisProcess(WriterRecord.Mode.SWMR, 1000);
+        AtomicBoolean done = new AtomicBoolean();
+        Thread writer = new Thread(() -> {
+            try {
+                while (!done.get()) {
+                    record.write(file);
+                    WriterRecord.remove(file);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        try {
+            long seen = 0;
+            long end = System.nanoTime() + 2_000_000_000L;
+            while (System.nanoTime() < end) {
+                WriterRecord read = WriterRecord.read(file);
+                if (read != null) {
+                    assertEquals(record, read);
+                    seen++;
+                }
+            }
+            assertTrue(seen > 0, "the record was read at least once");
+        } finally {
+            done.set(true);
+            writer.join();
+        }
     }
 
     @Test

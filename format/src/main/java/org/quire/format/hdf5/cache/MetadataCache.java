@@ -58,6 +58,8 @@ public final class MetadataCache {
     private final Map<Long, CachedNode> nodes = new HashMap<>();
     private final Set<CachedNode> dirty = new HashSet<>();
     private final RecencyList recency = new RecencyList();
+    /** Whether flushes that do not force go without the journal ({@link #journalOnlyForcedFlushes}). */
+    private boolean journalOnlyForced;
     /** Set when a flush failed after its first in-place write: no flush may run again. */
     private IncompleteFlushException incompleteFlush;
     private long accountedBytes;
@@ -234,6 +236,19 @@ public final class MetadataCache {
         flush(force, false);
     }
 
+    /**
+     * From now on a flush that does not force the file writes no journal (an SWMR writer's,
+     * after its switch): its blocks are written children first, and no block a flushed state
+     * reaches is rewritten so that a reader of that state would misread it (docs/hdf5.md, "SWMR
+     * writing"), so every prefix of its writes is a state SWMR readers may see anyway, and a
+     * killed writer leaves each dataset at its last flush or the one in progress. Without a
+     * force a power failure is not survived in any case; a forcing flush still goes through the
+     * journal, which repairs blocks a power failure tears.
+     */
+    public void journalOnlyForcedFlushes() {
+        journalOnlyForced = true;
+    }
+
     /** When this cache's flushes force the file. */
     public Durability durability() {
         return durability;
@@ -318,32 +333,33 @@ public final class MetadataCache {
         for (CachedNode node : order) {
             images.add(new FlushJournal.Block(node.address(), image(node)));
         }
-        if (journal != null && !order.isEmpty()) {
+        FlushJournal used = force || !journalOnlyForced ? journal : null;
+        if (used != null && !order.isEmpty()) {
             if (force) {
                 storage.force(false); // the chunks the journal's blocks point at, first
             }
             FlushJournal.Block lastBlock = images.get(images.size() - 1);
-            journal.commit(new FlushJournal.Block(lastBlock.address(), FlushJournal.bytesAt(
+            used.commit(new FlushJournal.Block(lastBlock.address(), FlushJournal.bytesAt(
                     storage, lastBlock.address(), lastBlock.image().length)), images, force);
         }
         try {
-            writeInPlace(order, images, force, last);
+            writeInPlace(order, images, used, force, last);
         } catch (IOException | RuntimeException e) {
             incompleteFlush = new IncompleteFlushException(storage.path(),
-                    journal == null ? null : journal.path(), e);
+                    used == null ? null : used.path(), e);
             throw incompleteFlush;
         }
         makeRoom(0);
     }
 
     private void writeInPlace(List<CachedNode> order, List<FlushJournal.Block> images,
-            boolean force, boolean last) throws IOException {
+            FlushJournal used, boolean force, boolean last) throws IOException {
         FlushStage forcedBefore = null;
         for (int i = 0; i < order.size(); i++) {
             CachedNode node = order.get(i);
             FlushStage stage = node.entry.stage();
             // With a journal, a crash among the in-place writes is repaired by replaying it.
-            if (force && journal == null && stage.publishes() && stage != forcedBefore) {
+            if (force && used == null && stage.publishes() && stage != forcedBefore) {
                 storage.force(false);
                 forcedBefore = stage;
             }
@@ -353,8 +369,8 @@ public final class MetadataCache {
         if (force) {
             storage.force(false);
         }
-        if (journal != null && !order.isEmpty()) {
-            journal.clear(force && last);
+        if (used != null && !order.isEmpty()) {
+            used.clear(force && last);
         }
     }
 
