@@ -220,6 +220,17 @@ public final class SionParallelWriter implements Closeable {
     }
 
     /**
+     * SIONlib's {@code sion_ensure_free_space}: when {@code bytes} would not fit the rest of this rank's
+     * current chunk, the next writes start in its next chunk, so that writes of {@code bytes} in all
+     * (a key-value record counts its 16-byte header) end up whole in one chunk, as SIONlib programs
+     * reading one record per {@code sion_fread} need. More than {@link #chunkCapacity()} is refused.
+     */
+    public void ensureFreeSpace(long bytes) throws IOException {
+        ensureOpen();
+        task.ensureFreeSpace(bytes);
+    }
+
+    /**
      * Makes everything this rank wrote so far durable and recoverable, without communication:
      * forces this rank's data to stable storage, then appends the fill level of its current
      * chunk to the recovery journal and forces that. Whatever happens to the job afterwards,
