@@ -208,10 +208,19 @@ class SionlibToolsTest {
                 SionWriteOptions.defaults()));
     }
 
+    /** The default alignment: the file store's block size, at least 64 KiB, as META1's fsblksize. */
     @Test
-    void parallelWriterWithTheFileStoresBlockSizeAndChunksOfSeveralBlocks() throws Exception {
-        sionlibReadsWhatWasWritten(parallel("default-block.sion", 3, 1, 70_000,
-                SionParallelWriter.FS_BLOCK_SIZE_FROM_FILE_STORE, SionWriteOptions.defaults()));
+    void parallelWriterWithTheDefaultAlignment() throws Exception {
+        Written written = parallel("default-block.sion", 3, 1, 70_000, SionParallelWriter.FS_BLOCK_SIZE_FROM_FILE_STORE,
+                SionWriteOptions.defaults());
+        sionlibReadsWhatWasWritten(written);
+        long alignment = Math.max(Files.getFileStore(directory).getBlockSize(), 64 * 1024);
+        List<SionlibTools.DumpedTask> dumped = SionlibTools.dump(written.file());
+        for (int rank = 0; rank < 3; rank++) {
+            long requested = chunkSize(70_000, rank);
+            assertEquals((requested + alignment - 1) / alignment * alignment, dumped.get(rank).chunkCapacity(),
+                    "siondump's chunk size of task " + rank);
+        }
     }
 
     @ParameterizedTest(name = "{0} ranks, {1} files")
