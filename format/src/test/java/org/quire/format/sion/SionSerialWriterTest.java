@@ -235,7 +235,7 @@ class SionSerialWriterTest {
         byte[] closed = Files.readAllBytes(file);
         for (org.junit.jupiter.api.function.Executable use : List.<org.junit.jupiter.api.function.Executable>of(
                 () -> writer.write(new byte[1]), () -> writer.selectTask(1),
-                () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)))) {
+                () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)), () -> writer.ensureFreeSpace(1))) {
             IllegalStateException e = assertThrows(IllegalStateException.class, use);
             assertEquals("the SION writer is closed", e.getMessage());
         }
