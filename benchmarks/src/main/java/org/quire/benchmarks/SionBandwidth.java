@@ -30,8 +30,8 @@ import java.util.List;
  *
  * Every rank writes BYTES_PER_RANK bytes (zeros, as {@code dd if=/dev/zero}) in writes of
  * WRITE_SIZE bytes, once into {@code DIRECTORY/bandwidth.sion} (one task per rank, requested chunk
- * size CHUNK_SIZE, block size from the file store) and once into its own file
- * {@code DIRECTORY/bandwidth.fpp.RANK}: first with fsync before close (SION: fsync at collective
+ * size CHUNK_SIZE, the default alignment: the file store's block size, at least 64 KiB) and once
+ * into its own file {@code DIRECTORY/bandwidth.fpp.RANK}: first with fsync before close (SION: fsync at collective
  * close; file-per-process: {@code force} before close), then without. After the fsync'd writes
  * both are read back in reads of WRITE_SIZE bytes, once after dropping the page cache (cold) and
  * once more straight after (warm). Each step starts after a barrier and lasts, for the job, as

@@ -25,8 +25,9 @@ import java.util.Map;
  * One process writes MIB MiB of zeros in writes of WRITE_KIB KiB into the page cache (no fsync),
  * four ways, interleaved, REPEATS times: a plain file from offset 0 (the baseline, as
  * file-per-process), a plain file from offset 4096 (as a SION data area that starts one 4 KiB
- * block in), and a one-task SION file with block size 4096 (what the file store reports here) and
- * 65536. Prints a Markdown table of the medians and their ratios to the baseline.
+ * block in), and a one-task SION file with block size 4096 (what the file store reports here),
+ * 65536, and the writer's default ({@code FS_BLOCK_SIZE_FROM_FILE_STORE}: the file store's block
+ * size, at least 64 KiB). Prints a Markdown table of the medians and their ratios to the baseline.
  */
 public final class SionBlockAlignment {
 
@@ -54,6 +55,8 @@ public final class SionBlockAlignment {
         ways.put("plain file from offset 4096", (file, data, total) -> plainFile(file, data, total, 4096));
         ways.put("SION, block size 4096", (file, data, total) -> sion(file, data, total, 4096));
         ways.put("SION, block size 65536", (file, data, total) -> sion(file, data, total, 65536));
+        ways.put("SION, default block size", (file, data, total) -> sion(file, data, total,
+                SionParallelWriter.FS_BLOCK_SIZE_FROM_FILE_STORE));
 
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         Path file = directory.resolve("alignment.bin");

@@ -42,8 +42,18 @@ import org.quire.format.storage.Storage;
  */
 public final class SionParallelWriter implements Closeable {
 
-    /** Pass as fsBlockSize to use the block size of the file store holding the file. */
+    /**
+     * Pass as fsBlockSize for the default alignment: the block size of the file store holding the file, but
+     * at least {@link #SMALLEST_DEFAULT_FS_BLOCK_SIZE}. It is stored as META1's fsblksize, as SIONlib stores
+     * the block size it aligned to, so SIONlib reads the file as any other.
+     */
     public static final int FS_BLOCK_SIZE_FROM_FILE_STORE = -1;
+    /**
+     * 64 KiB: the smallest default alignment of the data area and the chunks. With 4 KiB, every 64 KiB write
+     * of a task straddles two 64 KiB ranges of the page cache, which costs Linux's large-folio page cache about
+     * a third of the rate of small writes (docs/benchmarks.md, "the start of the data area").
+     */
+    public static final int SMALLEST_DEFAULT_FS_BLOCK_SIZE = 64 * 1024;
     /** SIONlib's replacement for a block size below 1 or above 32 MiB. */
     static final int FALLBACK_FS_BLOCK_SIZE = 2 * 1024 * 1024;
     private static final long LARGEST_FS_BLOCK_SIZE = 32L * 1024 * 1024;
@@ -80,7 +90,8 @@ public final class SionParallelWriter implements Closeable {
      *
      * @param requestedChunkSize this rank's chunk size; its capacity is the size aligned to the block size
      * @param fileCount          physical files, 1..ranks; must be equal on all ranks
-     * @param fsBlockSize        alignment, or {@link #FS_BLOCK_SIZE_FROM_FILE_STORE}; rank 0's value is used
+     * @param fsBlockSize        alignment, or {@link #FS_BLOCK_SIZE_FROM_FILE_STORE} (at least 64 KiB); rank 0's
+     *                           value is used
      * @param options            rank 0's key-value mode and byte orders go to the file; must be equal on all ranks
      */
     public static SionParallelWriter open(Path name, Collectives collectives, long requestedChunkSize, int fileCount,
@@ -186,9 +197,14 @@ public final class SionParallelWriter implements Closeable {
                         + options.keyValueMode().code() + "; they must be equal on all ranks");
             }
         }
-        int blockSize = fsBlockSize == FS_BLOCK_SIZE_FROM_FILE_STORE ? fileStoreBlockSize(name) : fsBlockSize;
+        int blockSize = fsBlockSize == FS_BLOCK_SIZE_FROM_FILE_STORE ? defaultBlockSize(name) : fsBlockSize;
         return ParallelWritePlan.of(name.toString(), requestedChunkSizes, fileCount, blockSize, options,
                 new SecureRandom().nextLong());
+    }
+
+    /** The default alignment for {@code name}: see {@link #FS_BLOCK_SIZE_FROM_FILE_STORE}. */
+    static int defaultBlockSize(Path name) throws IOException {
+        return Math.max(fileStoreBlockSize(name), SMALLEST_DEFAULT_FS_BLOCK_SIZE);
     }
 
     /** The block size of the file store of {@code name}'s directory, with SIONlib's fallback. */
@@ -217,6 +233,17 @@ public final class SionParallelWriter implements Closeable {
     public void writeKeyValue(long key, ByteBuffer data) throws IOException {
         ensureOpen();
         task.writeKeyValue(key, data);
+    }
+
+    /**
+     * SIONlib's {@code sion_ensure_free_space}: when {@code bytes} would not fit the rest of this rank's
+     * current chunk, the next writes start in its next chunk, so that writes of {@code bytes} in all
+     * (a key-value record counts its 16-byte header) end up whole in one chunk, as SIONlib programs
+     * reading one record per {@code sion_fread} need. More than {@link #chunkCapacity()} is refused.
+     */
+    public void ensureFreeSpace(long bytes) throws IOException {
+        ensureOpen();
+        task.ensureFreeSpace(bytes);
     }
 
     /**

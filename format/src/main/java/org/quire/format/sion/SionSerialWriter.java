@@ -109,6 +109,12 @@ public final class SionSerialWriter implements Closeable {
         tasks[currentTask].writeKeyValue(key, data);
     }
 
+    /** {@link SionParallelWriter#ensureFreeSpace(long)} for the current task. */
+    public void ensureFreeSpace(long bytes) throws IOException {
+        ensureOpen();
+        tasks[currentTask].ensureFreeSpace(bytes);
+    }
+
     /** Writes META2, the serial trailer and META1's tail, then (by default) fsyncs and closes. */
     @Override
     public void close() throws IOException {

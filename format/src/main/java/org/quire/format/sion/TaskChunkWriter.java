@@ -16,6 +16,8 @@ import org.quire.format.storage.Storage;
  * capacity does not fail: it fills the current chunk and as many following chunks as it needs,
  * each to capacity. Key-value records are always split this way, as SIONlib does. Both kinds of
  * file are readable by SIONlib because META2 stores the fill level of every chunk.
+ * {@link #ensureFreeSpace(long)} is {@code sion_ensure_free_space}: it lets a writer keep a
+ * group of writes (or a key-value record with its header) whole in one chunk.
  *
  * <p>When the task leaves a chunk for the next one, the chunk's final fill level goes to a
  * {@link FinishedChunks} (the recovery journal of a parallel writer, or nothing).
@@ -68,6 +70,21 @@ final class TaskChunkWriter {
             append(data);
         } else {
             appendAcrossChunks(data);
+        }
+    }
+
+    /**
+     * Starts the next chunk when {@code bytes} would not fit the rest of the current one, as SIONlib's
+     * {@code sion_ensure_free_space} does (reference section 3.1): the rest of the chunk stays unused, and
+     * an empty chunk is never left behind. More than the capacity is refused, as SIONlib refuses it.
+     */
+    void ensureFreeSpace(long bytes) throws IOException {
+        if (bytes < 0 || bytes > capacity) {
+            throw new IllegalArgumentException("task " + taskIndex + ": cannot ensure " + bytes
+                    + " bytes of free space in one chunk: its chunk capacity is " + capacity + " bytes");
+        }
+        if (bytesPerChunk[currentChunk] + bytes > capacity) {
+            startNextChunk();
         }
     }
 

@@ -14,11 +14,12 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The reference tools used as oracles: {@code /usr/bin/python3} with h5py (not the pyenv python
- * first on PATH, which has no h5py), {@code h5dump} and {@code h5debug}. A missing tool fails the
+ * first on PATH, which has no h5py), {@code h5dump} and {@code h5debug}, and (through
+ * {@code org.quire.format.sion.SionlibTools}) SIONlib's own tools. A missing tool fails the
  * test when the environment variable {@code CI} is set, and otherwise aborts it loudly (JUnit
  * "aborted", with the reason on stderr) - never a silent skip.
  */
-final class ExternalTools {
+public final class ExternalTools {
 
     static final Path PYTHON = Path.of("/usr/bin/python3");
     private static Boolean h5pyPresent;
@@ -26,9 +27,9 @@ final class ExternalTools {
     private ExternalTools() {
     }
 
-    record Result(int exitCode, String stdout, String stderr) {
+    public record Result(int exitCode, String stdout, String stderr) {
         /** Both streams, for assertion messages. */
-        String output() {
+        public String output() {
             return stdout + (stderr.isEmpty() ? "" : "\n--- stderr ---\n" + stderr);
         }
     }
@@ -52,7 +53,8 @@ final class ExternalTools {
         missing(name + " on PATH (Debian: apt-get install hdf5-tools)");
     }
 
-    private static void missing(String what) {
+    /** Fails (under CI) or loudly aborts the running test: the oracle {@code what} is missing. */
+    public static void missing(String what) {
         String message = "REQUIRED ORACLE MISSING: " + what;
         System.err.println(message);
         if (System.getenv("CI") != null) {
@@ -62,21 +64,37 @@ final class ExternalTools {
     }
 
     /** Runs {@code command}, waiting at most {@code timeoutSeconds}. */
-    static Result run(List<String> command, int timeoutSeconds) {
+    public static Result run(List<String> command, int timeoutSeconds) {
         try {
             Path out = Files.createTempFile("quire-tool", ".out");
+            try {
+                Result result = run(command, out, timeoutSeconds);
+                return result.exitCode() == -1 ? result
+                        : new Result(result.exitCode(), Files.readString(out, StandardCharsets.UTF_8), result.stderr());
+            } finally {
+                Files.deleteIfExists(out);
+            }
+        } catch (IOException e) {
+            return new Result(-1, "", "cannot run " + command + ": " + e);
+        }
+    }
+
+    /**
+     * Runs {@code command} with its standard output (binary data, e.g. {@code sioncat}'s) going to
+     * {@code stdout}; the result's stdout is empty.
+     */
+    public static Result run(List<String> command, Path stdout, int timeoutSeconds) {
+        try {
             Path err = Files.createTempFile("quire-tool", ".err");
             try {
                 Process process = new ProcessBuilder(new ArrayList<>(command))
-                        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+                        .redirectOutput(stdout.toFile()).redirectError(err.toFile()).start();
                 if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                     process.destroyForcibly();
                     fail("timed out after " + timeoutSeconds + " s: " + command);
                 }
-                return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                        Files.readString(err, StandardCharsets.UTF_8));
+                return new Result(process.exitValue(), "", Files.readString(err, StandardCharsets.UTF_8));
             } finally {
-                Files.deleteIfExists(out);
                 Files.deleteIfExists(err);
             }
         } catch (IOException e) {

@@ -299,7 +299,7 @@ class SionFailureAcrossRanksTest {
             writer.close();
             assertEquals(gathers, board.gathers.get(), "a second close gathers nothing");
             for (Executable use : List.<Executable>of(() -> writer.write(new byte[1]), writer::flush,
-                    () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)))) {
+                    () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)), () -> writer.ensureFreeSpace(1))) {
                 assertEquals("the SION writer is closed", assertThrows(IllegalStateException.class, use).getMessage());
             }
             return null;

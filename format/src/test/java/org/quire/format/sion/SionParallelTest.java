@@ -211,19 +211,26 @@ class SionParallelTest {
     }
 
     @Test
-    void fileStoreBlockSizeIsDetectedWhenNotGiven() throws Exception {
+    void defaultAlignmentIsTheFileStoresBlockSizeButAtLeast64KiB() throws Exception {
         Path name = directory.resolve("detect.sion");
         long storeBlockSize = Files.getFileStore(directory).getBlockSize();
         List<Integer> used = ThreadGroupCollectives.run(2, collectives -> {
             try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 10, 1,
                     SionParallelWriter.FS_BLOCK_SIZE_FROM_FILE_STORE, SionWriteOptions.defaults())) {
+                writer.write(new byte[] {1});
                 return writer.fsBlockSize();
             }
         });
-        int expected = storeBlockSize < 1 || storeBlockSize > 32 << 20
+        int detected = storeBlockSize < 1 || storeBlockSize > 32 << 20
                 ? SionParallelWriter.FALLBACK_FS_BLOCK_SIZE : (int) storeBlockSize;
+        int expected = Math.max(detected, 64 * 1024);
         assertEquals(List.of(expected, expected), used);
-        assertEquals(expected, SionFile.readPhysicalFile(name).meta1().fixedPart().fsBlockSize());
+        try (SionFile sion = SionFile.open(name)) {
+            assertEquals(expected, sion.physicalFiles().get(0).meta1().fixedPart().fsBlockSize(), "META1 fsblksize");
+            assertEquals(expected, sion.task(0).chunkOffset(0), "the data area starts at the alignment");
+            assertEquals(expected, sion.task(0).chunkCapacity(), "a 10-byte chunk takes one aligned block");
+            assertEquals(2L * expected, sion.task(1).chunkOffset(0));
+        }
     }
 
     @Test

@@ -97,7 +97,8 @@ class SionRecoveryTest {
         return position + length;
     }
 
-    private static void snapshot(Path name, int files, Path crashDirectory) throws IOException {
+    /** Copies the files of set {@code name} and their journals to {@code crashDirectory}: what a crash leaves. */
+    static void snapshot(Path name, int files, Path crashDirectory) throws IOException {
         Files.createDirectories(crashDirectory);
         for (int file = 0; file < files; file++) {
             Path physical = SionFileNames.physicalFile(name, file);

@@ -57,6 +57,43 @@ class SionSerialWriterTest {
     }
 
     @Test
+    void ensureFreeSpaceStartsTheNextChunkOnlyWhenTheBytesWouldNotFitAsSionlibDoes() throws IOException {
+        Path file = directory.resolve("ensure.sion");
+        try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {100}, new long[] {0}, 50,
+                SionWriteOptions.defaults())) {
+            writer.ensureFreeSpace(100);                // an empty chunk is never left behind
+            writer.write(pattern(0, 0, 60));
+            writer.ensureFreeSpace(40);                 // 60 + 40 fits exactly: stay
+            writer.write(pattern(0, 60, 10));
+            writer.ensureFreeSpace(31);                 // 70 + 31 does not fit: next chunk
+            writer.write(pattern(0, 70, 20));           // a header and its body, in two writes,
+            writer.write(pattern(0, 90, 11));           // stay together
+            writer.ensureFreeSpace(0);
+            assertThrows(IllegalArgumentException.class, () -> writer.ensureFreeSpace(101), "more than a chunk");
+            assertThrows(IllegalArgumentException.class, () -> writer.ensureFreeSpace(-1));
+        }
+        try (SionFile sion = SionFile.open(file)) {
+            assertArrayEquals(new long[] {70, 31}, sion.task(0).bytesPerChunk());
+            assertArrayEquals(pattern(0, 0, 101), sion.readFully(0));
+        }
+    }
+
+    @Test
+    void ensureFreeSpaceKeepsAKeyValueRecordWithItsHeaderInOneChunk() throws IOException {
+        Path file = directory.resolve("ensure-kv.sion");
+        try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {64}, new long[] {0}, 64,
+                SionWriteOptions.defaults().withKeyValueMode(KeyValueMode.INLINE))) {
+            writer.writeKeyValue(1, ByteBuffer.wrap(pattern(1, 0, 20)));
+            writer.ensureFreeSpace(16 + 30);
+            writer.writeKeyValue(2, ByteBuffer.wrap(pattern(2, 0, 30)));
+        }
+        try (SionFile sion = SionFile.open(file)) {
+            assertArrayEquals(new long[] {36, 46}, sion.task(0).bytesPerChunk(), "without it: 64 and 18");
+            assertArrayEquals(pattern(2, 0, 30), sion.readKey(0, 2));
+        }
+    }
+
+    @Test
     void writeLargerThanTheCapacitySpansChunksFillingEachToCapacity() throws IOException {
         Path file = directory.resolve("span.sion");
         try (SionSerialWriter writer = SionSerialWriter.create(file, new long[] {300}, new long[] {0}, 512,
@@ -198,7 +235,7 @@ class SionSerialWriterTest {
         byte[] closed = Files.readAllBytes(file);
         for (org.junit.jupiter.api.function.Executable use : List.<org.junit.jupiter.api.function.Executable>of(
                 () -> writer.write(new byte[1]), () -> writer.selectTask(1),
-                () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)))) {
+                () -> writer.writeKeyValue(1, ByteBuffer.allocate(1)), () -> writer.ensureFreeSpace(1))) {
             IllegalStateException e = assertThrows(IllegalStateException.class, use);
             assertEquals("the SION writer is closed", e.getMessage());
         }
