@@ -141,7 +141,9 @@ public final class HeatDiffusion {
         }
         InSituReader inSitu = null;
         Thread reader = null;
-        if (options.inSitu() && world.rank() == world.size() - 1) {
+        if (options.inSitu() && world.rank() == world.size() - 1 && firstStep >= options.steps()) {
+            System.out.println("in-situ reader: nothing to follow, the run starts at its last step " + firstStep);
+        } else if (options.inSitu() && world.rank() == world.size() - 1) {
             inSitu = new InSituReader(options.diagnostics(), options.steps());
             reader = new Thread(inSitu, "in-situ reader");
             reader.setDaemon(true); // never keeps a failed rank's JVM alive
