@@ -86,6 +86,11 @@ public final class QuireCommand {
             return out.text();
         }
 
+        /** What the command wrote on stderr so far (e.g. {@code quire run --show-pids}' lines). */
+        public String stderrSoFar() {
+            return err.text();
+        }
+
         /** Waits for the end; a command still running after {@code limit} is killed and fails the test. */
         public Result await(Duration limit) throws InterruptedException {
             if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {

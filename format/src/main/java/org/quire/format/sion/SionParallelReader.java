@@ -26,6 +26,8 @@ import org.quire.format.storage.StorageOpener;
  *       {@code sion_paropen_mapped_mpi} with {@code nlocaltasks = -1}: how a job restarts on a
  *       different number of ranks (reference section 2.11).</li>
  * </ul>
+ * A restart that needs each new rank to get its own range of the old data, not whole old tasks,
+ * reads with {@link SionRepartitionedReader}.
  *
  * Close is local (no communication).
  */
@@ -76,10 +78,22 @@ public final class SionParallelReader implements Closeable {
         }
         TaskHandout handout = TaskHandout.decode(
                 RootVerdict.unwrap(collectives.scatter(handouts, 0), "opening the SION file " + name));
+        return new SionParallelReader(name, handout, openPhysicalFiles(name, collectives, handout.tasks(), opener));
+    }
+
+    /**
+     * Collectively opens, on each rank, the physical files holding {@code tasks} (this rank's):
+     * all ranks open theirs or none does, and a rank that cannot open its file fails every rank
+     * with its exception.
+     *
+     * @return the storages by file number
+     */
+    static Map<Integer, Storage> openPhysicalFiles(Path name, Collectives collectives, List<SionTask> tasks,
+                                                   StorageOpener opener) throws IOException {
         Map<Integer, Storage> storages = new HashMap<>();
         Throwable failure = null;
         try {
-            for (SionTask task : handout.tasks()) {
+            for (SionTask task : tasks) {
                 if (!storages.containsKey(task.fileNumber())) {
                     storages.put(task.fileNumber(),
                             opener.open(SionFileNames.physicalFile(name, task.fileNumber()), OpenMode.READ));
@@ -89,13 +103,12 @@ public final class SionParallelReader implements Closeable {
             failure = e;
         }
         try {
-            // All ranks open or none: a rank that cannot open its file fails every rank, with its exception.
             CollectiveOutcome.agree(collectives, failure, "opening the SION file " + name);
         } catch (IOException | RuntimeException e) {
             Closing.closeAllAfter(storages.values(), e);
             throw e;
         }
-        return new SionParallelReader(name, handout, storages);
+        return storages;
     }
 
     private static byte[][] handouts(Path name, SionFile sion, int ranks, boolean ownTask) throws FormatException {

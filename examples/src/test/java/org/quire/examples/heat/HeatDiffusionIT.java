@@ -1,0 +1,168 @@
+package org.quire.examples.heat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.Dataset;
+import org.quire.format.hdf5.Hdf5File;
+import org.quire.format.sion.SionFile;
+import org.quire.launcher.QuireCommand;
+
+/**
+ * {@link HeatDiffusion} as real jobs under {@code quire run}: a run on 4 ranks with checkpoints,
+ * diagnostics and the in-situ reader; a run whose rank is killed with SIGKILL, restarted on 3
+ * ranks and verified bitwise; a run stopped by SIGTERM that writes a final checkpoint. Small grids
+ * (256 x 256) keep each job short.
+ */
+class HeatDiffusionIT {
+
+    private static final Duration JOB_LIMIT = Duration.ofMinutes(2);
+    private static final String GRID = "256";
+    private static final String CELLS = "65536";
+    private static final Pattern PID = Pattern.compile("^quire run: rank (\\d+) is process (\\d+)$",
+            Pattern.MULTILINE);
+    private static final Pattern RESTART = Pattern.compile("^\\[0] restart: from step (\\d+) of ", Pattern.MULTILINE);
+    private static final Pattern STOPPED = Pattern.compile("^\\[0] heat: stopped on request at step (\\d+) ",
+            Pattern.MULTILINE);
+
+    @TempDir
+    Path directory;
+
+    private static List<String> heat(int ranks, String... arguments) {
+        List<String> command = new ArrayList<>(List.of("run", "-n", Integer.toString(ranks), "--show-pids", "-cp",
+                QuireCommand.repositoryRoot().resolve("examples/target/quire-examples.jar").toString(),
+                "org.quire.examples.heat.HeatDiffusion", "--grid", GRID));
+        command.addAll(List.of(arguments));
+        return command;
+    }
+
+    private Path checkpoints() {
+        return directory.resolve("checkpoints");
+    }
+
+    private Path diagnostics() {
+        return directory.resolve("heat.h5");
+    }
+
+    @Test
+    void fourRanksCheckpointWhileTheLastRankFollowsTheDiagnosticsInSitu() throws Exception {
+        QuireCommand.Result run = QuireCommand.run(JOB_LIMIT, heat(4, "--steps", "120", "--checkpoint-every", "40",
+                "--dir", checkpoints().toString(), "--diagnostics", diagnostics().toString(), "--in-situ",
+                "--verify").toArray(String[]::new));
+        assertEquals(0, run.exitCode(), run.toString());
+        for (int step = 40; step <= 120; step += 40) {
+            assertTrue(run.stdout().contains("[0] checkpoint step " + step + ": "), run.toString());
+            try (SionFile checkpoint = SionFile.open(checkpoints().resolve("heat-" + step + ".sion"))) {
+                assertEquals(4, checkpoint.taskCount());
+                assertEquals(Optional.empty(), HeatCheckpoint.problem(checkpoint));
+            }
+        }
+        assertTrue(run.stdout().contains("[0] verify: final grid bitwise identical to an uninterrupted run ("
+                + CELLS + " cells)\n"), run.toString());
+        assertTrue(run.stdout().lines().anyMatch(line -> line.startsWith("[3] in-situ reader: followed "
+                + diagnostics() + " while rank 0 wrote it: 120 rows (steps 1..120) in ")
+                && line.contains("; energy non-increasing: ")), run.toString());
+        assertDiagnosticsOfSteps(120);
+    }
+
+    @Test
+    void aRunWhoseRankIsKilledRestartsOnThreeRanksBitwiseIdenticalToAnUninterruptedRun() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), heat(4, "--steps", "300", "--checkpoint-every",
+                "50", "--dir", checkpoints().toString(), "--diagnostics", diagnostics().toString())
+                .toArray(String[]::new));
+        long[] pids = awaitPids(job, 4, "[0] checkpoint step 100: ");
+        ProcessHandle.of(pids[2]).orElseThrow().destroyForcibly();
+        QuireCommand.Result killed = job.await(JOB_LIMIT);
+        assertEquals(128 + 9, killed.exitCode(), "the job ends with the SIGKILLed rank's status\n" + killed);
+
+        QuireCommand.Result restart = QuireCommand.run(JOB_LIMIT, heat(3, "--steps", "300", "--checkpoint-every",
+                "50", "--dir", checkpoints().toString(), "--diagnostics", diagnostics().toString(), "--restart",
+                "--verify").toArray(String[]::new));
+        assertEquals(0, restart.exitCode(), killed + "\n" + restart);
+        Matcher from = RESTART.matcher(restart.stdout());
+        assertTrue(from.find(), restart.toString());
+        assertTrue(Long.parseLong(from.group(1)) >= 100, "restarted from the latest checkpoint\n" + restart);
+        assertTrue(restart.stdout().contains("on 3 ranks"), restart.toString());
+        // Rank 0 sat in a collective with the dead rank until the launcher killed it, its file open.
+        assertTrue(restart.stdout().contains("[0] diagnostics: " + diagnostics() + " was left open by the killed"
+                + " job's writer; recovered it"), restart.toString());
+        assertTrue(restart.stdout().contains("[0] verify: final grid bitwise identical to an uninterrupted run ("
+                + CELLS + " cells)\n"), killed + "\n" + restart);
+        assertDiagnosticsOfSteps(300);
+    }
+
+    @Test
+    void aStopRequestWritesAFinalCheckpointAndEveryRankExitsCleanly() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), heat(2, "--steps", "1000000", "--checkpoint-every",
+                "1000", "--dir", checkpoints().toString()).toArray(String[]::new));
+        awaitPids(job, 2, "[0] heat: 256 x 256 grid on 2 ranks");
+        new ProcessBuilder("kill", "-TERM", Long.toString(job.process().pid())).start().waitFor();
+        QuireCommand.Result stopped = job.await(JOB_LIMIT);
+        assertEquals(128 + 15, stopped.exitCode(), "quire run exits 128 + SIGTERM\n" + stopped);
+        Matcher at = STOPPED.matcher(stopped.stdout());
+        assertTrue(at.find(), stopped.toString());
+        String step = at.group(1);
+        assertTrue(stopped.stdout().contains("[0] checkpoint step " + step + ": "), stopped.toString());
+        assertTrue(stopped.stdout().contains(", last checkpoint " + checkpoints().resolve("heat-" + step + ".sion")),
+                stopped.toString());
+
+        QuireCommand.Result resumed = QuireCommand.run(JOB_LIMIT, heat(1, "--steps", step, "--dir",
+                checkpoints().toString(), "--restart", "--verify").toArray(String[]::new));
+        assertEquals(0, resumed.exitCode(), resumed.toString());
+        assertTrue(resumed.stdout().contains("[0] restart: from step " + step + " of "), resumed.toString());
+        assertTrue(resumed.stdout().contains("bitwise identical"), resumed.toString());
+    }
+
+    /** The diagnostics hold one row per step 1..steps, in order, the energy never increasing. */
+    private void assertDiagnosticsOfSteps(int steps) throws Exception {
+        try (Hdf5File file = Hdf5File.open(diagnostics())) {
+            Dataset rows = file.root().dataset(HeatDiagnostics.DATASET);
+            assertEquals(steps, rows.shape()[0]);
+            ByteBuffer read = rows.read(new long[] {0}, new long[] {steps});
+            double energy = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < steps; i++) {
+                HeatDiagnostics.Row row = HeatDiagnostics.Row.decode(read, i);
+                assertEquals(i + 1, row.step(), "row " + i);
+                assertTrue(row.energy() <= energy * (1 + InSituReader.ROUNDING), "energy at row " + i);
+                energy = row.energy();
+            }
+        }
+    }
+
+    /** Waits until every rank's pid was shown and stdout holds {@code line}. */
+    private static long[] awaitPids(QuireCommand.Running job, int ranks, String line) throws Exception {
+        long deadline = System.nanoTime() + JOB_LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            long[] pids = new long[ranks];
+            int found = 0;
+            Matcher pid = PID.matcher(job.stderrSoFar());
+            while (pid.find()) {
+                pids[Integer.parseInt(pid.group(1))] = Long.parseLong(pid.group(2));
+                found++;
+            }
+            if (found == ranks && job.stdoutSoFar().contains(line)) {
+                return pids;
+            }
+            if (!job.process().isAlive()) {
+                fail("the job ended before \"" + line + "\":\n" + job.await(JOB_LIMIT));
+            }
+            Thread.sleep(20);
+        }
+        job.process().descendants().forEach(ProcessHandle::destroyForcibly);
+        job.process().destroyForcibly();
+        throw new AssertionError("no \"" + line + "\" within " + JOB_LIMIT + ":\n" + job.stdoutSoFar());
+    }
+}
