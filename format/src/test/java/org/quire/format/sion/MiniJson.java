@@ -1,5 +1,6 @@
 package org.quire.format.sion;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.Map;
 
 /**
  * A minimal JSON reader for the test-vector description (the module depends on the JDK alone):
- * objects become {@link Map}, arrays {@link List}, integers {@link Long}, other numbers
+ * objects become {@link Map}, arrays {@link List}, integers {@link Long} (beyond it
+ * {@link BigInteger}), other numbers
  * {@link Double}, plus strings, booleans and null.
  */
 public final class MiniJson {
@@ -132,7 +134,11 @@ public final class MiniJson {
         if (number.contains(".") || number.contains("e") || number.contains("E")) {
             return Double.parseDouble(number);
         }
-        return Long.parseLong(number);
+        try {
+            return Long.parseLong(number);
+        } catch (NumberFormatException beyondLong) {
+            return new BigInteger(number); // an unsigned 64-bit value, say
+        }
     }
 
     private Object literal(String word, Object value) {

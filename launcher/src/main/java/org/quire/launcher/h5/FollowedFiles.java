@@ -53,8 +53,6 @@ final class FollowedFiles {
         if (status.state() != WriterStatus.State.NO_WRITER) {
             return status.summary();
         }
-        return "an SWMR writer has it open, or died with it open (superblock flags); it keeps "
-                + "no Quire lock or writer record (libhdf5's, h5py's), so whether it is alive "
-                + "is unknown";
+        return WriterProbe.UNTRACKED_WRITER;
     }
 }

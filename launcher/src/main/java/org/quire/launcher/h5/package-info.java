@@ -7,5 +7,11 @@
  * block; {@code verify} runs {@link org.quire.format.hdf5.Hdf5Verifier}. Exit status 0 on
  * success, 1 for a file that cannot be read or is not valid, 2 for bad arguments; failures are
  * one line on standard error ({@link org.quire.launcher.CommandRun}). See the "Command line" section of {@code docs/hdf5.md}.
+ *
+ * <p>{@code quire watch} ({@link org.quire.launcher.h5.WatchCommand}, a top-level command) follows a
+ * dataset another process appends to, as an SWMR reader: {@link org.quire.launcher.h5.WatchedTable}
+ * reads it as a table, {@link org.quire.launcher.h5.WriterProbe} tells the writer's state,
+ * {@link org.quire.launcher.h5.WatchReport} renders a look and {@link org.quire.launcher.h5.WatchScreen}
+ * shows it. See {@code docs/watch.md}.
  */
 package org.quire.launcher.h5;

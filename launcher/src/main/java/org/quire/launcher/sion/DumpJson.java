@@ -3,6 +3,7 @@ package org.quire.launcher.sion;
 import org.quire.format.sion.PhysicalFileMetadata;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskLocation;
+import org.quire.launcher.JsonWriter;
 import org.quire.launcher.sion.DumpFields.Field;
 
 import java.util.List;

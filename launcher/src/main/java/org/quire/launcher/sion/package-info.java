@@ -10,7 +10,7 @@
  * <p>Shared: {@link org.quire.launcher.CommandRun} (exit statuses 0 / 1 rejected or failed /
  * 2 usage, one-line errors, as for {@code quire h5}), {@link org.quire.launcher.sion.TaskStreamCopy} (bounded-memory stream copy),
  * {@link org.quire.launcher.sion.Progress} (progress on stderr only when it is a terminal) and
- * {@link org.quire.launcher.sion.JsonWriter}. Documented in {@code docs/sionlib.md}, section
+ * {@link org.quire.launcher.JsonWriter}. Documented in {@code docs/sionlib.md}, section
  * "Command line".
  */
 package org.quire.launcher.sion;

@@ -1,39 +1,43 @@
-package org.quire.launcher.sion;
+package org.quire.launcher;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.regex.Pattern;
 
 /**
  * A small streaming JSON (RFC 8259) writer for the tools' machine-readable output: objects,
- * arrays, strings, integers, booleans and null, indented by two spaces; arrays of integers go on one line.
+ * arrays, strings, numbers, booleans and null, indented by two spaces; arrays of integers go on one line.
  * Every character outside printable ASCII is written as a {@code \\uXXXX} escape, so the output
  * is valid JSON in any encoding (file names may hold anything).
  */
-final class JsonWriter {
+public final class JsonWriter {
+
+    /** RFC 8259's number grammar (section 6). */
+    private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
 
     private final StringBuilder out = new StringBuilder();
     /** One entry per open container: true while it has no element yet. */
     private final Deque<Boolean> empty = new ArrayDeque<>();
     private boolean afterName;
 
-    JsonWriter beginObject() {
+    public JsonWriter beginObject() {
         return open('{');
     }
 
-    JsonWriter endObject() {
+    public JsonWriter endObject() {
         return close('}');
     }
 
-    JsonWriter beginArray() {
+    public JsonWriter beginArray() {
         return open('[');
     }
 
-    JsonWriter endArray() {
+    public JsonWriter endArray() {
         return close(']');
     }
 
     /** The name of the next member of the current object. */
-    JsonWriter name(String name) {
+    public JsonWriter name(String name) {
         beforeValue();
         string(name);
         out.append(": ");
@@ -41,20 +45,20 @@ final class JsonWriter {
         return this;
     }
 
-    JsonWriter value(long value) {
+    public JsonWriter value(long value) {
         beforeValue();
         out.append(value);
         return this;
     }
 
-    JsonWriter value(boolean value) {
+    public JsonWriter value(boolean value) {
         beforeValue();
         out.append(value);
         return this;
     }
 
     /** A string, or null for {@code null}. */
-    JsonWriter value(String value) {
+    public JsonWriter value(String value) {
         beforeValue();
         if (value == null) {
             out.append("null");
@@ -64,8 +68,24 @@ final class JsonWriter {
         return this;
     }
 
+    /**
+     * A number already written as text, e.g. an unsigned 64-bit integer or a float's shortest
+     * decimal form, which {@code long} cannot carry.
+     *
+     * @throws IllegalArgumentException {@code number} is not a JSON number ({@code NaN},
+     *                                  {@code inf}, {@code +1}, {@code .5} are not)
+     */
+    public JsonWriter number(String number) {
+        if (!NUMBER.matcher(number).matches()) {
+            throw new IllegalArgumentException("not a JSON number: " + number);
+        }
+        beforeValue();
+        out.append(number);
+        return this;
+    }
+
     /** An array of integers on one line. */
-    JsonWriter value(long[] values) {
+    public JsonWriter value(long[] values) {
         beforeValue();
         out.append('[');
         for (int i = 0; i < values.length; i++) {
@@ -76,7 +96,7 @@ final class JsonWriter {
     }
 
     /** The finished document; every container must be closed. */
-    String toJson() {
+    public String toJson() {
         if (!empty.isEmpty()) {
             throw new IllegalStateException(empty.size() + " JSON containers are still open");
         }

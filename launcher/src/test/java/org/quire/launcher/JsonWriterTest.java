@@ -1,10 +1,8 @@
-package org.quire.launcher.sion;
+package org.quire.launcher;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.sion.MiniJson;
-import org.quire.launcher.QuireCommand;
-import org.quire.launcher.RequiredTool;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The dump's JSON writer: what it writes parses back to what was written, whatever the strings hold. */
-class SionJsonWriterTest {
+/** The tools' JSON writer: what it writes parses back to what was written, whatever the strings hold. */
+class JsonWriterTest {
 
     private static final String[] AWKWARD_STRINGS = {"plain.sion", "with \"quotes\"", "back\\slash",
         "tab\tnew\nline\rreturn", "\u0000\u0001\u001f\u007f", "caf\u00e9 \u65e5\u672c \ud83d\ude00", "lone \ud800 surrogate",
@@ -80,6 +78,17 @@ class SionJsonWriterTest {
         expected.put("absent", null);
         assertEquals(expected, MiniJson.parse(json), json);
         assertEquals("{\n  \"yes\": true\n}\n", new JsonWriter().beginObject().name("yes").value(true).endObject().toJson());
+    }
+
+    /** Numbers given as text keep every digit (an unsigned 64-bit value); what JSON has no number for is refused. */
+    @Test
+    void numbersGivenAsTextAreWrittenAsTheyAreAndOnlyJsonNumbersAreAccepted() {
+        String json = new JsonWriter().beginArray().number("18446744073709551615").number("-0.5").number("1e-05")
+                .number("1.25E+16").endArray().toJson();
+        assertEquals(List.of(new java.math.BigInteger("18446744073709551615"), -0.5, 1e-5, 1.25e16), MiniJson.parse(json));
+        for (String notANumber : List.of("nan", "inf", "-inf", "+1", ".5", "1.", "01", "0x10", "")) {
+            assertThrows(IllegalArgumentException.class, () -> new JsonWriter().number(notANumber), notANumber);
+        }
     }
 
     @Test
