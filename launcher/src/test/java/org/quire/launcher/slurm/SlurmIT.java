@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Real Slurm: a one-node cluster (slurmctld, slurmd, munged) brought up by
+ * Real Slurm: a cluster of two nodes on this machine (slurmctld, two slurmd, munged) brought up by
  * {@code slurm/local-cluster.sh}, and jobs submitted with {@code srun} and {@code sbatch}.
  */
 class SlurmIT {
@@ -82,6 +82,52 @@ class SlurmIT {
         for (int rank = 0; rank < 3; rank++) {
             assertTrue(run.text().contains(rank + ": communicator contract holds: rank " + rank + " of 3, 81 checks"),
                     run.text());
+        }
+    }
+
+    /** {@code srun -N 2 -n 4}: the world forms across both nodes from Slurm's environment alone. */
+    @ParameterizedTest
+    @ValueSource(strings = {"mpj", "hazelcast"})
+    void aStepOnTwoNodesFormsOneWorld(String transport) throws Exception {
+        Output run = exec(Map.of("MPJ_HOME", "/usr/share/mpj", "QUIRE_SECRET_FILE", secretFile,
+                "QUIRE_TRANSPORT", transport), 120,
+                "srun", "-K", "--immediate=30", "-N", "2", "-n", "4", "--ntasks-per-node=2",
+                "java", "-Dhazelcast.logging.type=none", "-cp", quireClassPath() + ":" + QuireCommand.testWorkers(),
+                "org.quire.launcher.workers.ReportNode");
+        assertEquals(0, run.status(), run.text());
+        List<String> lines = run.text().lines().toList();
+        for (int rank = 0; rank < 4; rank++) {
+            String node = rank < 2 ? "node1" : "node2";
+            assertTrue(lines.contains("rank " + rank + " of 4 on " + node + ": rank sum 6"), run.text());
+        }
+    }
+
+    /**
+     * {@code scancel --signal=USR1} (what Slurm's {@code --signal=USR1@SECONDS} warning sends) reaches
+     * every task of an {@code srun} step as a stop request: each rank writes its marker and the
+     * step ends with status 0.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mpj", "hazelcast"})
+    void sigusr1ToAStepIsAStopRequestEveryRankObserves(String transport, @TempDir Path markers) throws Exception {
+        String name = "quire-usr1-" + transport + "-" + ProcessHandle.current().pid();
+        ProcessBuilder srun = new ProcessBuilder("srun", "-K", "--immediate=30", "-l", "-N", "2", "-n", "3",
+                "--job-name=" + name, "java", "-Dhazelcast.logging.type=none", "-cp",
+                quireClassPath() + ":" + QuireCommand.testWorkers(), "org.quire.launcher.workers.StopsOnRequest",
+                markers.toString());
+        srun.environment().putAll(Map.of("MPJ_HOME", "/usr/share/mpj", "QUIRE_SECRET_FILE", secretFile,
+                "QUIRE_TRANSPORT", transport));
+        QuireCommand.Running step = QuireCommand.startProcess(srun.redirectErrorStream(true));
+        awaitWorkerPids(step, 3);
+        String jobId = exec(Map.of(), 30, "squeue", "-h", "-n", name, "-o", "%i").text().strip();
+        awaitStepRunning(jobId);
+        Output signal = exec(Map.of(), 30, "scancel", "--signal=USR1", jobId);
+        assertEquals(0, signal.status(), signal.text());
+        QuireCommand.Result ended = step.await(Duration.ofSeconds(60));
+        assertEquals(0, ended.exitCode(), ended.toString());
+        for (int rank = 0; rank < 3; rank++) {
+            assertTrue(Files.exists(markers.resolve("stopped-" + rank)), "rank " + rank + ": " + ended);
+            assertTrue(ended.stdout().contains(rank + ": quire: received SIGUSR1, stop requested"), ended.toString());
         }
     }
 
