@@ -7,7 +7,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.quire.launcher.QuireCommand;
-import org.quire.launcher.RequiredTool;
 import org.quire.runtime.JobSecret;
 
 import java.io.IOException;
@@ -39,11 +38,7 @@ class SlurmIT {
 
     @BeforeAll
     static void bringUpTheCluster() throws Exception {
-        RequiredTool.require("srun", "Debian package slurm-wlm");
-        RequiredTool.require("munge", "Debian package munge");
-        Output up = exec(Map.of(), 60, "bash", ROOT.resolve("slurm/local-cluster.sh").toString(), "up");
-        assertEquals(0, up.status(), up.text());
-        startedHere = !up.text().contains("already up");
+        startedHere = LocalSlurmCluster.up();
         Path secret = secretDirectory.resolve("job.secret");
         JobSecret.generate().writeTo(secret);
         secretFile = secret.toString();
@@ -52,7 +47,7 @@ class SlurmIT {
     @AfterAll
     static void bringDownWhatWeStarted() throws Exception {
         if (startedHere) {
-            exec(Map.of(), 60, "bash", ROOT.resolve("slurm/local-cluster.sh").toString(), "down");
+            LocalSlurmCluster.down();
         }
     }
 
@@ -226,26 +221,12 @@ class SlurmIT {
                 "c");
         assertEquals(0, submit.status(), submit.text());
         String jobId = submit.text().strip();
-        String state = awaitJobEnd(jobId);
+        String state = LocalSlurmCluster.awaitJobEnd(jobId, Duration.ofSeconds(120));
         String printed = Files.exists(output) ? Files.readString(output) : "(no output file)";
         assertTrue(state.contains("JobState=COMPLETED") && state.contains("ExitCode=0:0"), state + "\n" + printed);
         for (int rank = 0; rank < 4; rank++) {
             assertTrue(printed.lines().toList().contains(rank + ": args=a b|c"), printed);
         }
-    }
-
-    /** Polls scontrol (sbatch --wait polls every 10 s) until the job is no longer pending or running. */
-    private static String awaitJobEnd(String jobId) throws Exception {
-        Pattern statePattern = Pattern.compile("JobState=(\\w+)");
-        for (int i = 0; i < 1200; i++) {
-            String state = exec(Map.of(), 30, "scontrol", "show", "job", jobId).text();
-            Matcher m = statePattern.matcher(state);
-            if (m.find() && !List.of("PENDING", "RUNNING", "CONFIGURING", "COMPLETING").contains(m.group(1))) {
-                return state;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("job " + jobId + " did not end within 120 s");
     }
 
     private record Output(int status, String text) {
