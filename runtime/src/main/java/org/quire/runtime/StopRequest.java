@@ -26,7 +26,7 @@ final class StopRequest {
     private static final StopRequest WORKER = new StopRequest();
 
     private volatile boolean requested;
-    /** Guarded by this: the hooks still to run, and whether the request came. */
+    /** Guarded by this: the hooks still to run when the request comes. */
     private final List<Runnable> hooks = new ArrayList<>();
     private boolean installed;
     private int interrupts;

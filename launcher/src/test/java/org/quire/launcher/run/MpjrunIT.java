@@ -1,9 +1,11 @@
 package org.quire.launcher.run;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.quire.launcher.QuireCommand;
 import org.quire.launcher.RequiredTool;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +32,33 @@ class MpjrunIT {
         assertTrue(lines.contains("MPJ Express (0.44) is started in the multicore configuration"), output);
         for (int rank = 0; rank < 3; rank++) {
             assertTrue(lines.contains("communicator contract holds: rank " + rank + " of 3, 81 checks"), output);
+        }
+    }
+
+    /**
+     * One SIGTERM to the JVM that holds every rank reaches all of them as a stop request: each
+     * rank's class loader installed its own handler, and each passes the signal on.
+     */
+    @Test
+    void oneSignalToTheMulticoreJvmIsAStopRequestForEveryRank(@TempDir Path markers) throws Exception {
+        Path mpjrun = RequiredTool.require("mpjrun", "Debian package libmpj-java");
+        String classPath = QuireCommand.moduleJar("runtime") + ":" + QuireCommand.moduleJar("format") + ":"
+                + QuireCommand.testWorkers();
+        QuireCommand.Running mpj = QuireCommand.startProcess(new ProcessBuilder(mpjrun.toString(), "-np", "3", "-cp",
+                classPath, "org.quire.launcher.workers.StopsOnRequest", markers.toString()).redirectErrorStream(true));
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (mpj.stdoutSoFar().lines().filter(l -> l.startsWith("pid ")).count() < 3 && mpj.process().isAlive()
+                && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        String ranksJvm = mpj.stdoutSoFar().lines().filter(l -> l.startsWith("pid ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no rank started: " + mpj.stdoutSoFar())).substring(4);
+        new ProcessBuilder("kill", "-TERM", ranksJvm).start().waitFor();
+        QuireCommand.Result result = mpj.await(Duration.ofMinutes(2));
+        assertEquals(0, result.exitCode(), result.stdout());
+        for (int rank = 0; rank < 3; rank++) {
+            assertTrue(Files.exists(markers.resolve("stopped-" + rank)), "rank " + rank + ": " + result.stdout());
+            assertTrue(Files.exists(markers.resolve("hook-" + rank)), "rank " + rank + "'s own stop hook ran");
         }
     }
 }

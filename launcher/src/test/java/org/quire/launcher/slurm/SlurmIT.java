@@ -7,7 +7,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.quire.launcher.QuireCommand;
-import org.quire.launcher.RequiredTool;
 import org.quire.runtime.JobSecret;
 
 import java.io.IOException;
@@ -25,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Real Slurm: a one-node cluster (slurmctld, slurmd, munged) brought up by
+ * Real Slurm: a cluster of two nodes on this machine (slurmctld, two slurmd, munged) brought up by
  * {@code slurm/local-cluster.sh}, and jobs submitted with {@code srun} and {@code sbatch}.
  */
 class SlurmIT {
@@ -39,11 +38,7 @@ class SlurmIT {
 
     @BeforeAll
     static void bringUpTheCluster() throws Exception {
-        RequiredTool.require("srun", "Debian package slurm-wlm");
-        RequiredTool.require("munge", "Debian package munge");
-        Output up = exec(Map.of(), 60, "bash", ROOT.resolve("slurm/local-cluster.sh").toString(), "up");
-        assertEquals(0, up.status(), up.text());
-        startedHere = !up.text().contains("already up");
+        startedHere = LocalSlurmCluster.up();
         Path secret = secretDirectory.resolve("job.secret");
         JobSecret.generate().writeTo(secret);
         secretFile = secret.toString();
@@ -52,7 +47,7 @@ class SlurmIT {
     @AfterAll
     static void bringDownWhatWeStarted() throws Exception {
         if (startedHere) {
-            exec(Map.of(), 60, "bash", ROOT.resolve("slurm/local-cluster.sh").toString(), "down");
+            LocalSlurmCluster.down();
         }
     }
 
@@ -82,6 +77,52 @@ class SlurmIT {
         for (int rank = 0; rank < 3; rank++) {
             assertTrue(run.text().contains(rank + ": communicator contract holds: rank " + rank + " of 3, 81 checks"),
                     run.text());
+        }
+    }
+
+    /** {@code srun -N 2 -n 4}: the world forms across both nodes from Slurm's environment alone. */
+    @ParameterizedTest
+    @ValueSource(strings = {"mpj", "hazelcast"})
+    void aStepOnTwoNodesFormsOneWorld(String transport) throws Exception {
+        Output run = exec(Map.of("MPJ_HOME", "/usr/share/mpj", "QUIRE_SECRET_FILE", secretFile,
+                "QUIRE_TRANSPORT", transport), 120,
+                "srun", "-K", "--immediate=30", "-N", "2", "-n", "4", "--ntasks-per-node=2",
+                "java", "-Dhazelcast.logging.type=none", "-cp", quireClassPath() + ":" + QuireCommand.testWorkers(),
+                "org.quire.launcher.workers.ReportNode");
+        assertEquals(0, run.status(), run.text());
+        List<String> lines = run.text().lines().toList();
+        for (int rank = 0; rank < 4; rank++) {
+            String node = rank < 2 ? "node1" : "node2";
+            assertTrue(lines.contains("rank " + rank + " of 4 on " + node + ": rank sum 6"), run.text());
+        }
+    }
+
+    /**
+     * {@code scancel --signal=USR1} (what Slurm's {@code --signal=USR1@SECONDS} warning sends) reaches
+     * every task of an {@code srun} step as a stop request: each rank writes its marker and the
+     * step ends with status 0.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mpj", "hazelcast"})
+    void sigusr1ToAStepIsAStopRequestEveryRankObserves(String transport, @TempDir Path markers) throws Exception {
+        String name = "quire-usr1-" + transport + "-" + ProcessHandle.current().pid();
+        ProcessBuilder srun = new ProcessBuilder("srun", "-K", "--immediate=30", "-l", "-N", "2", "-n", "3",
+                "--job-name=" + name, "java", "-Dhazelcast.logging.type=none", "-cp",
+                quireClassPath() + ":" + QuireCommand.testWorkers(), "org.quire.launcher.workers.StopsOnRequest",
+                markers.toString());
+        srun.environment().putAll(Map.of("MPJ_HOME", "/usr/share/mpj", "QUIRE_SECRET_FILE", secretFile,
+                "QUIRE_TRANSPORT", transport));
+        QuireCommand.Running step = QuireCommand.startProcess(srun.redirectErrorStream(true));
+        awaitWorkerPids(step, 3);
+        String jobId = exec(Map.of(), 30, "squeue", "-h", "-n", name, "-o", "%i").text().strip();
+        awaitStepRunning(jobId);
+        Output signal = exec(Map.of(), 30, "scancel", "--signal=USR1", jobId);
+        assertEquals(0, signal.status(), signal.text());
+        QuireCommand.Result ended = step.await(Duration.ofSeconds(60));
+        assertEquals(0, ended.exitCode(), ended.toString());
+        for (int rank = 0; rank < 3; rank++) {
+            assertTrue(Files.exists(markers.resolve("stopped-" + rank)), "rank " + rank + ": " + ended);
+            assertTrue(ended.stdout().contains(rank + ": quire: received SIGUSR1, stop requested"), ended.toString());
         }
     }
 
@@ -180,26 +221,12 @@ class SlurmIT {
                 "c");
         assertEquals(0, submit.status(), submit.text());
         String jobId = submit.text().strip();
-        String state = awaitJobEnd(jobId);
+        String state = LocalSlurmCluster.awaitJobEnd(jobId, Duration.ofSeconds(120));
         String printed = Files.exists(output) ? Files.readString(output) : "(no output file)";
         assertTrue(state.contains("JobState=COMPLETED") && state.contains("ExitCode=0:0"), state + "\n" + printed);
         for (int rank = 0; rank < 4; rank++) {
             assertTrue(printed.lines().toList().contains(rank + ": args=a b|c"), printed);
         }
-    }
-
-    /** Polls scontrol (sbatch --wait polls every 10 s) until the job is no longer pending or running. */
-    private static String awaitJobEnd(String jobId) throws Exception {
-        Pattern statePattern = Pattern.compile("JobState=(\\w+)");
-        for (int i = 0; i < 1200; i++) {
-            String state = exec(Map.of(), 30, "scontrol", "show", "job", jobId).text();
-            Matcher m = statePattern.matcher(state);
-            if (m.find() && !List.of("PENDING", "RUNNING", "CONFIGURING", "COMPLETING").contains(m.group(1))) {
-                return state;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("job " + jobId + " did not end within 120 s");
     }
 
     private record Output(int status, String text) {
