@@ -63,21 +63,11 @@ class SwmrFollowIT {
                 "records", "--expect", Long.toString(expect), "--timeout", "150");
     }
 
-    /** The follower's JSON summary, as a map of its numbers (strings and null left out). */
-    private static java.util.Map<String, Long> counts(String json) {
-        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
-        Matcher number = Pattern.compile("\"(\\w+)\": (-?\\d+)[,}]").matcher(json);
-        while (number.find()) {
-            counts.put(number.group(1), Long.parseLong(number.group(2)));
-        }
-        return counts;
-    }
-
     private static void requireClean(QuireCommand.Result follower, long records) {
         assertEquals(0, follower.exitCode(), follower.toString());
         String json = follower.stdout().strip();
         assertTrue(json.contains("\"error\": null"), json);
-        java.util.Map<String, Long> counts = counts(json);
+        java.util.Map<String, Long> counts = FollowerJson.counts(json);
         assertEquals(records, counts.get("records"), json);
         assertEquals(records, counts.get("ok"), json);
         for (String bad : List.of("torn", "fill", "out_of_order", "shrinks")) {
@@ -111,7 +101,7 @@ class SwmrFollowIT {
             QuireCommand.Result follower = followers.get(i).await(LIMIT);
             System.out.println(names.get(i) + ": " + follower.stdout().strip());
             requireClean(follower, records);
-            long extents = counts(follower.stdout()).get("extents_seen");
+            long extents = FollowerJson.counts(follower.stdout()).get("extents_seen");
             assertTrue(extents >= 5, "the follower saw the dataset grow only " + extents
                     + " times: " + follower.stdout());
         }
@@ -163,7 +153,7 @@ class SwmrFollowIT {
                 quireFollower(file, count))) {
             QuireCommand.Result follower = QuireCommand.runProcess(command, LIMIT);
             assertEquals(1, follower.exitCode(), follower.toString());
-            java.util.Map<String, Long> counts = counts(follower.stdout());
+            java.util.Map<String, Long> counts = FollowerJson.counts(follower.stdout());
             assertEquals(List.of(9L, 1L, 1L, 1L, 12L), List.of(counts.get("ok"),
                     counts.get("torn"), counts.get("fill"), counts.get("out_of_order"),
                     counts.get("records")), follower.toString());
