@@ -126,8 +126,9 @@ def follow(args):
             seen = follow_dataset(ds, args, deadline, summary)
     summary["records"] = seen
     if summary["error"] is None and args.expect is not None and seen < args.expect:
-        summary["error"] = "timed out after %.1f s with %d of %d records" % (
-            args.timeout, seen, args.expect)
+        summary["error"] = ("the file holds %d of %d records" % (seen, args.expect)
+                            if args.plain else "timed out after %.1f s with %d of %d records"
+                            % (args.timeout, seen, args.expect))
     summary["seconds"] = round(time.monotonic() - started, 3)
     return summary
 
