@@ -53,6 +53,8 @@ final class SwmrKillRounds {
     private final Path follower;
     private final Path h5dump;
     private final List<String> javaCommand;
+    /** The writer of the round under way, killed if this JVM is stopped (it would append on). */
+    private volatile Process writer;
 
     /** What the rounds saw, for the summary line. */
     static final class Totals {
@@ -98,8 +100,15 @@ final class SwmrKillRounds {
         }
         long seed = args.length == 3 ? Long.parseLong(args[2]) : System.nanoTime();
         Path dir = Files.createDirectories(Path.of(args[0]));
+        SwmrKillRounds rounds = new SwmrKillRounds(dir, seed, Path.of("h5dump"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Process running = rounds.writer;
+            if (running != null) {
+                running.destroyForcibly();
+            }
+        }));
         try {
-            new SwmrKillRounds(dir, seed, Path.of("h5dump")).run(Integer.parseInt(args[1]), seed, System.out);
+            rounds.run(Integer.parseInt(args[1]), seed, System.out);
         } catch (AssertionError e) {
             System.out.println("swmr-kill: FAILED (seed " + seed + "): " + e.getMessage());
             System.exit(1);
@@ -163,6 +172,7 @@ final class SwmrKillRounds {
             command.add("--fsync");
         }
         QuireCommand.Running writer = QuireCommand.startProcess(new ProcessBuilder(command));
+        this.writer = writer.process();
         long deadline = System.nanoTime() + LIMIT.toNanos();
         while (!writer.stdoutSoFar().contains("\n")) {
             if (!writer.process().isAlive() || System.nanoTime() > deadline) {
@@ -187,6 +197,7 @@ final class SwmrKillRounds {
                     + writer.process().pid());
         }
         QuireCommand.Result killed = writer.await(LIMIT);
+        this.writer = null;
         if (killed.exitCode() != 128 + 9) {
             throw new AssertionError(where + ": the writer was not killed by SIGKILL: "
                     + killed);
