@@ -17,12 +17,14 @@ import org.quire.format.storage.Durability;
  * Appends {@link SwmrRecord}s to an HDF5 dataset while readers follow it (SWMR writing):
  *
  * <pre>java -cp examples/target/quire-examples.jar org.quire.examples.swmr.SwmrAppend \
- *     FILE DATASET RECORDS BATCH [--fsync]</pre>
+ *     FILE DATASET RECORDS BATCH [--fsync] [--progress] [--seconds S]</pre>
  *
  * <p>Creates FILE with the dataset (rank 1, chunks of 1,024 records, unlimited), or reopens it
  * and continues after its last record, switches to SWMR writing, then appends RECORDS records
  * in batches of BATCH, each batch extended, written and flushed ({@code --fsync}: each flush
- * forced to disk with {@code fdatasync}), and prints one summary line. Exit status 0 when done
+ * forced to disk with {@code fdatasync}; {@code --progress}: a line {@code flushed N} after each
+ * flush, N the records the file then holds; {@code --seconds S}: stop after S seconds if not
+ * done), and prints one summary line. Exit status 0 when done
  * (and for {@code --help}), 1 when the file cannot be written (one line on stderr naming it), 2
  * for bad arguments.
  */
@@ -32,29 +34,46 @@ public final class SwmrAppend {
     public static final int CHUNK_RECORDS = 1024;
 
     private static final String USAGE =
-            "usage: SwmrAppend FILE DATASET RECORDS BATCH [--fsync]";
+            "usage: SwmrAppend FILE DATASET RECORDS BATCH [--fsync] [--progress] [--seconds S]";
     private static final String HELP = String.join("\n",
             "Appends RECORDS SwmrRecords (64 bytes each) to DATASET of the HDF5 file FILE while",
             "SWMR readers (h5py swmr=True) follow it: creates FILE and DATASET (chunks of "
                     + CHUNK_RECORDS + " records,",
             "unlimited) or continues after the last record, switches to SWMR writing, then",
             "extends, writes and flushes BATCH records at a time; --fsync forces every flush",
-            "(fdatasync). Prints one summary line. Exit 0 done, 1 file error, 2 bad usage.");
+            "(fdatasync); --progress prints \"flushed N\" after each flush (N: the records the",
+            "file then holds; a crash test reads it); --seconds S stops after S seconds. Prints",
+            "one summary line. Exit 0 done, 1 file error, 2 bad usage.");
 
     private SwmrAppend() {
     }
 
     /** The parsed command line. */
-    record Arguments(Path file, String dataset, long records, int batch, boolean fsync) {
+    record Arguments(Path file, String dataset, long records, int batch, boolean fsync,
+                     boolean progress, double seconds) {
 
         /** Parses the command line; the dataset's name is kept without a leading "/". */
-
         static Arguments parse(String[] args) {
-            boolean fsync = args.length == 5 && args[4].equals("--fsync");
-            if (args.length != 4 && !fsync) {
-                throw new IllegalArgumentException(args.length == 5
-                        ? "unknown option " + args[4] + " (only --fsync)"
-                        : "expected 4 arguments and an optional --fsync, got " + args.length);
+            if (args.length < 4) {
+                throw new IllegalArgumentException("expected 4 arguments and options, got "
+                        + args.length);
+            }
+            boolean fsync = false;
+            boolean progress = false;
+            double seconds = Double.POSITIVE_INFINITY;
+            for (int i = 4; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--fsync" -> fsync = true;
+                    case "--progress" -> progress = true;
+                    case "--seconds" -> {
+                        if (++i == args.length) {
+                            throw new IllegalArgumentException("--seconds needs a value");
+                        }
+                        seconds = seconds(args[i]);
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]
+                            + " (--fsync, --progress, --seconds S)");
+                }
             }
             String name = args[1].startsWith("/") ? args[1].substring(1) : args[1];
             if (name.isEmpty() || name.contains("/")) {
@@ -67,7 +86,22 @@ public final class SwmrAppend {
                 throw new IllegalArgumentException("BATCH " + batch + " is above "
                         + Integer.MAX_VALUE / SwmrRecord.SIZE + " records");
             }
-            return new Arguments(Path.of(args[0]), name, records, (int) batch, fsync);
+            return new Arguments(Path.of(args[0]), name, records, (int) batch, fsync, progress,
+                    seconds);
+        }
+
+        private static double seconds(String text) {
+            double value;
+            try {
+                value = Double.parseDouble(text);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--seconds must be a number, got \"" + text
+                        + "\"");
+            }
+            if (!(value > 0) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException("--seconds must be positive, got " + text);
+            }
+            return value;
         }
 
         private static long positive(String name, String text) {
@@ -134,7 +168,8 @@ public final class SwmrAppend {
             long flushes = 0;
             ByteBuffer batch = ByteBuffer.allocateDirect(arguments.batch() * SwmrRecord.SIZE);
             long started = System.nanoTime();
-            while (next - first < arguments.records()) {
+            long stop = started + (long) Math.min(arguments.seconds() * 1e9, Long.MAX_VALUE / 2);
+            while (next - first < arguments.records() && System.nanoTime() - stop < 0) {
                 int count = (int) Math.min(arguments.batch(), arguments.records() - (next - first));
                 batch.clear().limit(count * SwmrRecord.SIZE);
                 for (int i = 0; i < count; i++) {
@@ -146,6 +181,9 @@ public final class SwmrAppend {
                 file.flush();
                 flushes++;
                 next += count;
+                if (arguments.progress()) {
+                    System.out.println("flushed " + next); // after the flush returned: committed
+                }
             }
             return new Summary(first, next - first, flushes, System.nanoTime() - started);
         }

@@ -102,7 +102,8 @@ public final class SwmrInJob {
      * the verdict at rank 0, null elsewhere.
      */
     public static Verdict run(Communicator world, Path file, long records, int batch) {
-        long[] mine = world.rank() == 0 ? write(new SwmrAppend.Arguments(file, DATASET, records, batch, false))
+        long[] mine = world.rank() == 0 ? write(new SwmrAppend.Arguments(file, DATASET, records, batch, false, false,
+                Double.POSITIVE_INFINITY))
                 : follow(file);
         ByteBuffer packed = ByteBuffer.allocate(WORDS * Long.BYTES);
         for (long word : mine) {

@@ -24,7 +24,9 @@ import org.quire.launcher.RequiredTool;
  * each its own JVM) and two independent h5py SWMR followers ({@code swmr_follow.py}, with their
  * own record check) follow the file at once: every record they see is verified, none is torn, a
  * fill value or out of order, and each follower sees the dataset grow at least five times (it
- * follows while the writer writes, not after it closed). h5dump reads the closed file. Both
+ * follows while the writer writes, not after it closed), through {@code
+ * benchmarks/swmr-readers-stress.sh} for 4 seconds (its CI variant). h5dump reads the closed
+ * file. Both
  * followers fail on bad records. A second run continues after the last record; bad arguments
  * exit 2 with one line, {@code --help} exits 0.
  */
@@ -63,21 +65,14 @@ class SwmrFollowIT {
                 "records", "--expect", Long.toString(expect), "--timeout", "150");
     }
 
-    /** The follower's JSON summary, as a map of its numbers (strings and null left out). */
-    private static java.util.Map<String, Long> counts(String json) {
-        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
-        Matcher number = Pattern.compile("\"(\\w+)\": (-?\\d+)[,}]").matcher(json);
-        while (number.find()) {
-            counts.put(number.group(1), Long.parseLong(number.group(2)));
-        }
-        return counts;
-    }
-
     private static void requireClean(QuireCommand.Result follower, long records) {
         assertEquals(0, follower.exitCode(), follower.toString());
-        String json = follower.stdout().strip();
+        requireClean(follower.stdout().strip(), records);
+    }
+
+    private static void requireClean(String json, long records) {
         assertTrue(json.contains("\"error\": null"), json);
-        java.util.Map<String, Long> counts = counts(json);
+        java.util.Map<String, Long> counts = FollowerJson.counts(json);
         assertEquals(records, counts.get("records"), json);
         assertEquals(records, counts.get("ok"), json);
         for (String bad : List.of("torn", "fill", "out_of_order", "shrinks")) {
@@ -85,45 +80,41 @@ class SwmrFollowIT {
         }
     }
 
+    /**
+     * The CI variant of {@code benchmarks/swmr-readers-stress.sh}: 4 seconds of appends (batches
+     * of 10) with two {@link SwmrFollow} JVMs (until no writer is alive) and two h5py followers
+     * (until idle) at once; each must have checked every record the writer appended, and seen
+     * the dataset grow at least five times (it follows while the writer writes).
+     */
     @Test
     void twoQuireAndTwoH5pyFollowersVerifyEveryRecordWhileQuireAppends() throws Exception {
         RequiredTool.requireWorking(PYTHON, "python3-h5py", "-c", "import h5py, numpy");
-        Path h5dump = RequiredTool.require("h5dump", "hdf5-tools");
-        Path file = dir.resolve("follow.h5");
-        long records = 300_000; // seconds of appends: the followers start (import h5py) first
-        List<QuireCommand.Running> followers = List.of(
-                QuireCommand.startProcess(quireFollower(file, records)),
-                QuireCommand.startProcess(quireFollower(file, records)),
-                QuireCommand.startProcess(follower(file, records)),
-                QuireCommand.startProcess(follower(file, records)));
-        List<String> names = List.of("SwmrFollow", "SwmrFollow", "swmr_follow.py",
-                "swmr_follow.py");
-        QuireCommand.Result writer = QuireCommand.runProcess(swmrAppend(file.toString(),
-                "records", Long.toString(records), "10"), LIMIT);
-        assertEquals(0, writer.exitCode(), writer.toString());
-        Matcher summary = SUMMARY.matcher(writer.stdout().strip());
-        assertTrue(summary.matches(), writer.toString());
-        assertEquals(List.of(Long.toString(records), "0", Long.toString(records - 1),
-                Long.toString(records / 10), "10"), List.of(summary.group(1), summary.group(2),
-                summary.group(3), summary.group(4), summary.group(5)));
-        System.out.println(writer.stdout().strip());
-        for (int i = 0; i < followers.size(); i++) {
-            QuireCommand.Result follower = followers.get(i).await(LIMIT);
-            System.out.println(names.get(i) + ": " + follower.stdout().strip());
-            requireClean(follower, records);
-            long extents = counts(follower.stdout()).get("extents_seen");
+        RequiredTool.require("h5dump", "hdf5-tools");
+        ProcessBuilder script = new ProcessBuilder(QuireCommand.repositoryRoot()
+                .resolve("benchmarks/swmr-readers-stress.sh").toString(), "4");
+        script.environment().put("QUIRE_CLASSPATH", System.getProperty("java.class.path"));
+        script.environment().put("QUIRE_BENCH_DIR", dir.toString());
+        QuireCommand.Result run = QuireCommand.runProcess(script, LIMIT);
+        System.out.println(run.stdout().strip());
+        assertEquals(0, run.exitCode(), run.toString());
+        List<String> lines = run.stdoutLines();
+        Matcher summary = SUMMARY.matcher(lines.get(0));
+        assertTrue(summary.matches(), run.toString());
+        long records = Long.parseLong(summary.group(1));
+        assertTrue(records >= 1000, run.toString());
+        assertEquals("10", summary.group(5), run.toString());
+        for (String name : List.of("quire-1", "quire-2", "h5py-1", "h5py-2")) {
+            String json = lines.stream().filter(line -> line.startsWith(name + ": "))
+                    .findFirst().orElseThrow(() -> new AssertionError("no " + name + " line: "
+                            + run)).substring(name.length() + 2);
+            requireClean(json, records);
+            long extents = FollowerJson.counts(json).get("extents_seen");
             assertTrue(extents >= 5, "the follower saw the dataset grow only " + extents
-                    + " times: " + follower.stdout());
+                    + " times: " + json);
         }
-        QuireCommand.Result dump = QuireCommand.runProcess(new ProcessBuilder(h5dump.toString(),
-                "-d", "/records", "-s", Long.toString(records - 1), "-c", "1", file.toString()),
-                LIMIT);
-        assertEquals(0, dump.exitCode(), dump.toString());
-        assertTrue(dump.stdout().contains("H5T_STD_U64LE \"seq\";")
-                && dump.stdout().contains("H5T_STD_U64LE \"sum\";")
-                && dump.stdout().contains("( " + records + " ) / ( H5S_UNLIMITED )")
-                && dump.stdout().contains("{\n" + " ".repeat(12) + (records - 1) + ",\n"),
-                dump.toString());
+        assertTrue(lines.get(lines.size() - 1).startsWith("swmr-readers: 4 s, 1 writer ("
+                + records + " records") && lines.get(lines.size() - 1).endsWith("; ok"),
+                run.toString());
     }
 
     /**
@@ -163,7 +154,7 @@ class SwmrFollowIT {
                 quireFollower(file, count))) {
             QuireCommand.Result follower = QuireCommand.runProcess(command, LIMIT);
             assertEquals(1, follower.exitCode(), follower.toString());
-            java.util.Map<String, Long> counts = counts(follower.stdout());
+            java.util.Map<String, Long> counts = FollowerJson.counts(follower.stdout());
             assertEquals(List.of(9L, 1L, 1L, 1L, 12L), List.of(counts.get("ok"),
                     counts.get("torn"), counts.get("fill"), counts.get("out_of_order"),
                     counts.get("records")), follower.toString());

@@ -94,10 +94,16 @@ class SwmrRecordTest {
     void appendArgumentsAreChecked() {
         SwmrAppend.Arguments ok = SwmrAppend.Arguments.parse(
                 new String[] {"f.h5", "/records", "100", "7", "--fsync"});
-        assertEquals(new SwmrAppend.Arguments(Path.of("f.h5"), "records", 100, 7, true), ok);
+        assertEquals(new SwmrAppend.Arguments(Path.of("f.h5"), "records", 100, 7, true, false,
+                Double.POSITIVE_INFINITY), ok);
+        assertEquals(new SwmrAppend.Arguments(Path.of("f.h5"), "d", 9, 1, false, true, 2.5),
+                SwmrAppend.Arguments.parse(new String[] {"f.h5", "d", "9", "1", "--seconds",
+                        "2.5", "--progress"}));
         String[][] bad = {{}, {"f.h5", "d", "1"}, {"f.h5", "d", "x", "1"}, {"f.h5", "d", "1", "0"},
                 {"f.h5", "d", "-5", "1"}, {"f.h5", "", "1", "1"}, {"f.h5", "a/b", "1", "1"},
-                {"f.h5", "d", "1", "1", "--sync"}, {"f.h5", "d", "1", "100000000"}};
+                {"f.h5", "d", "1", "1", "--sync"}, {"f.h5", "d", "1", "100000000"},
+                {"f.h5", "d", "1", "1", "--seconds"}, {"f.h5", "d", "1", "1", "--seconds", "0"},
+                {"f.h5", "d", "1", "1", "--seconds", "soon"}};
         for (String[] args : bad) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> SwmrAppend.Arguments.parse(args), String.join(" ", args));

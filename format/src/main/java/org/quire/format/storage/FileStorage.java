@@ -2,6 +2,7 @@ package org.quire.format.storage;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -15,7 +16,11 @@ import java.nio.file.attribute.BasicFileAttributes;
  * A {@link Storage} over a real file, through a {@link FileChannel}. A failing operation throws
  * {@link StorageIOException} naming the file, the operation and the offset. Locks go through
  * the process's {@link ProcessFileLocks}, so several storages of one file in one JVM share
- * them as separate processes would, and closing one never drops another's lock.
+ * them as separate processes would, and closing one never drops another's lock. While the JVM
+ * holds locks on a file, a storage opened on it takes a channel a closed storage left open
+ * (in the same mode) rather than a new descriptor: those channels cannot be closed before the
+ * locks go, so a reader opening and closing the file in a loop (asking {@code writerStatus}
+ * before each refresh) would otherwise run out of descriptors.
  */
 public final class FileStorage implements Storage {
 
@@ -26,11 +31,14 @@ public final class FileStorage implements Storage {
     private final FileChannel channel;
     /** Which file this is for the process's lock registry: device and inode, or the path. */
     private final Object fileKey;
+    private final boolean writable;
+    private volatile boolean closed;
 
-    private FileStorage(Path path, FileChannel channel, Object fileKey) {
+    private FileStorage(Path path, FileChannel channel, Object fileKey, boolean writable) {
         this.path = path;
         this.channel = channel;
         this.fileKey = fileKey;
+        this.writable = writable;
     }
 
     /**
@@ -41,17 +49,35 @@ public final class FileStorage implements Storage {
      */
     public static FileStorage open(Path path, OpenMode mode) throws IOException {
         OpenFailures.requireRegularFileIfExists(path);
+        if (mode == OpenMode.READ || mode == OpenMode.READ_WRITE) {
+            boolean writable = mode == OpenMode.READ_WRITE;
+            Object key = fileKey(path);
+            FileChannel parked = key == null ? null : ProcessFileLocks.unpark(key, writable);
+            if (parked != null) {
+                return new FileStorage(path, parked, key, writable);
+            }
+        }
         FileChannel channel;
         try {
             channel = FileChannel.open(path, options(mode));
         } catch (FileSystemException e) {
             throw OpenFailures.explain(path, mode, e);
         }
-        return over(path, channel);
+        return over(path, channel, mode != OpenMode.READ);
+    }
+
+    /** The file's device and inode, or null when it has none (or is missing). */
+    private static Object fileKey(Path path) {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            return null; // opening it says why
+        }
     }
 
     /** The storage of an open {@code channel} to {@code path}, whatever kind of file it is. */
-    static FileStorage over(Path path, FileChannel channel) throws IOException {
+    static FileStorage over(Path path, FileChannel channel, boolean writable)
+            throws IOException {
         Object key;
         try {
             key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
@@ -60,7 +86,7 @@ public final class FileStorage implements Storage {
             throw new StorageIOException(path, "stat", StorageIOException.NO_OFFSET, e);
         }
         return new FileStorage(path, channel,
-                key != null ? key : path.toAbsolutePath().normalize());
+                key != null ? key : path.toAbsolutePath().normalize(), writable);
     }
 
     private static OpenOption[] options(OpenMode mode) {
@@ -83,7 +109,7 @@ public final class FileStorage implements Storage {
     @Override
     public long size() throws IOException {
         try {
-            return channel.size();
+            return open().size();
         } catch (IOException e) {
             throw new StorageIOException(path, "size", StorageIOException.NO_OFFSET, e);
         }
@@ -92,7 +118,7 @@ public final class FileStorage implements Storage {
     @Override
     public int read(ByteBuffer target, long position) throws IOException {
         try {
-            return channel.read(target, position);
+            return open().read(target, position);
         } catch (IOException e) {
             throw new StorageIOException(path, "read of " + target.remaining() + " bytes",
                     position, e);
@@ -103,8 +129,9 @@ public final class FileStorage implements Storage {
     public void write(ByteBuffer source, long position) throws IOException {
         long at = position;
         try {
+            FileChannel open = open();
             while (source.hasRemaining()) {
-                at += channel.write(source, at);
+                at += open.write(source, at);
             }
         } catch (IOException e) {
             throw new StorageIOException(path, "write of " + source.remaining() + " bytes", at,
@@ -115,7 +142,7 @@ public final class FileStorage implements Storage {
     @Override
     public void truncate(long size) throws IOException {
         try {
-            channel.truncate(size);
+            open().truncate(size);
         } catch (IOException e) {
             throw new StorageIOException(path, "truncate to " + size + " bytes",
                     StorageIOException.NO_OFFSET, e);
@@ -125,7 +152,7 @@ public final class FileStorage implements Storage {
     @Override
     public void force(boolean metadata) throws IOException {
         try {
-            channel.force(metadata);
+            open().force(metadata);
         } catch (IOException e) {
             throw new StorageIOException(path, metadata ? "fsync" : "fdatasync",
                     StorageIOException.NO_OFFSET, e);
@@ -136,7 +163,7 @@ public final class FileStorage implements Storage {
     @Override
     public StorageLock tryLock(long position, long size, boolean shared) throws IOException {
         try {
-            return ProcessFileLocks.tryLock(fileKey, channel, position, size, shared);
+            return ProcessFileLocks.tryLock(fileKey, open(), position, size, shared);
         } catch (IOException e) {
             throw new StorageIOException(path, (shared ? "shared" : "exclusive") + " lock of "
                     + size + " bytes", position, e);
@@ -145,6 +172,17 @@ public final class FileStorage implements Storage {
 
     @Override
     public void close() throws IOException {
-        ProcessFileLocks.close(fileKey, channel);
+        if (!closed) {
+            closed = true;
+            ProcessFileLocks.close(fileKey, channel, writable);
+        }
+    }
+
+    /** The channel, unless this storage was closed (its channel may live on for another). */
+    private FileChannel open() throws ClosedChannelException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+        return channel;
     }
 }

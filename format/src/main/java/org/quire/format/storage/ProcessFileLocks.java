@@ -19,7 +19,8 @@ import java.util.Map;
  * <li>takes each region's operating system lock once and counts its shared holders;</li>
  * <li>answers an in-process conflict itself (null, as for another process's lock);</li>
  * <li>keeps the channels of a file it holds locks on open past their {@link FileStorage}'s
- *     close, and closes them when the file's last lock is released.</li>
+ *     close, hands them to storages opened on the file meanwhile ({@link #unpark}), and
+ *     closes them when the file's last lock is released.</li>
  * </ul>
  * Opening and closing the file by other means in the same JVM (not through {@link FileStorage})
  * still drops its locks: that is the operating system's rule.
@@ -44,10 +45,14 @@ final class ProcessFileLocks {
         }
     }
 
+    /** A channel closed by its storage but kept open, and whether it was opened to write. */
+    private record Parked(FileChannel channel, boolean writable) {
+    }
+
     /** The locks held on one file, and channels closed by their storage but kept open. */
     private static final class FileLocks {
         final List<Held> held = new ArrayList<>();
-        final List<FileChannel> parked = new ArrayList<>();
+        final List<Parked> parked = new ArrayList<>();
     }
 
     private static final Map<Object, FileLocks> FILES = new HashMap<>();
@@ -128,9 +133,9 @@ final class ProcessFileLocks {
         }
         FILES.remove(fileKey);
         IOException failure = null;
-        for (FileChannel channel : file.parked) {
+        for (Parked parked : file.parked) {
             try {
-                channel.close();
+                parked.channel().close();
             } catch (IOException e) {
                 failure = e;
             }
@@ -144,12 +149,31 @@ final class ProcessFileLocks {
      * Closes {@code channel} of the file, or keeps it open while this process holds locks on
      * the file (closing it would drop them).
      */
-    static synchronized void close(Object fileKey, FileChannel channel) throws IOException {
+    static synchronized void close(Object fileKey, FileChannel channel, boolean writable)
+            throws IOException {
         FileLocks file = FILES.get(fileKey);
         if (file != null && !file.held.isEmpty()) {
-            file.parked.add(channel);
+            file.parked.add(new Parked(channel, writable));
         } else {
             channel.close();
         }
+    }
+
+    /**
+     * A channel of the file kept open for its locks, opened to write if {@code writable} (else
+     * read-only), for a storage opening the file now; null if none. Opening a new descriptor
+     * instead would leave one more open until the locks go.
+     */
+    static synchronized FileChannel unpark(Object fileKey, boolean writable) {
+        FileLocks file = FILES.get(fileKey);
+        if (file == null) {
+            return null;
+        }
+        for (int i = 0; i < file.parked.size(); i++) {
+            if (file.parked.get(i).writable() == writable) {
+                return file.parked.remove(i).channel();
+            }
+        }
+        return null;
     }
 }

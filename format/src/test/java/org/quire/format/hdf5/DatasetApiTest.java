@@ -79,6 +79,27 @@ class DatasetApiTest {
         }
     }
 
+    /**
+     * A new chunk written in part is the last thing in the file, and no flush has extended the
+     * file to the end of its allocation yet: the rest of the chunk still reads as zeros (the
+     * store's trailing zero byte makes the file cover it; without it the read ends past the end
+     * of the file, a corrupt-file error).
+     */
+    @Test
+    void theUnwrittenRestOfAChunkWrittenInPartReadsAsZerosBeforeAnyFlush() throws IOException {
+        try (Hdf5File file = Hdf5File.create(dir.resolve("part.h5"))) {
+            Dataset d = file.root().createDataset("t", DatasetSpec.builder(Datatype.INT64, 0)
+                    .maxShape(DatasetSpec.UNLIMITED).chunkShape(1024).build());
+            d.extend(1024);
+            d.write(new long[] {0}, new long[] {3}, new long[] {5, 6, 7});
+            long[] expected = new long[1024];
+            expected[0] = 5;
+            expected[1] = 6;
+            expected[2] = 7;
+            assertArrayEquals(expected, d.readIntegers(new long[] {0}, new long[] {1024}));
+        }
+    }
+
     private static int[] concat(int[] a, int[] b) {
         int[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);

@@ -155,6 +155,52 @@ class FileStorageTest {
         assertTrue(anotherProcessLocks(file, at, false), "released with the last holder");
     }
 
+    /**
+     * While the JVM holds a lock on a file, storages opened and closed on it in a loop (a
+     * follower asking writerStatus before each refresh) take the channel a closed one left open,
+     * in the same mode, instead of a new descriptor each: without that, each kept one more
+     * descriptor open until the lock went, and a long follow ran out of them ("Too many open
+     * files"). A closed storage refuses every operation even when its channel lives on.
+     */
+    @Test
+    void storagesOpenedWhileALockIsHeldReuseTheChannelsClosedOnesLeftOpen() throws Exception {
+        Path file = directory.resolve("probed.bin");
+        Files.write(file, new byte[] {7});
+        Path descriptors = Path.of("/proc/self/fd");
+        try (Storage holder = FileStorage.open(file, OpenMode.READ);
+             StorageLock lock = holder.tryLock(1L << 40, 1, true)) {
+            assertNotNull(lock);
+            Storage first = FileStorage.open(file, OpenMode.READ);
+            first.close();
+            long open;
+            try (var listing = Files.list(descriptors)) {
+                open = listing.count();
+            }
+            for (int i = 0; i < 500; i++) {
+                try (Storage probe = FileStorage.open(file, OpenMode.READ)) {
+                    ByteBuffer one = ByteBuffer.allocate(1);
+                    assertEquals(1, probe.read(one, 0));
+                    assertEquals(7, one.get(0));
+                }
+            }
+            try (var listing = Files.list(descriptors)) {
+                assertEquals(open, listing.count(), "descriptors open after 500 probes");
+            }
+            StorageIOException closed = assertThrows(StorageIOException.class,
+                    () -> first.read(ByteBuffer.allocate(1), 0));
+            assertTrue(closed.getMessage().startsWith(file + ": read of 1 bytes"),
+                    closed.getMessage());
+            try (Storage writer = FileStorage.open(file, OpenMode.READ_WRITE)) {
+                writer.write(ByteBuffer.wrap(new byte[] {9}), 0); // not the read-only channel
+            }
+            try (Storage reader = FileStorage.open(file, OpenMode.READ)) {
+                assertThrows(NonWritableChannelException.class,
+                        () -> reader.write(ByteBuffer.wrap(new byte[] {1}), 0));
+            }
+        }
+        assertArrayEquals(new byte[] {9}, Files.readAllBytes(file));
+    }
+
     @Test
     void theDefaultOpenerDeletesRealFiles() throws IOException {
         Path file = directory.resolve("gone.bin");
@@ -169,7 +215,7 @@ class FileStorageTest {
     void aFullDeviceNamesTheFileTheWriteAndItsOffset() throws IOException {
         Path full = Path.of("/dev/full");
         assertTrue(Files.isWritable(full), "this test needs Linux's /dev/full (always full)");
-        try (Storage storage = FileStorage.over(full, FileChannel.open(full, StandardOpenOption.WRITE))) {
+        try (Storage storage = FileStorage.over(full, FileChannel.open(full, StandardOpenOption.WRITE), true)) {
             StorageIOException error = assertThrows(StorageIOException.class,
                     () -> storage.write(ByteBuffer.wrap(new byte[4096]), 8192));
             assertEquals(full, error.file());

@@ -97,7 +97,9 @@ public final class InPlaceChunkStore implements ChunkStore {
     /**
      * New space is past every byte this writer or an earlier one wrote (allocation starts at
      * the file's size when it is opened), so it reads as zeros; one zero byte at its end makes
-     * the file cover it before the next flush extends it.
+     * the file cover it before the next flush extends it: this writer may read the chunk's
+     * unwritten part before then, and reads end at the file's size (readers after a flush need
+     * no such byte: every flush makes the file cover the superblock's end of file address).
      */
     @Override
     public ChunkRecord createZeroed(int length) throws IOException {
