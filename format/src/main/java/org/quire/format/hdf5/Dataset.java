@@ -23,6 +23,7 @@ import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.DataspaceMessage;
 import org.quire.format.hdf5.layout.GlobalHeapId;
 import org.quire.format.hdf5.layout.HeaderMessage;
+import org.quire.format.hdf5.layout.VirtualMapping;
 
 /**
  * A dataset. Quire writes chunked datasets and reads chunked (every chunk index, version-1
@@ -50,8 +51,10 @@ public final class Dataset extends Hdf5Object {
     private final List<Filter> filters;
     /** The elements of a chunked dataset; null otherwise. */
     private final ChunkedData chunked;
-    /** The elements of a contiguous or compact dataset; null for a chunked one. */
+    /** The elements of a contiguous or compact dataset; null otherwise. */
     private final ContiguousData contiguous;
+    /** The mappings of a virtual dataset; null otherwise. */
+    private VirtualData virtual;
     private int dataspaceHandle;
     private int layoutHandle;
     /** Why a dataset of a reopened file cannot be changed, or null when it can. */
@@ -126,13 +129,58 @@ public final class Dataset extends Hdf5Object {
             address = blocks.allocate(stored.length);
             blocks.write(address, stored);
         }
-        List<HeaderMessage> messages = DatasetHeader.wholeMessages(type, shape,
-                new DataLayout.Contiguous(address, stored.length));
+        List<HeaderMessage> messages = DatasetHeader.fixedShapeMessages(type, shape, null,
+                new DataLayout.Contiguous(address, stored.length).encode());
         WritableObjectHeader header = new WritableObjectHeader(blocks, file.cache(), messages,
                 SPARE_HEADER_BYTES);
         return new Dataset(file, path, header.address(), header, shape.clone(), shape.clone(),
                 type, null, List.of(), null, ContiguousData.contiguous(blocks, header.address(),
                         address, stored.length, shape, type.size()));
+    }
+
+    /**
+     * A virtual dataset of {@code shape} (its maximum shape too) showing {@code mappings}, its
+     * unmapped elements {@code fillValue} (null: zero bytes): the mappings go into the global
+     * heap as one object, which the header's layout message names and is written after.
+     */
+    static Dataset createVirtual(Hdf5File file, String path, Datatype type, long[] shape,
+                                 byte[] fillValue, List<VirtualMapping> mappings)
+            throws IOException {
+        GlobalHeap.Stored stored = mappings.isEmpty() ? null
+                : file.globalHeap().storeBlob(VirtualMapping.encode(mappings));
+        try {
+            DataLayout.Virtual layout = new DataLayout.Virtual(Addresses.UNDEFINED, 0);
+            if (stored != null) {
+                GlobalHeapId id = GlobalHeapId.decode(file.path(), Addresses.UNDEFINED,
+                        stored.elements(), 0);
+                layout = new DataLayout.Virtual(id.collectionAddress(), id.objectIndex());
+            }
+            List<HeaderMessage> messages = DatasetHeader.fixedShapeMessages(type, shape,
+                    fillValue, layout.encode());
+            WritableObjectHeader header = new WritableObjectHeader(file.blocks(), file.cache(),
+                    messages, SPARE_HEADER_BYTES);
+            if (stored != null) {
+                stored.pointedAtBy(header, header.handleOf(DataLayoutMessage.TYPE));
+            }
+            Dataset dataset = new Dataset(file, path, header.address(), header, shape.clone(),
+                    shape.clone(), type, fillValue, List.of(), null, null);
+            dataset.virtual = new VirtualData(file, path, type, mappings);
+            return dataset;
+        } finally {
+            if (stored != null) {
+                stored.release();
+            }
+        }
+    }
+
+    /** The mappings a virtual layout message names (none when its address is undefined). */
+    private static List<VirtualMapping> mappings(Hdf5File file, DataLayout.Virtual layout)
+            throws IOException {
+        if (!Addresses.isDefined(layout.heapAddress())) {
+            return List.of();
+        }
+        return VirtualMapping.decode(file.path(), layout.heapAddress(),
+                file.references().globalHeapObject(layout.heapAddress(), layout.index()));
     }
 
     /**
@@ -158,12 +206,15 @@ public final class Dataset extends Hdf5Object {
             chunked = chunkedData(file, new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
-        } else {
+        } else if (!(described.layout() instanceof DataLayout.Virtual)) {
             contiguous = contiguousData(blocks, address, space, type, described.layout());
         }
         Dataset dataset = new Dataset(file, path, address, header, space.dimensions(),
                 space.maxDimensions(), type, described.fillValue(), described.filters(), chunked,
                 contiguous);
+        if (described.layout() instanceof DataLayout.Virtual layout) {
+            dataset.virtual = new VirtualData(file, path, type, mappings(file, layout));
+        }
         dataset.readAttributes(messages);
         if (file.swmrRetry() != null) {
             dataset.committed = new CommittedHeader(messages,
@@ -294,7 +345,21 @@ public final class Dataset extends Hdf5Object {
     }
 
     public StorageLayout layout() {
-        return contiguous != null ? contiguous.layout() : StorageLayout.CHUNKED;
+        return contiguous != null ? contiguous.layout()
+                : virtual != null ? StorageLayout.VIRTUAL : StorageLayout.CHUNKED;
+    }
+
+    /**
+     * The mappings of a virtual dataset, in the order stored.
+     *
+     * @throws IllegalStateException the dataset is not virtual
+     */
+    public List<VirtualMapping> virtualMappings() {
+        if (virtual == null) {
+            throw new IllegalStateException(path() + " is " + layout().name().toLowerCase()
+                    + ", not virtual");
+        }
+        return virtual.mappings();
     }
 
     /** @throws IllegalStateException the dataset is not chunked */
@@ -603,7 +668,10 @@ public final class Dataset extends Hdf5Object {
             throws IOException {
         file.requireOpen();
         try {
-            if (contiguous != null) {
+            if (virtual != null) {
+                virtual.read(shape, start, count, target,
+                        fillValue != null ? fillValue : new byte[type.size()]);
+            } else if (contiguous != null) {
                 contiguous.read(start, count, target,
                         fillValue != null ? fillValue : new byte[type.size()], file.transfer());
             } else if (file.swmrRetry() == null) {

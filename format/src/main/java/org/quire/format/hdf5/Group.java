@@ -15,6 +15,7 @@ import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
+import org.quire.format.hdf5.layout.DataspaceSelection;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.GroupInfoMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
@@ -22,6 +23,7 @@ import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.LinkMessage;
 import org.quire.format.hdf5.layout.LittleEndianReader;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
+import org.quire.format.hdf5.layout.VirtualMapping;
 
 /**
  * A group: named hard links to groups and datasets. Quire writes them compactly as link messages
@@ -318,6 +320,69 @@ public final class Group extends Hdf5Object {
             return linkNew(name, dataset);
         } finally {
             stored.release();
+        }
+    }
+
+    /**
+     * A virtual dataset of {@code shape} (which it keeps: its maximum shape is the same) whose
+     * elements are those {@code mappings} show from datasets of this file, the others
+     * {@code fillValue} (null: zero bytes), as h5py's {@code VirtualLayout} or versioned-hdf5
+     * write one. Each mapping's selections are "all" or hyperslabs whose blocks pair up in order
+     * with equal extents, extents of 1 aside ({@link VirtualData}); the source datasets need
+     * not exist yet (missing ones read as the fill value).
+     *
+     * @throws IllegalArgumentException a mapping names another file, a virtual block lies
+     *     outside the shape, the blocks do not pair up, or a coordinate reaches 2^32 (libhdf5
+     *     1.10's selection encoding holds 32 bits); the fill value is not one element
+     */
+    public Dataset createVirtualDataset(String name, Datatype type, long[] shape,
+                                        byte[] fillValue, List<VirtualMapping> mappings)
+            throws IOException {
+        requireWritable();
+        file.requireNotSwmrWriting("create dataset " + childPath(path(), name));
+        checkNewName(name);
+        if (fillValue != null && fillValue.length != type.size()) {
+            throw new IllegalArgumentException("fill value of " + fillValue.length
+                    + " bytes for a type of " + type.size());
+        }
+        for (VirtualMapping mapping : mappings) {
+            checkMapping(mapping, shape);
+        }
+        return linkNew(name, Dataset.createVirtual(file, childPath(path(), name), type,
+                shape.clone(), fillValue == null ? null : fillValue.clone(), List.copyOf(mappings)));
+    }
+
+    private static void checkMapping(VirtualMapping mapping, long[] shape) {
+        String what = "mapping from " + mapping.sourceDataset() + ": ";
+        if (!mapping.sourceFile().equals(VirtualMapping.SAME_FILE)) {
+            throw new IllegalArgumentException(what + "source file \"" + mapping.sourceFile()
+                    + "\"; Quire maps datasets of the same file (\".\") only");
+        }
+        if (mapping.sourceDataset().isEmpty() || mapping.sourceDataset().indexOf(0) >= 0) {
+            throw new IllegalArgumentException(what + "not a dataset path");
+        }
+        if (!mapping.source().fitsVersion1() || !mapping.virtual().fitsVersion1()) {
+            throw new IllegalArgumentException(what + "a coordinate at or beyond 2^32");
+        }
+        if (mapping.virtual() instanceof DataspaceSelection.Hyperslab virtual) {
+            for (DataspaceSelection.Block block : virtual.blocks()) {
+                long[] start = block.start();
+                long[] count = block.count();
+                boolean inside = start.length == shape.length;
+                for (int d = 0; inside && d < shape.length; d++) {
+                    inside = start[d] + count[d] <= shape[d];
+                }
+                if (!inside) {
+                    throw new IllegalArgumentException(what + "virtual block " + block
+                            + " outside the shape " + Arrays.toString(shape));
+                }
+            }
+            if (mapping.source() instanceof DataspaceSelection.Hyperslab source
+                    && !VirtualData.blocksPair(virtual.blocks(), source.blocks())) {
+                throw new IllegalArgumentException(what + "virtual blocks " + virtual.blocks()
+                        + " and source blocks " + source.blocks() + " do not pair up in "
+                        + "order with equal extents (extents of 1 aside)");
+            }
         }
     }
 
