@@ -392,6 +392,48 @@ public final class Group extends Hdf5Object {
     }
 
     /**
+     * Deletes the link {@code name} (hard or soft) from this group, as h5py's {@code del
+     * group[name]}: its link message becomes a null message. An object whose only link it was is
+     * unreachable from then on; its space is not reused (libhdf5 frees it; Quire leaks it, as
+     * h5repack would reclaim it). Objects of the deleted member handed out before must not be
+     * used any more.
+     *
+     * @throws NoSuchElementException        there is no member {@code name}
+     * @throws UnsupportedOperationException this group (read from a file) stores its links
+     *                                       densely or in a symbol table
+     * @throws SwmrWriteRefusedException     the file is SWMR writing
+     */
+    public void delete(String name) throws IOException {
+        requireWritable();
+        file.requireNotSwmrWriting("delete " + childPath(path(), name));
+        if (dense != null || symbolTable != null) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete \""
+                    + name + "\" from group " + path() + ": " + linkStorage()
+                    + "; Quire deletes links of compactly stored groups only");
+        }
+        if (!links.containsKey(name)) {
+            throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
+        }
+        List<HeaderMessage> messages = header.messages();
+        for (int handle = 0; handle < messages.size(); handle++) {
+            HeaderMessage message = messages.get(handle);
+            if (message.type() == LinkMessage.TYPE && LinkMessage.decode(message.reader(
+                    file.blocks().path(), "link message")).name().equals(name)) {
+                header.remove(handle);
+                links.remove(name);
+                children.remove(name);
+                return;
+            }
+        }
+        throw new IllegalStateException(path() + ": no link message for \"" + name + "\"");
+    }
+
+    private String linkStorage() {
+        return "its links are stored " + (dense != null
+                ? "densely (fractal heap and version-2 B-trees)" : "in a symbol table (old format)");
+    }
+
+    /**
      * @throws NoSuchElementException there is no member {@code name}
      * @throws IllegalArgumentException {@code name} is a dataset
      */
@@ -509,10 +551,8 @@ public final class Group extends Hdf5Object {
         }
         if (dense != null || symbolTable != null) {
             throw new UnsupportedOperationException(file.blocks().path() + ": cannot add \""
-                    + name + "\" to group " + path() + ": its links are stored "
-                    + (dense != null ? "densely (fractal heap and version-2 B-trees)"
-                    : "in a symbol table (old format)") + "; Quire adds links to compactly "
-                    + "stored groups only");
+                    + name + "\" to group " + path() + ": " + linkStorage()
+                    + "; Quire adds links to compactly stored groups only");
         }
         if (links.containsKey(name)) {
             throw new IllegalArgumentException(path() + " already has a member \"" + name + "\"");
