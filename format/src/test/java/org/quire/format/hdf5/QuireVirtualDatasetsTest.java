@@ -63,8 +63,11 @@ class QuireVirtualDatasetsTest {
                     new long[] {10}, FILL, List.of(chunk(0, 0, 4), chunk(4, 4, 4),
                             chunk(8, 8, 2)));
             // v2: chunk 0 from slot 3, chunk 2 unmapped (reads as the fill value).
-            versions.createGroup("v2").createVirtualDataset("x", Datatype.INT64,
+            Dataset v2 = versions.createGroup("v2").createVirtualDataset("x", Datatype.INT64,
                     new long[] {10}, FILL, List.of(chunk(12, 0, 4), chunk(4, 4, 4)));
+            // Read by the writer: mappings and sources through its own cache.
+            assertArrayEquals(new long[] {2, 3, 4, 5, 6, 7, -7},
+                    v2.readLongs(new long[] {2}, new long[] {7}));
 
             Dataset raw2 = root.createDataset("raw_2d", DatasetSpec.builder(Datatype.FLOAT64, 20, 2)
                     .maxShape(DatasetSpec.UNLIMITED, 2).chunkShape(2, 2).build());
