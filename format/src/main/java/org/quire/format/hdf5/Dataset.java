@@ -419,20 +419,96 @@ public final class Dataset extends Hdf5Object {
         requireWritable();
         requireChunked();
         requireRewritable();
+        checkExtent(newShape, false);
+        useShape(newShape);
+    }
+
+    /**
+     * Changes the shape to {@code newShape}, each size growing or shrinking within the maximum
+     * shape, as libhdf5's {@code H5Dset_extent} (h5py's {@code resize}). Elements cut off read
+     * as the fill value when the dataset grows again: each stored chunk reaching beyond the new
+     * shape is first overwritten with the fill value there. (libhdf5 also takes the chunks lying
+     * wholly beyond out of the index; Quire keeps them, holding the fill value, so their space
+     * stays in use.)
+     *
+     * @throws IllegalArgumentException a size is negative or exceeds the maximum shape
+     * @throws SwmrWriteRefusedException a size shrinks while the file is SWMR writing
+     * @throws UnsupportedOperationException as {@link #extend}
+     */
+    public void setExtent(long... newShape) throws IOException {
+        requireWritable();
+        ChunkedData chunks = requireChunked();
+        requireRewritable();
+        checkExtent(newShape, true);
+        boolean shrinks = false;
+        for (int d = 0; d < shape.length; d++) {
+            shrinks |= newShape[d] < shape[d];
+        }
+        if (shrinks) {
+            file.requireNotSwmrWriting("shrink " + path());
+            fillBeyond(chunks, newShape);
+        }
+        useShape(newShape);
+    }
+
+    private void checkExtent(long[] newShape, boolean mayShrink) {
         if (newShape.length != shape.length) {
             throw new IllegalArgumentException("rank " + newShape.length + ", dataset has "
                     + shape.length);
         }
         for (int d = 0; d < shape.length; d++) {
-            if (newShape[d] < shape[d]
+            if (newShape[d] < (mayShrink ? 0 : shape[d])
                     || maxShape[d] != DatasetSpec.UNLIMITED && newShape[d] > maxShape[d]) {
-                throw new IllegalArgumentException("cannot extend " + Arrays.toString(shape)
-                        + " to " + Arrays.toString(newShape) + " (maximum "
-                        + Arrays.toString(maxShape) + ")");
+                throw new IllegalArgumentException("cannot " + (mayShrink ? "resize " : "extend ")
+                        + Arrays.toString(shape) + " to " + Arrays.toString(newShape)
+                        + " (maximum " + Arrays.toString(maxShape) + ")");
             }
         }
+    }
+
+    private void useShape(long[] newShape) {
         shape = newShape.clone();
         header.replace(dataspaceHandle, new DataspaceMessage(shape, maxShape).encode());
+    }
+
+    /**
+     * Writes the fill value into the part of each stored chunk inside the current shape but
+     * beyond {@code newShape}: one slab per dimension that shrinks.
+     */
+    private void fillBeyond(ChunkedData chunks, long[] newShape) throws IOException {
+        List<long[]> stored = new ArrayList<>();
+        chunks.index().forEachStoredChunk((coordinates, record) -> stored.add(coordinates));
+        long[] chunkShape = chunks.grid().chunkShape();
+        byte[] fill = fillValue != null ? fillValue : new byte[type.size()];
+        for (long[] coordinates : stored) {
+            long[] first = new long[shape.length];
+            long[] end = new long[shape.length];
+            for (int d = 0; d < shape.length; d++) {
+                first[d] = coordinates[d] * chunkShape[d];
+                end[d] = Math.min(first[d] + chunkShape[d], shape[d]);
+            }
+            for (int cut = 0; cut < shape.length; cut++) {
+                if (end[cut] <= Math.max(first[cut], newShape[cut])) {
+                    continue;
+                }
+                long[] start = first.clone();
+                start[cut] = Math.max(first[cut], newShape[cut]);
+                long[] count = new long[shape.length];
+                boolean empty = false;
+                for (int d = 0; d < shape.length; d++) {
+                    count[d] = end[d] - start[d];
+                    empty |= count[d] <= 0;
+                }
+                if (!empty) {
+                    ByteBuffer fills = ByteBuffer.allocate((int) (Shapes.elementCount(count)
+                            * type.size()));
+                    while (fills.hasRemaining()) {
+                        fills.put(fill);
+                    }
+                    writeSelection(chunks, start, count, SelectionSource.of(fills.flip(), type));
+                }
+            }
+        }
     }
 
     /**
