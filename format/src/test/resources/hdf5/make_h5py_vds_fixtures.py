@@ -114,17 +114,32 @@ def h5py_layouts(name, libver):
         layout[:] = h5py.VirtualSource(".", "/nothing", shape=(4,), dtype="<i4")
         f.create_virtual_dataset("missing_source", layout, fillvalue=-1)
 
-        # A strided virtual selection onto one source block: Quire refuses it.
+        # Selections paired element by element in row-major order: a strided virtual
+        # selection onto one source block, a 2 x 4 block onto a 4 x 2 one, every other row
+        # of a 2-D dataset from two rows of another.
         layout = h5py.VirtualLayout((8,), "<i4")
         layout[0:8:2] = h5py.VirtualSource(f["part0"])[0:4]
         f.create_virtual_dataset("strided", layout, fillvalue=-1)
+        layout = h5py.VirtualLayout((2, 4), "<f4")
+        layout[0:2, 0:4] = h5py.VirtualSource(raw2)[4:8, 0:2]
+        f.create_virtual_dataset("reshaped", layout, fillvalue=np.float32(0.5))
+        layout = h5py.VirtualLayout((4, 3), ">i2")
+        layout[0:4:2, :] = h5py.VirtualSource(whole)[1:3, :]
+        f.create_virtual_dataset("every_other_row", layout, fillvalue=-9)
+
+        # A source in another file: Quire refuses it (libhdf5 reads the fill value when that
+        # file is missing).
+        layout = h5py.VirtualLayout((4,), "<i4")
+        layout[:] = h5py.VirtualSource("elsewhere.h5", "/x", shape=(4,), dtype="<i4")
+        f.create_virtual_dataset("other_file", layout, fillvalue=-1)
 
     with h5py.File(path, "r") as f:
-        for ds in ("v1", "v2_sparse", "grid", "stacked", "all_of_whole", "missing_source"):
+        for ds in ("v1", "v2_sparse", "grid", "stacked", "all_of_whole", "missing_source",
+                   "strided", "reshaped", "every_other_row"):
             record(name, f[ds])
             if f[ds].virtual_sources()[0].file_name != ".":
                 sys.exit("%s: h5py did not write the source file as \".\"" % ds)
-        lines.append("U|%s|/strided|pair" % name)
+        lines.append("U|%s|/other_file|source file \"elsewhere.h5\"" % name)
 
 
 def versioned(name):

@@ -327,13 +327,14 @@ public final class Group extends Hdf5Object {
      * A virtual dataset of {@code shape} (which it keeps: its maximum shape is the same) whose
      * elements are those {@code mappings} show from datasets of this file, the others
      * {@code fillValue} (null: zero bytes), as h5py's {@code VirtualLayout} or versioned-hdf5
-     * write one. Each mapping's selections are "all" or hyperslabs whose blocks pair up in order
-     * with equal extents, extents of 1 aside ({@link VirtualData}); the source datasets need
-     * not exist yet (missing ones read as the fill value).
+     * write one. Each mapping's selections are "all" or hyperslabs of as many elements, paired
+     * in row-major order ({@link VirtualData}); the source datasets need not exist yet (missing
+     * ones read as the fill value).
      *
      * @throws IllegalArgumentException a mapping names another file, a virtual block lies
-     *     outside the shape, the blocks do not pair up, or a coordinate reaches 2^32 (libhdf5
-     *     1.10's selection encoding holds 32 bits); the fill value is not one element
+     *     outside the shape, two hyperslabs hold different numbers of elements, or a coordinate
+     *     reaches 2^32 (libhdf5 1.10's selection encoding holds 32 bits); the fill value is not
+     *     one element
      */
     public Dataset createVirtualDataset(String name, Datatype type, long[] shape,
                                         byte[] fillValue, List<VirtualMapping> mappings)
@@ -378,12 +379,20 @@ public final class Group extends Hdf5Object {
                 }
             }
             if (mapping.source() instanceof DataspaceSelection.Hyperslab source
-                    && !VirtualData.blocksPair(virtual.blocks(), source.blocks())) {
+                    && elements(virtual) != elements(source)) {
                 throw new IllegalArgumentException(what + "virtual blocks " + virtual.blocks()
-                        + " and source blocks " + source.blocks() + " do not pair up in "
-                        + "order with equal extents (extents of 1 aside)");
+                        + " hold " + elements(virtual) + " elements, source blocks "
+                        + source.blocks() + " " + elements(source));
             }
         }
+    }
+
+    private static long elements(DataspaceSelection.Hyperslab selection) {
+        long elements = 0;
+        for (DataspaceSelection.Block block : selection.blocks()) {
+            elements += Shapes.elementCount(block.count());
+        }
+        return elements;
     }
 
     private Dataset linkNew(String name, Dataset dataset) {

@@ -20,14 +20,17 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * libhdf5, a source dataset that does not exist reads as the fill value, and a source block
  * beyond the source's extent is refused.
  *
- * <p>Quire pairs the blocks of a mapping's two selections in order ("all" is one block of the
- * whole dataspace): the i-th virtual block shows the i-th source block, so both must have the
- * same number of blocks and each pair the same extents once extents of 1 are dropped (a 1-D
- * source may fill a row of a 2-D virtual dataset). That covers what versioned-hdf5 and h5py's
- * {@code VirtualLayout} write (a block or "all" per mapping); other mappings (one strided
- * virtual selection onto one source block, say) are refused as unsupported when read.
+ * <p>As in libhdf5, the n-th element of a mapping's virtual selection, in row-major order,
+ * shows the n-th element of its source selection ("all" is the whole dataspace). A mapping of
+ * one block onto one block of the same extents (extents of 1 aside: a 1-D source block may fill
+ * a row of a 2-D dataset), what versioned-hdf5 and most of h5py's {@code VirtualLayout} write,
+ * is read as one box per request; any other (a strided selection, several blocks) is walked
+ * row by row, one source read per stretch of a row.
  */
 final class VirtualData {
+
+    /** Rows a selection the general case walks may have: their coordinates are held. */
+    private static final int MAX_RUNS = 1 << 20;
 
     private final Hdf5File file;
     private final String path;
@@ -59,46 +62,54 @@ final class VirtualData {
             }
             List<Block> virtualBlocks = blocks(mapping.virtual(), shape);
             List<Block> sourceBlocks = blocks(mapping.source(), source.shape());
-            if (!blocksPair(virtualBlocks, sourceBlocks)) {
-                throw unsupported(mapping, "virtual blocks " + virtualBlocks
-                        + " onto source blocks " + sourceBlocks);
+            check(mapping, virtualBlocks, shape, "virtual");
+            check(mapping, sourceBlocks, source.shape(), "source");
+            if (elements(virtualBlocks) != elements(sourceBlocks)) {
+                throw unsupported(mapping, elements(virtualBlocks) + " virtual and "
+                        + elements(sourceBlocks) + " source elements");
             }
-            for (int b = 0; b < virtualBlocks.size(); b++) {
-                if (virtualBlocks.get(b).start().length != shape.length
-                        || sourceBlocks.get(b).start().length != source.shape().length) {
-                    throw unsupported(mapping, "a block of another rank than its dataspace's");
-                }
-                Block from = sourceBlocks.get(b);
-                long[] sourceShape = source.shape();
-                for (int d = 0; d < sourceShape.length; d++) {
-                    if (from.start()[d] + from.count()[d] > sourceShape[d]) {
-                        throw unsupported(mapping, "source block " + from + " beyond the "
-                                + "source's shape " + Arrays.toString(sourceShape)
-                                + " (libhdf5 refuses to read it too)");
-                    }
-                }
-                copy(virtualBlocks.get(b), from, source, start, count, target);
+            if (virtualBlocks.size() == 1 && sourceBlocks.size() == 1
+                    && sameBox(virtualBlocks.get(0), sourceBlocks.get(0))) {
+                copy(virtualBlocks.get(0), sourceBlocks.get(0), source, start, count, target);
+            } else {
+                copyRuns(mapping, virtualBlocks, sourceBlocks, source, start, count, target);
             }
         }
     }
 
-    /**
-     * Whether each virtual block shows the source block at its place: as many blocks, and the
-     * extents other than 1 of each pair equal, in order.
-     */
-    static boolean blocksPair(List<Block> virtual, List<Block> source) {
-        if (virtual.size() != source.size()) {
-            return false;
-        }
-        for (int b = 0; b < virtual.size(); b++) {
-            long[] to = virtual.get(b).count();
-            long[] from = source.get(b).count();
-            if (!Arrays.equals(Arrays.stream(nonUnitAxes(to)).mapToLong(d -> to[d]).toArray(),
-                    Arrays.stream(nonUnitAxes(from)).mapToLong(d -> from[d]).toArray())) {
-                return false;
+    /** Every block of {@code blocks} must have the dataspace's rank and lie inside its shape. */
+    private void check(VirtualMapping mapping, List<Block> blocks, long[] shape, String side)
+            throws UnsupportedFormatException {
+        for (Block block : blocks) {
+            boolean inside = block.start().length == shape.length;
+            for (int d = 0; inside && d < shape.length; d++) {
+                inside = block.start()[d] + block.count()[d] <= shape[d];
+            }
+            if (!inside) {
+                throw unsupported(mapping, side + " block " + block + " outside the shape "
+                        + Arrays.toString(shape) + (side.equals("source")
+                        ? " (libhdf5 refuses to read it too)" : ""));
             }
         }
-        return true;
+    }
+
+    private static long elements(List<Block> blocks) {
+        long elements = 0;
+        for (Block block : blocks) {
+            elements += Shapes.elementCount(block.count());
+        }
+        return elements;
+    }
+
+    /**
+     * Whether the two boxes hold the same extents once extents of 1 are dropped: then row-major
+     * order pairs them box to box (a 1-D source block may fill a row of a 2-D dataset).
+     */
+    private static boolean sameBox(Block virtual, Block source) {
+        long[] to = virtual.count();
+        long[] from = source.count();
+        return Arrays.equals(Arrays.stream(nonUnitAxes(to)).mapToLong(d -> to[d]).toArray(),
+                Arrays.stream(nonUnitAxes(from)).mapToLong(d -> from[d]).toArray());
     }
 
     /** The source dataset of {@code mapping}, or null when it does not exist. */
@@ -176,6 +187,94 @@ final class VirtualData {
                         (int) elements * size)));
     }
 
+    /**
+     * The general case, as libhdf5 pairs selections: the n-th element of the virtual selection
+     * in row-major order shows the n-th of the source selection. Both are cut into runs along
+     * their last dimension, in row-major order, and walked side by side; each stretch both
+     * runs share that the request overlaps is one read of the source.
+     */
+    private void copyRuns(VirtualMapping mapping, List<Block> virtualBlocks,
+                          List<Block> sourceBlocks, Dataset source, long[] start, long[] count,
+                          SelectionTarget target) throws IOException {
+        List<long[]> to = runs(mapping, virtualBlocks);
+        List<long[]> from = runs(mapping, sourceBlocks);
+        int rank = start.length;
+        int last = rank - 1;
+        int sourceLast = source.shape().length - 1;
+        int size = type.size();
+        int i = 0;
+        int j = 0;
+        long doneTo = 0;
+        long doneFrom = 0;
+        while (i < to.size() && j < from.size()) {
+            long[] v = to.get(i);
+            long[] f = from.get(j);
+            long length = Math.min(v[rank] - doneTo, f[sourceLast + 1] - doneFrom);
+            long first = v[last] + doneTo;
+            boolean rowInRequest = true;
+            for (int d = 0; d < last; d++) {
+                rowInRequest &= v[d] >= start[d] && v[d] < start[d] + count[d];
+            }
+            long lo = Math.max(first, start[last]);
+            long hi = Math.min(first + length, start[last] + count[last]);
+            if (rowInRequest && lo < hi) {
+                long[] sourceStart = Arrays.copyOf(f, sourceLast + 1);
+                sourceStart[sourceLast] += doneFrom + lo - first;
+                long[] sourceCount = new long[sourceLast + 1];
+                Arrays.fill(sourceCount, 1);
+                sourceCount[sourceLast] = hi - lo;
+                long[] at = new long[rank];
+                for (int d = 0; d < rank; d++) {
+                    at[d] = (d == last ? lo : v[d]) - start[d];
+                }
+                ByteBuffer bytes = source.read(sourceStart, sourceCount);
+                target.put(BoxRuns.elementIndex(count, at), bytes.slice(0, (int) (hi - lo) * size));
+            }
+            doneTo += length;
+            doneFrom += length;
+            if (doneTo == v[rank]) {
+                i++;
+                doneTo = 0;
+            }
+            if (doneFrom == f[sourceLast + 1]) {
+                j++;
+                doneFrom = 0;
+            }
+        }
+    }
+
+    /**
+     * The runs of {@code blocks} along their last dimension in row-major order: each its first
+     * element's coordinates, then its length.
+     */
+    private List<long[]> runs(VirtualMapping mapping, List<Block> blocks)
+            throws UnsupportedFormatException {
+        List<long[]> runs = new ArrayList<>();
+        for (Block block : blocks) {
+            long[] blockStart = block.start();
+            long[] blockCount = block.count();
+            int rank = blockStart.length;
+            long rows = Shapes.elementCount(blockCount) / blockCount[rank - 1];
+            if (runs.size() + rows > MAX_RUNS) {
+                throw unsupported(mapping, "a selection of more than " + MAX_RUNS + " rows");
+            }
+            long[] offset = new long[rank];
+            for (long r = 0; r < rows; r++) {
+                long[] run = new long[rank + 1];
+                for (int d = 0; d < rank; d++) {
+                    run[d] = blockStart[d] + offset[d];
+                }
+                run[rank] = blockCount[rank - 1];
+                runs.add(run);
+                for (int d = rank - 2; d >= 0 && ++offset[d] == blockCount[d]; d--) {
+                    offset[d] = 0;
+                }
+            }
+        }
+        runs.sort((a, b) -> Arrays.compare(a, 0, a.length - 1, b, 0, b.length - 1));
+        return runs;
+    }
+
     private static int[] nonUnitAxes(long[] extents) {
         return java.util.stream.IntStream.range(0, extents.length)
                 .filter(d -> extents[d] != 1).toArray();
@@ -185,7 +284,7 @@ final class VirtualData {
         return new UnsupportedFormatException(file.path(), "virtual dataset mapping",
                 UnsupportedFormatException.NO_OFFSET, found + " in the mapping from "
                 + mapping.sourceFile() + " " + mapping.sourceDataset(),
-                "blocks of the same file's datasets of the same type, paired in order with "
-                        + "equal extents (extents of 1 aside)").within(path);
+                "selections of as many elements inside datasets of the same file and type")
+                .within(path);
     }
 }

@@ -23,7 +23,7 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * Virtual datasets Quire writes ({@link Group#createVirtualDataset}): versioned-hdf5's shape
  * (one hyperslab mapping per chunk of a chunk store, a chunk left unmapped), a 2-D grid of
  * edge chunks, h5py's stacking idiom ("all" sources), "all" onto "all" in big-endian, a missing
- * source and no mappings at all; read back by Quire, by h5py (values and mappings) and by
+ * source, no mappings at all, and three blocks onto one (paired element by element); read back by Quire, by h5py (values and mappings) and by
  * h5dump, in a new file and after reopening one; bad mappings refused.
  */
 class QuireVirtualDatasetsTest {
@@ -46,6 +46,7 @@ class QuireVirtualDatasetsTest {
             new String[] {"/mirror", "[[0, -1, 2], [-3, 4, -5]]", "1"},
             new String[] {"/missing", "[-7, -7, -7]", "1"},
             new String[] {"/empty", "[-7, -7]", "0"},
+            new String[] {"/interleaved", "[0, -7, 1, -7, 2, -7]", "1"},
             new String[] {"/reopened", "[8, 9, -7, -7, 100, 1]", "2"});
 
     @BeforeAll
@@ -106,6 +107,16 @@ class QuireVirtualDatasetsTest {
                     VirtualMapping.sameFile("/nothing/here", DataspaceSelection.all(),
                             DataspaceSelection.all())));
             root.createVirtualDataset("empty", Datatype.INT64, new long[] {2}, FILL, List.of());
+            // Three virtual blocks of one element from one source block of three: paired
+            // element by element.
+            root.createVirtualDataset("interleaved", Datatype.INT64, new long[] {6}, FILL,
+                    List.of(VirtualMapping.sameFile("/store/raw_data",
+                            DataspaceSelection.block(new long[] {0}, new long[] {3}),
+                            new DataspaceSelection.Hyperslab(List.of(
+                                    new DataspaceSelection.Block(new long[] {0}, new long[] {1}),
+                                    new DataspaceSelection.Block(new long[] {2}, new long[] {1}),
+                                    new DataspaceSelection.Block(new long[] {4},
+                                            new long[] {1}))))));
         }
         try (Hdf5File hdf5 = Hdf5File.openForWriting(file)) {
             hdf5.root().createVirtualDataset("reopened", Datatype.INT64, new long[] {6}, FILL,
@@ -241,7 +252,7 @@ class QuireVirtualDatasetsTest {
                             new long[] {1L << 32}, new long[] {4}), DataspaceSelection.block(
                             new long[] {0}, new long[] {4}))));
             List<String> reasons = List.of("source file \"other.h5\"", "outside the shape [10]",
-                    "do not pair up", "2^32");
+                    "hold 3 elements, source blocks [start [0] count [4]] 4", "2^32");
             for (int i = 0; i < bad.size(); i++) {
                 List<VirtualMapping> mappings = bad.get(i);
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
