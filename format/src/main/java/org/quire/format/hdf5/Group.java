@@ -402,26 +402,30 @@ public final class Group extends Hdf5Object {
 
     /**
      * Deletes the link {@code name} (hard or soft) from this group, as h5py's {@code del
-     * group[name]}: its link message becomes a null message. An object whose only link it was is
+     * group[name]}: its link message becomes a null message; a group storing its links densely
+     * first moves them into its header ({@link #storeLinksCompactly}). An object whose only link it was is
      * unreachable from then on; its space is not reused (libhdf5 frees it; Quire leaks it, as
      * h5repack would reclaim it). Objects of the deleted member handed out before must not be
      * used any more.
      *
      * @throws NoSuchElementException        there is no member {@code name}
-     * @throws UnsupportedOperationException this group (read from a file) stores its links
-     *                                       densely or in a symbol table
+     * @throws UnsupportedOperationException this group (read from a file) stores its links in a
+     *                                       symbol table (old format)
      * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void delete(String name) throws IOException {
         requireWritable();
         file.requireNotSwmrWriting("delete " + childPath(path(), name));
-        if (dense != null || symbolTable != null) {
+        if (symbolTable != null) {
             throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete \""
                     + name + "\" from group " + path() + ": " + linkStorage()
-                    + "; Quire deletes links of compactly stored groups only");
+                    + "; Quire deletes links of new-style groups only");
         }
-        if (!links.containsKey(name)) {
+        if (link(name) == null) {
             throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
+        }
+        if (dense != null) {
+            storeLinksCompactly();
         }
         List<HeaderMessage> messages = header.messages();
         for (int handle = 0; handle < messages.size(); handle++) {
@@ -435,6 +439,29 @@ public final class Group extends Hdf5Object {
             }
         }
         throw new IllegalStateException(path() + ": no link message for \"" + name + "\"");
+    }
+
+    /**
+     * Moves a dense group's links into its header, as libhdf5 does when a group shrinks below its
+     * minimum for dense storage: each link message as the fractal heap stores it (creation order
+     * field included), in name order, and the link info message's addresses undefined. The heap
+     * and its B-trees stay in the file, unreachable (their space is not reused).
+     */
+    private void storeLinksCompactly() throws IOException {
+        List<DenseMessageStorage.Stored<LinkMessage>> stored;
+        try {
+            stored = dense.allStored();
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
+        int info = header.handleOf(LinkInfoMessage.TYPE);
+        header.replace(info, LinkInfoMessage.withoutDenseStorage(
+                header.messages().get(info).body()));
+        for (DenseMessageStorage.Stored<LinkMessage> link : stored) {
+            header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.bytes()));
+            links.put(link.message().name(), link.message());
+        }
+        dense = null;
     }
 
     private String linkStorage() {
