@@ -66,11 +66,13 @@ class GroupDeleteTest {
                 "    g['a'] = np.arange(4)",
                 "    g['b'] = np.arange(3)",
                 "    g['soft'] = h5py.SoftLink('/g/a')",
+                "    g['ext'] = h5py.ExternalLink('elsewhere.h5', '/x')",
                 "    g.create_group('sub').create_dataset('c', data=[1.5])");
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Group g = file.root().group("g");
             g.delete("b");
             g.delete("soft");
+            g.delete("ext");
             g.delete("sub");
             assertEquals(List.of("a"), g.memberNames());
         }
