@@ -23,6 +23,7 @@ import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.DataspaceMessage;
 import org.quire.format.hdf5.layout.GlobalHeapId;
 import org.quire.format.hdf5.layout.HeaderMessage;
+import org.quire.format.hdf5.layout.VirtualMapping;
 
 /**
  * A dataset. Quire writes chunked datasets and reads chunked (every chunk index, version-1
@@ -50,8 +51,10 @@ public final class Dataset extends Hdf5Object {
     private final List<Filter> filters;
     /** The elements of a chunked dataset; null otherwise. */
     private final ChunkedData chunked;
-    /** The elements of a contiguous or compact dataset; null for a chunked one. */
+    /** The elements of a contiguous or compact dataset; null otherwise. */
     private final ContiguousData contiguous;
+    /** The mappings of a virtual dataset; null otherwise. */
+    private VirtualData virtual;
     private int dataspaceHandle;
     private int layoutHandle;
     /** Why a dataset of a reopened file cannot be changed, or null when it can. */
@@ -126,13 +129,58 @@ public final class Dataset extends Hdf5Object {
             address = blocks.allocate(stored.length);
             blocks.write(address, stored);
         }
-        List<HeaderMessage> messages = DatasetHeader.wholeMessages(type, shape,
-                new DataLayout.Contiguous(address, stored.length));
+        List<HeaderMessage> messages = DatasetHeader.fixedShapeMessages(type, shape, null,
+                new DataLayout.Contiguous(address, stored.length).encode());
         WritableObjectHeader header = new WritableObjectHeader(blocks, file.cache(), messages,
                 SPARE_HEADER_BYTES);
         return new Dataset(file, path, header.address(), header, shape.clone(), shape.clone(),
                 type, null, List.of(), null, ContiguousData.contiguous(blocks, header.address(),
                         address, stored.length, shape, type.size()));
+    }
+
+    /**
+     * A virtual dataset of {@code shape} (its maximum shape too) showing {@code mappings}, its
+     * unmapped elements {@code fillValue} (null: zero bytes): the mappings go into the global
+     * heap as one object, which the header's layout message names and is written after.
+     */
+    static Dataset createVirtual(Hdf5File file, String path, Datatype type, long[] shape,
+                                 byte[] fillValue, List<VirtualMapping> mappings)
+            throws IOException {
+        GlobalHeap.Stored stored = mappings.isEmpty() ? null
+                : file.globalHeap().storeBlob(VirtualMapping.encode(mappings));
+        try {
+            DataLayout.Virtual layout = new DataLayout.Virtual(Addresses.UNDEFINED, 0);
+            if (stored != null) {
+                GlobalHeapId id = GlobalHeapId.decode(file.path(), Addresses.UNDEFINED,
+                        stored.elements(), 0);
+                layout = new DataLayout.Virtual(id.collectionAddress(), id.objectIndex());
+            }
+            List<HeaderMessage> messages = DatasetHeader.fixedShapeMessages(type, shape,
+                    fillValue, layout.encode());
+            WritableObjectHeader header = new WritableObjectHeader(file.blocks(), file.cache(),
+                    messages, SPARE_HEADER_BYTES);
+            if (stored != null) {
+                stored.pointedAtBy(header, header.handleOf(DataLayoutMessage.TYPE));
+            }
+            Dataset dataset = new Dataset(file, path, header.address(), header, shape.clone(),
+                    shape.clone(), type, fillValue, List.of(), null, null);
+            dataset.virtual = new VirtualData(file, path, type, mappings);
+            return dataset;
+        } finally {
+            if (stored != null) {
+                stored.release();
+            }
+        }
+    }
+
+    /** The mappings a virtual layout message names (none when its address is undefined). */
+    private static List<VirtualMapping> mappings(Hdf5File file, DataLayout.Virtual layout)
+            throws IOException {
+        if (!Addresses.isDefined(layout.heapAddress())) {
+            return List.of();
+        }
+        return VirtualMapping.decode(file.path(), layout.heapAddress(),
+                file.references().globalHeapObject(layout.heapAddress(), layout.index()));
     }
 
     /**
@@ -158,12 +206,15 @@ public final class Dataset extends Hdf5Object {
             chunked = chunkedData(file, new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
-        } else {
+        } else if (!(described.layout() instanceof DataLayout.Virtual)) {
             contiguous = contiguousData(blocks, address, space, type, described.layout());
         }
         Dataset dataset = new Dataset(file, path, address, header, space.dimensions(),
                 space.maxDimensions(), type, described.fillValue(), described.filters(), chunked,
                 contiguous);
+        if (described.layout() instanceof DataLayout.Virtual layout) {
+            dataset.virtual = new VirtualData(file, path, type, mappings(file, layout));
+        }
         dataset.readAttributes(messages);
         if (file.swmrRetry() != null) {
             dataset.committed = new CommittedHeader(messages,
@@ -294,7 +345,21 @@ public final class Dataset extends Hdf5Object {
     }
 
     public StorageLayout layout() {
-        return contiguous != null ? contiguous.layout() : StorageLayout.CHUNKED;
+        return contiguous != null ? contiguous.layout()
+                : virtual != null ? StorageLayout.VIRTUAL : StorageLayout.CHUNKED;
+    }
+
+    /**
+     * The mappings of a virtual dataset, in the order stored.
+     *
+     * @throws IllegalStateException the dataset is not virtual
+     */
+    public List<VirtualMapping> virtualMappings() {
+        if (virtual == null) {
+            throw new IllegalStateException(path() + " is " + layout().name().toLowerCase()
+                    + ", not virtual");
+        }
+        return virtual.mappings();
     }
 
     /** @throws IllegalStateException the dataset is not chunked */
@@ -354,20 +419,96 @@ public final class Dataset extends Hdf5Object {
         requireWritable();
         requireChunked();
         requireRewritable();
+        checkExtent(newShape, false);
+        useShape(newShape);
+    }
+
+    /**
+     * Changes the shape to {@code newShape}, each size growing or shrinking within the maximum
+     * shape, as libhdf5's {@code H5Dset_extent} (h5py's {@code resize}). Elements cut off read
+     * as the fill value when the dataset grows again: each stored chunk reaching beyond the new
+     * shape is first overwritten with the fill value there. (libhdf5 also takes the chunks lying
+     * wholly beyond out of the index; Quire keeps them, holding the fill value, so their space
+     * stays in use.)
+     *
+     * @throws IllegalArgumentException a size is negative or exceeds the maximum shape
+     * @throws SwmrWriteRefusedException a size shrinks while the file is SWMR writing
+     * @throws UnsupportedOperationException as {@link #extend}
+     */
+    public void setExtent(long... newShape) throws IOException {
+        requireWritable();
+        ChunkedData chunks = requireChunked();
+        requireRewritable();
+        checkExtent(newShape, true);
+        boolean shrinks = false;
+        for (int d = 0; d < shape.length; d++) {
+            shrinks |= newShape[d] < shape[d];
+        }
+        if (shrinks) {
+            file.requireNotSwmrWriting("shrink " + path());
+            fillBeyond(chunks, newShape);
+        }
+        useShape(newShape);
+    }
+
+    private void checkExtent(long[] newShape, boolean mayShrink) {
         if (newShape.length != shape.length) {
             throw new IllegalArgumentException("rank " + newShape.length + ", dataset has "
                     + shape.length);
         }
         for (int d = 0; d < shape.length; d++) {
-            if (newShape[d] < shape[d]
+            if (newShape[d] < (mayShrink ? 0 : shape[d])
                     || maxShape[d] != DatasetSpec.UNLIMITED && newShape[d] > maxShape[d]) {
-                throw new IllegalArgumentException("cannot extend " + Arrays.toString(shape)
-                        + " to " + Arrays.toString(newShape) + " (maximum "
-                        + Arrays.toString(maxShape) + ")");
+                throw new IllegalArgumentException("cannot " + (mayShrink ? "resize " : "extend ")
+                        + Arrays.toString(shape) + " to " + Arrays.toString(newShape)
+                        + " (maximum " + Arrays.toString(maxShape) + ")");
             }
         }
+    }
+
+    private void useShape(long[] newShape) {
         shape = newShape.clone();
         header.replace(dataspaceHandle, new DataspaceMessage(shape, maxShape).encode());
+    }
+
+    /**
+     * Writes the fill value into the part of each stored chunk inside the current shape but
+     * beyond {@code newShape}: one slab per dimension that shrinks.
+     */
+    private void fillBeyond(ChunkedData chunks, long[] newShape) throws IOException {
+        List<long[]> stored = new ArrayList<>();
+        chunks.index().forEachStoredChunk((coordinates, record) -> stored.add(coordinates));
+        long[] chunkShape = chunks.grid().chunkShape();
+        byte[] fill = fillValue != null ? fillValue : new byte[type.size()];
+        for (long[] coordinates : stored) {
+            long[] first = new long[shape.length];
+            long[] end = new long[shape.length];
+            for (int d = 0; d < shape.length; d++) {
+                first[d] = coordinates[d] * chunkShape[d];
+                end[d] = Math.min(first[d] + chunkShape[d], shape[d]);
+            }
+            for (int cut = 0; cut < shape.length; cut++) {
+                if (end[cut] <= Math.max(first[cut], newShape[cut])) {
+                    continue;
+                }
+                long[] start = first.clone();
+                start[cut] = Math.max(first[cut], newShape[cut]);
+                long[] count = new long[shape.length];
+                boolean empty = false;
+                for (int d = 0; d < shape.length; d++) {
+                    count[d] = end[d] - start[d];
+                    empty |= count[d] <= 0;
+                }
+                if (!empty) {
+                    ByteBuffer fills = ByteBuffer.allocate((int) (Shapes.elementCount(count)
+                            * type.size()));
+                    while (fills.hasRemaining()) {
+                        fills.put(fill);
+                    }
+                    writeSelection(chunks, start, count, SelectionSource.of(fills.flip(), type));
+                }
+            }
+        }
     }
 
     /**
@@ -603,7 +744,10 @@ public final class Dataset extends Hdf5Object {
             throws IOException {
         file.requireOpen();
         try {
-            if (contiguous != null) {
+            if (virtual != null) {
+                virtual.read(shape, start, count, target,
+                        fillValue != null ? fillValue : new byte[type.size()]);
+            } else if (contiguous != null) {
                 contiguous.read(start, count, target,
                         fillValue != null ? fillValue : new byte[type.size()], file.transfer());
             } else if (file.swmrRetry() == null) {

@@ -53,19 +53,21 @@ record DatasetHeader(DataspaceMessage space, Datatype type, byte[] fillValue, Da
     }
 
     /**
-     * The messages of a dataset of {@code type} and {@code shape} written whole, as h5py writes
-     * {@code create_dataset(name, data=...)}: it cannot grow, its fill value is the default.
+     * The messages of a dataset of {@code type} and {@code shape} that cannot grow, stored as
+     * the layout message {@code layout} says: written whole and contiguous, as h5py writes
+     * {@code create_dataset(name, data=...)} (fill value null: the default), or virtual; as
+     * libhdf5 writes them.
      */
-    static List<HeaderMessage> wholeMessages(Datatype type, long[] shape,
-                                            DataLayout.Contiguous layout) {
+    static List<HeaderMessage> fixedShapeMessages(Datatype type, long[] shape, byte[] fillValue,
+                                                  byte[] layout) {
         return List.of(
                 HeaderMessage.of(DataspaceMessage.TYPE, 0,
                         new DataspaceMessage(shape, shape).encode()),
                 HeaderMessage.of(DatatypeMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
                         Datatypes.encode(type)),
                 HeaderMessage.of(FillValueMessage.TYPE, HeaderMessage.FLAG_CONSTANT,
-                        new FillValueMessage(null).encode()),
-                HeaderMessage.of(DataLayoutMessage.TYPE, 0, layout.encode()));
+                        new FillValueMessage(fillValue).encode()),
+                HeaderMessage.of(DataLayoutMessage.TYPE, 0, layout));
     }
 
     /**

@@ -10,8 +10,8 @@ import org.quire.format.hdf5.layout.DatatypeDescription;
 
 /**
  * The type of one element of a dataset or attribute, as the HDF5 datatype message describes it.
- * Quire handles the classes below; any other class in a file (references, arrays,
- * variable-length sequences, opaque, bitfield, time) is reported as unsupported, by name.
+ * Quire handles the classes below; any other class in a file (references, variable-length
+ * sequences, opaque, bitfield, time) is reported as unsupported, by name.
  */
 public sealed interface Datatype {
 
@@ -215,6 +215,57 @@ public sealed interface Datatype {
                 }
             }
             return null;
+        }
+    }
+
+    /**
+     * An array of {@code dimensions} (row-major, each at least 1) elements of {@code base} as one
+     * element: how h5py stores a compound member of a sub-array dtype such as
+     * {@code ("hash", "u1", (32,))}.
+     */
+    record ArrayType(Datatype base, List<Long> dimensions) implements Datatype {
+        public ArrayType {
+            Objects.requireNonNull(base, "base");
+            dimensions = List.copyOf(dimensions);
+            if (dimensions.isEmpty() || dimensions.size() > 32) {
+                throw new IllegalArgumentException("an array type has 1 to 32 dimensions, not "
+                        + dimensions.size());
+            }
+            if (base instanceof VariableLengthStringType) {
+                throw new IllegalArgumentException("arrays of variable-length strings are not "
+                        + "supported");
+            }
+            long bytes = base.size();
+            for (long dimension : dimensions) {
+                if (dimension < 1 || dimension > 0xffffffffL) {
+                    throw new IllegalArgumentException("array dimension " + dimension
+                            + " outside 1..2^32-1");
+                }
+                bytes *= dimension;
+                if (bytes > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("an array type of more than "
+                            + Integer.MAX_VALUE + " bytes");
+                }
+            }
+        }
+
+        /** {@code dimensions} elements of {@code base}: {@code new ArrayType(UINT8, 32)}. */
+        public ArrayType(Datatype base, long... dimensions) {
+            this(base, Arrays.stream(dimensions).boxed().toList());
+        }
+
+        @Override
+        public int size() {
+            long bytes = base.size();
+            for (long dimension : dimensions) {
+                bytes *= dimension;
+            }
+            return (int) bytes;
+        }
+
+        @Override
+        public ByteOrder byteOrder() {
+            return base.byteOrder();
         }
     }
 

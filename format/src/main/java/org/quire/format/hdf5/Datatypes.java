@@ -93,6 +93,9 @@ final class Datatypes {
             }
             return new Datatype.EnumType(base, members);
         }
+        if (description instanceof DatatypeDescription.Array array) {
+            return new Datatype.ArrayType(of(array.base()), array.dimensions());
+        }
         DatatypeDescription.Compound compound = (DatatypeDescription.Compound) description;
         List<Datatype.Member> members = new ArrayList<>();
         for (DatatypeDescription.Member member : compound.members()) {
@@ -126,6 +129,9 @@ final class Datatypes {
             return new DatatypeDescription.Enumeration(
                     (DatatypeDescription.FixedPoint) describe(enumeration.base()),
                     List.copyOf(members));
+        }
+        if (type instanceof Datatype.ArrayType array) {
+            return new DatatypeDescription.Array(describe(array.base()), array.dimensions());
         }
         Datatype.CompoundType compound = (Datatype.CompoundType) type;
         List<DatatypeDescription.Member> members = new ArrayList<>();

@@ -122,6 +122,23 @@ final class DenseMessageStorage<R, M> {
         return messages;
     }
 
+    /** A message and the bytes the heap stores it as (a header message body, as it is). */
+    record Stored<M>(M message, byte[] bytes) {
+    }
+
+    /** Every message with its stored bytes, ordered by the bytes of their UTF-8 names. */
+    List<Stored<M>> allStored() throws IOException {
+        List<Stored<M>> stored = new ArrayList<>();
+        names.forEach((a, b) -> Long.compare(kind.nameHash(a), kind.nameHash(b)), false,
+                record -> {
+                    byte[] bytes = heap.read(kind.heapId(record));
+                    stored.add(new Stored<>(decode(record, bytes), bytes));
+                });
+        stored.sort((a, b) -> Arrays.compareUnsigned(storedBytes(kind.name(a.message())),
+                storedBytes(kind.name(b.message()))));
+        return stored;
+    }
+
     /** The message named {@code name}, found through the name index, or null. */
     M find(String name) throws IOException {
         byte[] key = storedBytes(name);
@@ -260,7 +277,10 @@ final class DenseMessageStorage<R, M> {
     }
 
     private M message(R record) throws IOException {
-        byte[] bytes = heap.read(kind.heapId(record));
+        return decode(record, heap.read(kind.heapId(record)));
+    }
+
+    private M decode(R record, byte[] bytes) throws IOException {
         return kind.decode(record, new LittleEndianReader(file.path(), heap.address(),
                 "dense " + kind.what() + " message in fractal heap", bytes));
     }

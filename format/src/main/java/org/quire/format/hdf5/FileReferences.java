@@ -54,12 +54,24 @@ final class FileReferences implements StoredReferences {
         if (file.globalHeap() != null) {
             return file.globalHeap().object(id); // a writer's collections may be newer in its cache
         }
-        GlobalHeapCollection collection = collections.get(id.collectionAddress());
-        if (collection == null) {
-            collection = GlobalHeapCollection.read(file.blocks(), id.collectionAddress());
-            collections.put(id.collectionAddress(), collection);
+        return collection(id.collectionAddress()).object(file.path(), id);
+    }
+
+    /** All bytes of object {@code index} of the global heap collection at {@code address}. */
+    byte[] globalHeapObject(long address, int index) throws IOException {
+        if (file.globalHeap() != null) {
+            return file.globalHeap().object(address, index);
         }
-        return collection.object(file.path(), id);
+        return collection(address).object(file.path(), index);
+    }
+
+    private GlobalHeapCollection collection(long address) throws IOException {
+        GlobalHeapCollection collection = collections.get(address);
+        if (collection == null) {
+            collection = GlobalHeapCollection.read(file.blocks(), address);
+            collections.put(address, collection);
+        }
+        return collection;
     }
 
     /** Collections held now: at most {@link #CACHED_COLLECTIONS}. */

@@ -94,6 +94,15 @@ final class GlobalHeap {
                 }
             }
         }
+        return storeObjects(strings);
+    }
+
+    /** Stores {@code blob} (any bytes, such as a virtual dataset's mappings) as one object. */
+    Stored storeBlob(byte[] blob) throws IOException {
+        return storeObjects(List.of(blob));
+    }
+
+    private Stored storeObjects(List<byte[]> strings) throws IOException {
         LittleEndianWriter elements = new LittleEndianWriter();
         Map<Long, CacheEntry> held = new LinkedHashMap<>();
         try {
@@ -126,13 +135,26 @@ final class GlobalHeap {
 
     /** The bytes of the element {@code id}, from the collection as the cache holds it. */
     byte[] object(GlobalHeapId id) throws IOException {
-        CacheEntry entry = cache.protect(id.collectionAddress(), CacheEntry.class, this::load);
+        return object(id.collectionAddress(), collection -> collection.object(blocks.path(), id));
+    }
+
+    /** All bytes of object {@code index} of the collection at {@code address}. */
+    byte[] object(long address, int index) throws IOException {
+        return object(address, collection -> collection.object(blocks.path(), index));
+    }
+
+    private interface ObjectRead {
+        byte[] from(GlobalHeapCollection collection) throws CorruptFileException;
+    }
+
+    private byte[] object(long address, ObjectRead read) throws IOException {
+        CacheEntry entry = cache.protect(address, CacheEntry.class, this::load);
         try {
             if (entry instanceof BlockEntry<?> block
                     && block.value() instanceof GlobalHeapCollection collection) {
-                return collection.object(blocks.path(), id);
+                return read.from(collection);
             }
-            throw new CorruptFileException(blocks.path(), id.collectionAddress(),
+            throw new CorruptFileException(blocks.path(), address,
                     "global heap collection", "signature", "a global heap collection",
                     entry.toString());
         } finally {

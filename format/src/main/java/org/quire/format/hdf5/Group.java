@@ -15,6 +15,7 @@ import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.BTreeV2LinkRecord;
 import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
+import org.quire.format.hdf5.layout.DataspaceSelection;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.GroupInfoMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
@@ -22,6 +23,7 @@ import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.LinkMessage;
 import org.quire.format.hdf5.layout.LittleEndianReader;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
+import org.quire.format.hdf5.layout.VirtualMapping;
 
 /**
  * A group: named hard links to groups and datasets. Quire writes them compactly as link messages
@@ -321,9 +323,150 @@ public final class Group extends Hdf5Object {
         }
     }
 
+    /**
+     * A virtual dataset of {@code shape} (which it keeps: its maximum shape is the same) whose
+     * elements are those {@code mappings} show from datasets of this file, the others
+     * {@code fillValue} (null: zero bytes), as h5py's {@code VirtualLayout} or versioned-hdf5
+     * write one. Each mapping's selections are "all" or hyperslabs of as many elements, paired
+     * in row-major order ({@link VirtualData}); the source datasets need not exist yet (missing
+     * ones read as the fill value).
+     *
+     * @throws IllegalArgumentException a mapping names another file, a virtual block lies
+     *     outside the shape, two hyperslabs hold different numbers of elements, or a coordinate
+     *     reaches 2^32 (libhdf5 1.10's selection encoding holds 32 bits); the fill value is not
+     *     one element
+     */
+    public Dataset createVirtualDataset(String name, Datatype type, long[] shape,
+                                        byte[] fillValue, List<VirtualMapping> mappings)
+            throws IOException {
+        requireWritable();
+        file.requireNotSwmrWriting("create dataset " + childPath(path(), name));
+        checkNewName(name);
+        if (fillValue != null && fillValue.length != type.size()) {
+            throw new IllegalArgumentException("fill value of " + fillValue.length
+                    + " bytes for a type of " + type.size());
+        }
+        for (VirtualMapping mapping : mappings) {
+            checkMapping(mapping, shape);
+        }
+        return linkNew(name, Dataset.createVirtual(file, childPath(path(), name), type,
+                shape.clone(), fillValue == null ? null : fillValue.clone(), List.copyOf(mappings)));
+    }
+
+    private static void checkMapping(VirtualMapping mapping, long[] shape) {
+        String what = "mapping from " + mapping.sourceDataset() + ": ";
+        if (!mapping.sourceFile().equals(VirtualMapping.SAME_FILE)) {
+            throw new IllegalArgumentException(what + "source file \"" + mapping.sourceFile()
+                    + "\"; Quire maps datasets of the same file (\".\") only");
+        }
+        if (mapping.sourceDataset().isEmpty() || mapping.sourceDataset().indexOf(0) >= 0) {
+            throw new IllegalArgumentException(what + "not a dataset path");
+        }
+        if (!mapping.source().fitsVersion1() || !mapping.virtual().fitsVersion1()) {
+            throw new IllegalArgumentException(what + "a coordinate at or beyond 2^32");
+        }
+        if (mapping.virtual() instanceof DataspaceSelection.Hyperslab virtual) {
+            for (DataspaceSelection.Block block : virtual.blocks()) {
+                long[] start = block.start();
+                long[] count = block.count();
+                boolean inside = start.length == shape.length;
+                for (int d = 0; inside && d < shape.length; d++) {
+                    inside = start[d] + count[d] <= shape[d];
+                }
+                if (!inside) {
+                    throw new IllegalArgumentException(what + "virtual block " + block
+                            + " outside the shape " + Arrays.toString(shape));
+                }
+            }
+            if (mapping.source() instanceof DataspaceSelection.Hyperslab source
+                    && elements(virtual) != elements(source)) {
+                throw new IllegalArgumentException(what + "virtual blocks " + virtual.blocks()
+                        + " hold " + elements(virtual) + " elements, source blocks "
+                        + source.blocks() + " " + elements(source));
+            }
+        }
+    }
+
+    private static long elements(DataspaceSelection.Hyperslab selection) {
+        long elements = 0;
+        for (DataspaceSelection.Block block : selection.blocks()) {
+            elements += Shapes.elementCount(block.count());
+        }
+        return elements;
+    }
+
     private Dataset linkNew(String name, Dataset dataset) {
         link(name, dataset, dataset.header);
         return dataset;
+    }
+
+    /**
+     * Deletes the link {@code name} (hard or soft) from this group, as h5py's {@code del
+     * group[name]}: its link message becomes a null message; a group storing its links densely
+     * first moves them into its header ({@link #storeLinksCompactly}). An object whose only link it was is
+     * unreachable from then on; its space is not reused (libhdf5 frees it; Quire leaks it, as
+     * h5repack would reclaim it). Objects of the deleted member handed out before must not be
+     * used any more.
+     *
+     * @throws NoSuchElementException        there is no member {@code name}
+     * @throws UnsupportedOperationException this group (read from a file) stores its links in a
+     *                                       symbol table (old format)
+     * @throws SwmrWriteRefusedException     the file is SWMR writing
+     */
+    public void delete(String name) throws IOException {
+        requireWritable();
+        file.requireNotSwmrWriting("delete " + childPath(path(), name));
+        if (symbolTable != null) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete \""
+                    + name + "\" from group " + path() + ": " + linkStorage()
+                    + "; Quire deletes links of new-style groups only");
+        }
+        if (link(name) == null) {
+            throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
+        }
+        if (dense != null) {
+            storeLinksCompactly();
+        }
+        List<HeaderMessage> messages = header.messages();
+        for (int handle = 0; handle < messages.size(); handle++) {
+            HeaderMessage message = messages.get(handle);
+            if (message.type() == LinkMessage.TYPE && LinkMessage.decode(message.reader(
+                    file.blocks().path(), "link message")).name().equals(name)) {
+                header.remove(handle);
+                links.remove(name);
+                children.remove(name);
+                return;
+            }
+        }
+        throw new IllegalStateException(path() + ": no link message for \"" + name + "\"");
+    }
+
+    /**
+     * Moves a dense group's links into its header, as libhdf5 does when a group shrinks below its
+     * minimum for dense storage: each link message as the fractal heap stores it (creation order
+     * field included), in name order, and the link info message's addresses undefined. The heap
+     * and its B-trees stay in the file, unreachable (their space is not reused).
+     */
+    private void storeLinksCompactly() throws IOException {
+        List<DenseMessageStorage.Stored<LinkMessage>> stored;
+        try {
+            stored = dense.allStored();
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
+        int info = header.handleOf(LinkInfoMessage.TYPE);
+        header.replace(info, LinkInfoMessage.withoutDenseStorage(
+                header.messages().get(info).body()));
+        for (DenseMessageStorage.Stored<LinkMessage> link : stored) {
+            header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.bytes()));
+            links.put(link.message().name(), link.message());
+        }
+        dense = null;
+    }
+
+    private String linkStorage() {
+        return "its links are stored " + (dense != null
+                ? "densely (fractal heap and version-2 B-trees)" : "in a symbol table (old format)");
     }
 
     /**
@@ -444,10 +587,8 @@ public final class Group extends Hdf5Object {
         }
         if (dense != null || symbolTable != null) {
             throw new UnsupportedOperationException(file.blocks().path() + ": cannot add \""
-                    + name + "\" to group " + path() + ": its links are stored "
-                    + (dense != null ? "densely (fractal heap and version-2 B-trees)"
-                    : "in a symbol table (old format)") + "; Quire adds links to compactly "
-                    + "stored groups only");
+                    + name + "\" to group " + path() + ": " + linkStorage()
+                    + "; Quire adds links to compactly stored groups only");
         }
         if (links.containsKey(name)) {
             throw new IllegalArgumentException(path() + " already has a member \"" + name + "\"");

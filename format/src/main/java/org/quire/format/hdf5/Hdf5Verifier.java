@@ -238,7 +238,9 @@ public final class Hdf5Verifier {
             try {
                 if (dataset.layout() == StorageLayout.CHUNKED) {
                     verifyChunks(dataset);
-                } else {
+                } else if (dataset.layout() != StorageLayout.VIRTUAL) {
+                    // (A virtual dataset's mappings were checked, checksum and selections, when
+                    // it was opened; its sources are datasets verified on their own.)
                     verifyContiguous(dataset);
                 }
                 if (dataset.type() instanceof Datatype.VariableLengthStringType) {

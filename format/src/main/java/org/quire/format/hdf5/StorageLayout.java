@@ -10,5 +10,7 @@ public enum StorageLayout {
     /** In one block of the file, row-major. */
     CONTIGUOUS,
     /** In chunks found through a chunk index. */
-    CHUNKED
+    CHUNKED,
+    /** In other datasets, through the mappings of a virtual dataset. */
+    VIRTUAL
 }

@@ -265,6 +265,21 @@ final class WritableObjectHeader {
         }
     }
 
+    /**
+     * Removes message {@code handle} as libhdf5 does: it becomes a null message of the same
+     * size, whose room a later reopening reuses (the handles of the others stay).
+     */
+    void remove(int handle) {
+        Slot slot = slots.get(handle);
+        slot.message = HeaderMessage.of(ObjectHeaderV2.NULL_MESSAGE, 0,
+                new byte[slot.message.body().length]);
+        for (BlockEntry<Chunk> chunk : chunks) {
+            if (chunk.value().slots.contains(slot)) {
+                cache.markDirty(chunk);
+            }
+        }
+    }
+
     /** Replaces the body of message {@code handle} with one of the same length. */
     void replace(int handle, byte[] body) {
         Slot slot = slots.get(handle);

@@ -41,6 +41,14 @@ final class H5pyFixtures {
      */
     static final String LZF = "make_h5py_lzf_fixtures.py";
 
+    /**
+     * {@code vds.h5}, {@code vds_legacy.h5}: virtual datasets made through h5py's
+     * VirtualLayout (per-chunk hyperslabs, "all" sources, a missing source, a strided mapping
+     * Quire refuses), in the latest and the default format; {@code versioned.h5}: three versions
+     * versioned-hdf5 1.7.0 committed.
+     */
+    static final String VDS = "make_h5py_vds_fixtures.py";
+
     /** Signatures of the blocks of dense storage, and the structure errors must name. */
     static final Map<String, String> DENSE_BLOCKS = new LinkedHashMap<>();
 

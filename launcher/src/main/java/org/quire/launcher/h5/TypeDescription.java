@@ -8,7 +8,8 @@ import org.quire.format.hdf5.Datatype;
 /**
  * A datatype in one short line: {@code int32 LE}, {@code uint8}, {@code float64 BE},
  * {@code string[16] nullterm ascii}, {@code string[variable] nullterm utf8},
- * {@code enum int8 {FALSE=0, TRUE=1}}, {@code compound[12] {x: int32 LE @0, y: float64 LE @4}}.
+ * {@code enum int8 {FALSE=0, TRUE=1}}, {@code compound[12] {x: int32 LE @0, y: float64 LE @4}},
+ * {@code array[2][3] of int32 LE}.
  */
 final class TypeDescription {
 
@@ -36,6 +37,13 @@ final class TypeDescription {
                 members.add(ValueFormat.name(member.name()) + "=" + member.value());
             }
             return "enum " + of(enumeration.base()) + " " + members;
+        }
+        if (type instanceof Datatype.ArrayType array) {
+            StringBuilder dimensions = new StringBuilder();
+            for (long dimension : array.dimensions()) {
+                dimensions.append('[').append(dimension).append(']');
+            }
+            return "array" + dimensions + " of " + of(array.base());
         }
         Datatype.CompoundType compound = (Datatype.CompoundType) type;
         StringJoiner members = new StringJoiner(", ", "{", "}");

@@ -14,7 +14,7 @@ import org.quire.launcher.TerminalText;
  * enumeration members by name (bools as FALSE and TRUE, as h5dump prints them; a value no
  * member has as its number), floats as the shortest text that reads back as the same number
  * ({@link ShortestFloat}), strings quoted with escapes ({@link #string}), compounds as
- * {@code {name=value, ...}}.
+ * {@code {name=value, ...}}, arrays as {@code [value, ...]} (row-major, flattened).
  */
 final class ValueFormat {
 
@@ -47,6 +47,14 @@ final class ValueFormat {
         if (type instanceof Datatype.VariableLengthStringType) {
             throw new IllegalArgumentException("variable-length strings are formatted from their"
                     + " bytes, not from their global heap IDs");
+        }
+        if (type instanceof Datatype.ArrayType array) {
+            StringJoiner elements = new StringJoiner(", ", "[", "]");
+            int size = array.base().size();
+            for (int at = 0; at < array.size(); at += size) {
+                elements.add(format(array.base(), bytes, offset + at));
+            }
+            return elements.toString();
         }
         StringJoiner members = new StringJoiner(", ", "{", "}");
         for (Datatype.Member member : ((Datatype.CompoundType) type).members()) {

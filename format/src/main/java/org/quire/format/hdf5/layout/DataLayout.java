@@ -15,14 +15,17 @@ import org.quire.format.UnsupportedFormatException;
  * |         |              | class 2 (chunked), version 4: see DataLayoutMessage       |
  * |         |              | class 2, version 3: dimensionality (1), v1 B-tree address |
  * |         |              |   (O), chunk sizes (4 each), the last the element size   |
+ * |         |              | class 3 (virtual), version 4: global heap collection      |
+ * |         |              |   address (O) | object index (4): the mappings           |
  * +---------+--------------+-----------------------------------------------------------+
  * </pre>
  */
 public sealed interface DataLayout permits DataLayout.Compact, DataLayout.Contiguous,
-        DataLayoutMessage {
+        DataLayout.Virtual, DataLayoutMessage {
 
     int CLASS_COMPACT = 0;
     int CLASS_CONTIGUOUS = 1;
+    int CLASS_VIRTUAL = 3;
     /**
      * Header message type of the external data files message (IV.A.2.h): its presence means a
      * contiguous dataset's elements are in other files, which Quire does not read.
@@ -39,6 +42,17 @@ public sealed interface DataLayout permits DataLayout.Compact, DataLayout.Contig
         public byte[] encode() {
             return new LittleEndianWriter().putByte(3).putByte(CLASS_CONTIGUOUS)
                     .putAddress(address).putLength(size).toByteArray();
+        }
+    }
+
+    /**
+     * Elements found through {@link VirtualMapping}s, stored as the global heap object
+     * {@code index} of the collection at {@code heapAddress} (undefined, index 0: no mappings).
+     */
+    record Virtual(long heapAddress, int index) implements DataLayout {
+        public byte[] encode() {
+            return new LittleEndianWriter().putByte(4).putByte(CLASS_VIRTUAL)
+                    .putAddress(heapAddress).putInt(index).toByteArray();
         }
     }
 
@@ -60,8 +74,13 @@ public sealed interface DataLayout permits DataLayout.Compact, DataLayout.Contig
         if ((version == 3 || version == 4) && layoutClass == CLASS_CONTIGUOUS) {
             return new Contiguous(in.getAddress("address"), in.getLength("size"));
         }
+        if (version == 4 && layoutClass == CLASS_VIRTUAL) {
+            return new Virtual(in.getAddress("global heap collection address"),
+                    in.getInt("global heap object index"));
+        }
         throw new UnsupportedFormatException(in.file(), "data layout message", at,
                 "version " + version + ", class " + layoutClass,
-                "versions 3 and 4 of classes 0 (compact), 1 (contiguous) and 2 (chunked)");
+                "versions 3 and 4 of classes 0 (compact), 1 (contiguous) and 2 (chunked), "
+                        + "version 4 of class 3 (virtual)");
     }
 }

@@ -34,6 +34,21 @@ public sealed interface DatatypeDescription {
     record Compound(int size, List<Member> members) implements DatatypeDescription {
     }
 
+    /**
+     * Array class: {@code dimensions} (each at least 1, row-major) elements of {@code base}, as
+     * one element.
+     */
+    record Array(DatatypeDescription base, List<Long> dimensions) implements DatatypeDescription {
+        @Override
+        public int size() {
+            long count = 1;
+            for (long dimension : dimensions) {
+                count *= dimension;
+            }
+            return (int) (count * base.size());
+        }
+    }
+
     /** One member of a compound. */
     record Member(String name, int offset, DatatypeDescription type) {
     }

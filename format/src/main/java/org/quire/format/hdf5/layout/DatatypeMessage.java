@@ -34,9 +34,12 @@ import org.quire.format.UnsupportedFormatException;
  * variable-length (9): b0-3 type (0 sequence, 1 string), b4-7 padding, b8-11 character set;
  *                  properties: base datatype message (libhdf5: an unsigned byte for strings).
  *                  Elements are stored as length (4) and a global heap ID ({@link GlobalHeapId}).
+ * array (10):      no bit field; properties: dimensionality (1), version 2 only: reserved (3);
+ *                  dimension sizes (4 each), version 2 only: permutation indices (4 each);
+ *                  base datatype message. The size is the base's times every dimension.
  * </pre>
- * Classes 2 (time), 4 (bitfield), 5 (opaque), 7 (reference), 10 (array) and variable-length
- * sequences are reported as unsupported, by name.
+ * Classes 2 (time), 4 (bitfield), 5 (opaque), 7 (reference) and variable-length sequences are
+ * reported as unsupported, by name; so are arrays of variable-length strings.
  */
 public final class DatatypeMessage {
 
@@ -48,6 +51,10 @@ public final class DatatypeMessage {
     private static final int CLASS_COMPOUND = 6;
     private static final int CLASS_ENUMERATION = 8;
     private static final int CLASS_VARIABLE_LENGTH = 9;
+    private static final int CLASS_ARRAY = 10;
+    /** Array version libhdf5 writes with the latest format: no permutation indices. */
+    private static final int ARRAY_VERSION = 3;
+    private static final int MAXIMUM_ARRAY_RANK = 32;
     private static final int VARIABLE_LENGTH_STRING = 1;
     /** Versions of enumerations and compounds that store names without padding. */
     private static final int UNPADDED_NAMES_VERSION = 3;
@@ -62,8 +69,8 @@ public final class DatatypeMessage {
     private static final DatatypeDescription.FixedPoint VARIABLE_LENGTH_STRING_BASE =
             new DatatypeDescription.FixedPoint(1, false, ByteOrder.LITTLE_ENDIAN);
     private static final String SUPPORTED_CLASSES = "fixed-point (all bits significant),"
-            + " IEEE floating-point, string, compound, enumeration and variable-length string"
-            + " classes";
+            + " IEEE floating-point, string, compound, enumeration, array and variable-length"
+            + " string classes";
 
     /** Widest integer read: one Java long. */
     private static final int MAXIMUM_INTEGER_SIZE = 8;
@@ -120,6 +127,13 @@ public final class DatatypeMessage {
             for (DatatypeDescription.EnumMember member : enumeration.members()) {
                 out.putBytes(member.value());
             }
+        } else if (type instanceof DatatypeDescription.Array array) {
+            out.putByte(CLASS_ARRAY | ARRAY_VERSION << 4).putByte(0).putByte(0).putByte(0)
+                    .putInt(array.size()).putByte(array.dimensions().size());
+            for (long dimension : array.dimensions()) {
+                out.putInt((int) dimension);
+            }
+            encode(array.base(), out);
         } else {
             DatatypeDescription.Compound compound = (DatatypeDescription.Compound) type;
             int count = compound.members().size();
@@ -223,6 +237,9 @@ public final class DatatypeMessage {
                 }
                 return new DatatypeDescription.VariableLengthString(padding, (bits1 & 0x0f) == 1);
             }
+            case CLASS_ARRAY -> {
+                return decodeArray(in, at, version, size);
+            }
             default -> throw unsupported(in, at, (typeClass < CLASS_NAMES.length
                     ? CLASS_NAMES[typeClass] : "unknown") + " datatype (class " + typeClass
                     + ")");
@@ -268,6 +285,48 @@ public final class DatatypeMessage {
             members.add(new DatatypeDescription.Member(decoded, offset, type));
         }
         return new DatatypeDescription.Compound(size, List.copyOf(members));
+    }
+
+    private static DatatypeDescription decodeArray(LittleEndianReader in, long at, int version,
+                                                   int size)
+            throws CorruptFileException, UnsupportedFormatException {
+        if (version != 2 && version != ARRAY_VERSION) {
+            throw unsupported(in, at, "array datatype version " + version + " (2 and 3 read)");
+        }
+        int rank = in.getUnsignedByte("array dimensionality");
+        if (rank < 1 || rank > MAXIMUM_ARRAY_RANK) {
+            throw in.corrupt(at + 8, "array dimensionality", "1.." + MAXIMUM_ARRAY_RANK,
+                    Integer.toString(rank));
+        }
+        if (version == 2) {
+            in.skip(3);
+        }
+        List<Long> dimensions = new ArrayList<>();
+        for (int d = 0; d < rank; d++) {
+            long dimensionAt = in.absolutePosition();
+            long dimension = in.getInt("array dimension size") & 0xffffffffL;
+            if (dimension < 1) {
+                throw in.corrupt(dimensionAt, "array dimension size", "at least 1", "0");
+            }
+            dimensions.add(dimension);
+        }
+        if (version == 2) {
+            in.skip(4 * rank); // permutation indices: libhdf5 never implemented any but identity
+        }
+        long baseAt = in.absolutePosition();
+        DatatypeDescription base = decode(in);
+        if (base instanceof DatatypeDescription.VariableLengthString) {
+            throw unsupported(in, baseAt, "array of variable-length strings");
+        }
+        long bytes = base.size();
+        for (int d = 0; d < rank && bytes <= Integer.MAX_VALUE; d++) {
+            bytes *= dimensions.get(d); // both below 2^32: no overflow
+        }
+        if (bytes != size) {
+            throw in.corrupt(at + 4, "array size", "the base's " + base.size() + " bytes times "
+                    + "the dimensions " + dimensions, size + " bytes");
+        }
+        return new DatatypeDescription.Array(base, List.copyOf(dimensions));
     }
 
     private static String utf8(StringBuilder latin1) {
@@ -327,6 +386,9 @@ public final class DatatypeMessage {
         }
         if (type instanceof DatatypeDescription.Enumeration enumeration) {
             return enumeration.base().size() + "-byte enumeration";
+        }
+        if (type instanceof DatatypeDescription.Array array) {
+            return "array " + array.dimensions() + " of " + describe(array.base());
         }
         return "variable-length string";
     }

@@ -206,6 +206,16 @@ public final class GlobalHeapCollection {
      *
      * @throws CorruptFileException the collection has no such object, or a shorter one
      */
+    /** All bytes of object {@code index} (a blob such as a virtual dataset's mappings). */
+    public byte[] object(Path file, int index) throws CorruptFileException {
+        long[] object = objects.get(index);
+        if (object == null) {
+            throw new CorruptFileException(file, address, IDENTITY.structure(), "object "
+                    + index, "an object", "no such object");
+        }
+        return Arrays.copyOfRange(image, (int) object[0], (int) (object[0] + object[1]));
+    }
+
     public byte[] object(Path file, GlobalHeapId id) throws CorruptFileException {
         long[] object = objects.get(id.objectIndex());
         if (object == null || object[1] < id.length()) {

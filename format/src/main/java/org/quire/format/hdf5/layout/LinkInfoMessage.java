@@ -40,6 +40,18 @@ public record LinkInfoMessage(long fractalHeapAddress, long nameIndexAddress,
                 .putAddress(fractalHeapAddress).putAddress(nameIndexAddress).toByteArray();
     }
 
+    /**
+     * The message {@code body} (as stored) with every address undefined, flags and maximum
+     * creation index kept: the group's links are to be stored compactly from then on. The
+     * length does not change.
+     */
+    public static byte[] withoutDenseStorage(byte[] body) {
+        byte[] compact = body.clone();
+        int addresses = 2 + ((body[1] & FLAG_CREATION_ORDER_TRACKED) != 0 ? 8 : 0);
+        java.util.Arrays.fill(compact, addresses, compact.length, (byte) 0xff);
+        return compact;
+    }
+
     public static LinkInfoMessage decode(LittleEndianReader in)
             throws CorruptFileException, UnsupportedFormatException {
         long at = in.absolutePosition();

@@ -1,0 +1,290 @@
+package org.quire.format.hdf5;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.chunk.BoxRuns;
+import org.quire.format.hdf5.chunk.Shapes;
+import org.quire.format.hdf5.layout.DataspaceSelection;
+import org.quire.format.hdf5.layout.DataspaceSelection.Block;
+import org.quire.format.hdf5.layout.VirtualMapping;
+
+/**
+ * The elements of a virtual dataset: each mapping's source elements, read from the source
+ * dataset in the same file, where its virtual selection lies; the fill value elsewhere. As in
+ * libhdf5, a source dataset that does not exist reads as the fill value, and a source block
+ * beyond the source's extent is refused.
+ *
+ * <p>As in libhdf5, the n-th element of a mapping's virtual selection, in row-major order,
+ * shows the n-th element of its source selection ("all" is the whole dataspace). A mapping of
+ * one block onto one block of the same extents (extents of 1 aside: a 1-D source block may fill
+ * a row of a 2-D dataset), what versioned-hdf5 and most of h5py's {@code VirtualLayout} write,
+ * is read as one box per request; any other (a strided selection, several blocks) is walked
+ * row by row, one source read per stretch of a row.
+ */
+final class VirtualData {
+
+    /** Rows a selection the general case walks may have: their coordinates are held. */
+    private static final int MAX_RUNS = 1 << 20;
+
+    private final Hdf5File file;
+    private final String path;
+    private final Datatype type;
+    private final List<VirtualMapping> mappings;
+
+    VirtualData(Hdf5File file, String path, Datatype type, List<VirtualMapping> mappings) {
+        this.file = file;
+        this.path = path;
+        this.type = type;
+        this.mappings = List.copyOf(mappings);
+    }
+
+    List<VirtualMapping> mappings() {
+        return mappings;
+    }
+
+    /**
+     * Stores the hyperslab at {@code start} of {@code count} elements, of a dataset of
+     * {@code shape}, in {@code target}.
+     */
+    void read(long[] shape, long[] start, long[] count, SelectionTarget target,
+              byte[] fillElement) throws IOException {
+        target.fill(0, Shapes.elementCount(count), fillElement);
+        for (VirtualMapping mapping : mappings) {
+            Dataset source = source(mapping);
+            if (source == null) {
+                continue;
+            }
+            List<Block> virtualBlocks = blocks(mapping.virtual(), shape);
+            List<Block> sourceBlocks = blocks(mapping.source(), source.shape());
+            check(mapping, virtualBlocks, shape, "virtual");
+            check(mapping, sourceBlocks, source.shape(), "source");
+            if (elements(virtualBlocks) != elements(sourceBlocks)) {
+                throw unsupported(mapping, elements(virtualBlocks) + " virtual and "
+                        + elements(sourceBlocks) + " source elements");
+            }
+            if (virtualBlocks.size() == 1 && sourceBlocks.size() == 1
+                    && sameBox(virtualBlocks.get(0), sourceBlocks.get(0))) {
+                copy(virtualBlocks.get(0), sourceBlocks.get(0), source, start, count, target);
+            } else {
+                copyRuns(mapping, virtualBlocks, sourceBlocks, source, start, count, target);
+            }
+        }
+    }
+
+    /** Every block of {@code blocks} must have the dataspace's rank and lie inside its shape. */
+    private void check(VirtualMapping mapping, List<Block> blocks, long[] shape, String side)
+            throws UnsupportedFormatException {
+        for (Block block : blocks) {
+            boolean inside = block.start().length == shape.length;
+            for (int d = 0; inside && d < shape.length; d++) {
+                inside = block.start()[d] + block.count()[d] <= shape[d];
+            }
+            if (!inside) {
+                throw unsupported(mapping, side + " block " + block + " outside the shape "
+                        + Arrays.toString(shape) + (side.equals("source")
+                        ? " (libhdf5 refuses to read it too)" : ""));
+            }
+        }
+    }
+
+    private static long elements(List<Block> blocks) {
+        long elements = 0;
+        for (Block block : blocks) {
+            elements += Shapes.elementCount(block.count());
+        }
+        return elements;
+    }
+
+    /**
+     * Whether the two boxes hold the same extents once extents of 1 are dropped: then row-major
+     * order pairs them box to box (a 1-D source block may fill a row of a 2-D dataset).
+     */
+    private static boolean sameBox(Block virtual, Block source) {
+        long[] to = virtual.count();
+        long[] from = source.count();
+        return Arrays.equals(Arrays.stream(nonUnitAxes(to)).mapToLong(d -> to[d]).toArray(),
+                Arrays.stream(nonUnitAxes(from)).mapToLong(d -> from[d]).toArray());
+    }
+
+    /** The source dataset of {@code mapping}, or null when it does not exist. */
+    private Dataset source(VirtualMapping mapping) throws IOException {
+        if (!mapping.sourceFile().equals(VirtualMapping.SAME_FILE)) {
+            throw unsupported(mapping, "source file \"" + mapping.sourceFile() + "\"");
+        }
+        Hdf5Object object = file.root();
+        try {
+            for (String part : mapping.sourceDataset().split("/")) {
+                if (!part.isEmpty() && !part.equals(".")) {
+                    object = ((Group) object).get(part);
+                }
+            }
+        } catch (NoSuchElementException | ClassCastException e) {
+            return null;
+        }
+        if (!(object instanceof Dataset dataset)) {
+            return null;
+        }
+        if (dataset.layout() == StorageLayout.VIRTUAL) {
+            throw unsupported(mapping, "a virtual source dataset");
+        }
+        if (!dataset.type().equals(type)) {
+            throw unsupported(mapping, "source type " + dataset.type() + " (no conversion)");
+        }
+        return dataset;
+    }
+
+    private static List<Block> blocks(DataspaceSelection selection, long[] shape) {
+        if (selection instanceof DataspaceSelection.Hyperslab hyperslab) {
+            return hyperslab.blocks();
+        }
+        List<Block> whole = new ArrayList<>();
+        if (Shapes.elementCount(shape) > 0) {
+            whole.add(new Block(new long[shape.length], shape));
+        }
+        return whole;
+    }
+
+    /**
+     * Copies what the request ({@code start}, {@code count}) selects of the virtual block
+     * {@code to} from the source block {@code from} of {@code source}.
+     */
+    private void copy(Block to, Block from, Dataset source, long[] start, long[] count,
+                      SelectionTarget target) throws IOException {
+        int rank = start.length;
+        long[] lo = new long[rank];
+        long[] extent = new long[rank];
+        long[] inRequest = new long[rank];
+        for (int d = 0; d < rank; d++) {
+            lo[d] = Math.max(to.start()[d], start[d]);
+            long hi = Math.min(to.start()[d] + to.count()[d], start[d] + count[d]);
+            if (hi <= lo[d]) {
+                return;
+            }
+            extent[d] = hi - lo[d];
+            inRequest[d] = lo[d] - start[d];
+        }
+        // The source box: the block's start, moved along the axes the two blocks share.
+        long[] sourceStart = from.start();
+        long[] sourceCount = new long[sourceStart.length];
+        Arrays.fill(sourceCount, 1);
+        int[] virtualAxes = nonUnitAxes(to.count());
+        int[] sourceAxes = nonUnitAxes(from.count());
+        for (int i = 0; i < virtualAxes.length; i++) {
+            int v = virtualAxes[i];
+            sourceStart[sourceAxes[i]] += lo[v] - to.start()[v];
+            sourceCount[sourceAxes[i]] = extent[v];
+        }
+        ByteBuffer bytes = source.read(sourceStart, sourceCount);
+        int size = type.size();
+        BoxRuns.forEach(extent, new long[rank], count, inRequest, extent,
+                (element, at, elements) -> target.put(at, bytes.slice((int) element * size,
+                        (int) elements * size)));
+    }
+
+    /**
+     * The general case, as libhdf5 pairs selections: the n-th element of the virtual selection
+     * in row-major order shows the n-th of the source selection. Both are cut into runs along
+     * their last dimension, in row-major order, and walked side by side; each stretch both
+     * runs share that the request overlaps is one read of the source.
+     */
+    private void copyRuns(VirtualMapping mapping, List<Block> virtualBlocks,
+                          List<Block> sourceBlocks, Dataset source, long[] start, long[] count,
+                          SelectionTarget target) throws IOException {
+        List<long[]> to = runs(mapping, virtualBlocks);
+        List<long[]> from = runs(mapping, sourceBlocks);
+        int rank = start.length;
+        int last = rank - 1;
+        int sourceLast = source.shape().length - 1;
+        int size = type.size();
+        int i = 0;
+        int j = 0;
+        long doneTo = 0;
+        long doneFrom = 0;
+        while (i < to.size() && j < from.size()) {
+            long[] v = to.get(i);
+            long[] f = from.get(j);
+            long length = Math.min(v[rank] - doneTo, f[sourceLast + 1] - doneFrom);
+            long first = v[last] + doneTo;
+            boolean rowInRequest = true;
+            for (int d = 0; d < last; d++) {
+                rowInRequest &= v[d] >= start[d] && v[d] < start[d] + count[d];
+            }
+            long lo = Math.max(first, start[last]);
+            long hi = Math.min(first + length, start[last] + count[last]);
+            if (rowInRequest && lo < hi) {
+                long[] sourceStart = Arrays.copyOf(f, sourceLast + 1);
+                sourceStart[sourceLast] += doneFrom + lo - first;
+                long[] sourceCount = new long[sourceLast + 1];
+                Arrays.fill(sourceCount, 1);
+                sourceCount[sourceLast] = hi - lo;
+                long[] at = new long[rank];
+                for (int d = 0; d < rank; d++) {
+                    at[d] = (d == last ? lo : v[d]) - start[d];
+                }
+                ByteBuffer bytes = source.read(sourceStart, sourceCount);
+                target.put(BoxRuns.elementIndex(count, at), bytes.slice(0, (int) (hi - lo) * size));
+            }
+            doneTo += length;
+            doneFrom += length;
+            if (doneTo == v[rank]) {
+                i++;
+                doneTo = 0;
+            }
+            if (doneFrom == f[sourceLast + 1]) {
+                j++;
+                doneFrom = 0;
+            }
+        }
+    }
+
+    /**
+     * The runs of {@code blocks} along their last dimension in row-major order: each its first
+     * element's coordinates, then its length.
+     */
+    private List<long[]> runs(VirtualMapping mapping, List<Block> blocks)
+            throws UnsupportedFormatException {
+        List<long[]> runs = new ArrayList<>();
+        for (Block block : blocks) {
+            long[] blockStart = block.start();
+            long[] blockCount = block.count();
+            int rank = blockStart.length;
+            long rows = Shapes.elementCount(blockCount) / blockCount[rank - 1];
+            if (runs.size() + rows > MAX_RUNS) {
+                throw unsupported(mapping, "a selection of more than " + MAX_RUNS + " rows");
+            }
+            long[] offset = new long[rank];
+            for (long r = 0; r < rows; r++) {
+                long[] run = new long[rank + 1];
+                for (int d = 0; d < rank; d++) {
+                    run[d] = blockStart[d] + offset[d];
+                }
+                run[rank] = blockCount[rank - 1];
+                runs.add(run);
+                for (int d = rank - 2; d >= 0 && ++offset[d] == blockCount[d]; d--) {
+                    offset[d] = 0;
+                }
+            }
+        }
+        runs.sort((a, b) -> Arrays.compare(a, 0, a.length - 1, b, 0, b.length - 1));
+        return runs;
+    }
+
+    private static int[] nonUnitAxes(long[] extents) {
+        return java.util.stream.IntStream.range(0, extents.length)
+                .filter(d -> extents[d] != 1).toArray();
+    }
+
+    private UnsupportedFormatException unsupported(VirtualMapping mapping, String found) {
+        return new UnsupportedFormatException(file.path(), "virtual dataset mapping",
+                UnsupportedFormatException.NO_OFFSET, found + " in the mapping from "
+                + mapping.sourceFile() + " " + mapping.sourceDataset(),
+                "selections of as many elements inside datasets of the same file and type")
+                .within(path);
+    }
+}
