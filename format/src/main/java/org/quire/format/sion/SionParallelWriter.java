@@ -28,6 +28,11 @@ import org.quire.format.storage.Storage;
  * gathers every rank's chunk fill levels in a single gather (SIONlib does one per chunk index);
  * each file's first rank then writes META2 and META1's tail.
  *
+ * <p>With {@link SionWriteOptions#withCollectiveWrites(int) collective writes} (SIONlib's {@code collective}
+ * mode), open lays the file out as SIONlib does in that mode ({@link CollectorGroups}) and every write is
+ * collective: each rank takes its record's place in its own chunk and its group's collector writes it there
+ * ({@link CollectorGather}). Close is the same in both modes.
+ *
  * <p>Unless {@link SionWriteOptions#journal()} is off, every rank also records in a recovery
  * journal beside its physical file ({@link SionJournalLayout}) the fill level of each chunk it
  * leaves and, at {@link #flush()}, of its current chunk; close deletes the journals. After a
