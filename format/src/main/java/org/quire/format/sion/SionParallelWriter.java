@@ -93,7 +93,8 @@ public final class SionParallelWriter implements Closeable {
     /**
      * Collectively creates the file set {@code name} ({@code name}, {@code name.000001}, ...).
      *
-     * @param requestedChunkSize this rank's chunk size; its capacity is the size aligned to the block size
+     * @param requestedChunkSize this rank's chunk size; its capacity is the size aligned to the block size (with
+     *                           collective writes, as {@link CollectorGroups} computes it)
      * @param fileCount          physical files, 1..ranks; must be equal on all ranks
      * @param fsBlockSize        alignment, or {@link #FS_BLOCK_SIZE_FROM_FILE_STORE} (at least 64 KiB); rank 0's
      *                           value is used
