@@ -2,6 +2,7 @@ package org.quire.format.sion;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -16,10 +17,14 @@ final class ParallelWritePlan {
     private final Meta1FixedPart[] fixedParts;
     private final SionWriteOptions options;
     private final long journalId;
+    /** In collective mode, the rank of each rank's collector; empty otherwise. */
+    private final int[] collectorOfRank;
 
     private ParallelWritePlan(ContiguousPartition ranksToFiles, ChunkGeometry[] geometries,
-                              Meta1FixedPart[] fixedParts, SionWriteOptions options, long journalId) {
+                              Meta1FixedPart[] fixedParts, SionWriteOptions options, long journalId,
+                              int[] collectorOfRank) {
         this.ranksToFiles = ranksToFiles;
+        this.collectorOfRank = collectorOfRank;
         this.geometries = geometries;
         this.fixedParts = fixedParts;
         this.options = options;
@@ -28,7 +33,8 @@ final class ParallelWritePlan {
 
     /**
      * Plans files for {@code requestedChunkSizes.length} ranks; capacities are the requests
-     * aligned to {@code fsBlockSize}, globalranks the ranks, prefix the name passed to open;
+     * aligned to {@code fsBlockSize} (in collective mode, as {@link CollectorGroups} pads them per file),
+     * globalranks the ranks, prefix the name passed to open;
      * {@code journalId} identifies this open in the recovery journals.
      */
     static ParallelWritePlan of(String prefix, long[] requestedChunkSizes, int fileCount, int fsBlockSize,
@@ -44,16 +50,26 @@ final class ParallelWritePlan {
         ContiguousPartition ranksToFiles = new ContiguousPartition(ranks, fileCount);
         ChunkGeometry[] geometries = new ChunkGeometry[fileCount];
         Meta1FixedPart[] fixedParts = new Meta1FixedPart[fileCount];
-        long[] capacities = ChunkGeometry.alignedCapacities(requestedChunkSizes, fsBlockSize);
+        int[] collectorOfRank = new int[options.collective() ? ranks : 0];
         for (int file = 0; file < fileCount; file++) {
             int first = ranksToFiles.first(file);
             int count = ranksToFiles.count(file);
-            long[] fileCapacities = new long[count];
-            System.arraycopy(capacities, first, fileCapacities, 0, count);
+            long[] fileRequests = Arrays.copyOfRange(requestedChunkSizes, first, first + count);
+            long[] fileCapacities;
+            if (options.collective()) {
+                CollectorGroups groups = CollectorGroups.of(fileRequests, fsBlockSize, options.tasksPerCollector());
+                fileCapacities = groups.capacities();
+                int[] collectors = groups.collectors();
+                for (int task = 0; task < count; task++) {
+                    collectorOfRank[first + task] = first + collectors[task];
+                }
+            } else {
+                fileCapacities = ChunkGeometry.alignedCapacities(fileRequests, fsBlockSize);
+            }
             geometries[file] = ChunkGeometry.fromCapacities(fsBlockSize, fileCapacities);
             fixedParts[file] = options.meta1FixedPart(fsBlockSize, count, fileCount, file, prefix);
         }
-        return new ParallelWritePlan(ranksToFiles, geometries, fixedParts, options, journalId);
+        return new ParallelWritePlan(ranksToFiles, geometries, fixedParts, options, journalId, collectorOfRank);
     }
 
     SionWriteOptions options() {
@@ -74,7 +90,8 @@ final class ParallelWritePlan {
         }
         return new RankAssignment(file, geometry.taskCount(), localRank, geometry.taskStart(localRank),
                 geometry.chunkCapacity(localRank), geometry.globalSkip(), fixedParts[file].fsBlockSize(), journalId,
-                head);
+                head, collectorOfRank.length == 0 ? -1 : collectorOfRank[rank],
+                Arrays.stream(collectorOfRank).distinct().toArray());
     }
 
     /** The closing writes of every file, from the fill levels of every rank (indexed by rank). */

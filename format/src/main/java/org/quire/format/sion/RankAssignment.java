@@ -15,18 +15,25 @@ import java.nio.ByteBuffer;
  * @param fsBlockSize   alignment used
  * @param journalId     random id of this open, stored in every recovery journal of the set
  * @param meta1Head     for local rank 0: META1 up to the tail, to write at open; empty otherwise
+ * @param collector     in collective mode, the rank that writes this rank's data; -1 otherwise
+ * @param collectors    in collective mode, every collector rank in ascending order; empty otherwise
  */
 record RankAssignment(int fileNumber, int fileTaskCount, int localRank, long taskStart, long chunkCapacity,
-                      long globalSkip, int fsBlockSize, long journalId, byte[] meta1Head) {
+                      long globalSkip, int fsBlockSize, long journalId, byte[] meta1Head, int collector,
+                      int[] collectors) {
 
     boolean ownsFileMetadata() {
         return localRank == 0;
     }
 
     byte[] encode() {
-        return ByteBuffer.allocate(4 + 4 + 4 + 8 + 8 + 8 + 4 + 8 + 4 + meta1Head.length).putInt(fileNumber)
+        ByteBuffer out = ByteBuffer.allocate(4 + 4 + 4 + 8 + 8 + 8 + 4 + 8 + 4 + meta1Head.length + 4 + 4
+                + 4 * collectors.length).putInt(fileNumber)
                 .putInt(fileTaskCount).putInt(localRank).putLong(taskStart).putLong(chunkCapacity).putLong(globalSkip)
-                .putInt(fsBlockSize).putLong(journalId).putInt(meta1Head.length).put(meta1Head).array();
+                .putInt(fsBlockSize).putLong(journalId).putInt(meta1Head.length).put(meta1Head)
+                .putInt(collector).putInt(collectors.length);
+        out.asIntBuffer().put(collectors);
+        return out.array();
     }
 
     static RankAssignment decode(byte[] encoded) {
@@ -41,7 +48,10 @@ record RankAssignment(int fileNumber, int fileTaskCount, int localRank, long tas
         long journalId = in.getLong();
         byte[] head = new byte[in.getInt()];
         in.get(head);
+        int collector = in.getInt();
+        int[] collectors = new int[in.getInt()];
+        in.asIntBuffer().get(collectors);
         return new RankAssignment(fileNumber, fileTaskCount, localRank, taskStart, chunkCapacity, globalSkip, fsBlockSize,
-                journalId, head);
+                journalId, head, collector, collectors);
     }
 }

@@ -28,6 +28,11 @@ import org.quire.format.storage.Storage;
  * gathers every rank's chunk fill levels in a single gather (SIONlib does one per chunk index);
  * each file's first rank then writes META2 and META1's tail.
  *
+ * <p>With {@link SionWriteOptions#withCollectiveWrites(int) collective writes} (SIONlib's {@code collective}
+ * mode), open lays the file out as SIONlib does in that mode ({@link CollectorGroups}) and every write is
+ * collective: each rank takes its record's place in its own chunk and its group's collector writes it there
+ * ({@link CollectorGather}). Close is the same in both modes.
+ *
  * <p>Unless {@link SionWriteOptions#journal()} is off, every rank also records in a recovery
  * journal beside its physical file ({@link SionJournalLayout}) the fill level of each chunk it
  * leaves and, at {@link #flush()}, of its current chunk; close deletes the journals. After a
@@ -88,7 +93,8 @@ public final class SionParallelWriter implements Closeable {
     /**
      * Collectively creates the file set {@code name} ({@code name}, {@code name.000001}, ...).
      *
-     * @param requestedChunkSize this rank's chunk size; its capacity is the size aligned to the block size
+     * @param requestedChunkSize this rank's chunk size; its capacity is the size aligned to the block size (with
+     *                           collective writes, as {@link CollectorGroups} computes it)
      * @param fileCount          physical files, 1..ranks; must be equal on all ranks
      * @param fsBlockSize        alignment, or {@link #FS_BLOCK_SIZE_FROM_FILE_STORE} (at least 64 KiB); rank 0's
      *                           value is used
@@ -97,8 +103,8 @@ public final class SionParallelWriter implements Closeable {
     public static SionParallelWriter open(Path name, Collectives collectives, long requestedChunkSize, int fileCount,
                                           int fsBlockSize, SionWriteOptions options) throws IOException {
         int rank = collectives.rank();
-        byte[] request = ByteBuffer.allocate(8 + 4 + 4).putLong(requestedChunkSize).putInt(fileCount)
-                .putInt(options.keyValueMode().code()).array();
+        byte[] request = ByteBuffer.allocate(8 + 4 + 4 + 4).putLong(requestedChunkSize).putInt(fileCount)
+                .putInt(options.keyValueMode().code()).putInt(options.tasksPerCollector()).array();
         byte[][] requests = collectives.gather(request, 0);
         ParallelWritePlan plan = null;
         byte[][] assignments = null;
@@ -191,11 +197,24 @@ public final class SionParallelWriter implements Closeable {
             requestedChunkSizes[r] = request.getLong();
             int theirFileCount = request.getInt();
             int theirKeyValueMode = request.getInt();
-            if (theirFileCount != fileCount || theirKeyValueMode != options.keyValueMode().code()) {
+            int theirTasksPerCollector = request.getInt();
+            if (theirFileCount != fileCount || theirKeyValueMode != options.keyValueMode().code()
+                    || theirTasksPerCollector != options.tasksPerCollector()) {
                 throw new IllegalArgumentException("rank " + r + " opened with fileCount " + theirFileCount
-                        + " and key-value mode " + theirKeyValueMode + ", rank 0 with " + fileCount + " and "
-                        + options.keyValueMode().code() + "; they must be equal on all ranks");
+                        + ", key-value mode " + theirKeyValueMode + " and " + theirTasksPerCollector
+                        + " tasks per collector, rank 0 with " + fileCount + ", " + options.keyValueMode().code()
+                        + " and " + options.tasksPerCollector() + "; they must be equal on all ranks");
             }
+        }
+        if (options.collective() && options.journal()) {
+            // A collector writes its senders' data, so a sender's flush could not vouch for its journal record.
+            throw new IllegalArgumentException("collective writes to " + name + " need the recovery journal off"
+                    + " (SionWriteOptions.withJournal(false)): a rank's journal cannot vouch for data its collector"
+                    + " writes");
+        }
+        if (options.collective() && options.keyValueMode() != KeyValueMode.NONE) {
+            throw new IllegalArgumentException("collective writes to " + name + " are plain writes; key-value mode "
+                    + options.keyValueMode() + " is not supported with them (nor by SIONlib's sion_coll_fwrite)");
         }
         int blockSize = fsBlockSize == FS_BLOCK_SIZE_FROM_FILE_STORE ? defaultBlockSize(name) : fsBlockSize;
         return ParallelWritePlan.of(name.toString(), requestedChunkSizes, fileCount, blockSize, options,
@@ -219,14 +238,54 @@ public final class SionParallelWriter implements Closeable {
         return blockSize < 1 || blockSize > LARGEST_FS_BLOCK_SIZE ? FALLBACK_FS_BLOCK_SIZE : (int) blockSize;
     }
 
-    /** Appends one record to this rank's stream (see {@link TaskChunkWriter} for chunk boundaries). */
+    /**
+     * Appends one record to this rank's stream (see {@link TaskChunkWriter} for chunk boundaries). With
+     * {@link SionWriteOptions#withCollectiveWrites(int) collective writes}, this is SIONlib's {@code sion_coll_fwrite}:
+     * every rank must call it, a record must fit in one chunk (it starts the next chunk when it does not fit the
+     * rest of this one), and the rank's collector writes it; a failure on any rank throws on every rank.
+     */
     public void write(ByteBuffer data) throws IOException {
         ensureOpen();
-        task.write(data);
+        if (assignment.collector() < 0) {
+            task.write(data);
+        } else {
+            writeThroughCollector(data);
+        }
     }
 
     public void write(byte[] data) throws IOException {
         write(ByteBuffer.wrap(data));
+    }
+
+    /**
+     * Each rank takes its record's place in its own chunk and sends place and record to its collector, which
+     * writes each one at its place with one positional write per rank.
+     */
+    private void writeThroughCollector(ByteBuffer data) throws IOException {
+        Throwable failure = null;
+        byte[] piece = new byte[0];
+        try {
+            int length = data.remaining();
+            long offset = task.reserve(length);
+            piece = ByteBuffer.allocate(8 + length).putLong(offset).put(data).array();
+        } catch (IOException | RuntimeException e) {
+            failure = e;
+        }
+        byte[][] pieces = CollectorGather.toCollector(collectives, piece, assignment.collector(),
+                assignment.collectors());
+        if (pieces != null) {
+            try {
+                for (byte[] received : pieces) {
+                    if (received.length > 8) {
+                        storage.write(ByteBuffer.wrap(received, 8, received.length - 8),
+                                ByteBuffer.wrap(received).getLong());
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                failure = firstOf(failure, e);
+            }
+        }
+        CollectiveOutcome.agree(collectives, failure, "writing collectively to the SION file " + name);
     }
 
     /** Appends a key-value record (file opened with {@link KeyValueMode#INLINE}). */

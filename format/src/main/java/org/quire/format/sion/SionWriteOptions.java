@@ -22,13 +22,21 @@ import org.quire.format.storage.StorageOpener;
  *                      test's crash simulator
  * @param createMode    when a physical file exists: replace it (the default, as SIONlib's "w"), unless a
  *                      writer has it open, or refuse
+ * @param tasksPerCollector parallel writer only: 0 for SIONlib's standard layout, else SIONlib's collective
+ *                      mode with {@code collsize} = this many tasks per collector ({@link CollectorGroups}):
+ *                      each write is collective and a group's collector writes its senders' data
  */
 public record SionWriteOptions(KeyValueMode keyValueMode, ByteOrder userDataOrder, ByteOrder metadataOrder,
-                               boolean fsyncOnClose, boolean journal, StorageOpener storage, CreateMode createMode) {
+                               boolean fsyncOnClose, boolean journal, StorageOpener storage, CreateMode createMode,
+                               int tasksPerCollector) {
 
     public SionWriteOptions {
         Objects.requireNonNull(storage, "storage");
         Objects.requireNonNull(createMode, "createMode");
+        if (tasksPerCollector < 0) {
+            throw new IllegalArgumentException("tasks per collector must be 0 (no collective writes) or more, got "
+                    + tasksPerCollector);
+        }
     }
 
     /**
@@ -37,35 +45,55 @@ public record SionWriteOptions(KeyValueMode keyValueMode, ByteOrder userDataOrde
      */
     public static SionWriteOptions defaults() {
         return new SionWriteOptions(KeyValueMode.NONE, ByteOrder.nativeOrder(), ByteOrder.nativeOrder(), true, true,
-                FileStorage.OPENER, CreateMode.REPLACE);
+                FileStorage.OPENER, CreateMode.REPLACE, 0);
     }
 
     public SionWriteOptions withKeyValueMode(KeyValueMode mode) {
-        return new SionWriteOptions(mode, userDataOrder, metadataOrder, fsyncOnClose, journal, storage, createMode);
+        return new SionWriteOptions(mode, userDataOrder, metadataOrder, fsyncOnClose, journal, storage, createMode,
+                tasksPerCollector);
     }
 
     public SionWriteOptions withUserDataOrder(ByteOrder order) {
-        return new SionWriteOptions(keyValueMode, order, metadataOrder, fsyncOnClose, journal, storage, createMode);
+        return new SionWriteOptions(keyValueMode, order, metadataOrder, fsyncOnClose, journal, storage, createMode,
+                tasksPerCollector);
     }
 
     public SionWriteOptions withMetadataOrder(ByteOrder order) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, order, fsyncOnClose, journal, storage, createMode);
+        return new SionWriteOptions(keyValueMode, userDataOrder, order, fsyncOnClose, journal, storage, createMode,
+                tasksPerCollector);
     }
 
     public SionWriteOptions withFsyncOnClose(boolean fsync) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsync, journal, storage, createMode);
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsync, journal, storage, createMode,
+                tasksPerCollector);
     }
 
     public SionWriteOptions withJournal(boolean keepJournal) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, keepJournal, storage, createMode);
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, keepJournal, storage,
+                createMode, tasksPerCollector);
     }
 
     public SionWriteOptions withStorage(StorageOpener opener) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, journal, opener, createMode);
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, journal, opener,
+                createMode, tasksPerCollector);
     }
 
     public SionWriteOptions withCreateMode(CreateMode mode) {
-        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, journal, storage, mode);
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, journal, storage, mode,
+                tasksPerCollector);
+    }
+
+    /**
+     * SIONlib's {@code collective,collsize=n}: the parallel writer groups {@code n} tasks per collector (fewer
+     * when the data is small) and every write goes through the group's collector. Needs the journal off.
+     */
+    public SionWriteOptions withCollectiveWrites(int tasksPerCollector) {
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, journal, storage,
+                createMode, tasksPerCollector);
+    }
+
+    boolean collective() {
+        return tasksPerCollector > 0;
     }
 
     EndiannessWord endiannessWord() {

@@ -88,6 +88,19 @@ final class TaskChunkWriter {
         }
     }
 
+    /**
+     * Takes the place of a plain write of {@code length} bytes that another rank will write: moves to the next
+     * chunk when they would not fit the rest of this one ({@link #ensureFreeSpace(long)}, so more than the capacity
+     * is refused), counts them, and returns the absolute offset they go to. SIONlib's {@code sion_coll_fwrite}.
+     */
+    long reserve(long length) throws IOException {
+        requireMode(KeyValueMode.NONE, "collective writes");
+        ensureFreeSpace(length);
+        long offset = currentOffset();
+        bytesPerChunk[currentChunk] += length;
+        return offset;
+    }
+
     /** Appends a key-value record: 16-byte header, then the data, split across chunks as needed. */
     void writeKeyValue(long key, ByteBuffer data) throws IOException {
         requireMode(KeyValueMode.INLINE, "key-value writes");
@@ -123,10 +136,14 @@ final class TaskChunkWriter {
     }
 
     private void append(ByteBuffer data) throws IOException {
-        long offset = firstChunkOffset + currentChunk * globalSkip + bytesPerChunk[currentChunk];
         int length = data.remaining();
-        storage.write(data, offset);
+        storage.write(data, currentOffset());
         bytesPerChunk[currentChunk] += length;
+    }
+
+    /** Where the task's next byte goes. */
+    private long currentOffset() {
+        return firstChunkOffset + currentChunk * globalSkip + bytesPerChunk[currentChunk];
     }
 
     private void startNextChunk() throws IOException {

@@ -133,20 +133,10 @@ class SionRecreateVectorsTest {
     }
 
     @Test
-    void collectiveVectorIsReadExactlyButNotRecreated() throws Exception {
-        // Not re-created: SIONlib's collective mode (collectors writing for senders) stores
-        // unaligned capacities (3000, 5192, ...) that Quire's writers never produce; Quire
-        // implements the standard layout only. The file must still be read exactly.
-        Map<String, Object> vector = SionTestVectors.vector("par_4tasks_collective.sion");
-        Path real = SionTestVectors.directory().resolve("par_4tasks_collective.sion");
-        try (SionFile sion = SionFile.open(real)) {
-            assertArrayEquals(new long[] {3000, 5192, 3000, 5192},
-                    sion.tasks().stream().mapToLong(SionTask::chunkCapacity).toArray());
-            long[] lengths = longs(vector.get("task_stream_lengths"));
-            for (int t = 0; t < lengths.length; t++) {
-                assertArrayEquals(streamBytes(t, (int) lengths[t]), sion.readFully(t), "task " + t);
-            }
-        }
+    void parallelFourTasksCollectiveTwoTasksPerCollector() throws Exception {
+        // SIONlib wrote it with "collective,collsize=2" and sion_coll_fwrite: unaligned capacities 3000, 5192, ...
+        recreateParallel("par_4tasks_collective.sion", 1, SionWriteOptions.defaults().withJournal(false)
+                .withCollectiveWrites(2));
     }
 
     private void recreateSerialFromRecordLengths(String fileName, SionWriteOptions options) throws Exception {
@@ -164,6 +154,10 @@ class SionRecreateVectorsTest {
     }
 
     private void recreateParallel(String fileName, int fileCount) throws Exception {
+        recreateParallel(fileName, fileCount, SionWriteOptions.defaults());
+    }
+
+    private void recreateParallel(String fileName, int fileCount, SionWriteOptions options) throws Exception {
         Map<String, Object> vector = SionTestVectors.vector(fileName);
         Path ours = directory.resolve(fileName);
         long[] requested = longs(vector.get("requested_chunksizes"));
@@ -171,7 +165,7 @@ class SionRecreateVectorsTest {
         ThreadGroupCollectives.run(requested.length, collectives -> {
             int rank = collectives.rank();
             try (SionParallelWriter writer = SionParallelWriter.open(ours, collectives, requested[rank], fileCount,
-                    (int) asLong(vector.get("requested_fsblksize")), SionWriteOptions.defaults())) {
+                    (int) asLong(vector.get("requested_fsblksize")), options)) {
                 writeRecords(writer::write, rank, recordLengths(tasks.get(rank)));
             }
             return null;
@@ -238,14 +232,6 @@ class SionRecreateVectorsTest {
 
     private static int[] recordLengths(Object task) {
         return Arrays.stream(longs(((Map<?, ?>) task).get("sion_fwrite_record_lengths"))).mapToInt(l -> (int) l).toArray();
-    }
-
-    private static byte[] streamBytes(int task, int length) {
-        byte[] data = new byte[length];
-        for (int k = 0; k < length; k++) {
-            data[k] = SionTestVectors.patternByte(k, task);
-        }
-        return data;
     }
 
     /** Every physical file of the vector: metadata field by field, then all bytes outside the prefix. */

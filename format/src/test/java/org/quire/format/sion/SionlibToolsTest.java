@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * SIONlib 1.7.6's own tools ({@link SionlibTools}) on every kind of container Quire writes: the
  * parallel writer on 1-8 ranks, sets of several files, key-value mode, big-endian metadata, the
  * serial writer, files closed by {@link SionRecovery} after a crash, files rewritten by
- * {@link SionDefragmenter}, and writes kept whole per chunk with {@code ensureFreeSpace}. For each,
+ * {@link SionDefragmenter}, writes kept whole per chunk with {@code ensureFreeSpace}, and collective
+ * writes (SIONlib's collective layout with unaligned capacities). For each,
  * {@code siondump -a -l} must list the chunk table Quire wrote, and {@code sionsplit}, {@code sioncat}
  * and {@code siondefrag} (read back by Quire) must give every task stream byte for byte as written.
  *
@@ -128,6 +129,33 @@ class SionlibToolsTest {
         return written(file, 0, tasks, options.keyValueMode() == KeyValueMode.INLINE);
     }
 
+    /**
+     * Collective writes: every rank writes the same number of records (each write is collective), each within
+     * its chunk size and some filling it, so that ranks move to later chunks at different records.
+     */
+    private Written collective(String name, int ranks, int files, int tasksPerCollector) throws Exception {
+        Path file = directory.resolve(name);
+        long base = 100;
+        SionWriteOptions options = SionWriteOptions.defaults().withJournal(false)
+                .withCollectiveWrites(tasksPerCollector);
+        List<Expected> tasks = ThreadGroupCollectives.run(ranks, collectives -> {
+            int rank = collectives.rank();
+            Expected expected = new Expected();
+            long chunkSize = chunkSize(base, rank);
+            try (SionParallelWriter writer = SionParallelWriter.open(file, collectives, chunkSize, files, 64,
+                    options)) {
+                for (int record = 0; record < 12; record++) {
+                    int length = (int) ((rank * 37L + record * 53L) % (chunkSize + 1));
+                    byte[] data = pattern(rank, expected.stream.size(), length);
+                    writer.write(data);
+                    expected.plain(data);
+                }
+            }
+            return expected;
+        });
+        return written(file, 0, tasks, false);
+    }
+
     /** Every check of the class comment on one container. */
     private void sionlibReadsWhatWasWritten(Written written) throws IOException {
         List<byte[]> streams = written.streams();
@@ -206,6 +234,14 @@ class SionlibToolsTest {
     void parallelWriterIntoSeveralFiles(int ranks, int files) throws Exception {
         sionlibReadsWhatWasWritten(parallel("set" + ranks + "x" + files + ".sion", ranks, files, 100, 64,
                 SionWriteOptions.defaults()));
+    }
+
+    /** SIONlib's collective mode: unaligned capacities, the collectors write for their groups. */
+    @ParameterizedTest(name = "{0} ranks, {1} files, {2} tasks per collector")
+    @CsvSource({"1,1,1", "2,1,2", "3,1,1", "5,1,2", "8,1,3", "8,1,8", "5,2,2", "8,3,2"})
+    void collectiveWrites(int ranks, int files, int tasksPerCollector) throws Exception {
+        sionlibReadsWhatWasWritten(collective("coll" + ranks + "x" + files + "c" + tasksPerCollector + ".sion", ranks,
+                files, tasksPerCollector));
     }
 
     /** The default alignment: the file store's block size, at least 64 KiB, as META1's fsblksize. */
