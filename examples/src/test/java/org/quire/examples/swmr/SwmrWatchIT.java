@@ -8,8 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +31,9 @@ class SwmrWatchIT {
 
     private static final Duration LIMIT = Duration.ofMinutes(3);
     private static final Path PYTHON = Path.of("/usr/bin/python3");
-    private static final long RECORDS = 600_000;
+    /** More than the writer can append in {@link #WRITE_SECONDS}: it stops by time, so every load gives several looks. */
+    private static final long RECORDS = 1_000_000_000;
+    private static final String WRITE_SECONDS = "15";
     private static final BigInteger UINT64 = BigInteger.ONE.shiftLeft(64);
 
     @TempDir
@@ -67,16 +71,16 @@ class SwmrWatchIT {
         Path file = dir.resolve("watched.h5");
         QuireCommand.Running h5py = QuireCommand.startProcess(new ProcessBuilder(PYTHON.toString(),
                 QuireCommand.repositoryRoot().resolve("examples/src/main/python/swmr_follow.py")
-                        .toString(), file.toString(), "records", "--expect", Long.toString(RECORDS),
+                        .toString(), file.toString(), "records", "--idle", "10",
                 "--timeout", "150"));
         List<String> command = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElse("java"), "-cp",
                 System.getProperty("java.class.path"), SwmrAppend.class.getName(), file.toString(),
-                "records", Long.toString(RECORDS), "10"));
+                "records", Long.toString(RECORDS), "10", "--seconds", WRITE_SECONDS));
         QuireCommand.Running writer = QuireCommand.startProcess(new ProcessBuilder(command));
 
         long lastRows = 0;
-        int looksWhileWriting = 0;
+        Set<Long> rowsSeenWhileWriting = new HashSet<>();
         List<String> seen = new ArrayList<>();
         while (writer.process().isAlive()) {
             if (!Files.exists(file)) {
@@ -100,7 +104,7 @@ class SwmrWatchIT {
             }
             String state = (String) ((Map<?, ?>) parsed.get("writer")).get("state");
             if (state.equals("alive") && rows > 0 && rows < RECORDS) {
-                looksWhileWriting++;
+                rowsSeenWhileWriting.add(rows);
                 assertTrue(parsed.get("rate_rows_per_second") instanceof Double, look.stdout());
             }
             seen.add(rows + " " + state + " " + parsed.get("rate_rows_per_second"));
@@ -108,19 +112,21 @@ class SwmrWatchIT {
         QuireCommand.Result written = writer.await(LIMIT);
         assertEquals(0, written.exitCode(), written.toString());
         System.out.println(written.stdout().strip() + "\nquire watch looks (rows, writer, rows/s): " + seen);
-        assertTrue(looksWhileWriting >= 3, "looked at least three times while it wrote: " + seen);
+        // Each look is a JVM start (seconds on a loaded machine): two looks at different counts show it follows.
+        assertTrue(rowsSeenWhileWriting.size() >= 2, "saw two row counts while it wrote: " + seen);
 
         QuireCommand.Result last = watch(file);
         assertEquals(0, last.exitCode(), last.toString());
         Map<?, ?> parsed = (Map<?, ?>) MiniJson.parse(last.stdout());
-        assertEquals(RECORDS, parsed.get("rows"));
+        long finalRows = (Long) parsed.get("rows");
+        assertTrue(finalRows >= lastRows && finalRows > 0, last.stdout());
         assertContractRecord(parsed, last.stdout());
         assertEquals("closed", ((Map<?, ?>) parsed.get("writer")).get("state"));
 
         QuireCommand.Result follower = h5py.await(LIMIT);
         assertEquals(0, follower.exitCode(), follower.toString());
         System.out.println("swmr_follow.py: " + follower.stdout().strip());
-        assertTrue(follower.stdout().contains("\"ok\": " + RECORDS + ",")
+        assertTrue(follower.stdout().contains("\"ok\": " + finalRows + ",")
                 && follower.stdout().contains("\"torn\": 0}"), follower.stdout());
     }
 }
