@@ -26,6 +26,8 @@ final class ScalingPlot {
 
     private static final int WIDTH = 800;
     private static final int HEIGHT = 900;
+    private static final List<String> MODES = List.of("strong", "weak");
+    private static final Color[] COLOURS = {new Color(0xd62728), new Color(0x1f77b4)};
 
     private ScalingPlot() {
     }
@@ -34,9 +36,9 @@ final class ScalingPlot {
         NumberAxis ranks = new NumberAxis("ranks");
         ranks.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
         CombinedDomainXYPlot plot = new CombinedDomainXYPlot(ranks);
-        plot.add(panel(rows, "time per step (ms)", row -> row.run().stepSeconds() * 1e3));
-        plot.add(panel(rows, "checkpoint (MB/s)", row -> row.run().checkpointBytesPerSecond() / 1e6));
-        plot.add(panel(rows, "restart (s)", row -> row.restart().restartSeconds()));
+        plot.add(panel(rows, "time per step (ms)", row -> row.run().stepSeconds() * 1e3, true));
+        plot.add(panel(rows, "checkpoint (MB/s)", row -> row.run().checkpointBytesPerSecond() / 1e6, false));
+        plot.add(panel(rows, "restart (s)", row -> row.restart().restartSeconds(), false));
         int cores = rows.isEmpty() ? 0 : rows.get(0).cores();
         for (XYPlot panel : plot.getSubplots()) {
             panel.addDomainMarker(new ValueMarker(cores, Color.GRAY, new BasicStroke(1f)));
@@ -47,15 +49,21 @@ final class ScalingPlot {
         ChartUtils.saveChartAsPNG(png.toFile(), chart, WIDTH, HEIGHT);
     }
 
-    private static XYPlot panel(List<HeatScaling.Row> rows, String label, ToDoubleFunction<HeatScaling.Row> value) {
+    /** One panel; the modes keep their colours in every panel, and only the first adds them to the legend. */
+    private static XYPlot panel(List<HeatScaling.Row> rows, String label, ToDoubleFunction<HeatScaling.Row> value,
+                                boolean inLegend) {
         XYSeriesCollection data = new XYSeriesCollection();
-        for (String mode : List.of("strong", "weak")) {
+        XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+        for (String mode : MODES) {
             XYSeries series = new XYSeries(mode);
             rows.stream().filter(row -> row.mode().equals(mode))
                     .forEach(row -> series.add(row.ranks(), value.applyAsDouble(row)));
+            int index = data.getSeriesCount();
             data.addSeries(series);
+            renderer.setSeriesPaint(index, COLOURS[index]);
+            renderer.setSeriesVisibleInLegend(index, inLegend);
         }
-        XYPlot panel = new XYPlot(data, null, new NumberAxis(label), new XYLineAndShapeRenderer(true, true));
+        XYPlot panel = new XYPlot(data, null, new NumberAxis(label), renderer);
         panel.setBackgroundPaint(Color.WHITE);
         panel.setRangeGridlinePaint(Color.LIGHT_GRAY);
         return panel;
