@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntUnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -101,6 +102,9 @@ public final class HeatScaling {
                     default -> throw new IllegalArgumentException("unknown option " + option);
                 }
             }
+            if (steps % 2 != 0) {
+                throw new IllegalArgumentException("--steps must be even (a checkpoint after S/2 and S), got " + steps);
+            }
             for (int n : ranks) {
                 if (n > grid || weakGrid(weakGrid, n) < n) {
                     throw new IllegalArgumentException("a grid cannot be split over " + n + " ranks: it has fewer"
@@ -133,10 +137,7 @@ public final class HeatScaling {
             out.print(table(rows, cores));
             out.println("wrote " + csv + " and " + png);
             return 0;
-        } catch (JobFailed e) {
-            err.println("HeatScaling: " + e.getMessage());
-            return 1;
-        } catch (IOException e) {
+        } catch (JobFailed | IOException e) {
             err.println("HeatScaling: " + e.getMessage());
             return 1;
         }
@@ -147,16 +148,12 @@ public final class HeatScaling {
         return (int) Math.round(oneRank * Math.sqrt(ranks));
     }
 
-    private interface GridOf {
-        int grid(int ranks);
-    }
-
-    private static List<Row> series(String mode, int[] ranks, GridOf grids, int cores, Jobs jobs)
+    private static List<Row> series(String mode, int[] ranks, IntUnaryOperator grids, int cores, Jobs jobs)
             throws IOException, JobFailed {
         List<Row> rows = new ArrayList<>();
         RunTiming base = null;
         for (int n : ranks) {
-            RunTiming[] runs = jobs.runAndRestart(mode, n, grids.grid(n));
+            RunTiming[] runs = jobs.runAndRestart(mode, n, grids.applyAsInt(n));
             base = base == null ? runs[0] : base;
             // Strong: the same work on more ranks, ideally base/n per step. Weak: the same work per
             // rank, ideally base per step. Relative to the first rank count of the list.

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@link RunTiming}'s line and {@link HeatScaling}'s table, weak grids and command line, without jobs. */
 class HeatScalingTest {
@@ -58,13 +60,17 @@ class HeatScalingTest {
                 rows.get(1).csv());
     }
 
-    @Test
-    void aBadCommandLineIsOneLineAndStatus2() {
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--ranks 1,0|--ranks must be rank counts 1..256 separated by commas, got \"1,0\"",
+        "--steps 5|--steps must be even (a checkpoint after S/2 and S), got 5",
+        "--grid 4 --ranks 8|a grid cannot be split over 8 ranks: it has fewer rows",
+        "--out|--out needs a value"})
+    void aBadCommandLineIsOneLineAndStatus2(String arguments, String message) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = HeatScaling.run(new String[] {"--ranks", "1,0"}, System.out,
+        int status = HeatScaling.run(arguments.split(" "), System.out,
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, status);
-        assertEquals("HeatScaling: --ranks must be rank counts 1..256 separated by commas, got \"1,0\"\n"
-                + HeatScaling.USAGE + "\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals("HeatScaling: " + message + "\n" + HeatScaling.USAGE + "\n", err.toString(StandardCharsets.UTF_8));
     }
 }
