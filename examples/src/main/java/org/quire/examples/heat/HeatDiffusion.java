@@ -72,7 +72,9 @@ public final class HeatDiffusion {
         SionCheckpointSeries series = HeatCheckpoint.series(options.directory());
         long step;
         RowBlock block;
+        long restartNanos = 0;
         if (options.restart()) {
+            long restartBegin = System.nanoTime();
             SionCheckpointSeries.Choice choice = series.latestComplete(world, HeatCheckpoint.COMPLETE);
             if (root) {
                 for (SionCheckpointSeries.Skipped skipped : choice.skipped()) {
@@ -98,6 +100,7 @@ public final class HeatDiffusion {
             }
             step = restored.step();
             block = restored.block();
+            restartNanos = System.nanoTime() - restartBegin;
             if (root) {
                 System.out.println("restart: from step " + step + " of " + checkpoint.file()
                         + (checkpoint.recovered() ? " (recovered from its journal: its job died before closing it)"
@@ -116,7 +119,7 @@ public final class HeatDiffusion {
             step = 0;
             block = RowBlock.initial(n, RecordRange.balanced(n, world.rank(), world.size()));
         }
-        return simulate(job, options, series, step, block);
+        return simulate(job, options, series, step, block, restartNanos);
     }
 
     private static int usageError(boolean root, String message) {
@@ -128,7 +131,7 @@ public final class HeatDiffusion {
     }
 
     private static int simulate(Job job, HeatOptions options, SionCheckpointSeries series, long firstStep,
-                                RowBlock block) throws IOException {
+                                RowBlock block, long restartNanos) throws IOException {
         Communicator world = job.world();
         boolean root = world.rank() == 0;
         int n = block.n();
@@ -157,6 +160,10 @@ public final class HeatDiffusion {
         long checkpointed = firstStep;
         StepSummary summary = StepSummary.ofAllRanks(world, block, false);
         boolean stopped = false;
+        long loopBegin = System.nanoTime();
+        long checkpointNanos = 0;
+        long checkpointBytes = 0;
+        int checkpoints = 0;
         while (step < options.steps()) {
             block.exchangeHalos(world);
             block.step();
@@ -167,13 +174,17 @@ public final class HeatDiffusion {
             }
             stopped = summary.stopRequested();
             if (stopped || options.checkpointEvery() > 0 && step % options.checkpointEvery() == 0) {
-                checkpoint(world, series, step, block, started);
+                long begin = System.nanoTime();
+                checkpointBytes += checkpoint(world, series, step, block, started);
+                checkpointNanos += System.nanoTime() - begin;
+                checkpoints++;
                 checkpointed = step;
             }
             if (stopped) {
                 break;
             }
         }
+        long computeNanos = System.nanoTime() - loopBegin - checkpointNanos;
         if (diagnostics != null) {
             diagnostics.close();
         }
@@ -182,6 +193,10 @@ public final class HeatDiffusion {
                     stopped ? "stopped on request" : "done", step, (System.nanoTime() - started) / 1e9,
                     summary.energy(), summary.maxTemperature(),
                     checkpointed == step && step > firstStep ? ", last checkpoint " + series.file(step) : "");
+            long computed = step - firstStep;
+            System.out.println(new RunTiming(world.size(), n, firstStep, computed,
+                    computed == 0 ? 0 : computeNanos / 1e9 / computed, checkpoints, checkpointBytes,
+                    checkpointNanos / 1e9, restartNanos / 1e9).line());
         }
         int status = 0;
         if (options.verify()) {
@@ -201,7 +216,8 @@ public final class HeatDiffusion {
         return status;
     }
 
-    private static void checkpoint(Communicator world, SionCheckpointSeries series, long step, RowBlock block,
+    /** Writes step's checkpoint (collective); its size in bytes on rank 0, 0 elsewhere. */
+    private static long checkpoint(Communicator world, SionCheckpointSeries series, long step, RowBlock block,
                                    long started) throws IOException {
         Path file = series.file(step);
         if (world.rank() == 0) {
@@ -210,10 +226,13 @@ public final class HeatDiffusion {
         world.barrier(); // the directory exists before any rank opens
         long begin = System.nanoTime();
         HeatCheckpoint.write(world, file, step, block);
-        if (world.rank() == 0) {
-            System.out.printf(Locale.ROOT, "checkpoint step %d: %s, %d bytes, in %.3f s (at %.2f s)%n", step, file,
-                    Files.size(file), (System.nanoTime() - begin) / 1e9, (System.nanoTime() - started) / 1e9);
+        if (world.rank() != 0) {
+            return 0;
         }
+        long bytes = Files.size(file);
+        System.out.printf(Locale.ROOT, "checkpoint step %d: %s, %d bytes, in %.3f s (at %.2f s)%n", step, file,
+                bytes, (System.nanoTime() - begin) / 1e9, (System.nanoTime() - started) / 1e9);
+        return bytes;
     }
 
     /**
