@@ -218,9 +218,9 @@ public final class Dataset extends Hdf5Object {
             return;
         }
         indexStale = false;
-        long[] newShape = change.described().space().dimensions();
-        if (chunked != null && change.described().layout() instanceof DataLayoutMessage layout) {
-            chunked.useIndex(openSwmrIndex(layout, newShape));
+        long[] newShape = change.shape();
+        if (chunked != null && change.layout() != null) {
+            chunked.useIndex(openSwmrIndex(change.layout(), newShape));
         }
         shape = newShape;
         committed.accept(change);
