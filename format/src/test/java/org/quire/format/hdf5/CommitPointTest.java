@@ -1,6 +1,7 @@
 package org.quire.format.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,11 +20,14 @@ import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
 import org.quire.format.hdf5.layout.MetadataValidator;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.ForwardingStorage;
+import org.quire.format.storage.StorageOpener;
 
 /**
- * An SWMR reader's commit point: an extend is decoded from the one read of the block; a block
- * whose checksum fails, or in which anything besides the dataspace changed, is left to the full
- * read of the header.
+ * An SWMR reader's commit point: a refresh with nothing new is one read and no size query; an
+ * extend is decoded from the one read of the block; a block whose checksum fails, or in which
+ * anything besides the dataspace changed, is left to the full read of the header.
  */
 class CommitPointTest {
 
@@ -118,6 +123,42 @@ class CommitPointTest {
                 assertFalse(w.point().unchanged(reader.blocks()));
                 assertNull(w.point().extendedSpace(path), "byte " + offset + " changed");
             }
+        }
+    }
+
+    @Test
+    void aRefreshWithNothingNewIsOneReadAndNoSizeQuery() throws IOException {
+        Path path = dir.resolve("quiet.h5");
+        AtomicInteger reads = new AtomicInteger();
+        AtomicInteger sizes = new AtomicInteger();
+        StorageOpener counting = (file, mode) -> new ForwardingStorage(FileStorage.open(file, mode)) {
+            @Override
+            public long size() throws IOException {
+                sizes.incrementAndGet();
+                return super.size();
+            }
+
+            @Override
+            public int read(ByteBuffer target, long position) throws IOException {
+                reads.incrementAndGet();
+                return super.read(target, position);
+            }
+        };
+        Watched w = watch(path);
+        w.reader().close();
+        try (Hdf5File writer = w.writer();
+             Hdf5File reader = Hdf5File.openSwmr(path, counting, SwmrReadOptions.DEFAULT)) {
+            append(w, 3);
+            Dataset d = reader.root().dataset("d");
+            d.refresh();
+            reads.set(0);
+            sizes.set(0);
+            for (int i = 0; i < 10; i++) {
+                d.refresh();
+            }
+            assertEquals(10, reads.get());
+            assertEquals(0, sizes.get());
+            assertArrayEquals(new long[] {3}, d.shape());
         }
     }
 }
