@@ -18,8 +18,13 @@ import org.quire.format.hdf5.layout.ObjectHeaderV2;
  */
 final class CommittedHeader {
 
-    /** A dataset header read whose dataspace or layout differs from the view's. */
-    record Change(DatasetHeader described, byte[] dataspace, byte[] layout, CommitPoint point) {
+    /**
+     * A commit that differs from the view's: the new {@code shape}, the {@code layout} the
+     * chunk index is to be opened from (null: not chunked), the two message bodies and the
+     * commit point to watch from then on.
+     */
+    record Change(long[] shape, DataLayoutMessage layout, byte[] dataspace, byte[] layoutBody,
+                  CommitPoint point) {
     }
 
     private byte[] dataspace;
@@ -42,10 +47,18 @@ final class CommittedHeader {
     /**
      * Reads the header at {@code address} of {@code file} again: null when the writer
      * committed nothing new for this dataset (one read while the commit point is unchanged).
+     * A commit that changed only the dataspace is decoded from that one read.
      */
     Change read(Hdf5File file, long address) throws IOException {
-        if (commitPoint != null && commitPoint.unchanged(file.blocks())) {
-            return null;
+        if (commitPoint != null) {
+            if (commitPoint.unchanged(file.blocks())) {
+                return null;
+            }
+            DataspaceMessage extended = commitPoint.extendedSpace(file.path());
+            if (extended != null) {
+                return new Change(extended.dimensions(), layoutMessage,
+                        commitPoint.rereadSpace(), layout, commitPoint.reread());
+            }
         }
         ObjectHeaderV2.StoredHeader stored = file.storedHeaderV2(address);
         List<HeaderMessage> messages = stored != null ? ObjectHeaderV2.messages(stored)
@@ -57,16 +70,19 @@ final class CommittedHeader {
             commitPoint = point; // the block changed elsewhere; the same commit
             return null;
         }
-        return new Change(DatasetHeader.decode(file.blocks().path(), address, messages,
-                file.references()), newDataspace, newLayout, point);
+        DatasetHeader described = DatasetHeader.decode(file.blocks().path(), address, messages,
+                file.references());
+        return new Change(described.space().dimensions(),
+                described.layout() instanceof DataLayoutMessage chunked ? chunked : null,
+                newDataspace, newLayout, point);
     }
 
     /** Makes {@code change} the view's commit. */
     void accept(Change change) {
         dataspace = change.dataspace();
-        layout = change.layout();
-        if (change.described().layout() instanceof DataLayoutMessage chunked) {
-            layoutMessage = chunked;
+        layout = change.layoutBody();
+        if (change.layout() != null) {
+            layoutMessage = change.layout();
         }
         commitPoint = change.point();
     }

@@ -241,7 +241,9 @@ public final class Dataset extends Hdf5Object {
      * cache and drops every cached chunk ({@link CommittedHeader}). When the header block
      * holding those messages reads back unchanged ({@link CommitPoint}) that is one read, and
      * the index view and cached chunks are dropped before the next read (the writer may have
-     * flushed chunks under the same extent, or rewritten some). A torn header is read again within the file's {@link SwmrReadOptions}.
+     * flushed chunks under the same extent, or rewritten some). When only the dataspace
+     * message changed in that block (an extend), the new extent is decoded from that same read.
+     * A torn header is read again within the file's {@link SwmrReadOptions}.
      *
      * @throws IllegalStateException the file was not opened with {@link Hdf5File#openSwmr}
      * @throws MetadataRetriesExhaustedException the header failed its check at every read
@@ -269,9 +271,9 @@ public final class Dataset extends Hdf5Object {
             return;
         }
         indexStale = false;
-        long[] newShape = change.described().space().dimensions();
-        if (chunked != null && change.described().layout() instanceof DataLayoutMessage layout) {
-            chunked.useIndex(openSwmrIndex(layout, newShape));
+        long[] newShape = change.shape();
+        if (chunked != null && change.layout() != null) {
+            chunked.useIndex(openSwmrIndex(change.layout(), newShape));
         }
         shape = newShape;
         committed.accept(change);

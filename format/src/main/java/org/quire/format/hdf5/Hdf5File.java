@@ -779,7 +779,7 @@ public final class Hdf5File implements AutoCloseable {
     private void publish(boolean force) throws IOException {
         // Reserved but unwritten space (pages not yet used) must still be inside the file.
         long end = blocks.endOfAllocation();
-        if (blocks.size() < end) {
+        if (!blocks.reaches(end)) {
             blocks.write(end - 1, new byte[1]);
         }
         // An SWMR flush without a journal leaves the superblock alone while its image would

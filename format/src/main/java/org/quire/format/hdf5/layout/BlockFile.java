@@ -29,6 +29,12 @@ public final class BlockFile implements AutoCloseable {
     private boolean followedByReaders;
     /** Absolute offset of address 0: the size of the user block before the superblock. */
     private long baseAddress;
+    /**
+     * A size the file (from the base address) is known to reach, as last asked or written: a
+     * read inside it needs no size query (a system call). Files only grow under a reader and
+     * writer; a file cut short since fails the read itself, naming the bytes missing.
+     */
+    private long knownSize = -1;
     /** How many blocks of each structure {@link #readVerified} has checked. */
     private final Map<String, Long> verifiedBlocks = new TreeMap<>();
     /** How many blocks without checksum (version 0/1 structures) have been read and checked. */
@@ -58,6 +64,7 @@ public final class BlockFile implements AutoCloseable {
     /** Makes addresses relative to {@code absolute}, where the superblock was found. */
     void useBaseAddress(long absolute) throws IOException {
         baseAddress = absolute;
+        knownSize = -1;
         endOfAllocation = size();
         flushedEnd = endOfAllocation;
     }
@@ -128,7 +135,12 @@ public final class BlockFile implements AutoCloseable {
     }
 
     private void requireInside(long address, int length, String structure) throws IOException {
+        if (Addresses.isDefined(address) && address >= 0 && length >= 0
+                && address <= knownSize - length) {
+            return;
+        }
         long fileSize = size();
+        knownSize = fileSize;
         if (!Addresses.isDefined(address) || address < 0 || length < 0
                 || address > fileSize - length) {
             throw new CorruptFileException(path, address, structure, "address",
@@ -195,6 +207,15 @@ public final class BlockFile implements AutoCloseable {
         long end = address + bytes.remaining();
         storage.write(bytes, baseAddress + address);
         endOfAllocation = Math.max(endOfAllocation, end);
+        knownSize = Math.max(knownSize, end);
+    }
+
+    /** Whether the file holds bytes up to {@code end}; asks its size only when not known yet. */
+    public boolean reaches(long end) throws IOException {
+        if (end > knownSize) {
+            knownSize = size();
+        }
+        return end <= knownSize;
     }
 
     /**

@@ -34,13 +34,24 @@ public final class MetadataValidator {
         }
         verifyPrefix(file, address, block, identity);
         int checksumAt = block.length - CHECKSUM_SIZE;
-        int stored = (block[checksumAt] & 0xff) | (block[checksumAt + 1] & 0xff) << 8
-                | (block[checksumAt + 2] & 0xff) << 16 | (block[checksumAt + 3] & 0xff) << 24;
+        int stored = storedChecksum(block);
         int computed = JenkinsLookup3.checksum(block, 0, checksumAt);
         if (stored != computed) {
             throw new ChecksumMismatchException(file, address + checksumAt, identity.structure(),
                     stored, computed);
         }
+    }
+
+    /** Whether the checksum at the end of {@code block} matches the bytes before it. */
+    public static boolean checksumMatches(byte[] block) {
+        return block.length >= CHECKSUM_SIZE && storedChecksum(block)
+                == JenkinsLookup3.checksum(block, 0, block.length - CHECKSUM_SIZE);
+    }
+
+    private static int storedChecksum(byte[] block) {
+        int at = block.length - CHECKSUM_SIZE;
+        return (block[at] & 0xff) | (block[at + 1] & 0xff) << 8 | (block[at + 2] & 0xff) << 16
+                | (block[at + 3] & 0xff) << 24;
     }
 
     /**
