@@ -75,29 +75,6 @@ class FilterPipelineLimitsTest {
         return size;
     }
 
-    /**
-     * Reads element {@code index} of {@code dataset} in a child JVM of 32 MiB heap; returns what
-     * it printed, after checking it ended normally (an {@link OutOfMemoryError} would not).
-     */
-    private static String readInSmallHeap(Path path, String dataset, long... index)
-            throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx32m",
-                "-cp", Path.of(Hdf5File.class.getProtectionDomain().getCodeSource().getLocation()
-                        .toURI()) + java.io.File.pathSeparator + Path.of(BoundedHeapRead.class
-                        .getProtectionDomain().getCodeSource().getLocation().toURI()),
-                BoundedHeapRead.class.getName(), path.toString(), dataset));
-        for (long i : index) {
-            command.add(Long.toString(i));
-        }
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(child.getInputStream().readAllBytes(),
-                java.nio.charset.StandardCharsets.UTF_8).strip();
-        assertTrue(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
-        assertEquals(0, child.exitValue(), output);
-        return output;
-    }
-
     private static CorruptFileException decodeFails(FilterPipeline pipeline, byte[] stored,
                                                     int chunkBytes) {
         return assertThrows(CorruptFileException.class,
@@ -279,8 +256,8 @@ class FilterPipelineLimitsTest {
         overwrite(path, record, deflateBomb());
         assertEquals(path + ": corrupt chunk [1, 0] of /d at offset " + record.address()
                 + ": size after undoing filter Deflate expected 2097152 bytes, found more than"
-                + " 2097152 bytes", readInSmallHeap(path, "d", 1 << 20, 1));
-        assertEquals("read", readInSmallHeap(path, "d", 0, 1));
+                + " 2097152 bytes", BoundedHeapRead.run(path, "d", 1 << 20, 1));
+        assertEquals("read", BoundedHeapRead.run(path, "d", 0, 1));
     }
 
     @Test
