@@ -110,7 +110,7 @@ final class ChunkedData {
                                             (from + done) * elementSize, into)));
                     return;
                 }
-                chunk = readChunk(record);
+                chunk = readChunk(scaled, record);
                 cache.put(scaled, chunk);
             }
             ByteBuffer bytes = ByteBuffer.wrap(chunk);
@@ -188,7 +188,7 @@ final class ChunkedData {
         // Out of the cache until stored: a failed write must not leave a version the file lacks.
         byte[] chunk = cache.remove(scaled);
         if (chunk == null) {
-            chunk = whole ? new byte[chunkBytes] : old.isWritten() ? readChunk(old)
+            chunk = whole ? new byte[chunkBytes] : old.isWritten() ? readChunk(scaled, old)
                     : filledChunk();
         }
         ByteBuffer bytes = ByteBuffer.wrap(chunk);
@@ -199,13 +199,24 @@ final class ChunkedData {
         cache.put(scaled, chunk);
     }
 
-    /** Reads, unfilters and checks the chunk {@code record} points at. */
-    byte[] readChunk(ChunkRecord record) throws IOException {
-        byte[] bytes = pipeline.decode(file, record, store.read(record), chunkBytes);
+    /**
+     * Reads, unfilters and checks the chunk at {@code scaled} (in chunks, as errors name it),
+     * which {@code record} points at. Its stored size is checked first, so a damaged record
+     * cannot make it read more than the filters can have written.
+     */
+    byte[] readChunk(long[] scaled, ChunkRecord record) throws IOException {
+        String chunk = "chunk " + Arrays.toString(scaled);
+        long maxStored = pipeline.maxStoredSize(record.filterMask(), chunkBytes);
+        if (Long.compareUnsigned(record.storedSize(), maxStored) > 0) {
+            throw new CorruptFileException(file, record.address(), chunk, "stored size",
+                    "at most " + maxStored + " bytes for " + chunkBytes + " bytes filtered",
+                    Long.toUnsignedString(record.storedSize()));
+        }
+        byte[] bytes = pipeline.decode(file, chunk, record, store.read(record), chunkBytes);
         if (bytes.length != chunkBytes) {
-            throw new CorruptFileException(file, record.address(), "chunk",
-                    "unfiltered size", Integer.toString(chunkBytes),
-                    Integer.toString(bytes.length));
+            // Only when the mask skips every filter: each filter undone checks its own output.
+            throw new CorruptFileException(file, record.address(), chunk, "stored size",
+                    chunkBytes + " bytes, all filters skipped", bytes.length + " bytes");
         }
         return bytes;
     }

@@ -809,8 +809,8 @@ public final class Dataset extends Hdf5Object {
         requireChunked().index().forEachStoredChunk(visitor);
     }
 
-    /** Reads, unfilters and checks the chunk {@code record} points at. */
-    byte[] readChunk(ChunkRecord record) throws IOException {
-        return requireChunked().readChunk(record);
+    /** Reads, unfilters and checks the chunk at {@code scaled}, which {@code record} points at. */
+    byte[] readChunk(long[] scaled, ChunkRecord record) throws IOException {
+        return requireChunked().readChunk(scaled, record);
     }
 }

@@ -70,21 +70,42 @@ public sealed interface Filter {
     }
 
     /**
-     * Undoes {@link #encode}.
-     *
-     * @throws IllegalArgumentException the bytes are not something this filter produced
+     * The most bytes this filter's encoders (Quire's, libhdf5's and h5py's) give for {@code size}
+     * bytes: what a reader may accept from it when the exact size is not known.
      */
-    byte[] decode(byte[] chunk, int elementSize);
+    long maxEncodedSize(long size);
 
     /**
-     * Undoes {@link #encode}, the result expected to be {@code expectedSize} bytes long: a hint
-     * that lets a filter whose output size is not in its input (deflate) produce it without
-     * growing and copying buffers; the result has the size the data has.
+     * Undoes {@link #encode}, giving at most {@code limit} bytes and never holding more than
+     * that: the pipeline passes the size this stage must give where it is known, and otherwise
+     * the most the filters before it can have written.
      *
      * @throws IllegalArgumentException the bytes are not something this filter produced
+     * @throws OutputPastLimitException the bytes decode to more than {@code limit}
      */
-    default byte[] decode(byte[] chunk, int elementSize, int expectedSize) {
-        return decode(chunk, elementSize);
+    byte[] decode(byte[] chunk, int elementSize, int limit);
+
+    /** A filter's output would pass the limit it was given: the data are damaged or hostile. */
+    final class OutputPastLimitException extends IllegalArgumentException {
+        private final String found;
+
+        /**
+         * @param found what the output would be, for the pipeline's error: "more than N bytes"
+         *              where the filter stopped
+         */
+        OutputPastLimitException(String message, String found) {
+            super(message);
+            this.found = found;
+        }
+
+        OutputPastLimitException(int limit, String found) {
+            this("output of " + found + " passes the limit of " + limit + " bytes", found);
+        }
+
+        /** What the output would be, as the constructor was told. */
+        public String found() {
+            return found;
+        }
     }
 
     record Deflate(int level) implements Filter {
@@ -122,22 +143,31 @@ public sealed interface Filter {
             }
         }
 
-        @Override public byte[] decode(byte[] chunk, int elementSize) {
-            return decode(chunk, elementSize, chunk.length * 4 + 64);
+        /**
+         * zlib's {@code compressBound} is the most libhdf5's encoder writes, but other deflate
+         * encoders write more (zlib-ng's fastest level up to 9 bits a byte, before falling back
+         * to stored blocks); twice the size plus 1 KiB bounds them all, and only memory.
+         */
+        @Override public long maxEncodedSize(long size) {
+            return 2 * size + 1024;
         }
 
-        /** Inflates into one array of the expected size, grown only if the data is larger. */
-        @Override public byte[] decode(byte[] chunk, int elementSize, int expectedSize) {
+        /**
+         * Inflates into one array of the limit's size (the chunk's, where the pipeline knows
+         * it), stopping as soon as the stream would give a byte more.
+         */
+        @Override public byte[] decode(byte[] chunk, int elementSize, int limit) {
             Inflater inflater = new Inflater();
             try {
                 inflater.setInput(chunk);
-                byte[] out = new byte[Math.max(expectedSize, 64)];
+                byte[] out = new byte[limit];
                 int length = 0;
                 while (!inflater.finished()) {
-                    if (length == out.length) {
-                        out = Arrays.copyOf(out, out.length * 2);
+                    int n = length < limit ? inflater.inflate(out, length, limit - length)
+                            : inflater.inflate(new byte[1]);
+                    if (length == limit && n > 0) {
+                        throw new OutputPastLimitException(limit, "more than " + limit + " bytes");
                     }
-                    int n = inflater.inflate(out, length, out.length - length);
                     if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
                         throw new IllegalArgumentException("deflate stream ends early");
                     }
@@ -181,7 +211,14 @@ public sealed interface Filter {
             return out;
         }
 
-        @Override public byte[] decode(byte[] chunk, int elementSize) {
+        @Override public long maxEncodedSize(long size) {
+            return size;
+        }
+
+        @Override public byte[] decode(byte[] chunk, int elementSize, int limit) {
+            if (chunk.length > limit) {
+                throw new OutputPastLimitException(limit, chunk.length + " bytes");
+            }
             byte[] out = chunk.clone();
             int count = chunk.length / elementSize;
             for (int e = 0; e < count; e++) {
@@ -219,7 +256,14 @@ public sealed interface Filter {
             return out;
         }
 
-        @Override public byte[] decode(byte[] chunk, int elementSize) {
+        @Override public long maxEncodedSize(long size) {
+            return size + 4;
+        }
+
+        @Override public byte[] decode(byte[] chunk, int elementSize, int limit) {
+            if (chunk.length - 4 > limit) {
+                throw new OutputPastLimitException(limit, chunk.length - 4 + " bytes");
+            }
             if (chunk.length < 4) {
                 throw new IllegalArgumentException("chunk too short for a Fletcher-32 checksum");
             }
@@ -300,24 +344,14 @@ public sealed interface Filter {
             return LzfCodec.compress(chunk);
         }
 
-        /**
-         * Without the output's size (LZF after a compressing filter): into an array grown as
-         * needed, as h5py's filter grows its buffer, but never past {@link
-         * LzfCodec#MAX_EXPANSION} times the stream nor {@link DatasetSpec#MAX_CHUNK_BYTES}.
-         */
-        @Override public byte[] decode(byte[] chunk, int elementSize) {
-            long bound = Math.min((long) chunk.length * LzfCodec.MAX_EXPANSION,
-                    DatasetSpec.MAX_CHUNK_BYTES);
-            return LzfCodec.decompress(chunk, (int) Math.min(bound, 4L * chunk.length + 64),
-                    (int) bound);
+        /** Quire's encoder: literal runs add 1 byte in 32 (h5py's never writes more than in). */
+        @Override public long maxEncodedSize(long size) {
+            return size + size / 32 + 1;
         }
 
-        /**
-         * Into one array of the output's size, which the pipeline knows exactly (the chunk's,
-         * plus 4 per Fletcher-32 before LZF); a stream that would write more is damaged.
-         */
-        @Override public byte[] decode(byte[] chunk, int elementSize, int expectedSize) {
-            return LzfCodec.decompress(chunk, expectedSize);
+        /** Into one array of the limit's size; a stream that would write more is damaged. */
+        @Override public byte[] decode(byte[] chunk, int elementSize, int limit) {
+            return LzfCodec.decompress(chunk, limit);
         }
     }
 }

@@ -68,38 +68,67 @@ final class FilterPipeline {
     }
 
     /**
-     * The chunk {@code record} of {@code file} points at, from its {@code stored} bytes: the
-     * filters its mask does not skip undone, last to first. Each gives back the chunk as the
-     * filters before it left it: {@code chunkBytes} plus 4 per Fletcher-32 applied before it,
-     * which it is told exactly, or, after deflate or LZF, a size it cannot be told.
+     * The most bytes a chunk of {@code chunkBytes} can be stored in with the filters
+     * {@code filterMask} does not skip: more is damage, refused before the bytes are read.
      */
-    byte[] decode(Path file, ChunkRecord record, byte[] stored, int chunkBytes)
+    long maxStoredSize(int filterMask, int chunkBytes) {
+        return stageSizes(filterMask, chunkBytes)[1][filters.size()];
+    }
+
+    /**
+     * The chunk {@code record} of {@code file} points at, named {@code chunk} in errors, from
+     * its {@code stored} bytes: the filters its mask does not skip undone, last to first. Each
+     * must give back the chunk as the filters before it left it: {@code chunkBytes} plus 4 per
+     * Fletcher-32 applied before it, exactly, or after deflate or LZF a size known only up to
+     * their {@link Filter#maxEncodedSize}; a filter is stopped as soon as it passes that size,
+     * so damaged or hostile data (a deflate bomb) never take more memory than the chunk.
+     */
+    byte[] decode(Path file, String chunk, ChunkRecord record, byte[] stored, int chunkBytes)
             throws CorruptFileException {
-        long[] decodedSizes = new long[filters.size()];
-        long size = chunkBytes;
-        for (int i = 0; i < filters.size(); i++) {
-            decodedSizes[i] = size;
-            if ((record.filterMask() & (1 << i)) == 0) {
-                size = filters.get(i).encodedSize(size);
-            }
-        }
+        long[][] sizes = stageSizes(record.filterMask(), chunkBytes);
         byte[] bytes = stored;
         for (int i = filters.size() - 1; i >= 0; i--) {
             if ((record.filterMask() & (1 << i)) != 0) {
                 continue;
             }
             Filter filter = filters.get(i);
+            long exact = sizes[0][i];
+            int limit = (int) Math.min(sizes[1][i], DatasetSpec.MAX_CHUNK_BYTES);
+            String field = "size after undoing filter " + filter.getClass().getSimpleName();
             try {
-                bytes = decodedSizes[i] == Filter.UNKNOWN_SIZE
-                        || decodedSizes[i] > DatasetSpec.MAX_CHUNK_BYTES
-                        ? filter.decode(bytes, elementSize)
-                        : filter.decode(bytes, elementSize, (int) decodedSizes[i]);
+                bytes = filter.decode(bytes, elementSize, limit);
+            } catch (Filter.OutputPastLimitException e) {
+                throw new CorruptFileException(file, record.address(), chunk, field,
+                        (exact == Filter.UNKNOWN_SIZE ? "at most " : "") + limit + " bytes",
+                        e.found());
             } catch (IllegalArgumentException e) {
-                throw new CorruptFileException(file, record.address(), "chunk",
+                throw new CorruptFileException(file, record.address(), chunk,
                         "filter " + filter.getClass().getSimpleName(),
                         "data the filter wrote", e.getMessage());
             }
+            if (exact != Filter.UNKNOWN_SIZE && bytes.length != exact) {
+                throw new CorruptFileException(file, record.address(), chunk, field,
+                        exact + " bytes", bytes.length + " bytes");
+            }
         }
         return bytes;
+    }
+
+    /**
+     * For each filter {@code i}, the size of a chunk of {@code chunkBytes} before it is applied
+     * (what undoing it gives): {@code [0][i]} exactly ({@link Filter#UNKNOWN_SIZE} after a
+     * compressing filter), {@code [1][i]} at most; index {@code filters.size()} is the stored
+     * size. Filters {@code filterMask} skips change neither.
+     */
+    private long[][] stageSizes(int filterMask, int chunkBytes) {
+        long[][] sizes = new long[2][filters.size() + 1];
+        sizes[0][0] = chunkBytes;
+        sizes[1][0] = chunkBytes;
+        for (int i = 0; i < filters.size(); i++) {
+            boolean skipped = (filterMask & (1 << i)) != 0;
+            sizes[0][i + 1] = skipped ? sizes[0][i] : filters.get(i).encodedSize(sizes[0][i]);
+            sizes[1][i + 1] = skipped ? sizes[1][i] : filters.get(i).maxEncodedSize(sizes[1][i]);
+        }
+        return sizes;
     }
 }

@@ -295,7 +295,7 @@ public final class Hdf5Verifier {
                 }
                 try {
                     checkInsideFile(record.address(), record.storedSize(), "chunk");
-                    dataset.readChunk(record);
+                    dataset.readChunk(coordinates, record);
                 } catch (CorruptFileException e) {
                     // Only chunk bytes are read here (no lookup3 block: index blocks fail
                     // outside this visitor, as they are), so the cause is a plain corruption.

@@ -23,12 +23,6 @@ final class LzfCodec {
     private static final int MIN_MATCH = 3;
     private static final int HASH_BITS = 14;
 
-    /**
-     * The most bytes one stream byte can stand for: a 3-byte back reference of 264 bytes. Bounds
-     * the output of a stream whose expected size is not known.
-     */
-    static final int MAX_EXPANSION = MAX_MATCH / 3;
-
     private LzfCodec() {
     }
 
@@ -75,20 +69,14 @@ final class LzfCodec {
         return Arrays.copyOf(out, length);
     }
 
-    /** {@code stream} decompressed into one array of {@code limit} bytes, its most. */
-    static byte[] decompress(byte[] stream, int limit) {
-        return decompress(stream, limit, limit);
-    }
-
     /**
-     * {@code stream} decompressed: at most {@code limit} bytes, never more memory than that,
-     * into an array of {@code capacity} bytes at first, doubled (up to the limit) when full.
+     * {@code stream} decompressed into one array of {@code limit} bytes, its most.
      *
-     * @throws IllegalArgumentException the stream is not LZF, or its output would pass
-     *                                  {@code limit}; the message names the stream byte
+     * @throws IllegalArgumentException the stream is not LZF; the message names the stream byte
+     * @throws Filter.OutputPastLimitException its output would pass {@code limit}
      */
-    static byte[] decompress(byte[] stream, int capacity, int limit) {
-        byte[] out = new byte[Math.min(capacity, limit)];
+    static byte[] decompress(byte[] stream, int limit) {
+        byte[] out = new byte[limit];
         int length = 0;
         int at = 0;
         while (at < stream.length) {
@@ -103,7 +91,6 @@ final class LzfCodec {
                 if (run > limit - length) {
                     throw tooLong(instruction, limit);
                 }
-                out = room(out, length + run, limit);
                 System.arraycopy(stream, at, out, length, run);
                 at += run;
                 length += run;
@@ -128,20 +115,11 @@ final class LzfCodec {
             if (copy > limit - length) {
                 throw tooLong(instruction, limit);
             }
-            out = room(out, length + copy, limit);
             for (int from = length - distance, end = length + copy; length < end; ) {
                 out[length++] = out[from++];
             }
         }
         return length == out.length ? out : Arrays.copyOf(out, length);
-    }
-
-    /** {@code out}, or a copy at least {@code needed} (at most {@code limit}) bytes long. */
-    private static byte[] room(byte[] out, int needed, int limit) {
-        if (needed <= out.length) {
-            return out;
-        }
-        return Arrays.copyOf(out, (int) Math.min(limit, Math.max(needed, 2L * out.length)));
     }
 
     /** Writes {@code data[from, to)} as literal runs of at most 32 bytes. */
@@ -175,6 +153,8 @@ final class LzfCodec {
     }
 
     private static IllegalArgumentException tooLong(int at, int limit) {
-        return damaged(at, "output passes the chunk's " + limit + " bytes");
+        return new Filter.OutputPastLimitException("LZF stream byte " + at
+                + ": output passes the limit of " + limit + " bytes",
+                "more than " + limit + " bytes (LZF stream byte " + at + ")");
     }
 }

@@ -196,7 +196,7 @@ class DamagedFilesTest {
             assertEquals(89000L, d.readLongs(new long[] {80}, new long[] {10})[9]);
             CorruptFileException e = assertThrows(CorruptFileException.class,
                     () -> d.readLongs(new long[] {85}, new long[] {10}));
-            assertEquals("chunk", e.structure());
+            assertEquals("chunk [9]", e.structure());
         }
     }
 
@@ -307,9 +307,9 @@ class DamagedFilesTest {
         }
     }
 
-    @Test
-    void aChunkSizeLargerThanTheFileFailsBeforeAllocating() throws IOException {
-        Path file = forge("bigchunk.h5", "d", List.of(
+    /** A single deflated chunk of 4 int32 values whose record says it is stored in {@code size}. */
+    private static Path singleDeflatedChunk(String name, long size) throws IOException {
+        return forge(name, "d", List.of(
                 HeaderMessage.of(DataspaceMessage.TYPE, 0,
                         new DataspaceMessage(new long[] {4}, new long[] {4}).encode()),
                 HeaderMessage.of(DatatypeMessage.TYPE, 1, Datatypes.encode(Datatype.INT32)),
@@ -319,13 +319,30 @@ class DamagedFilesTest {
                                         1, 1, new int[] {6}))).encode()),
                 HeaderMessage.of(DataLayoutMessage.TYPE, 0, new DataLayoutMessage(
                         new long[] {4}, 4, new org.quire.format.hdf5.layout.ChunkIndexParameters
-                        .SingleChunk(Integer.MAX_VALUE - 1L, 0), SuperblockV3.SIZE).encode())));
-        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+                        .SingleChunk(size, 0), SuperblockV3.SIZE).encode())));
+    }
+
+    /**
+     * 16 bytes deflated take at most 2 * 16 + 1024 bytes: a record saying 1056 passes that check
+     * and fails at the end of the file, before allocating; one byte more fails at its size.
+     */
+    @Test
+    void aChunkSizeLargerThanTheFileFailsBeforeAllocating() throws IOException {
+        try (Hdf5File hdf5 = Hdf5File.open(singleDeflatedChunk("bigchunk.h5", 1056))) {
             Dataset d = hdf5.root().dataset("d");
             CorruptFileException e = assertThrows(CorruptFileException.class,
                     () -> d.read(new long[] {0}, new long[] {4}));
             assertEquals("chunk", e.structure());
             assertEquals("address", e.field());
+        }
+        Path file = singleDeflatedChunk("hugechunk.h5", 1057);
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            Dataset d = hdf5.root().dataset("d");
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> d.read(new long[] {0}, new long[] {4}));
+            assertEquals(file + ": corrupt chunk [0] of /d at offset " + SuperblockV3.SIZE
+                    + ": stored size expected at most 1056 bytes for 16 bytes filtered, found 1057",
+                    e.getMessage());
         }
     }
 

@@ -13,7 +13,7 @@ class FilterTest {
         byte[] chunk = {1, 2, 3, 4, 5, 6, 7};
         byte[] shuffled = Filter.shuffle().encode(chunk, 2);
         assertArrayEquals(new byte[] {1, 3, 5, 2, 4, 6, 7}, shuffled);
-        assertArrayEquals(chunk, Filter.shuffle().decode(shuffled, 2));
+        assertArrayEquals(chunk, Filter.shuffle().decode(shuffled, 2, 7));
     }
 
     @Test
@@ -24,9 +24,9 @@ class FilterTest {
         }
         byte[] packed = Filter.deflate(9).encode(chunk, 1);
         assertEquals(0x78, packed[0] & 0xff);
-        assertArrayEquals(chunk, Filter.deflate(1).decode(packed, 1));
+        assertArrayEquals(chunk, Filter.deflate(1).decode(packed, 1, 5000));
         assertThrows(IllegalArgumentException.class,
-                () -> Filter.deflate(1).decode(new byte[] {1, 2, 3, 4}, 1));
+                () -> Filter.deflate(1).decode(new byte[] {1, 2, 3, 4}, 1, 5000));
     }
 
     /** Sums computed by hand for libhdf5's big-endian 16-bit word order. */
@@ -40,6 +40,6 @@ class FilterTest {
         byte[] stored = Filter.fletcher32().encode(new byte[] {1, 2, 3, 4}, 1);
         assertArrayEquals(new byte[] {1, 2, 3, 4, 6, 4, 8, 5}, stored);
         stored[0] ^= 1;
-        assertThrows(IllegalArgumentException.class, () -> Filter.fletcher32().decode(stored, 1));
+        assertThrows(IllegalArgumentException.class, () -> Filter.fletcher32().decode(stored, 1, 4));
     }
 }

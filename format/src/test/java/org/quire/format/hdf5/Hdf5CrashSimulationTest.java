@@ -370,7 +370,7 @@ class Hdf5CrashSimulationTest {
                     key.add(s);
                 }
                 List<Byte> bytes = new ArrayList<>();
-                for (byte b : d.readChunk(record)) {
+                for (byte b : d.readChunk(scaled, record)) {
                     bytes.add(b);
                 }
                 chunks.put(key, bytes);

@@ -309,7 +309,7 @@ class Hdf5VerifierTest {
         assertTrue(e.found().contains("Fletcher-32 checksum"), e.getMessage());
         // The failure as the chunk read reported it stays attached.
         CorruptFileException read = assertInstanceOf(CorruptFileException.class, e.getCause());
-        assertEquals("chunk", read.structure());
+        assertEquals("chunk [3]", read.structure());
         assertEquals(e.found(), read.found());
     }
 

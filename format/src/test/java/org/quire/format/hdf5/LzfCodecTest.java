@@ -156,9 +156,9 @@ class LzfCodecTest {
                 message(new byte[] {0, 'a', (byte) 0xe0}, 10));
         assertEquals("LZF stream byte 2: back reference cut off by the end of the stream",
                 message(new byte[] {0, 'a', (byte) 0xe0, 5}, 10));
-        assertEquals("LZF stream byte 2: output passes the chunk's 10 bytes",
+        assertEquals("LZF stream byte 2: output passes the limit of 10 bytes",
                 message(new byte[] {0, 'a', (byte) 0xe0, 5, 0}, 10));
-        assertEquals("LZF stream byte 0: output passes the chunk's 2 bytes",
+        assertEquals("LZF stream byte 0: output passes the limit of 2 bytes",
                 message(new byte[] {2, 'a', 'b', 'c'}, 2));
     }
 
@@ -173,11 +173,8 @@ class LzfCodecTest {
             bomb[i + 1] = (byte) 0xff;
             bomb[i + 2] = 0;
         }
-        assertEquals("LZF stream byte 11363: output passes the chunk's 1000000 bytes",
+        assertEquals("LZF stream byte 11363: output passes the limit of 1000000 bytes",
                 message(bomb, 1_000_000));
-        // Without a size hint the output may be at most 88 times the stream.
-        byte[] small = Arrays.copyOf(bomb, 2 + 3 * 10);
-        assertEquals(1 + 10 * 264, Filter.lzf().decode(small, 1).length);
     }
 
     @Test
@@ -223,7 +220,7 @@ class LzfCodecTest {
             CorruptFileException e = assertThrows(CorruptFileException.class,
                     () -> x.readInts(new long[] {0}, new long[] {1000}));
             // 0xff: a long back reference, distance 0x1f00 + the third byte + 1, at output 0.
-            assertTrue(e.getMessage().matches(Pattern.quote(path + ": corrupt chunk of /x at"
+            assertTrue(e.getMessage().matches(Pattern.quote(path + ": corrupt chunk [2] of /x at"
                     + " offset " + address + ": filter Lzf expected data the filter wrote, found"
                     + " LZF stream byte 0: back reference ") + "(79[4-9]\\d|793[7-9]|8[01]\\d\\d|819[0-2])"
                     + Pattern.quote(" bytes behind output byte 0")), e.getMessage());

@@ -102,15 +102,16 @@ class UnsupportedFormatMessagesTest {
     }
 
     /**
-     * A fixed array of 2^31 entries (libhdf5 makes one for a fixed-size dataset of 2^31
-     * chunks): Quire's of 2,000 with its dataspace and header changed, both resealed.
+     * A fixed array of 2^37 + 1 entries (libhdf5 makes one for a fixed-size dataset of that
+     * many chunks, in 2^27 + 1 pages, one more than Quire holds the bitmap of): Quire's of 2,000
+     * with its dataspace and header changed, both resealed.
      */
     @Test
-    void aFixedArrayOfMoreEntriesThanAnArrayHolds() throws IOException {
+    void aFixedArrayOfMorePagesThanQuireHolds() throws IOException {
         Path file = dir.resolve("fixed.h5");
         long header;
         long count = 2000;
-        long entries = Integer.MAX_VALUE + 1L;
+        long entries = (1L << 37) + 1;
         try (Hdf5File hdf5 = Hdf5File.create(file)) {
             header = hdf5.root().createDataset("d", DatasetSpec.builder(Datatype.INT8, count)
                     .chunkShape(1).build()).address();
@@ -129,8 +130,9 @@ class UnsupportedFormatMessagesTest {
         Files.write(file, bytes);
         UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
                 () -> Hdf5File.open(file).root().dataset("d"));
-        assertParts(e, file, "/d: fixed array header", fixedArray, entries + " entries",
-                "at most " + Integer.MAX_VALUE + " entries");
+        assertParts(e, file, "/d: fixed array header", fixedArray,
+                entries + " entries in 134217729 pages of 1024", "at most 1048576 entries per"
+                        + " page or unpaged data block, at most 134217728 pages");
     }
 
     /**

@@ -72,11 +72,6 @@ public final class ChunkIndexes {
         if (Arrays.equals(shape, maxShape) && Arrays.equals(shape, chunkShape)) {
             return new SingleChunkIndex(grid.rank(), filtered, ChunkRecord.UNWRITTEN);
         }
-        long entries = grid.maxChunkCount();
-        if (entries > FixedArrayChunkIndex.MAX_ENTRIES) {
-            throw new IllegalArgumentException(entries + " chunks exceed the "
-                    + FixedArrayChunkIndex.MAX_ENTRIES + " a fixed array index holds here");
-        }
         return FixedArrayChunkIndex.create(blocks, format, grid, chunkBytes);
     }
 

@@ -26,8 +26,17 @@ import org.quire.format.hdf5.layout.PageBitmap;
  */
 public final class FixedArrayChunkIndex implements ChunkIndex {
 
-    /** Most entries Quire handles in one fixed array (its pages are numbered by int). */
-    static final long MAX_ENTRIES = Integer.MAX_VALUE;
+    /**
+     * Most entries of a block read in one piece, an unpaged data block or a page, with its
+     * checksum: libhdf5 makes pages of 1,024 entries, a header may ask for up to 2^32.
+     */
+    static final long MAX_BLOCK_ENTRIES = 1 << 20;
+    /**
+     * Most pages: the page bitmap is held while the index is open, at most 16 MiB for 2^37
+     * chunks in pages of 1,024. Only the pages that hold a written chunk are ever read, so a
+     * sparse array of any count within this costs memory per page used, not per chunk.
+     */
+    static final long MAX_PAGES = 1L << 27;
 
     private final IndexBlocks blocks;
     private final ChunkGrid grid;
@@ -72,6 +81,11 @@ public final class FixedArrayChunkIndex implements ChunkIndex {
         BlockFile file = blocks.file();
         long entryCount = grid.maxChunkCount();
         int pageBits = ChunkIndexParameters.FixedArray.DEFAULT.pageBits();
+        String beyond = beyondLimits(entryCount, pageBits);
+        if (beyond != null) {
+            throw new IllegalArgumentException(entryCount + " chunks need " + beyond
+                    + ", more than a fixed array index holds here (" + LIMITS + ")");
+        }
         long headerAddress = file.allocate(FixedArrayHeader.SIZE);
         FixedArrayDataBlock sizing = new FixedArrayDataBlock(
                 new FixedArrayHeader(format, pageBits, entryCount, 0));
@@ -103,9 +117,10 @@ public final class FixedArrayChunkIndex implements ChunkIndex {
                     "maximum number of entries", expectedEntries + " (chunks of the dataspace)",
                     Long.toString(header.entryCount()));
         }
-        if (header.entryCount() > MAX_ENTRIES) {
+        String beyond = beyondLimits(header.entryCount(), header.pageBits());
+        if (beyond != null) {
             throw new UnsupportedFormatException(file.path(), structure, address,
-                    header.entryCount() + " entries", "at most " + MAX_ENTRIES + " entries");
+                    header.entryCount() + " entries in " + beyond, LIMITS);
         }
         if (header.format().filtered() != filtered) {
             throw new CorruptFileException(file.path(), address, structure, "client ID",
@@ -114,6 +129,25 @@ public final class FixedArrayChunkIndex implements ChunkIndex {
         }
         return new FixedArrayChunkIndex(blocks, grid, address, header, unfilteredChunkSize,
                 null);
+    }
+
+    private static final String LIMITS = "at most " + MAX_BLOCK_ENTRIES
+            + " entries per page or unpaged data block, at most " + MAX_PAGES + " pages";
+
+    /**
+     * The blocks {@code entries} entries in pages of 2^{@code pageBits} take, if beyond
+     * {@link #MAX_BLOCK_ENTRIES} or {@link #MAX_PAGES}; null if within.
+     */
+    static String beyondLimits(long entries, int pageBits) {
+        long pageEntries = 1L << pageBits;
+        if (entries <= pageEntries) {
+            return entries > MAX_BLOCK_ENTRIES ? "one unpaged data block" : null;
+        }
+        long pages = (entries - 1) / pageEntries + 1;
+        if (pageEntries > MAX_BLOCK_ENTRIES || pages > MAX_PAGES) {
+            return pages + " pages of " + pageEntries;
+        }
+        return null;
     }
 
     @Override

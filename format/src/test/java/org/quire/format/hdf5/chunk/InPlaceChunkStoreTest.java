@@ -10,9 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
@@ -88,6 +90,147 @@ class InPlaceChunkStoreTest {
             assertFalse(cache.isDirty(moved.address()));
             assertThrows(IllegalStateException.class,
                     () -> store.overwrite(moved, 0, bytes(4, 0)));
+        }
+    }
+
+    /** A store of unfiltered or filtered chunks over a new file, with its own cache. */
+    private record Fixture(Storage storage, BlockFile blocks, MetadataCache cache,
+                           InPlaceChunkStore store) implements AutoCloseable {
+        static Fixture open(Path file, boolean filtered) throws IOException {
+            Storage storage = FileStorage.open(file, OpenMode.CREATE_NEW);
+            BlockFile blocks = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            return new Fixture(storage, blocks, cache, new InPlaceChunkStore(blocks, cache,
+                    filtered));
+        }
+
+        @Override
+        public void close() throws IOException {
+            storage.close();
+        }
+    }
+
+    /**
+     * Sizes that are multiples of 64 KiB start at a multiple of their largest power-of-two
+     * divisor, at most 1 MiB; others are packed.
+     */
+    @Test
+    void newSpaceIsAlignedFromSixtyFourKibibytesToOneMebibyte() throws IOException {
+        try (Fixture f = Fixture.open(directory.resolve("f"), false)) {
+            f.blocks().allocate(100);
+            ChunkRecord packed = f.store().write(ChunkRecord.UNWRITTEN, bytes(32 << 10, 0));
+            assertEquals(100, packed.address(), "32 KiB: below the smallest alignment");
+            ChunkRecord odd = f.store().write(ChunkRecord.UNWRITTEN, bytes((64 << 10) + 4, 0));
+            assertEquals(100 + (32 << 10), odd.address(), "64 KiB + 4: aligned to 4 bytes only");
+            long end = odd.address() + odd.storedSize();
+            ChunkRecord smallest = f.store().write(ChunkRecord.UNWRITTEN, bytes(64 << 10, 0));
+            assertEquals(end + Math.floorMod(-end, 64 << 10), smallest.address());
+            assertEquals(0, smallest.address() % (64 << 10));
+            assertTrue(smallest.address() > end);
+            // End at 3 MiB: 1 MiB-aligned, not 2 MiB-aligned.
+            f.blocks().allocate((3 << 20) - f.blocks().endOfAllocation());
+            ChunkRecord twoMebibytes = f.store().write(ChunkRecord.UNWRITTEN, bytes(2 << 20, 0));
+            assertEquals(3 << 20, twoMebibytes.address(), "aligned to 1 MiB at most");
+            f.blocks().allocate(1);
+            ChunkRecord oneMebibyte = f.store().write(ChunkRecord.UNWRITTEN, bytes(1 << 20, 0));
+            assertEquals(6 << 20, oneMebibyte.address());
+            assertArrayEquals(array(bytes(1 << 20, 0)), f.store().read(oneMebibyte));
+        }
+    }
+
+    @Test
+    void aZeroedChunkIsCoveredByTheFileAndReadsAsZeros() throws IOException {
+        try (Fixture f = Fixture.open(directory.resolve("f"), false)) {
+            f.blocks().allocate(10);
+            ChunkRecord zeroed = f.store().createZeroed(40);
+            assertEquals(new ChunkRecord(10, 40, 0), zeroed);
+            assertEquals(50, f.blocks().size(), "one zero byte at its end");
+            assertTrue(f.cache().contains(10));
+            assertFalse(f.cache().isDirty(10));
+            assertArrayEquals(new byte[40], f.store().read(zeroed));
+            // Space already inside the file is not written again.
+            ChunkRecord inside = new ChunkRecord(0, 4, 0);
+            f.storage().write(ByteBuffer.wrap(new byte[] {9}), 60);
+            f.blocks().allocate(6);
+            ChunkRecord second = f.store().createZeroed(4);
+            assertEquals(56, second.address());
+            assertArrayEquals(new byte[] {0, 0, 0, 0}, f.store().read(second));
+            assertEquals(61, f.blocks().size());
+            assertEquals(4, f.store().read(inside).length);
+        }
+    }
+
+    @Test
+    void aFilteredChunkIsWrittenOnlyWhole() throws IOException {
+        try (Fixture f = Fixture.open(directory.resolve("f"), true)) {
+            ChunkRecord written = f.store().write(ChunkRecord.UNWRITTEN, bytes(16, 0));
+            assertEquals("a filtered chunk is written whole, from its encoding, not created"
+                    + " empty", assertThrows(IllegalStateException.class,
+                            () -> f.store().createZeroed(16)).getMessage());
+            assertEquals("a filtered chunk is rewritten whole, not in part: " + written,
+                    assertThrows(IllegalStateException.class,
+                            () -> f.store().overwrite(written, 0, bytes(4, 0))).getMessage());
+        }
+    }
+
+    /** A chunk whose size changes moves; one of the same size stays, unfiltered or new. */
+    @Test
+    void aChunkOfAnotherSizeMovesAndOneOfTheSameSizeStays() throws IOException {
+        try (Fixture f = Fixture.open(directory.resolve("f"), true)) {
+            ChunkRecord first = f.store().write(ChunkRecord.UNWRITTEN, bytes(16, 0));
+            ChunkRecord longer = f.store().write(first, bytes(17, 0));
+            assertEquals(new ChunkRecord(16, 17, 0), longer);
+            ChunkRecord same = f.store().write(longer, bytes(17, 5));
+            assertEquals(longer, same);
+            assertArrayEquals(array(bytes(17, 5)), f.store().read(same));
+        }
+    }
+
+    @Test
+    void partsOutsideTheChunkAreRefused() throws IOException {
+        try (Fixture f = Fixture.open(directory.resolve("f"), false)) {
+            ChunkRecord written = f.store().write(ChunkRecord.UNWRITTEN, bytes(16, 0));
+            assertEquals(written, f.store().overwrite(written, 12, bytes(4, 7)));
+            assertArrayEquals(new byte[] {7, 8, 9, 10},
+                    Arrays.copyOfRange(f.store().read(written), 12, 16));
+            for (long offset : new long[] {-1, 13}) {
+                assertEquals("bytes " + offset + ".." + (offset + 4) + " are not inside the"
+                        + " chunk " + written, assertThrows(IllegalArgumentException.class,
+                                () -> f.store().overwrite(written, offset, bytes(4, 0)))
+                        .getMessage());
+            }
+            assertThrows(IllegalArgumentException.class,
+                    () -> f.store().overwrite(ChunkRecord.UNWRITTEN, 0, bytes(4, 0)));
+            ByteBuffer last = ByteBuffer.allocate(4);
+            f.store().read(written, 12, last);
+            assertArrayEquals(new byte[] {7, 8, 9, 10}, last.array());
+            for (long offset : new long[] {-1, 13}) {
+                CorruptFileException e = assertThrows(CorruptFileException.class,
+                        () -> f.store().read(written, offset, ByteBuffer.allocate(4)));
+                assertEquals("size", e.field());
+                assertEquals(0, e.offset());
+                assertEquals("at least " + (offset + 4) + " bytes", e.expected());
+                assertEquals("16", e.found());
+            }
+        }
+    }
+
+    @Test
+    void aRecordOfANegativeOrOverTwoGibibyteSizeIsCorrupt() throws IOException {
+        try (Fixture f = Fixture.open(directory.resolve("f"), false)) {
+            f.store().write(ChunkRecord.UNWRITTEN, bytes(16, 0));
+            assertEquals(16, f.store().read(new ChunkRecord(0, 16, 0)).length);
+            assertEquals(0, f.store().read(new ChunkRecord(0, 0, 0)).length);
+            for (long size : new long[] {-1, Integer.MAX_VALUE + 1L}) {
+                CorruptFileException e = assertThrows(CorruptFileException.class,
+                        () -> f.store().read(new ChunkRecord(8, size, 0)));
+                assertEquals(8, e.offset());
+                assertEquals("0.." + Integer.MAX_VALUE, e.expected());
+                assertEquals(Long.toUnsignedString(size), e.found());
+                assertThrows(CorruptFileException.class,
+                        () -> f.store().read(new ChunkRecord(8, size, 0), 0,
+                                ByteBuffer.allocate(1)));
+            }
         }
     }
 }
