@@ -23,9 +23,12 @@ public final class Job implements AutoCloseable {
     private final String[] arguments;
     private final Runnable leave;
 
-    /** For engines: {@code leave} runs once, after the thread that called {@link Quire#init} returned. */
+    /**
+     * For engines: {@code leave} runs once, after the thread that called {@link Quire#init}
+     * returned. The world is handed out watched by this worker's {@link WaitWatchdog}.
+     */
     public Job(Communicator world, String[] arguments, Runnable leave) {
-        this.world = world;
+        this.world = WaitWatchdog.ofThisWorker().watch(world);
         this.arguments = arguments.clone();
         this.leave = leave;
     }

@@ -5,6 +5,7 @@ import org.quire.runtime.LaunchContract;
 import org.quire.runtime.LaunchContractException;
 import org.quire.runtime.LauncherLinkAgent;
 import org.quire.runtime.Transport;
+import org.quire.runtime.WaitWatchdog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -76,6 +77,12 @@ public final class RunCommand implements Callable<Integer> {
             + " is process PID), e.g. for kill -QUIT PID: that rank prints its thread dump, prefixed with its rank")
     private boolean showPids;
 
+    @Option(names = "--warn-after", paramLabel = "TIME", defaultValue = "60s", converter = WarnAfterConverter.class,
+            description = "a rank that has waited this long in one communicator call says so once, naming the call,"
+                    + " e.g. quire: rank 1 has waited 60 s in receive(source=0, tag=7) on the world communicator;"
+                    + " a whole number of ms, s, m or h (default: 60s; 0: never)")
+    private Duration warnAfter;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
     private boolean help;
 
@@ -96,6 +103,18 @@ public final class RunCommand implements Callable<Integer> {
         public Transport convert(String value) {
             try {
                 return Transport.parse(value, "--transport");
+            } catch (LaunchContractException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** Converts {@code --warn-after} with the runtime's own parser, so the workers accept what quire run does. */
+    static final class WarnAfterConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                return WaitWatchdog.parse(value, "--warn-after");
             } catch (LaunchContractException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }
@@ -221,6 +240,7 @@ public final class RunCommand implements Callable<Integer> {
         env.put(LaunchContract.TRANSPORT, transport.cliName());
         env.put(LaunchContract.COORDINATOR, coordinator.host() + ":" + coordinator.port());
         env.put(LaunchContract.JOB_ID, jobId);
+        env.put(WaitWatchdog.VARIABLE, warnAfter.toMillis() + "ms");
         if (mpj != null) {
             env.put("MPJ_HOME", mpj.home().toString());
         }

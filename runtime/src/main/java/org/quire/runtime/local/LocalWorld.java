@@ -2,6 +2,7 @@ package org.quire.runtime.local;
 
 import org.quire.runtime.Communicator;
 import org.quire.runtime.QuireRuntimeException;
+import org.quire.runtime.WaitWatchdog;
 import org.quire.runtime.message.Message;
 import org.quire.runtime.message.MessageCommunicator;
 
@@ -65,7 +66,7 @@ public final class LocalWorld {
         List<T> results = new ArrayList<>(Collections.nCopies(size, null));
         for (int r = 0; r < size; r++) {
             int rank = r;
-            MessageCommunicator world = new MessageCommunicator(new LocalTransport(rank, inboxes));
+            Communicator world = WaitWatchdog.ofThisWorker().watch(new MessageCommunicator(new LocalTransport(rank, inboxes)));
             finished.submit(() -> {
                 Thread.currentThread().setName("rank-" + rank);
                 try {
