@@ -31,7 +31,8 @@ record HeatOptions(int grid, long steps, long checkpointEvery, Path directory, b
             "the rows split over the ranks, halos exchanged with sendrecv.",
             "  --grid N              grid size (default " + DEFAULT_GRID + "; a restart takes the checkpoint's)",
             "  --steps S             run until step S (default 200)",
-            "  --checkpoint-every K  a SION checkpoint DIR/heat-<step>.sion every K steps (default 50; 0: none)",
+            "  --checkpoint-every K  a SION checkpoint DIR/heat-<step>.sion every K steps and at step S",
+            "                        (default 50; 0: none)",
             "  --dir DIR             checkpoint directory (default heat-checkpoints)",
             "  --restart             continue from the latest complete checkpoint in DIR, on any rank count",
             "  --verify              check the final grid bitwise against a serial uninterrupted run",
@@ -39,7 +40,8 @@ record HeatOptions(int grid, long steps, long checkpointEvery, Path directory, b
             "                        per step to FILE (HDF5, dataset /diagnostics, SWMR mode)",
             "  --in-situ             the last rank follows FILE while rank 0 writes it and checks",
             "                        that the energy never increases (needs --diagnostics, 2+ ranks)",
-            "A stop request (SIGTERM, SIGINT, SIGUSR1) ends the run after a final checkpoint.",
+            "A stop request (SIGTERM, SIGINT, SIGUSR1) ends the run after a final checkpoint (and",
+            "skips --verify: the run that reaches step S verifies).",
             "Exit 0 done, 1 failed (no checkpoint to restart from, verification failed), 2 bad usage.");
 
     static HeatOptions parse(String[] args) {

@@ -6,6 +6,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.quire.launcher.QuireCommand;
 import org.quire.runtime.hazelcast.HazelcastSettings;
 
@@ -50,6 +51,8 @@ class HostileInputIT {
     private static final int WATCHDOG_SECONDS = 10;
     /** The relay's limit on MPI.Init as a whole, 300 s by default (a property for tests only). */
     private static final String INIT_LIMIT_PROPERTY = "quire.test.niodevInitMillis";
+    /** A file niodev waits for before it registers with its relay (a property for tests only). */
+    private static final String GATE_PROPERTY = "quire.test.niodevRelayGate";
     /** More than a guarded listener reads at once (256). */
     private static final int FLOOD_PER_LISTENER = 300;
 
@@ -100,14 +103,18 @@ class HostileInputIT {
     /**
      * Another process reaches a rank's niodev relay (the loopback listener niodev registers with)
      * before niodev does: one stranger trickles a byte every few seconds into a greeting, another
-     * sends niodev's registration of that rank with its own ports. The rank is stopped (SIGSTOP)
-     * while the strangers connect, so they are queued ahead of niodev. The relay refuses both at
+     * sends niodev's registration of that rank with its own ports. niodev is held back from the
+     * relay until the strangers are in (the relay's gate, a test property: the relay lives only
+     * milliseconds otherwise, and niodev won that race under load), and the rank is stopped
+     * (SIGSTOP) while they connect, so they are queued ahead of niodev. The relay refuses both at
      * once as coming from another process, and the world forms with niodev's true ports.
      */
     @Test
-    void strangersAtANiodevRelayCanNeitherHoldNorForgeTheRanksRegistration() throws Exception {
+    void strangersAtANiodevRelayCanNeitherHoldNorForgeTheRanksRegistration(@TempDir Path dir) throws Exception {
+        Path gate = dir.resolve("strangers-in");
         QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "3", "--transport", "mpj",
-                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.LateJoiner", "2", LATE_SECONDS);
+                "--jvm-opt=-D" + GATE_PROPERTY + "=" + gate, "-cp", QuireCommand.testWorkers(),
+                "org.quire.launcher.workers.LateJoiner", "2", LATE_SECONDS);
         long late = workerPid(job, "2");
         List<Socket> strangers = new ArrayList<>();
         List<ServerSocket> fakeNiodev = List.of(new ServerSocket(0), new ServerSocket(0));
@@ -117,7 +124,7 @@ class HostileInputIT {
             Socket slow;
             Socket forged;
             try {
-                assertTrue(connectionsTo(relay) == 0, "niodev reached its relay before the test could; cannot attack");
+                assertTrue(connectionsTo(relay) == 0, "niodev reached its relay through the closed gate");
                 InetSocketAddress at = new InetSocketAddress("127.0.0.1", relay);
                 slow = connect(at, strangers);
                 slow.getOutputStream().write(0xFF); // the first byte of a greeting's length
@@ -129,6 +136,7 @@ class HostileInputIT {
                 registration.writeInt(fakeNiodev.get(1).getLocalPort());
                 registration.writeInt(2);
             } finally {
+                Files.createFile(gate);
                 signal("CONT", late);
             }
             QuireCommand.Result result = job.await(HANG);
@@ -220,7 +228,7 @@ class HostileInputIT {
         assertEquals(0, kill.waitFor(), "kill -" + name + " " + pid);
     }
 
-    /** Waits (polling without pause: the relay lives for milliseconds) until {@code pid} listens on loopback. */
+    /** Waits until {@code pid} listens on loopback. */
     private static int awaitLoopbackListener(long pid) throws Exception {
         long deadline = System.nanoTime() + HANG.toNanos();
         while (System.nanoTime() < deadline) {
@@ -230,6 +238,7 @@ class HostileInputIT {
                     return port(socket[1]);
                 }
             }
+            Thread.sleep(20);
         }
         throw new AssertionError("process " + pid + " did not listen on loopback within " + HANG);
     }

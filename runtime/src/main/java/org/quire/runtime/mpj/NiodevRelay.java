@@ -15,6 +15,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -45,7 +47,8 @@ import java.util.concurrent.TimeoutException;
  * ms in all, whatever held it. Neither limit counts the wait for the rendezvous's answer, which
  * comes when the slowest rank has registered: a peer that starts late is no failure, and a peer
  * that died ends the job through fail-fast. Tests shorten both limits with the system properties
- * {@value #INIT_DEADLINE_PROPERTY} and {@value #INIT_AFTER_ANSWER_PROPERTY} (milliseconds).
+ * {@value #INIT_DEADLINE_PROPERTY} and {@value #INIT_AFTER_ANSWER_PROPERTY} (milliseconds), and hold
+ * niodev back from the relay with {@value #GATE_PROPERTY}.
  */
 final class NiodevRelay {
 
@@ -61,6 +64,12 @@ final class NiodevRelay {
     static final long INIT_DEADLINE_MILLIS = 300_000;
     static final String INIT_DEADLINE_PROPERTY = "quire.test.niodevInitMillis";
     static final String INIT_AFTER_ANSWER_PROPERTY = "quire.test.niodevInitAfterAnswerMillis";
+    /**
+     * A file; when given, {@link #start} returns (and niodev may register) only once it exists, so that
+     * a test can reach the relay before niodev does (a property for tests only).
+     */
+    static final String GATE_PROPERTY = "quire.test.niodevRelayGate";
+    private static final long GATE_POLL_MILLIS = 10;
     private static final long CLOCK_CHECK_MILLIS = 200;
     private static final int FAILED_STATUS = 1;
 
@@ -95,7 +104,22 @@ final class NiodevRelay {
         listener.serve(relay::admit);
         daemon(relay::run, "niodev-relay").start();
         daemon(relay::enforceInitDeadline, "niodev-init-deadline").start();
+        String gate = System.getProperty(GATE_PROPERTY);
+        if (gate != null) {
+            awaitFile(Path.of(gate)); // the relay's limits run meanwhile: a gate never opened fails the rank
+        }
         return relay;
+    }
+
+    private static void awaitFile(Path file) throws IOException {
+        try {
+            while (!Files.exists(file)) {
+                Thread.sleep(GATE_POLL_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for " + file, e);
+        }
     }
 
     /** The port niodev must be told as its {@code #Server Port}; the host is the loopback address. */
