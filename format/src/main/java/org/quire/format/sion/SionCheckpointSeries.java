@@ -8,7 +8,6 @@ import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -145,18 +144,8 @@ public final class SionCheckpointSeries {
      * on every rank. Collective.
      */
     public Choice latestComplete(Collectives collectives, Validator validator) throws IOException {
-        byte[][] parts = null;
-        if (collectives.rank() == 0) {
-            try {
-                parts = new byte[collectives.size()][];
-                Arrays.fill(parts, RootVerdict.payload(encode(latestComplete(validator))));
-            } catch (IOException | RuntimeException e) {
-                collectives.scatter(RootVerdict.failureForAll(e, collectives.size()), 0);
-                throw e;
-            }
-        }
-        return decode(RootVerdict.unwrap(collectives.scatter(parts, 0),
-                "choosing the latest checkpoint in " + directory));
+        return decode(RootVerdict.decide(collectives, "choosing the latest checkpoint in " + directory,
+                () -> RootVerdict.sameForAll(encode(latestComplete(validator)), collectives.size())));
     }
 
     /** Opens a file and asks the validator; throws what opening throws. */
