@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -128,6 +129,48 @@ class HeatDiffusionIT {
         assertEquals(0, resumed.exitCode(), resumed.toString());
         assertTrue(resumed.stdout().contains("[0] restart: from step " + step + " of "), resumed.toString());
         assertTrue(resumed.stdout().contains("bitwise identical"), resumed.toString());
+    }
+
+    @Test
+    void aStopRequestToOneRankStopsEveryRankAfterTheSameStep() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), heat(3, "--steps", "1000000", "--checkpoint-every",
+                "0", "--dir", checkpoints().toString()).toArray(String[]::new));
+        long[] pids = awaitPids(job, 3, "[0] heat: 256 x 256 grid on 3 ranks");
+        // As srun --signal does: the signal reaches a rank, not the launcher; rank 0 learns it from the others.
+        new ProcessBuilder("kill", "-USR1", Long.toString(pids[1])).start().waitFor();
+        QuireCommand.Result stopped = job.await(JOB_LIMIT);
+        assertEquals(0, stopped.exitCode(), stopped.toString());
+        assertTrue(stopped.stderr().contains("[1] quire: received SIGUSR1, stop requested"), stopped.toString());
+        Matcher at = STOPPED.matcher(stopped.stdout());
+        assertTrue(at.find(), stopped.toString());
+        long step = Long.parseLong(at.group(1));
+        try (SionFile checkpoint = SionFile.open(checkpoints().resolve("heat-" + step + ".sion"))) {
+            assertEquals(3, checkpoint.taskCount());
+            assertEquals(Optional.empty(), HeatCheckpoint.problem(checkpoint, step), "every rank wrote step " + step);
+        }
+    }
+
+    @Test
+    void anExistingDiagnosticsFileAndAFileThatIsNotHdf5AreRefusedInOneLine() throws Exception {
+        QuireCommand.Result first = QuireCommand.run(JOB_LIMIT, heat(1, "--steps", "10", "--checkpoint-every", "5",
+                "--dir", checkpoints().toString(), "--diagnostics", diagnostics().toString()).toArray(String[]::new));
+        assertEquals(0, first.exitCode(), first.toString());
+
+        QuireCommand.Result again = QuireCommand.run(JOB_LIMIT, heat(1, "--steps", "10", "--dir",
+                directory.resolve("other").toString(), "--diagnostics", diagnostics().toString())
+                .toArray(String[]::new));
+        assertEquals(2, again.exitCode(), again.toString());
+        assertTrue(again.stderr().contains("[0] HeatDiffusion: --diagnostics " + diagnostics() + " exists (an earlier"
+                + " run's?): continue that run with --restart, or remove the file or give another
+"), again.toString());
+
+        Path text = directory.resolve("text.h5");
+        Files.writeString(text, "not HDF5\n");
+        QuireCommand.Result restart = QuireCommand.run(JOB_LIMIT, heat(1, "--steps", "12", "--dir",
+                checkpoints().toString(), "--restart", "--diagnostics", text.toString()).toArray(String[]::new));
+        assertEquals(1, restart.exitCode(), restart.toString());
+        assertTrue(restart.stderr().contains("[0] HeatDiffusion: " + text + ": not an HDF5 file"), restart.toString());
+        assertTrue(!restart.stderr().contains("Exception") && !restart.stderr().contains("\tat "), restart.toString());
     }
 
     /** The diagnostics hold one row per step 1..steps, in order, the energy never increasing. */
