@@ -161,8 +161,7 @@ class HeatDiffusionIT {
                 .toArray(String[]::new));
         assertEquals(2, again.exitCode(), again.toString());
         assertTrue(again.stderr().contains("[0] HeatDiffusion: --diagnostics " + diagnostics() + " exists (an earlier"
-                + " run's?): continue that run with --restart, or remove the file or give another
-"), again.toString());
+                + " run's?): continue that run with --restart, or remove the file or give another\n"), again.toString());
 
         Path text = directory.resolve("text.h5");
         Files.writeString(text, "not HDF5\n");
