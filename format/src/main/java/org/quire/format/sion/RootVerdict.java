@@ -8,7 +8,8 @@ import org.quire.format.Collectives;
 /**
  * What rank 0 scatters after a step only it performs (planning a write, reading metadata): either
  * the rank's payload or the failure rank 0 found, so that every rank stops instead of waiting and
- * throws the same exception. Wire form: one status byte (1 = payload follows, 0 = a
+ * throws the same exception ({@link #decide} does all of it for a step that needs nothing else
+ * from rank 0 afterwards). Wire form: one status byte (1 = payload follows, 0 = a
  * {@link CrossRankFailure} follows), then the bytes.
  */
 final class RootVerdict {
