@@ -85,6 +85,7 @@ class HeatDiffusionIT {
                 "50", "--dir", checkpoints().toString(), "--diagnostics", diagnostics().toString())
                 .toArray(String[]::new));
         long[] pids = awaitPids(job, 4, "[0] checkpoint step 100: ");
+        awaitDiagnosticsRows(120); // rows past the checkpoint, which the restart must drop
         ProcessHandle.of(pids[2]).orElseThrow().destroyForcibly();
         QuireCommand.Result killed = job.await(JOB_LIMIT);
         assertEquals(128 + 9, killed.exitCode(), "the job ends with the SIGKILLed rank's status\n" + killed);
@@ -186,6 +187,20 @@ class HeatDiffusionIT {
                 energy = row.energy();
             }
         }
+    }
+
+    /** Waits until an SWMR reader sees at least {@code rows} diagnostics rows. */
+    private void awaitDiagnosticsRows(long rows) throws Exception {
+        long deadline = System.nanoTime() + JOB_LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            try (Hdf5File file = Hdf5File.openSwmr(diagnostics())) {
+                if (file.root().dataset(HeatDiagnostics.DATASET).shape()[0] >= rows) {
+                    return;
+                }
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("fewer than " + rows + " diagnostics rows within " + JOB_LIMIT);
     }
 
     /** Waits until every rank's pid was shown and stdout holds {@code line}. */
