@@ -51,7 +51,8 @@ final class HeatDiagnostics implements Closeable {
 
     /**
      * Opens {@code path} for a run that starts after step {@code fromStep}: a new file for a run
-     * from step 0 (replacing one that exists), the existing one otherwise. Switches to SWMR
+     * from step 0 (an existing one is refused, {@link java.nio.file.FileAlreadyExistsException}),
+     * the existing one otherwise. Switches to SWMR
      * writing before returning.
      *
      * @param notes where to say that a file left open by a killed job was recovered
