@@ -90,22 +90,19 @@ final class StopRequest {
     }
 
     /** Called on the JVM's signal thread: only sets the flag and hands the hooks to a thread of their own. */
-    void receive(Signal signal) {
-        List<Runnable> toRun;
-        synchronized (this) {
-            if (signal.getName().equals("INT") && ++interrupts > 1) {
-                System.err.println("quire: received a second SIGINT, exiting");
-                System.exit(SECOND_INTERRUPT_STATUS);
-            }
-            if (requested) {
-                return;
-            }
-            requested = true;
-            toRun = List.copyOf(hooks);
-            hooks.clear();
+    synchronized void receive(Signal signal) {
+        if (signal.getName().equals("INT") && ++interrupts > 1) {
+            System.err.println("quire: received a second SIGINT, exiting");
+            System.exit(SECOND_INTERRUPT_STATUS);
+        }
+        if (requested) {
+            return;
         }
         System.err.println("quire: received SIG" + signal.getName() + ", stop requested");
-        runOnItsOwnThread(toRun);
+        requested = true;
+        // Under the lock: a worker that sees the flag finds the hooks started, unless it had begun to leave.
+        runOnItsOwnThread(List.copyOf(hooks));
+        hooks.clear();
     }
 
     /** Started under the lock, so that {@link #awaitHooks} joins every hook thread that ever starts. */
