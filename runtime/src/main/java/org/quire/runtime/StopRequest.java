@@ -32,8 +32,11 @@ final class StopRequest {
     private int interrupts;
     /** Guarded by this: the threads running hooks, which the worker waits for before it leaves. */
     private final List<Thread> hookThreads = new ArrayList<>();
+    /** Guarded by this: the worker is leaving its world; no hook starts any more. */
+    private boolean closed;
 
-    private StopRequest() {
+    /** One per worker ({@link #ofThisWorker}); a test makes its own, without signal handlers. */
+    StopRequest() {
     }
 
     /** This worker's stop request, its signal handlers installed on first use. */
@@ -87,42 +90,40 @@ final class StopRequest {
     }
 
     /** Called on the JVM's signal thread: only sets the flag and hands the hooks to a thread of their own. */
-    private void receive(Signal signal) {
-        List<Runnable> toRun;
-        synchronized (this) {
-            if (signal.getName().equals("INT") && ++interrupts > 1) {
-                System.err.println("quire: received a second SIGINT, exiting");
-                System.exit(SECOND_INTERRUPT_STATUS);
-            }
-            if (requested) {
-                return;
-            }
-            requested = true;
-            toRun = List.copyOf(hooks);
-            hooks.clear();
+    synchronized void receive(Signal signal) {
+        if (signal.getName().equals("INT") && ++interrupts > 1) {
+            System.err.println("quire: received a second SIGINT, exiting");
+            System.exit(SECOND_INTERRUPT_STATUS);
         }
-        System.err.println("quire: received SIG" + signal.getName() + ", stop requested");
-        runOnItsOwnThread(toRun);
-    }
-
-    private void runOnItsOwnThread(List<Runnable> toRun) {
-        if (toRun.isEmpty()) {
+        if (requested) {
             return;
         }
-        Thread thread = new Thread(() -> toRun.forEach(Runnable::run), "quire-stop-request");
-        synchronized (this) {
-            hookThreads.add(thread);
+        System.err.println("quire: received SIG" + signal.getName() + ", stop requested");
+        requested = true;
+        // Under the lock: a worker that sees the flag finds the hooks started, unless it had begun to leave.
+        runOnItsOwnThread(List.copyOf(hooks));
+        hooks.clear();
+    }
+
+    /** Started under the lock, so that {@link #awaitHooks} joins every hook thread that ever starts. */
+    private synchronized void runOnItsOwnThread(List<Runnable> toRun) {
+        if (toRun.isEmpty() || closed) {
+            return; // closed: main has returned, nothing is left for a hook to stop
         }
+        Thread thread = new Thread(() -> toRun.forEach(Runnable::run), "quire-stop-request");
+        hookThreads.add(thread);
         thread.start();
     }
 
     /**
-     * Waits for the hooks that started: a hook writing a last checkpoint must finish before the
-     * worker leaves its world (MPJ's {@code MPI.Finalize} ends the JVM's other threads with it).
+     * Closes the request and waits for the hooks that started: a hook writing a last checkpoint
+     * must finish before the worker leaves its world (MPJ's {@code MPI.Finalize} ends the JVM's
+     * other threads with it), and none may start while it leaves.
      */
     void awaitHooks() throws InterruptedException {
         List<Thread> threads;
         synchronized (this) {
+            closed = true;
             threads = List.copyOf(hookThreads);
         }
         for (Thread thread : threads) {

@@ -48,6 +48,19 @@ class StopRequestTest {
         assertEquals(List.of("before on quire-stop-request", "after on quire-stop-request"), ran);
     }
 
+    @Test
+    void noHookStartsOnceTheWorkerHasBegunToLeave() throws Exception {
+        StopRequest request = new StopRequest();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        request.onRequest(() -> ran.add("hook"));
+        request.awaitHooks(); // what LeaveAtThreadEnd does before leaving the world
+        request.receive(new sun.misc.Signal("USR1"));
+        request.onRequest(() -> ran.add("late hook"));
+        Thread.sleep(500);
+        assertEquals(List.of(), ran, "a signal while leaving starts no hook");
+        assertTrue(request.requested());
+    }
+
     private static void signalThisJvm(String signal) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(ProcessHandle.current().pid())).start();
         assertEquals(0, kill.waitFor());

@@ -106,11 +106,11 @@ final class HeatCheckpoint {
     }
 
     /**
-     * Why {@code file} is not a complete checkpoint of this program: every task a header of the
-     * same step and grid, tasks holding consecutive rows that make up the whole grid, each task
+     * Why {@code file} is not a complete checkpoint of step {@code step} of this program: every
+     * task a header of that step and the same grid, tasks holding consecutive rows that make up the whole grid, each task
      * exactly its header and its rows long. Empty when it is complete.
      */
-    static Optional<String> problem(SionFile file) throws IOException {
+    static Optional<String> problem(SionFile file, long step) throws IOException {
         Header first = null;
         long nextRow = 0;
         for (SionTask task : file.tasks()) {
@@ -125,11 +125,13 @@ final class HeatCheckpoint {
                 return Optional.of("task " + task.index() + " does not start with a heat checkpoint header");
             }
             Header header = decoded.get();
+            if (header.step() != step) {
+                return Optional.of("task " + task.index() + " holds step " + header.step() + ", its name says " + step);
+            }
             first = first == null ? header : first;
-            if (header.step() != first.step() || header.n() != first.n() || header.firstRow() != nextRow) {
-                return Optional.of("task " + task.index() + " holds step " + header.step() + ", grid " + header.n()
-                        + ", rows from " + header.firstRow() + "; expected step " + first.step() + ", grid "
-                        + first.n() + ", rows from " + nextRow);
+            if (header.n() != first.n() || header.firstRow() != nextRow) {
+                return Optional.of("task " + task.index() + " holds grid " + header.n() + ", rows from "
+                        + header.firstRow() + "; expected grid " + first.n() + ", rows from " + nextRow);
             }
             long expected = HEADER_BYTES + (long) header.rows() * header.n() * Double.BYTES;
             if (task.totalBytes() != expected) {

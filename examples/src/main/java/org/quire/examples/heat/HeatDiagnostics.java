@@ -26,9 +26,10 @@ import org.quire.format.hdf5.Hdf5File;
  *
  * <p>A restart continues the same file: it is reopened (after {@link Hdf5File#recover} when the
  * killed job's writer left it open) and the rows the killed run wrote past the checkpoint's step
- * are dropped: Quire's datasets do not shrink, so they are overwritten with the fill value (step
- * 0, the value of a row never written) before SWMR writing starts, and the restarted run writes
- * them again as it reaches their steps.
+ * are cut off ({@link Dataset#setExtent}) before SWMR writing starts, so that readers never see
+ * them (nor fill rows in their place: shrinking is refused while SWMR writing); the restarted run
+ * writes them again as it reaches their steps. Rows before the first step of the run that created
+ * the file (diagnostics begun on a restart) hold the fill value, step 0.
  */
 final class HeatDiagnostics implements Closeable {
 
@@ -38,8 +39,6 @@ final class HeatDiagnostics implements Closeable {
             List.of(Datatype.INT64, Datatype.FLOAT64, Datatype.FLOAT64, Datatype.FLOAT64, Datatype.FLOAT64));
     static final int ROW_BYTES = 40;
     private static final int CHUNK_ROWS = 256;
-    /** Rows cleared per write: bounds the buffer to 2.5 MiB. */
-    private static final int CLEAR_BATCH_ROWS = 65_536;
 
     private final Hdf5File file;
     private final Dataset rows;
@@ -52,7 +51,8 @@ final class HeatDiagnostics implements Closeable {
 
     /**
      * Opens {@code path} for a run that starts after step {@code fromStep}: a new file for a run
-     * from step 0 (replacing one that exists), the existing one otherwise. Switches to SWMR
+     * from step 0 (an existing one is refused, {@link java.nio.file.FileAlreadyExistsException}),
+     * the existing one otherwise. Switches to SWMR
      * writing before returning.
      *
      * @param notes where to say that a file left open by a killed job was recovered
@@ -74,7 +74,7 @@ final class HeatDiagnostics implements Closeable {
             }
             long extent = rows.shape()[0];
             if (extent > fromStep) {
-                clear(rows, fromStep, extent);
+                rows.setExtent(fromStep);
                 notes.append("diagnostics: dropped the rows of steps ").append(fromStep + 1).append("..")
                         .append(extent).append(" that the earlier run wrote past its checkpoint\n");
             }
@@ -93,20 +93,6 @@ final class HeatDiagnostics implements Closeable {
             notes.append("diagnostics: ").append(path).append(" was left open by the killed job's writer;")
                     .append(" recovered it (as quire h5 clear) before continuing\n");
             return Hdf5File.openForWriting(path);
-        }
-    }
-
-    /** Overwrites rows {@code [from, to)} with the fill value, a batch at a time. */
-    private static void clear(Dataset rows, long from, long to) throws IOException {
-        byte[] fill = rows.fillValue() != null ? rows.fillValue() : new byte[ROW_BYTES];
-        int batch = (int) Math.min(CLEAR_BATCH_ROWS, to - from);
-        ByteBuffer fills = ByteBuffer.allocate(batch * ROW_BYTES);
-        for (int i = 0; i < batch; i++) {
-            fills.put(fill);
-        }
-        for (long first = from; first < to; first += batch) {
-            int count = (int) Math.min(batch, to - first);
-            rows.write(new long[] {first}, new long[] {count}, fills.clear().limit(count * ROW_BYTES));
         }
     }
 

@@ -40,10 +40,14 @@ public final class HeatDiffusion {
     private HeatDiffusion() {
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) {
         int status;
         try (Job job = Quire.init(args)) {
             status = run(job);
+        } catch (IOException e) {
+            // A file this rank could not read or write: its message names the file and what was wrong.
+            System.err.println("HeatDiffusion: " + e.getMessage());
+            status = 1;
         }
         // Returning (not System.exit) on success lets Quire leave the world, delivering every message.
         if (status != 0) {
@@ -115,6 +119,10 @@ public final class HeatDiffusion {
                 return usageError(root, options.directory() + " holds checkpoints of an earlier run ("
                         + series.file(series.steps()[series.steps().length - 1]).getFileName()
                         + "): continue it with --restart, or give another --dir");
+            }
+            if (options.diagnostics() != null && Files.exists(options.diagnostics())) {
+                return usageError(root, "--diagnostics " + options.diagnostics() + " exists (an earlier run's?):"
+                        + " continue that run with --restart, or remove the file or give another");
             }
             step = 0;
             block = RowBlock.initial(n, RecordRange.balanced(n, world.rank(), world.size()));
@@ -255,7 +263,7 @@ public final class HeatDiffusion {
         int status = 0;
         if (world.rank() == 0) {
             int n = block.n();
-            ByteBuffer computed = ByteBuffer.allocate(n * n * Double.BYTES);
+            ByteBuffer computed = ByteBuffer.allocate(n * n * Double.BYTES); // fits: HeatOptions.MAX_GRID
             for (byte[] part : blocks) {
                 computed.put(part);
             }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,23 +60,23 @@ class HeatDiffusionIT {
 
     @Test
     void fourRanksCheckpointWhileTheLastRankFollowsTheDiagnosticsInSitu() throws Exception {
-        QuireCommand.Result run = QuireCommand.run(JOB_LIMIT, heat(4, "--steps", "120", "--checkpoint-every", "40",
+        QuireCommand.Result run = QuireCommand.run(JOB_LIMIT, heat(4, "--steps", "130", "--checkpoint-every", "40",
                 "--dir", checkpoints().toString(), "--diagnostics", diagnostics().toString(), "--in-situ",
                 "--verify").toArray(String[]::new));
         assertEquals(0, run.exitCode(), run.toString());
-        for (int step = 40; step <= 120; step += 40) {
+        for (int step : new int[] {40, 80, 120, 130}) { // 130: the last step is checkpointed too
             assertTrue(run.stdout().contains("[0] checkpoint step " + step + ": "), run.toString());
             try (SionFile checkpoint = SionFile.open(checkpoints().resolve("heat-" + step + ".sion"))) {
                 assertEquals(4, checkpoint.taskCount());
-                assertEquals(Optional.empty(), HeatCheckpoint.problem(checkpoint));
+                assertEquals(Optional.empty(), HeatCheckpoint.problem(checkpoint, step));
             }
         }
         assertTrue(run.stdout().contains("[0] verify: final grid bitwise identical to an uninterrupted run ("
                 + CELLS + " cells)\n"), run.toString());
         assertTrue(run.stdout().lines().anyMatch(line -> line.startsWith("[3] in-situ reader: followed "
-                + diagnostics() + " while rank 0 wrote it: 120 rows (steps 1..120) in ")
+                + diagnostics() + " while rank 0 wrote it: 130 rows (steps 1..130) in ")
                 && line.contains("; energy non-increasing: ")), run.toString());
-        assertDiagnosticsOfSteps(120);
+        assertDiagnosticsOfSteps(130);
     }
 
     @Test
@@ -84,13 +85,14 @@ class HeatDiffusionIT {
                 "50", "--dir", checkpoints().toString(), "--diagnostics", diagnostics().toString())
                 .toArray(String[]::new));
         long[] pids = awaitPids(job, 4, "[0] checkpoint step 100: ");
+        awaitDiagnosticsRows(120); // rows past the checkpoint, which the restart must drop
         ProcessHandle.of(pids[2]).orElseThrow().destroyForcibly();
         QuireCommand.Result killed = job.await(JOB_LIMIT);
         assertEquals(128 + 9, killed.exitCode(), "the job ends with the SIGKILLed rank's status\n" + killed);
 
         QuireCommand.Result restart = QuireCommand.run(JOB_LIMIT, heat(3, "--steps", "300", "--checkpoint-every",
                 "50", "--dir", checkpoints().toString(), "--diagnostics", diagnostics().toString(), "--restart",
-                "--verify").toArray(String[]::new));
+                "--in-situ", "--verify").toArray(String[]::new));
         assertEquals(0, restart.exitCode(), killed + "\n" + restart);
         Matcher from = RESTART.matcher(restart.stdout());
         assertTrue(from.find(), restart.toString());
@@ -101,6 +103,10 @@ class HeatDiffusionIT {
                 + " job's writer; recovered it"), restart.toString());
         assertTrue(restart.stdout().contains("[0] verify: final grid bitwise identical to an uninterrupted run ("
                 + CELLS + " cells)\n"), killed + "\n" + restart);
+        // The rows the killed run wrote past the checkpoint are gone before the reader opens the file.
+        assertTrue(restart.stdout().lines().anyMatch(line -> line.startsWith("[2] in-situ reader: followed "
+                + diagnostics() + " while rank 0 wrote it: 300 rows (steps 1..300) in ")
+                && line.contains("; energy non-increasing: ")), restart.toString());
         assertDiagnosticsOfSteps(300);
     }
 
@@ -126,6 +132,47 @@ class HeatDiffusionIT {
         assertTrue(resumed.stdout().contains("bitwise identical"), resumed.toString());
     }
 
+    @Test
+    void aStopRequestToOneRankStopsEveryRankAfterTheSameStep() throws Exception {
+        QuireCommand.Running job = QuireCommand.start(Map.of(), heat(3, "--steps", "1000000", "--checkpoint-every",
+                "0", "--dir", checkpoints().toString()).toArray(String[]::new));
+        long[] pids = awaitPids(job, 3, "[0] heat: 256 x 256 grid on 3 ranks");
+        // As srun --signal does: the signal reaches a rank, not the launcher; rank 0 learns it from the others.
+        new ProcessBuilder("kill", "-USR1", Long.toString(pids[1])).start().waitFor();
+        QuireCommand.Result stopped = job.await(JOB_LIMIT);
+        assertEquals(0, stopped.exitCode(), stopped.toString());
+        assertTrue(stopped.stderr().contains("[1] quire: received SIGUSR1, stop requested"), stopped.toString());
+        Matcher at = STOPPED.matcher(stopped.stdout());
+        assertTrue(at.find(), stopped.toString());
+        long step = Long.parseLong(at.group(1));
+        try (SionFile checkpoint = SionFile.open(checkpoints().resolve("heat-" + step + ".sion"))) {
+            assertEquals(3, checkpoint.taskCount());
+            assertEquals(Optional.empty(), HeatCheckpoint.problem(checkpoint, step), "every rank wrote step " + step);
+        }
+    }
+
+    @Test
+    void anExistingDiagnosticsFileAndAFileThatIsNotHdf5AreRefusedInOneLine() throws Exception {
+        QuireCommand.Result first = QuireCommand.run(JOB_LIMIT, heat(1, "--steps", "10", "--checkpoint-every", "5",
+                "--dir", checkpoints().toString(), "--diagnostics", diagnostics().toString()).toArray(String[]::new));
+        assertEquals(0, first.exitCode(), first.toString());
+
+        QuireCommand.Result again = QuireCommand.run(JOB_LIMIT, heat(1, "--steps", "10", "--dir",
+                directory.resolve("other").toString(), "--diagnostics", diagnostics().toString())
+                .toArray(String[]::new));
+        assertEquals(2, again.exitCode(), again.toString());
+        assertTrue(again.stderr().contains("[0] HeatDiffusion: --diagnostics " + diagnostics() + " exists (an earlier"
+                + " run's?): continue that run with --restart, or remove the file or give another\n"), again.toString());
+
+        Path text = directory.resolve("text.h5");
+        Files.writeString(text, "not HDF5\n");
+        QuireCommand.Result restart = QuireCommand.run(JOB_LIMIT, heat(1, "--steps", "12", "--dir",
+                checkpoints().toString(), "--restart", "--diagnostics", text.toString()).toArray(String[]::new));
+        assertEquals(1, restart.exitCode(), restart.toString());
+        assertTrue(restart.stderr().contains("[0] HeatDiffusion: " + text + ": not an HDF5 file"), restart.toString());
+        assertTrue(!restart.stderr().contains("Exception") && !restart.stderr().contains("\tat "), restart.toString());
+    }
+
     /** The diagnostics hold one row per step 1..steps, in order, the energy never increasing. */
     private void assertDiagnosticsOfSteps(int steps) throws Exception {
         try (Hdf5File file = Hdf5File.open(diagnostics())) {
@@ -140,6 +187,20 @@ class HeatDiffusionIT {
                 energy = row.energy();
             }
         }
+    }
+
+    /** Waits until an SWMR reader sees at least {@code rows} diagnostics rows. */
+    private void awaitDiagnosticsRows(long rows) throws Exception {
+        long deadline = System.nanoTime() + JOB_LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            try (Hdf5File file = Hdf5File.openSwmr(diagnostics())) {
+                if (file.root().dataset(HeatDiagnostics.DATASET).shape()[0] >= rows) {
+                    return;
+                }
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("fewer than " + rows + " diagnostics rows within " + JOB_LIMIT);
     }
 
     /** Waits until every rank's pid was shown and stdout holds {@code line}. */

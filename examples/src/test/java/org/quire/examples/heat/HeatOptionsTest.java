@@ -25,7 +25,8 @@ class HeatOptionsTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "--grid|--grid needs a value",
-        "--grid 1|--grid must be between 2 and 32768, got 1",
+        "--grid 1|--grid must be between 2 and 16383, got 1",
+        "--grid 16384|--grid must be between 2 and 16383, got 16384",
         "--steps ten|--steps must be a whole number, got \"ten\"",
         "--checkpoint-every -5|--checkpoint-every must be between 0 and 9223372036854775807, got -5",
         "--restrat|unknown option --restrat",

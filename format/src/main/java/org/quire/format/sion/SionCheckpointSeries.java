@@ -8,7 +8,6 @@ import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -32,8 +31,8 @@ import org.quire.format.Collectives;
  *       {@link Choice#skipped()}.</li>
  * </ul>
  * Recovery writes to the files it recovers: run the choice only when no job writes the series.
- * Names that do not match {@code NAME-<digits>.sion} (other members of a set, journals, other
- * files) are ignored.
+ * Names that do not match {@code NAME-<step>.sion}, the step written without leading zeros (other
+ * members of a set, journals, other files), are ignored.
  */
 public final class SionCheckpointSeries {
 
@@ -45,9 +44,10 @@ public final class SionCheckpointSeries {
     public interface Validator {
 
         /** Accepts every readable file. */
-        Validator ANY = file -> Optional.empty();
+        Validator ANY = (file, step) -> Optional.empty();
 
-        Optional<String> problem(SionFile file) throws IOException;
+        /** @param step the step the file's name gives, which what it holds must be of */
+        Optional<String> problem(SionFile file, long step) throws IOException;
     }
 
     /** A complete checkpoint: {@code recovered} when it was closed from its journal by this choice. */
@@ -85,7 +85,8 @@ public final class SionCheckpointSeries {
         }
         this.directory = directory;
         this.name = name;
-        this.member = Pattern.compile(Pattern.quote(name) + "-([0-9]+)" + Pattern.quote(SUFFIX));
+        // No leading zeros: NAME-0900.sion would be step 900, whose file is NAME-900.sion.
+        this.member = Pattern.compile(Pattern.quote(name) + "-(0|[1-9][0-9]*)" + Pattern.quote(SUFFIX));
     }
 
     public Path directory() {
@@ -120,12 +121,12 @@ public final class SionCheckpointSeries {
             Path file = file(steps[i]);
             String reason;
             try {
-                reason = problemOfClosed(file, validator).orElse(null);
+                reason = problemOfClosed(file, steps[i], validator).orElse(null);
                 if (reason == null) {
                     return new Choice(Optional.of(new Checkpoint(steps[i], file, false)), skipped);
                 }
             } catch (SionNotClosedException notClosed) {
-                reason = recover(file, notClosed, validator);
+                reason = recover(file, steps[i], notClosed, validator);
                 if (reason == null) {
                     return new Choice(Optional.of(new Checkpoint(steps[i], file, true)), skipped);
                 }
@@ -143,35 +144,25 @@ public final class SionCheckpointSeries {
      * on every rank. Collective.
      */
     public Choice latestComplete(Collectives collectives, Validator validator) throws IOException {
-        byte[][] parts = null;
-        if (collectives.rank() == 0) {
-            try {
-                parts = new byte[collectives.size()][];
-                Arrays.fill(parts, RootVerdict.payload(encode(latestComplete(validator))));
-            } catch (IOException | RuntimeException e) {
-                collectives.scatter(RootVerdict.failureForAll(e, collectives.size()), 0);
-                throw e;
-            }
-        }
-        return decode(RootVerdict.unwrap(collectives.scatter(parts, 0),
-                "choosing the latest checkpoint in " + directory));
+        return decode(RootVerdict.decide(collectives, "choosing the latest checkpoint in " + directory,
+                () -> RootVerdict.sameForAll(encode(latestComplete(validator)), collectives.size())));
     }
 
     /** Opens a file and asks the validator; throws what opening throws. */
-    private static Optional<String> problemOfClosed(Path file, Validator validator) throws IOException {
+    private static Optional<String> problemOfClosed(Path file, long step, Validator validator) throws IOException {
         try (SionFile sion = SionFile.open(file)) {
-            return validator.problem(sion).map(problem -> "rejected: " + problem);
+            return validator.problem(sion, step).map(problem -> "rejected: " + problem);
         }
     }
 
     /** Recovers a file its job left unclosed; null when it is now complete, else why not. */
-    private static String recover(Path file, SionNotClosedException notClosed, Validator validator) {
+    private static String recover(Path file, long step, SionNotClosedException notClosed, Validator validator) {
         if (notClosed.journal() == null) {
             return "not closed by its writer, and no recovery journal beside it";
         }
         try {
             SionRecovery.recover(file);
-            return problemOfClosed(file, validator).map(problem -> "recovered from its journal, but " + problem)
+            return problemOfClosed(file, step, validator).map(problem -> "recovered from its journal, but " + problem)
                     .orElse(null);
         } catch (IOException e) {
             return "not closed by its writer, and recovery from its journal failed: " + e.getMessage();

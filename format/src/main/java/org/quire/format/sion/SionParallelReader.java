@@ -67,17 +67,12 @@ public final class SionParallelReader implements Closeable {
 
     private static SionParallelReader open(Path name, Collectives collectives, boolean ownTask, StorageOpener opener)
             throws IOException {
-        byte[][] handouts = null;
-        if (collectives.rank() == 0) {
-            try (SionFile sion = SionFile.open(name, opener)) {
-                handouts = handouts(name, sion, collectives.size(), ownTask);
-            } catch (IOException | RuntimeException e) {
-                collectives.scatter(RootVerdict.failureForAll(e, collectives.size()), 0);
-                throw e;
-            }
-        }
-        TaskHandout handout = TaskHandout.decode(
-                RootVerdict.unwrap(collectives.scatter(handouts, 0), "opening the SION file " + name));
+        TaskHandout handout = TaskHandout.decode(RootVerdict.decide(collectives, "opening the SION file " + name,
+                () -> {
+                    try (SionFile sion = SionFile.open(name, opener)) {
+                        return handouts(name, sion, collectives.size(), ownTask);
+                    }
+                }));
         return new SionParallelReader(name, handout, openPhysicalFiles(name, collectives, handout.tasks(), opener));
     }
 
@@ -123,8 +118,8 @@ public final class SionParallelReader implements Closeable {
         for (int rank = 0; rank < ranks; rank++) {
             int first = tasksToRanks.first(rank);
             List<SionTask> tasks = sion.tasks().subList(first, first + tasksToRanks.count(rank));
-            handouts[rank] = RootVerdict.payload(new TaskHandout(sion.physicalFiles().size(), sion.keyValueMode(),
-                    endianness, tasks).encode());
+            handouts[rank] = new TaskHandout(sion.physicalFiles().size(), sion.keyValueMode(), endianness, tasks)
+                    .encode();
         }
         return handouts;
     }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.quire.format.Collectives;
@@ -84,19 +83,11 @@ public final class SionRepartitionedReader implements Closeable {
             throw new IllegalArgumentException("header bytes must be >= 0 and record bytes >= 1, got " + headerBytes
                     + " and " + recordBytes);
         }
-        byte[][] handouts = null;
-        if (collectives.rank() == 0) {
+        Handout handout = Handout.decode(RootVerdict.decide(collectives, "opening the SION file " + name, () -> {
             try (SionFile sion = SionFile.open(name, opener)) {
-                byte[][] parts = new byte[collectives.size()][];
-                Arrays.fill(parts, RootVerdict.payload(handout(name, sion, headerBytes, recordBytes)));
-                handouts = parts;
-            } catch (IOException | RuntimeException e) {
-                collectives.scatter(RootVerdict.failureForAll(e, collectives.size()), 0);
-                throw e;
+                return RootVerdict.sameForAll(handout(name, sion, headerBytes, recordBytes), collectives.size());
             }
-        }
-        Handout handout = Handout.decode(
-                RootVerdict.unwrap(collectives.scatter(handouts, 0), "opening the SION file " + name));
+        }));
         List<SionTask> tasks = handout.tasks().tasks();
         long[] firstRecordOfTask = new long[tasks.size() + 1];
         for (int t = 0; t < tasks.size(); t++) {

@@ -33,7 +33,7 @@ class SionCheckpointSeriesTest {
     /** Bytes every rank writes into a complete checkpoint. */
     private static final int STATE_BYTES = 700;
     /** A complete checkpoint: every task holds its whole state. */
-    private static final SionCheckpointSeries.Validator WHOLE_STATE = file -> {
+    private static final SionCheckpointSeries.Validator WHOLE_STATE = (file, step) -> {
         for (SionTask task : file.tasks()) {
             if (task.totalBytes() != STATE_BYTES) {
                 return Optional.of("task " + task.index() + " holds " + task.totalBytes() + " of " + STATE_BYTES
@@ -177,7 +177,7 @@ class SionCheckpointSeriesTest {
         writeClosed(7, 2); // leaves heat-7.sion.000001 beside it
         Files.createDirectories(series());
         for (String other : List.of("heat-9.sion.000001", "heat-9.sion.journal", "heat-x.sion", "heat-.sion",
-                "heat-9.sion.partial", "cold-9.sion", "heat-99999999999999999999.sion")) {
+                "heat-9.sion.partial", "cold-9.sion", "heat-99999999999999999999.sion", "heat-09.sion", "heat-00.sion")) {
             Files.writeString(series().resolve(other), "not a checkpoint");
         }
         assertArrayEquals(new long[] {7}, heat().steps());

@@ -22,6 +22,9 @@ final class Sparkline {
                 max = Math.max(max, value);
             }
         }
+        // A range beyond the largest double (-1e308 to 1e308) is scaled in halves, which cannot overflow.
+        double scale = Double.isInfinite(max - min) ? 0.5 : 1;
+        double range = max * scale - min * scale;
         StringBuilder line = new StringBuilder(values.length);
         for (double value : values) {
             if (!Double.isFinite(value)) {
@@ -30,7 +33,7 @@ final class Sparkline {
                 line.append(BARS.charAt(FLAT));
             } else {
                 // Scaled to [0, 8), the maximum into the last bar.
-                int bar = (int) ((value - min) / (max - min) * BARS.length());
+                int bar = (int) ((value * scale - min * scale) / range * BARS.length());
                 line.append(BARS.charAt(Math.min(bar, BARS.length() - 1)));
             }
         }

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * takes as a stop request (Job#stopRequested), then SIGKILL after the grace period; the launcher
  * then exits 128 + the signal's number, also when every rank stopped cleanly (a stopped job is not
  * a finished one, and a script deciding whether to resume must tell them apart), and the ranks'
- * ends are not reported as failures.
+ * ends are not reported as failures. After a rank failure the others get SIGKILL at once: the job
+ * has failed, and ranks waiting in a collective for the dead one could not act on a stop request.
  */
 final class RankProcesses {
 
@@ -81,7 +82,7 @@ final class RankProcesses {
                     int others = ranks.size() - ended - 1;
                     err.println("quire run: " + exit.describe() + (others > 0 ? "; stopping the other " + others
                             + (others == 1 ? " rank" : " ranks") : ""));
-                    stopAll();
+                    killAll();
                 }
             }
             awaitRelays();
@@ -159,17 +160,8 @@ final class RankProcesses {
      * to stop; SIGKILL to those alive after the grace period, saying so for each rank.
      */
     private void stopAll() {
-        List<ProcessHandle> alive = new ArrayList<>();
         Map<ProcessHandle, Integer> rankOf = new HashMap<>();
-        synchronized (started) {
-            for (int rank = 0; rank < started.size(); rank++) {
-                Process process = started.get(rank);
-                process.descendants().forEach(alive::add);
-                alive.add(process.toHandle());
-                rankOf.put(process.toHandle(), rank);
-            }
-        }
-        alive.removeIf(p -> !p.isAlive());
+        List<ProcessHandle> alive = aliveProcesses(rankOf);
         alive.forEach(ProcessHandle::destroy);
         long deadline = System.nanoTime() + grace.toNanos();
         for (ProcessHandle process : alive) {
@@ -182,6 +174,26 @@ final class RankProcesses {
                 }
             }
         }
+    }
+
+    /** SIGKILL to every live rank and anything it started. */
+    private void killAll() {
+        aliveProcesses(new HashMap<>()).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /** The live ranks and their descendants; {@code rankOf} gets each rank's process. */
+    private List<ProcessHandle> aliveProcesses(Map<ProcessHandle, Integer> rankOf) {
+        List<ProcessHandle> alive = new ArrayList<>();
+        synchronized (started) {
+            for (int rank = 0; rank < started.size(); rank++) {
+                Process process = started.get(rank);
+                process.descendants().forEach(alive::add);
+                alive.add(process.toHandle());
+                rankOf.put(process.toHandle(), rank);
+            }
+        }
+        alive.removeIf(p -> !p.isAlive());
+        return alive;
     }
 
     /** Lets the relays print what the ranks wrote last; a rank's orphaned child may hold a pipe open. */

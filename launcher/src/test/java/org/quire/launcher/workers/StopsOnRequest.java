@@ -15,7 +15,7 @@ import java.nio.file.Path;
  * allreduce of their {@link Job#stopRequested()} flags), then writes {@code stopped-<rank>} (the
  * step it stopped at) into directory {@code args[0]} and returns. Its stop hook writes
  * {@code hook-<rank>} with the name of the thread it ran on. Every rank prints {@code pid N} once
- * the world has formed. {@code args[1]}, if given, is a rank that ignores the request: it registers no hook and sleeps
+ * the world has formed. Every rank is expected to receive the signal itself. {@code args[1]}, if given, is a rank that ignores the request: it registers no hook and sleeps
  * instead of stepping.
  */
 public final class StopsOnRequest {
@@ -41,6 +41,11 @@ public final class StopsOnRequest {
         while (world.allreduce(new long[] {job.stopRequested() ? 1 : 0}, ReduceOp.MAX)[0] == 0) {
             step++;
             Thread.sleep(20);
+        }
+        // Every rank is signalled, but another's signal may end the loop first: wait for this rank's own,
+        // whose hook has then started (once main has returned, a signal starts no hook).
+        while (!job.stopRequested()) {
+            Thread.sleep(5);
         }
         write(directory.resolve("stopped-" + rank), Long.toString(step));
     }

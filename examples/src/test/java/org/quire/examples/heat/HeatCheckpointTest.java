@@ -1,0 +1,104 @@
+package org.quire.examples.heat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.sion.SionFile;
+import org.quire.format.sion.SionParallelWriter;
+import org.quire.format.sion.SionWriteOptions;
+import org.quire.runtime.local.LocalWorld;
+
+/**
+ * {@link HeatCheckpoint#problem}: a checkpoint of two tasks (a 3 x 3 grid, rows 0..1 and 2) is
+ * complete, and each way of not being one is rejected with its reason.
+ */
+class HeatCheckpointTest {
+
+    private static final int N = 3;
+    private static final long STEP = 40;
+
+    @TempDir
+    Path directory;
+
+    /** A task's stream: a header and {@code rows} rows of the grid, then {@code extra} bytes. */
+    private static byte[] task(int magic, long step, int n, int firstRow, int rows, int extra) {
+        ByteBuffer header = new HeatCheckpoint.Header(step, n, firstRow, rows).encode();
+        header.putInt(0, magic);
+        return ByteBuffer.allocate(header.remaining() + rows * n * Double.BYTES + extra).put(header).array();
+    }
+
+    private static byte[] good(int firstRow, int rows) {
+        return task(0x48454154, STEP, N, firstRow, rows, 0);
+    }
+
+    /** The problem of a SION file whose task i holds {@code tasks.get(i)}, named for {@link #STEP}. */
+    private Optional<String> problem(List<byte[]> tasks) throws Exception {
+        Path file = HeatCheckpoint.series(directory).file(STEP);
+        LocalWorld.run(tasks.size(), Duration.ofSeconds(60), world -> {
+            byte[] mine = tasks.get(world.rank());
+            try (SionParallelWriter writer = SionParallelWriter.open(file, world, Math.max(mine.length, 1), 1,
+                    SionParallelWriter.FS_BLOCK_SIZE_FROM_FILE_STORE,
+                    SionWriteOptions.defaults().withUserDataOrder(ByteOrder.LITTLE_ENDIAN))) {
+                writer.write(ByteBuffer.wrap(mine));
+            }
+            return null;
+        });
+        try (SionFile sion = SionFile.open(file)) {
+            return HeatCheckpoint.problem(sion, STEP);
+        }
+    }
+
+    @Test
+    void aWholeGridOfTheNamedStepIsComplete() throws Exception {
+        assertEquals(Optional.empty(), problem(List.of(good(0, 2), good(2, 1))));
+    }
+
+    @Test
+    void aTaskShorterThanAHeaderIsRejected() throws Exception {
+        assertEquals(Optional.of("task 1 holds 31 bytes, less than a header"),
+                problem(List.of(good(0, 2), new byte[31])));
+    }
+
+    @Test
+    void aTaskWithoutTheHeatMagicIsRejected() throws Exception {
+        assertEquals(Optional.of("task 0 does not start with a heat checkpoint header"),
+                problem(List.of(task(0x48454155, STEP, N, 0, 2, 0), good(2, 1))));
+    }
+
+    @Test
+    void aStepOtherThanTheNamesIsRejected() throws Exception {
+        assertEquals(Optional.of("task 0 holds step 39, its name says 40"),
+                problem(List.of(task(0x48454154, 39, N, 0, 2, 0), task(0x48454154, 39, N, 2, 1, 0))));
+    }
+
+    @Test
+    void tasksOfDifferentGridsAreRejected() throws Exception {
+        assertEquals(Optional.of("task 1 holds grid 4, rows from 2; expected grid 3, rows from 2"),
+                problem(List.of(good(0, 2), task(0x48454154, STEP, 4, 2, 1, 0))));
+    }
+
+    @Test
+    void aGapBetweenTheTasksRowsIsRejected() throws Exception {
+        assertEquals(Optional.of("task 1 holds grid 3, rows from 2; expected grid 3, rows from 1"),
+                problem(List.of(good(0, 1), good(2, 1))));
+    }
+
+    @Test
+    void aTaskLongerThanItsHeaderPromisesIsRejected() throws Exception {
+        assertEquals(Optional.of("task 1 holds 64 bytes, its header promises 56"),
+                problem(List.of(good(0, 2), task(0x48454154, STEP, N, 2, 1, 8))));
+    }
+
+    @Test
+    void tasksThatStopShortOfTheWholeGridAreRejected() throws Exception {
+        assertEquals(Optional.of("its tasks hold 2 rows, not a whole grid"), problem(List.of(good(0, 1), good(1, 1))));
+    }
+}
