@@ -59,7 +59,7 @@ public final class FileStorage implements Storage {
         }
         FileChannel channel;
         try {
-            channel = FileChannel.open(path, options(mode));
+            channel = Uninterruptible.channel(FileChannel.open(path, options(mode)));
         } catch (FileSystemException e) {
             throw OpenFailures.explain(path, mode, e);
         }

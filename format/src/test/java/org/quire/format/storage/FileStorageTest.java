@@ -96,6 +96,45 @@ class FileStorageTest {
         }
     }
 
+    /**
+     * A JDK file channel closes itself when its thread is interrupted, and that close would drop
+     * the writer's lock held through another storage of the file: another process could then
+     * take it while the writer goes on writing. Every channel is uninterruptible; the read
+     * completes and the interrupt stays pending for the caller.
+     */
+    @Test
+    void anInterruptedReadNeverDropsTheProcesssLocks() throws Exception {
+        Path file = directory.resolve("interrupted.bin");
+        Files.write(file, new byte[] {5, 6});
+        try (Storage writer = FileStorage.open(file, OpenMode.READ_WRITE);
+             StorageLock lock = writer.tryLock(0, 1, false);
+             Storage reader = FileStorage.open(file, OpenMode.READ)) {
+            assertNotNull(lock);
+            ByteBuffer two = ByteBuffer.allocate(2);
+            Thread.currentThread().interrupt();
+            try {
+                assertEquals(2, reader.read(two, 0));
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt stays pending");
+            } finally {
+                Thread.interrupted();
+            }
+            assertEquals(6, two.get(1));
+            assertFalse(anotherProcessLocks(file, 0, false), "the writer's lock still holds");
+            writer.write(ByteBuffer.wrap(new byte[] {7}), 0);
+        }
+        assertArrayEquals(new byte[] {7, 6}, Files.readAllBytes(file));
+    }
+
+    /** A closed channel's exception has no message: the storage's says what happened. */
+    @Test
+    void aFailureWithoutTheSystemsWordsSaysWhatHappened() throws IOException {
+        Path file = directory.resolve("said.bin");
+        Storage storage = FileStorage.open(file, OpenMode.CREATE_NEW);
+        storage.close();
+        StorageIOException closed = assertThrows(StorageIOException.class, storage::size);
+        assertEquals(file + ": size failed: the file is closed", closed.getMessage());
+    }
+
     @Test
     void regionsConflictOnlyWhereTheyOverlap() throws IOException {
         Path file = directory.resolve("regions.bin");
