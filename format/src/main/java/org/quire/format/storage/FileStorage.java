@@ -11,6 +11,7 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A {@link Storage} over a real file, through a {@link FileChannel}. A failing operation throws
@@ -32,7 +33,8 @@ public final class FileStorage implements Storage {
     /** Which file this is for the process's lock registry: device and inode, or the path. */
     private final Object fileKey;
     private final boolean writable;
-    private volatile boolean closed;
+    /** Set once: two threads closing at once must not park the channel twice. */
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private FileStorage(Path path, FileChannel channel, Object fileKey, boolean writable) {
         this.path = path;
@@ -172,15 +174,14 @@ public final class FileStorage implements Storage {
 
     @Override
     public void close() throws IOException {
-        if (!closed) {
-            closed = true;
+        if (closed.compareAndSet(false, true)) {
             ProcessFileLocks.close(fileKey, channel, writable);
         }
     }
 
     /** The channel, unless this storage was closed (its channel may live on for another). */
     private FileChannel open() throws ClosedChannelException {
-        if (closed) {
+        if (closed.get()) {
             throw new ClosedChannelException();
         }
         return channel;

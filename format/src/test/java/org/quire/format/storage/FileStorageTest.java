@@ -17,6 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -238,6 +242,46 @@ class FileStorageTest {
             }
         }
         assertArrayEquals(new byte[] {9}, Files.readAllBytes(file));
+    }
+
+    /**
+     * Two threads closing one storage at once must park its channel once: parked twice, two
+     * storages opened next both took it, and closing one closed the other's file.
+     */
+    @Test
+    void closingOneStorageFromTwoThreadsAtOnceParksItsChannelOnce() throws Exception {
+        Path file = directory.resolve("raced.bin");
+        Files.write(file, new byte[] {3});
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try (Storage holder = FileStorage.open(file, OpenMode.READ)) {
+            for (int i = 0; i < 3_000; i++) {
+                StorageLock lock = holder.tryLock(1L << 40, 1, true);
+                Storage raced = FileStorage.open(file, OpenMode.READ);
+                AtomicInteger ready = new AtomicInteger(); // spin, so both close at once
+                Future<?> second = other.submit(() -> {
+                    ready.incrementAndGet();
+                    while (ready.get() < 2) {
+                        Thread.onSpinWait();
+                    }
+                    raced.close();
+                    return null;
+                });
+                ready.incrementAndGet();
+                while (ready.get() < 2) {
+                    Thread.onSpinWait();
+                }
+                raced.close();
+                second.get();
+                Storage first = FileStorage.open(file, OpenMode.READ);
+                Storage next = FileStorage.open(file, OpenMode.READ);
+                lock.close();
+                first.close();
+                assertEquals(1, next.read(ByteBuffer.allocate(1), 0), "round " + i);
+                next.close();
+            }
+        } finally {
+            other.shutdownNow();
+        }
     }
 
     @Test
