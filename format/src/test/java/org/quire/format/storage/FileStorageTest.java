@@ -16,7 +16,9 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -284,6 +286,28 @@ class FileStorageTest {
         }
     }
 
+    /**
+     * The path replaced between its stat and the open: the channel is the new file's, and
+     * keying its locks by the stat would file them under the old one. Such an open is retried.
+     */
+    @Test
+    void aFileReplacedWhileBeingOpenedIsNotKeyedAsTheOldOne() throws Exception {
+        Path file = directory.resolve("replaced.bin");
+        Path replacement = directory.resolve("replacement.bin");
+        Files.write(file, new byte[] {1});
+        Files.write(replacement, new byte[] {2});
+        Object before = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        Files.move(replacement, file, StandardCopyOption.REPLACE_EXISTING);
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+        assertNull(FileStorage.over(file, before, channel, false));
+        assertFalse(channel.isOpen());
+        Object now = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        try (Storage storage = FileStorage.over(file, now,
+                FileChannel.open(file, StandardOpenOption.READ), false)) {
+            assertNotNull(storage);
+        }
+    }
+
     @Test
     void theDefaultOpenerDeletesRealFiles() throws IOException {
         Path file = directory.resolve("gone.bin");
@@ -298,7 +322,7 @@ class FileStorageTest {
     void aFullDeviceNamesTheFileTheWriteAndItsOffset() throws IOException {
         Path full = Path.of("/dev/full");
         assertTrue(Files.isWritable(full), "this test needs Linux's /dev/full (always full)");
-        try (Storage storage = FileStorage.over(full, FileChannel.open(full, StandardOpenOption.WRITE), true)) {
+        try (Storage storage = FileStorage.over(full, null, FileChannel.open(full, StandardOpenOption.WRITE), true)) {
             StorageIOException error = assertThrows(StorageIOException.class,
                     () -> storage.write(ByteBuffer.wrap(new byte[4096]), 8192));
             assertEquals(full, error.file());
