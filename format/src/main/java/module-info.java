@@ -5,6 +5,8 @@
  * are internal.
  */
 module org.quire.format {
+    requires jdk.unsupported; // sun.misc.Unsafe: see storage.Uninterruptible
+
     exports org.quire.format;
     exports org.quire.format.hangar;
     exports org.quire.format.hdf5;

@@ -147,15 +147,18 @@ public final class SwmrAppend {
             return;
         }
         try {
-            System.out.println(append(arguments).line(arguments));
+            System.out.println(append(arguments, () -> { }).line(arguments));
         } catch (IOException | RuntimeException e) {
             System.err.println("SwmrAppend: " + e.getMessage());
             System.exit(1);
         }
     }
 
-    /** Opens or creates the file, switches to SWMR writing and appends. */
-    static Summary append(Arguments arguments) throws IOException {
+    /**
+     * Opens or creates the file, switches to SWMR writing, runs {@code swmrStarted} (SWMR readers may open the
+     * file from here on) and appends.
+     */
+    static Summary append(Arguments arguments, Runnable swmrStarted) throws IOException {
         WriteOptions options = WriteOptions.DEFAULT.withDurability(
                 arguments.fsync() ? Durability.EVERY_FLUSH : Durability.ON_CLOSE);
         boolean exists = Files.exists(arguments.file());
@@ -163,6 +166,7 @@ public final class SwmrAppend {
                 : Hdf5File.create(arguments.file(), options)) {
             Dataset dataset = recordDataset(file, arguments.dataset());
             file.startSwmrWrite();
+            swmrStarted.run();
             long first = dataset.shape()[0];
             long next = first;
             long flushes = 0;

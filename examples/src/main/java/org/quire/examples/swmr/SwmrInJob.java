@@ -19,10 +19,12 @@ import org.quire.runtime.Quire;
  * it) and appends RECORDS {@link SwmrRecord}s to its dataset {@value #DATASET} in SWMR mode, BATCH per flush
  * ({@link SwmrAppend}). Every other rank follows
  * the same dataset as an SWMR reader at the same time ({@link SwmrFollow} without {@code --expect}: until no
- * Quire writer is alive on FILE) and checks every record it sees. Writer and followers exchange no messages: they
- * meet only in the file. At the end one gather brings each rank's verdict to rank 0, which checks that every
+ * Quire writer is alive on FILE) and checks every record it sees. While appending, writer and followers exchange no
+ * messages: they meet only in the file. At the end one gather brings each rank's verdict to rank 0, which checks that every
  * follower saw every record the file holds, all intact, and prints the verdict; the job exits 1 otherwise, 2 for
- * bad arguments.
+ * bad arguments. Before that, rank 0 broadcasts once, before its first append, whether the file is SWMR writing or
+ * it failed before (a missing directory, an existing file): the followers then stop at once (the writer's line says
+ * why) instead of waiting their whole timeout for a file that will not come.
  */
 public final class SwmrInJob {
 
@@ -33,6 +35,9 @@ public final class SwmrInJob {
 
     private static final String USAGE = "usage: SwmrInJob FILE RECORDS BATCH";
     private static final int WORDS = 2;
+    /** Rank 0's one message to the followers: the file is SWMR writing, or the writer failed before that. */
+    private static final byte STARTED = 1;
+    private static final byte FAILED = 0;
 
     private SwmrInJob() {
     }
@@ -102,9 +107,9 @@ public final class SwmrInJob {
      * the verdict at rank 0, null elsewhere.
      */
     public static Verdict run(Communicator world, Path file, long records, int batch) {
-        long[] mine = world.rank() == 0 ? write(new SwmrAppend.Arguments(file, DATASET, records, batch, false, false,
-                Double.POSITIVE_INFINITY))
-                : follow(file);
+        long[] mine = world.rank() == 0 ? write(world, new SwmrAppend.Arguments(file, DATASET, records, batch, false,
+                false, Double.POSITIVE_INFINITY))
+                : follow(world, file);
         ByteBuffer packed = ByteBuffer.allocate(WORDS * Long.BYTES);
         for (long word : mine) {
             packed.putLong(word);
@@ -123,24 +128,41 @@ public final class SwmrInJob {
         return new Verdict(ByteBuffer.wrap(all[0]).getLong(0), seen, intact);
     }
 
-    /** Appends as {@link SwmrAppend} does to a new file; returns the records written, or -1 if writing failed. */
-    private static long[] write(SwmrAppend.Arguments arguments) {
+    /**
+     * Appends as {@link SwmrAppend} does to a new file; returns the records written, or -1 if writing failed. Tells
+     * the followers once, before the first append, whether the file is open for them ({@link #started}): without
+     * it they would wait the whole follow timeout for a file a failed writer never created.
+     */
+    private static long[] write(Communicator world, SwmrAppend.Arguments arguments) {
+        boolean[] told = {false};
         try {
             if (Files.exists(arguments.file())) {
                 throw new IOException(arguments.file() + " exists; SwmrInJob writes a new file (its followers"
                         + " could open an old one before the writer replaced it)");
             }
-            SwmrAppend.Summary summary = SwmrAppend.append(arguments);
+            SwmrAppend.Summary summary = SwmrAppend.append(arguments, () -> {
+                told[0] = true;
+                world.broadcast(new byte[] {STARTED}, 0);
+            });
             System.out.println(summary.line(arguments));
             return new long[] {summary.records(), 1};
         } catch (IOException | RuntimeException e) {
             System.err.println("SwmrInJob: " + e.getMessage());
+            if (!told[0]) {
+                world.broadcast(new byte[] {FAILED}, 0);
+            }
             return new long[] {-1, 0};
         }
     }
 
-    /** Follows as {@link SwmrFollow} does until the writer is gone; returns the records seen and whether all were ok. */
-    private static long[] follow(Path file) {
+    /**
+     * Follows as {@link SwmrFollow} does until the writer is gone, once the writer said the file is open for SWMR
+     * readers; returns the records seen and whether all were ok (none if the writer failed to start: it said why).
+     */
+    private static long[] follow(Communicator world, Path file) {
+        if (world.broadcast(null, 0)[0] != STARTED) {
+            return new long[] {0, 0};
+        }
         SwmrFollow.Arguments arguments = new SwmrFollow.Arguments(file, DATASET, 0, FOLLOW_TIMEOUT_SECONDS);
         SwmrFollow.Tally tally = SwmrFollow.follow(arguments);
         System.out.println(tally.json(arguments));

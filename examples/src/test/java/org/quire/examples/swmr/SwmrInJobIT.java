@@ -73,6 +73,27 @@ class SwmrInJobIT {
         }
     }
 
+    /**
+     * A writer failing before it creates the file (its directory is missing) says so to the followers, which stop
+     * at once: they used to wait their 600 s timeout for the file.
+     */
+    @Test
+    void aWriterThatCannotCreateTheFileEndsTheJobAtOnceWithOneLine() throws Exception {
+        Path file = dir.resolve("missing/in-job.h5");
+        long started = System.nanoTime();
+        QuireCommand.Result result = job(file.toString(), "100", "10");
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.println(result);
+        assertEquals(1, result.exitCode(), result.toString());
+        assertTrue(seconds < 60, "took " + seconds + " s");
+        assertTrue(result.stdout().contains("[0] FAILED: the writer failed; rank 1 saw 0 with errors; rank 2 saw 0"
+                + " with errors"), result.toString());
+        List<String> errors = result.stderr().lines() // the job's own lines, not the launcher's about stopping it
+                .filter(line -> !line.startsWith("quire run: ") && !line.matches("\\[\\d+] quire: .*")).toList();
+        assertEquals(1, errors.size(), result.toString());
+        assertTrue(errors.get(0).startsWith("[0] SwmrInJob: " + file), errors.get(0));
+    }
+
     @Test
     void anExistingFileFailsTheJobAndBadArgumentsExit2() throws Exception {
         Path file = dir.resolve("old.h5");

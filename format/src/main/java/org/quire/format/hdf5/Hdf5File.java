@@ -672,7 +672,8 @@ public final class Hdf5File implements AutoCloseable {
      * SWMR readers (h5py {@code swmr=True}, libhdf5 {@code H5F_ACC_SWMR_READ}) open the file
      * while plain readers are still refused. From here on the writer extends datasets, writes
      * their elements and flushes; each flush publishes the new extents with the dataspace
-     * written last, and the end of file address stays true (docs/hdf5.md, "SWMR writing").
+     * written last, and the end of file address is true at every completed flush (in the
+     * middle of one the file may reach past it: docs/hdf5.md, "SWMR writing").
      * Creating a group, dataset or attribute is refused ({@link SwmrWriteRefusedException}).
      * {@link #close()} clears the flags. There is no way back, as in libhdf5. Once the flush
      * is done the open rules change: SWMR readers ({@link #openSwmr}) may open the file beside

@@ -11,6 +11,7 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A {@link Storage} over a real file, through a {@link FileChannel}. A failing operation throws
@@ -27,12 +28,16 @@ public final class FileStorage implements Storage {
     /** Opens real files. */
     public static final StorageOpener OPENER = FileStorage::open;
 
+    /** Opens tried while the path keeps naming another file after the open than before. */
+    private static final int OPEN_ATTEMPTS = 3;
+
     private final Path path;
     private final FileChannel channel;
     /** Which file this is for the process's lock registry: device and inode, or the path. */
     private final Object fileKey;
     private final boolean writable;
-    private volatile boolean closed;
+    /** Set once: two threads closing at once must not park the channel twice. */
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private FileStorage(Path path, FileChannel channel, Object fileKey, boolean writable) {
         this.path = path;
@@ -49,21 +54,31 @@ public final class FileStorage implements Storage {
      */
     public static FileStorage open(Path path, OpenMode mode) throws IOException {
         OpenFailures.requireRegularFileIfExists(path);
-        if (mode == OpenMode.READ || mode == OpenMode.READ_WRITE) {
-            boolean writable = mode == OpenMode.READ_WRITE;
-            Object key = fileKey(path);
-            FileChannel parked = key == null ? null : ProcessFileLocks.unpark(key, writable);
-            if (parked != null) {
-                return new FileStorage(path, parked, key, writable);
+        boolean writable = mode != OpenMode.READ;
+        for (int attempt = 1; ; attempt++) {
+            Object before = fileKey(path);
+            if (before != null && (mode == OpenMode.READ || mode == OpenMode.READ_WRITE)) {
+                FileChannel parked = ProcessFileLocks.unpark(before, writable);
+                if (parked != null) {
+                    return new FileStorage(path, parked, before, writable);
+                }
+            }
+            FileChannel channel;
+            try {
+                channel = Uninterruptible.channel(FileChannel.open(path, options(mode)));
+            } catch (FileSystemException e) {
+                throw OpenFailures.explain(path, mode, e);
+            }
+            FileStorage storage = over(path, before, channel, writable);
+            if (storage != null) {
+                return storage;
+            }
+            if (attempt == OPEN_ATTEMPTS) {
+                throw new StorageIOException(path, "open", StorageIOException.NO_OFFSET,
+                        "another file took its name while it was being opened, "
+                                + OPEN_ATTEMPTS + " times");
             }
         }
-        FileChannel channel;
-        try {
-            channel = FileChannel.open(path, options(mode));
-        } catch (FileSystemException e) {
-            throw OpenFailures.explain(path, mode, e);
-        }
-        return over(path, channel, mode != OpenMode.READ);
     }
 
     /** The file's device and inode, or null when it has none (or is missing). */
@@ -75,8 +90,14 @@ public final class FileStorage implements Storage {
         }
     }
 
-    /** The storage of an open {@code channel} to {@code path}, whatever kind of file it is. */
-    static FileStorage over(Path path, FileChannel channel, boolean writable)
+    /**
+     * The storage of an open {@code channel} to {@code path}, whatever kind of file it is, or
+     * null (the channel closed) when the path names another file now than {@code keyBefore},
+     * its device and inode before opening (null if unknown): the path was replaced around the
+     * open, and the channel may be either file's, so keying the lock registry by the path's
+     * file now could file this storage's locks under another file.
+     */
+    static FileStorage over(Path path, Object keyBefore, FileChannel channel, boolean writable)
             throws IOException {
         Object key;
         try {
@@ -84,6 +105,10 @@ public final class FileStorage implements Storage {
         } catch (IOException e) {
             channel.close();
             throw new StorageIOException(path, "stat", StorageIOException.NO_OFFSET, e);
+        }
+        if (keyBefore != null && !keyBefore.equals(key)) {
+            channel.close();
+            return null;
         }
         return new FileStorage(path, channel,
                 key != null ? key : path.toAbsolutePath().normalize(), writable);
@@ -172,15 +197,14 @@ public final class FileStorage implements Storage {
 
     @Override
     public void close() throws IOException {
-        if (!closed) {
-            closed = true;
+        if (closed.compareAndSet(false, true)) {
             ProcessFileLocks.close(fileKey, channel, writable);
         }
     }
 
     /** The channel, unless this storage was closed (its channel may live on for another). */
     private FileChannel open() throws ClosedChannelException {
-        if (closed) {
+        if (closed.get()) {
             throw new ClosedChannelException();
         }
         return channel;

@@ -1,6 +1,9 @@
 package org.quire.format.storage;
 
 import java.io.IOException;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 
 /**
@@ -19,8 +22,25 @@ public class StorageIOException extends IOException {
     private final String reason;
 
     public StorageIOException(Path file, String operation, long offset, IOException cause) {
-        this(file, operation, offset, cause.getMessage());
+        this(file, operation, offset, reason(cause));
         initCause(cause);
+    }
+
+    /** The system's words, or what the exception's class says when it has none. */
+    private static String reason(IOException cause) {
+        if (cause.getMessage() != null) {
+            return cause.getMessage();
+        }
+        if (cause instanceof ClosedByInterruptException) {
+            return "the thread was interrupted, which closed the file";
+        }
+        if (cause instanceof AsynchronousCloseException) {
+            return "the file was closed by another thread during the operation";
+        }
+        if (cause instanceof ClosedChannelException) {
+            return "the file is closed";
+        }
+        return cause.getClass().getSimpleName();
     }
 
     /**

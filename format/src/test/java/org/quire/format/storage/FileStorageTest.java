@@ -16,7 +16,13 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,6 +100,45 @@ class FileStorageTest {
                 assertNull(reader.tryLock(0, Long.MAX_VALUE, true));
             }
         }
+    }
+
+    /**
+     * A JDK file channel closes itself when its thread is interrupted, and that close would drop
+     * the writer's lock held through another storage of the file: another process could then
+     * take it while the writer goes on writing. Every channel is uninterruptible; the read
+     * completes and the interrupt stays pending for the caller.
+     */
+    @Test
+    void anInterruptedReadNeverDropsTheProcesssLocks() throws Exception {
+        Path file = directory.resolve("interrupted.bin");
+        Files.write(file, new byte[] {5, 6});
+        try (Storage writer = FileStorage.open(file, OpenMode.READ_WRITE);
+             StorageLock lock = writer.tryLock(0, 1, false);
+             Storage reader = FileStorage.open(file, OpenMode.READ)) {
+            assertNotNull(lock);
+            ByteBuffer two = ByteBuffer.allocate(2);
+            Thread.currentThread().interrupt();
+            try {
+                assertEquals(2, reader.read(two, 0));
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt stays pending");
+            } finally {
+                Thread.interrupted();
+            }
+            assertEquals(6, two.get(1));
+            assertFalse(anotherProcessLocks(file, 0, false), "the writer's lock still holds");
+            writer.write(ByteBuffer.wrap(new byte[] {7}), 0);
+        }
+        assertArrayEquals(new byte[] {7, 6}, Files.readAllBytes(file));
+    }
+
+    /** A closed channel's exception has no message: the storage's says what happened. */
+    @Test
+    void aFailureWithoutTheSystemsWordsSaysWhatHappened() throws IOException {
+        Path file = directory.resolve("said.bin");
+        Storage storage = FileStorage.open(file, OpenMode.CREATE_NEW);
+        storage.close();
+        StorageIOException closed = assertThrows(StorageIOException.class, storage::size);
+        assertEquals(file + ": size failed: the file is closed", closed.getMessage());
     }
 
     @Test
@@ -201,6 +246,68 @@ class FileStorageTest {
         assertArrayEquals(new byte[] {9}, Files.readAllBytes(file));
     }
 
+    /**
+     * Two threads closing one storage at once must park its channel once: parked twice, two
+     * storages opened next both took it, and closing one closed the other's file.
+     */
+    @Test
+    void closingOneStorageFromTwoThreadsAtOnceParksItsChannelOnce() throws Exception {
+        Path file = directory.resolve("raced.bin");
+        Files.write(file, new byte[] {3});
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try (Storage holder = FileStorage.open(file, OpenMode.READ)) {
+            for (int i = 0; i < 3_000; i++) {
+                StorageLock lock = holder.tryLock(1L << 40, 1, true);
+                Storage raced = FileStorage.open(file, OpenMode.READ);
+                AtomicInteger ready = new AtomicInteger(); // spin, so both close at once
+                Future<?> second = other.submit(() -> {
+                    ready.incrementAndGet();
+                    while (ready.get() < 2) {
+                        Thread.onSpinWait();
+                    }
+                    raced.close();
+                    return null;
+                });
+                ready.incrementAndGet();
+                while (ready.get() < 2) {
+                    Thread.onSpinWait();
+                }
+                raced.close();
+                second.get();
+                Storage first = FileStorage.open(file, OpenMode.READ);
+                Storage next = FileStorage.open(file, OpenMode.READ);
+                lock.close();
+                first.close();
+                assertEquals(1, next.read(ByteBuffer.allocate(1), 0), "round " + i);
+                next.close();
+            }
+        } finally {
+            other.shutdownNow();
+        }
+    }
+
+    /**
+     * The path replaced between its stat and the open: the channel is the new file's, and
+     * keying its locks by the stat would file them under the old one. Such an open is retried.
+     */
+    @Test
+    void aFileReplacedWhileBeingOpenedIsNotKeyedAsTheOldOne() throws Exception {
+        Path file = directory.resolve("replaced.bin");
+        Path replacement = directory.resolve("replacement.bin");
+        Files.write(file, new byte[] {1});
+        Files.write(replacement, new byte[] {2});
+        Object before = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        Files.move(replacement, file, StandardCopyOption.REPLACE_EXISTING);
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+        assertNull(FileStorage.over(file, before, channel, false));
+        assertFalse(channel.isOpen());
+        Object now = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        try (Storage storage = FileStorage.over(file, now,
+                FileChannel.open(file, StandardOpenOption.READ), false)) {
+            assertNotNull(storage);
+        }
+    }
+
     @Test
     void theDefaultOpenerDeletesRealFiles() throws IOException {
         Path file = directory.resolve("gone.bin");
@@ -215,7 +322,7 @@ class FileStorageTest {
     void aFullDeviceNamesTheFileTheWriteAndItsOffset() throws IOException {
         Path full = Path.of("/dev/full");
         assertTrue(Files.isWritable(full), "this test needs Linux's /dev/full (always full)");
-        try (Storage storage = FileStorage.over(full, FileChannel.open(full, StandardOpenOption.WRITE), true)) {
+        try (Storage storage = FileStorage.over(full, null, FileChannel.open(full, StandardOpenOption.WRITE), true)) {
             StorageIOException error = assertThrows(StorageIOException.class,
                     () -> storage.write(ByteBuffer.wrap(new byte[4096]), 8192));
             assertEquals(full, error.file());
