@@ -23,7 +23,8 @@ import org.quire.format.hdf5.layout.VirtualMapping;
 /**
  * Damaged virtual dataset mapping blocks (a heap object with a valid lookup3 checksum): regular
  * hyperslabs that would expand into more blocks than memory holds, and coordinates that
- * overflow, each refused with one line naming the file and the place.
+ * overflow, a regular hyperslab of rank 0, each refused with one line naming the file, the
+ * dataset and the place.
  */
 class DamagedVirtualMappingsTest {
 
@@ -75,6 +76,17 @@ class DamagedVirtualMappingsTest {
         CorruptFileException e = assertThrows(CorruptFileException.class, () -> open(file));
         assertMessage(file + ": corrupt virtual dataset mappings of /v at offset ", ": regular hyperslab expected a last block ending below 2^63 - 1, found start 0, "
                 + "stride " + stride + ", count 4, block 1 in dimension 0", e);
+    }
+
+    /** A regular hyperslab of rank 0 selects nothing to expand. */
+    @Test
+    void regularHyperslabOfRankZeroIsCorrupt() throws IOException {
+        Path file = dir.resolve("rank0.h5");
+        writeDamaged(file, mappingBlock(ENTRIES, "/" + "a".repeat(33), in -> in.putInt(2)
+                .putInt(2).putByte(1).putInt(4).putInt(0)));
+        CorruptFileException e = assertThrows(CorruptFileException.class, () -> open(file));
+        assertMessage(file + ": corrupt virtual dataset mappings of /v at offset ",
+                ": regular hyperslab expected a rank, found rank 0", e);
     }
 
     /**
