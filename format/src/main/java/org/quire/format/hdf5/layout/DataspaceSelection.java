@@ -109,8 +109,12 @@ public sealed interface DataspaceSelection {
     int TYPE_POINTS = 1;
     int TYPE_HYPERSLAB = 2;
     int TYPE_ALL = 3;
-    /** Blocks a regular version-2 hyperslab may expand into. */
-    int MAX_EXPANDED_BLOCKS = 1 << 20;
+    /**
+     * Block coordinates (blocks x rank) the regular version-2 hyperslabs of one mapping block may
+     * expand into together: 83 bytes of file can describe 2^20 blocks, and a heap object can hold
+     * thousands of such selections.
+     */
+    long MAX_EXPANDED_COORDINATES = 1 << 20;
     long UNLIMITED = -1L;
 
     /** The serialization libhdf5 1.10 writes: "all" version 1, hyperslab version 1. */
@@ -151,8 +155,19 @@ public sealed interface DataspaceSelection {
         return true;
     }
 
-    /** The selection at {@code in}'s position. */
-    static DataspaceSelection decode(LittleEndianReader in)
+    /**
+     * The block coordinates regular hyperslabs have expanded into so far while one mapping block
+     * is decoded, checked against {@link #MAX_EXPANDED_COORDINATES} before each expansion.
+     */
+    final class Expansion {
+        private long coordinates;
+    }
+
+    /**
+     * The selection at {@code in}'s position; a regular hyperslab adds its blocks x rank to
+     * {@code expansion}.
+     */
+    static DataspaceSelection decode(LittleEndianReader in, Expansion expansion)
             throws CorruptFileException, UnsupportedFormatException {
         long at = in.absolutePosition();
         int type = in.getInt("selection type");
@@ -177,7 +192,7 @@ public sealed interface DataspaceSelection {
                 int blocks = in.getCount(8, in.remaining() / 16, "number of blocks");
                 return blocks(in, at, rank, blocks, 8);
             }
-            return regular(in, at, rank);
+            return regular(in, at, rank, expansion);
         }
         throw new UnsupportedFormatException(in.file(), "dataspace selection", at,
                 "type " + type + ", version " + version,
@@ -200,9 +215,11 @@ public sealed interface DataspaceSelection {
             }
             for (int d = 0; d < rank; d++) {
                 long end = in.getUnsigned(width, "block end");
-                if (start[d] < 0 || end < start[d]) {
-                    throw in.corrupt(blockAt, "hyperslab block", "start <= end",
-                            Long.toUnsignedString(start[d]) + " > " + Long.toUnsignedString(end));
+                // Unsigned on disk: a start or end of 2^63 or more reads as negative.
+                if (start[d] < 0 || end < start[d] || end == Long.MAX_VALUE) {
+                    throw in.corrupt(blockAt, "hyperslab block", "start <= end < 2^63 - 1",
+                            "start " + Long.toUnsignedString(start[d]) + ", end "
+                                    + Long.toUnsignedString(end) + " in dimension " + d);
                 }
                 count[d] = end - start[d] + 1;
             }
@@ -212,13 +229,17 @@ public sealed interface DataspaceSelection {
     }
 
     /** A regular hyperslab, expanded into its blocks in row-major order of their starts. */
-    private static Hyperslab regular(LittleEndianReader in, long at, int rank)
+    private static Hyperslab regular(LittleEndianReader in, long at, int rank, Expansion expansion)
             throws CorruptFileException, UnsupportedFormatException {
+        if (rank == 0) {
+            throw in.corrupt(at, "regular hyperslab", "a rank", "rank 0");
+        }
         long[] start = new long[rank];
         long[] stride = new long[rank];
         long[] count = new long[rank];
         long[] block = new long[rank];
-        long blocks = 1;
+        long left = MAX_EXPANDED_COORDINATES - expansion.coordinates;
+        long coordinates = rank;
         for (int d = 0; d < rank; d++) {
             start[d] = in.getLong("start");
             stride[d] = in.getLong("stride");
@@ -228,22 +249,37 @@ public sealed interface DataspaceSelection {
                 throw new UnsupportedFormatException(in.file(), "dataspace selection", at,
                         "an unlimited hyperslab (dimension " + d + ")", "bounded hyperslabs");
             }
+            String fields = "start " + start[d] + ", stride " + stride[d] + ", count " + count[d]
+                    + ", block " + block[d] + " in dimension " + d;
             if (start[d] < 0 || count[d] < 1 || block[d] < 1 || stride[d] < block[d]
                     && count[d] > 1) {
                 throw in.corrupt(at, "regular hyperslab", "start >= 0, count and block >= 1, "
-                        + "stride >= block", "start " + start[d] + ", stride " + stride[d]
-                        + ", count " + count[d] + ", block " + block[d] + " in dimension " + d);
+                        + "stride >= block", fields);
             }
-            blocks *= count[d];
-            if (blocks > MAX_EXPANDED_BLOCKS) {
+            try {
+                Math.addExact(Math.addExact(start[d],
+                        Math.multiplyExact(count[d] - 1, stride[d])), block[d]);
+            } catch (ArithmeticException e) {
+                throw in.corrupt(at, "regular hyperslab", "a last block ending below 2^63 - 1",
+                        fields);
+            }
+            // Checked before multiplying: the product could overflow.
+            if (count[d] > left / coordinates) {
                 throw new UnsupportedFormatException(in.file(), "dataspace selection", at,
-                        "a regular hyperslab of more than " + MAX_EXPANDED_BLOCKS + " blocks",
-                        "at most " + MAX_EXPANDED_BLOCKS + " blocks");
+                        "a regular hyperslab expanding into more than " + left
+                                + " more block coordinates (blocks x rank; " + fields + ", rank "
+                                + rank + ", after " + expansion.coordinates
+                                + " from earlier selections)",
+                        "at most " + MAX_EXPANDED_COORDINATES + " across a virtual dataset's "
+                                + "mappings");
             }
+            coordinates *= count[d];
         }
-        List<Block> list = new ArrayList<>();
+        expansion.coordinates += coordinates;
+        int blocks = (int) (coordinates / rank);
+        List<Block> list = new ArrayList<>(blocks);
         long[] index = new long[rank];
-        for (long b = 0; b < blocks; b++) {
+        for (int b = 0; b < blocks; b++) {
             long[] at0 = new long[rank];
             for (int d = 0; d < rank; d++) {
                 at0[d] = start[d] + index[d] * stride[d];

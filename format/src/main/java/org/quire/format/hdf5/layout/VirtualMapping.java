@@ -79,11 +79,12 @@ public record VirtualMapping(String sourceFile, String sourceDataset, DataspaceS
         }
         int entries = in.getCount(8, in.remaining() / 34, "number of entries");
         List<VirtualMapping> mappings = new ArrayList<>(entries);
+        DataspaceSelection.Expansion expansion = new DataspaceSelection.Expansion();
         for (int i = 0; i < entries; i++) {
             String sourceFile = cString(in, "source file name");
             String sourceDataset = cString(in, "source dataset name");
-            DataspaceSelection source = DataspaceSelection.decode(in);
-            DataspaceSelection virtual = DataspaceSelection.decode(in);
+            DataspaceSelection source = DataspaceSelection.decode(in, expansion);
+            DataspaceSelection virtual = DataspaceSelection.decode(in, expansion);
             mappings.add(new VirtualMapping(sourceFile, sourceDataset, source, virtual));
         }
         if (in.remaining() != 0) {
