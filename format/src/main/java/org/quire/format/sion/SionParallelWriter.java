@@ -74,6 +74,9 @@ public final class SionParallelWriter implements Closeable {
     private final int fileCount;
     private final ParallelWritePlan plan;
     private boolean closed;
+    /** Collective writes so far, and the number of the first that failed (0: none), the same on every rank. */
+    private long collectiveWrites;
+    private long failedCollectiveWrite;
 
     private SionParallelWriter(Collectives collectives, Path name, SionWriteOptions options, RankAssignment assignment,
                                Storage storage, TaskJournalWriter journal, int fileCount, ParallelWritePlan plan) {
@@ -285,7 +288,16 @@ public final class SionParallelWriter implements Closeable {
                 failure = firstOf(failure, e);
             }
         }
-        CollectiveOutcome.agree(collectives, failure, "writing collectively to the SION file " + name);
+        collectiveWrites++;
+        try {
+            CollectiveOutcome.agree(collectives, failure, "writing collectively to the SION file " + name);
+        } catch (IOException | RuntimeException e) {
+            // Every rank gets here: the reservations counted bytes the collectors may not have written.
+            if (failedCollectiveWrite == 0) {
+                failedCollectiveWrite = collectiveWrites;
+            }
+            throw e;
+        }
     }
 
     /** Appends a key-value record (file opened with {@link KeyValueMode#INLINE}). */
@@ -343,7 +355,9 @@ public final class SionParallelWriter implements Closeable {
     /**
      * Collective close: optional fsync of this rank's data, one gather of all chunk fill levels
      * to rank 0, META2 + META1 tail (+ mapping) written by each file's first rank, and a final
-     * agreement so that close returns on every rank only when every file is complete.
+     * agreement so that close returns on every rank only when every file is complete. After a failed
+     * collective write no metadata is written and close fails on every rank: the fill levels would count
+     * bytes the collectors did not write.
      */
     @Override
     public void close() throws IOException {
@@ -382,7 +396,10 @@ public final class SionParallelWriter implements Closeable {
                 mine = ClosingWrites.decode(part);
             }
         }
-        if (mine != null) {
+        if (failedCollectiveWrite > 0) {
+            failure = firstOf(failure, new IOException(name + ": the container is incomplete because collective write "
+                    + failedCollectiveWrite + " failed; close wrote no metadata"));
+        } else if (mine != null) {
             try {
                 mine.writeTo(storage, options.fsyncOnClose());
             } catch (IOException e) {

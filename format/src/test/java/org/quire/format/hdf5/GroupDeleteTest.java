@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link Group#delete}: links deleted from groups Quire wrote and from compact groups h5py wrote
  * (hard and soft links, datasets and whole subtrees) are gone for Quire after reopening, for
  * h5py and for h5dump; the rest reads as before, a name can be used again, and a group h5py
- * stores densely moves its links into its header first.
+ * stores densely moves its links into its header first when fewer than its minimum for dense
+ * storage remain (and refuses otherwise).
  */
 class GroupDeleteTest {
 
@@ -85,40 +87,72 @@ class GroupDeleteTest {
     }
 
     /**
-     * A group h5py stores densely (12 links: fractal heap and name B-tree) moves its links into
-     * its header when one is deleted, soft links included; it then takes new links too.
+     * A dense group shrinking below its minimum for dense storage moves its links into its
+     * header, soft links included, and takes new links from Quire and h5py then (h5py's default
+     * minimum is 6: h5py left the group 6 links of 12, still dense).
      */
     @Test
-    void aDenseGroupMovesItsLinksIntoItsHeader() throws IOException {
+    void aDenseGroupShrinkingBelowItsMinimumMovesItsLinksIntoItsHeader() throws IOException {
         Path path = dir.resolve("dense.h5");
         h5py(path, "with h5py.File(sys.argv[1], 'w', libver='latest') as f:",
                 "    g = f.create_group('g')",
                 "    for i in range(10):",
                 "        g['d%02d' % i] = np.arange(2) + i",
                 "    g['soft'] = h5py.SoftLink('/g/d01')",
-                "    g.create_group('sub')['x'] = [7]");
+                "    g.create_group('sub')['x'] = [7]",
+                "    for i in range(4, 10):",
+                "        del g['d%02d' % i]");
+
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Group g = file.root().group("g");
-            assertTrue(g.denseLinks() != null, "h5py stored the links densely");
+            assertTrue(g.denseLinks() != null, "h5py keeps 6 links dense");
             g.delete("d03");
             assertEquals(null, g.denseLinks());
             g.delete("soft");
-            assertEquals(10, g.memberNames().size());
+            assertEquals(4, g.memberNames().size());
         }
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Group g = file.root().group("g");
-            assertEquals(List.of("d00", "d01", "d02", "d04", "d05", "d06", "d07", "d08", "d09",
-                    "sub"), g.memberNames());
+            assertEquals(List.of("d00", "d01", "d02", "sub"), g.memberNames());
             g.createDataset("new", Datatype.INT64, new long[] {1},
                     ElementCodec.encode(Datatype.INT64, new long[] {42}));
         }
         Hdf5Verifier.verify(path);
         List<String> tree = h5pyTree(path);
-        assertTrue(tree.contains("/g|d00,d01,d02,d04,d05,d06,d07,d08,d09,new,sub"), tree.toString());
-        assertTrue(tree.contains("/g/d09|[9, 10]"), tree.toString());
+        assertTrue(tree.contains("/g|d00,d01,d02,new,sub"), tree.toString());
+        assertTrue(tree.contains("/g/d02|[2, 3]"), tree.toString());
         assertTrue(tree.contains("/g/new|[42]"), tree.toString());
         assertTrue(tree.contains("/g/sub/x|[7]"), tree.toString());
         h5dumpSucceeds(path);
+        h5py(path, "with h5py.File(sys.argv[1], 'a') as f:",
+                "    f['g'].create_group('later')",
+                "with h5py.File(sys.argv[1], 'r') as f:",
+                "    assert list(f['g']) == ['d00', 'd01', 'd02', 'later', 'new', 'sub'], list(f['g'])");
+    }
+
+    /**
+     * Deleting from a dense group that keeps at least its minimum (6 of h5py's 12 links) is
+     * refused: the file stays byte for byte as h5py wrote it.
+     */
+    @Test
+    void aDenseGroupKeepingItsMinimumRefusesAndStaysUntouched() throws IOException {
+        Path path = dir.resolve("dense-refused.h5");
+        h5py(path, "with h5py.File(sys.argv[1], 'w', libver='latest') as f:",
+                "    g = f.create_group('g')",
+                "    for i in range(12):",
+                "        g['d%02d' % i] = [i]");
+        byte[] before = Files.readAllBytes(path);
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Group g = file.root().group("g");
+            UnsupportedOperationException refused = assertThrows(
+                    UnsupportedOperationException.class, () -> g.delete("d03"));
+            assertTrue(refused.getMessage().contains("11 links would remain, at least its minimum "
+                    + "for dense storage (6)"), refused.getMessage());
+            assertTrue(g.denseLinks() != null);
+            assertEquals(12, g.memberNames().size());
+        }
+        assertArrayEquals(before, Files.readAllBytes(path));
+        assertEquals(14, h5pyTree(path).size());
     }
 
     @Test

@@ -124,9 +124,10 @@ class SionCollectiveWriteTest {
             }
             SionParallelWriter writer = SionParallelWriter.open(name, collectives, 1000, 1, FS_BLOCK_SIZE, options);
             IOException failure = assertThrows(IOException.class, () -> writer.write(new byte[100]));
-            writer.close();
+            assertIncompleteOnClose(writer);
             return failure;
         });
+        assertThrows(SionNotClosedException.class, () -> SionFile.open(name));
         // Tasks 2 and 3 form the second group: the first data byte of task 2 is behind tasks 0 and 1.
         long offset = ChunkGeometry.alignUp(Meta1Layout.size(4), FS_BLOCK_SIZE) + 1000 + 1048;
         for (int rank = 0; rank < 4; rank++) {
@@ -151,12 +152,23 @@ class SionCollectiveWriteTest {
             int length = collectives.rank() == 1 ? 5000 : 10;
             RuntimeException failure = assertThrows(IllegalArgumentException.class,
                     () -> writer.write(new byte[length]));
-            writer.close();
+            assertIncompleteOnClose(writer);
             return failure;
         });
+        assertThrows(SionNotClosedException.class, () -> SionFile.open(name));
         for (RuntimeException failure : failures) {
             assertTrue(failure.getMessage().startsWith("task 1: cannot ensure 5000 bytes"), failure.getMessage());
         }
+    }
+
+    /**
+     * After a failed collective write close fails on every rank and writes no metadata: the reservations
+     * counted bytes the collectors did not write (or wrote for some ranks only), which would read back.
+     */
+    private static void assertIncompleteOnClose(SionParallelWriter writer) {
+        IOException incomplete = assertThrows(IOException.class, writer::close);
+        assertTrue(incomplete.getMessage().contains("the container is incomplete because collective write 1 failed"),
+                incomplete.getMessage());
     }
 
     @Test
