@@ -266,10 +266,9 @@ public sealed interface DataspaceSelection {
             // Checked before multiplying: the product could overflow.
             if (count[d] > left / coordinates) {
                 throw new UnsupportedFormatException(in.file(), "dataspace selection", at,
-                        "a regular hyperslab expanding into more than " + left
-                                + " more block coordinates (blocks x rank; " + fields + ", rank "
-                                + rank + ", after " + expansion.coordinates
-                                + " from earlier selections)",
+                        "a regular hyperslab of more block coordinates (blocks x rank; " + fields
+                                + ", rank " + rank + ") than the " + left + " left after "
+                                + expansion.coordinates + " in earlier selections",
                         "at most " + MAX_EXPANDED_COORDINATES + " across a virtual dataset's "
                                 + "mappings");
             }
