@@ -1,5 +1,7 @@
 package org.quire.examples.heat;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -115,19 +117,30 @@ public final class HeatDiffusion {
             if (n < world.size()) {
                 return usageError(root, "a grid of " + n + " rows cannot be split over " + world.size() + " ranks");
             }
-            if (series.steps().length > 0) {
-                return usageError(root, options.directory() + " holds checkpoints of an earlier run ("
-                        + series.file(series.steps()[series.steps().length - 1]).getFileName()
-                        + "): continue it with --restart, or give another --dir");
-            }
-            if (options.diagnostics() != null && Files.exists(options.diagnostics())) {
-                return usageError(root, "--diagnostics " + options.diagnostics() + " exists (an earlier run's?):"
-                        + " continue that run with --restart, or remove the file or give another");
+            // Rank 0 alone looks: a late rank would otherwise find the files this run's rank 0 just created.
+            byte[] refusal = world.broadcast(root ? freshStartRefusal(options, series).getBytes(UTF_8) : null, 0);
+            if (refusal.length > 0) {
+                return usageError(root, new String(refusal, UTF_8));
             }
             step = 0;
             block = RowBlock.initial(n, RecordRange.balanced(n, world.rank(), world.size()));
         }
         return simulate(job, options, series, step, block, restartNanos);
+    }
+
+    /** Why a fresh run must not start over an earlier run's files, or "" if it may. */
+    private static String freshStartRefusal(HeatOptions options, SionCheckpointSeries series) throws IOException {
+        long[] steps = series.steps();
+        if (steps.length > 0) {
+            return options.directory() + " holds checkpoints of an earlier run ("
+                    + series.file(steps[steps.length - 1]).getFileName()
+                    + "): continue it with --restart, or give another --dir";
+        }
+        if (options.diagnostics() != null && Files.exists(options.diagnostics())) {
+            return "--diagnostics " + options.diagnostics() + " exists (an earlier run's?):"
+                    + " continue that run with --restart, or remove the file or give another";
+        }
+        return "";
     }
 
     private static int usageError(boolean root, String message) {
