@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.DatasetSpec;
@@ -75,11 +76,7 @@ public final class SwmrAppend {
                             + " (--fsync, --progress, --seconds S)");
                 }
             }
-            String name = args[1].startsWith("/") ? args[1].substring(1) : args[1];
-            if (name.isEmpty() || name.contains("/")) {
-                throw new IllegalArgumentException("DATASET must name a dataset of the root "
-                        + "group (\"records\" or \"/records\"), got \"" + args[1] + "\"");
-            }
+            String name = SwmrCommandLine.rootDatasetName(args[1]);
             long records = positive("RECORDS", args[2]);
             long batch = positive("BATCH", args[3]);
             if (batch > Integer.MAX_VALUE / SwmrRecord.SIZE) {
@@ -134,18 +131,12 @@ public final class SwmrAppend {
     }
 
     public static void main(String[] args) {
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.println(USAGE + "\n" + HELP);
+        Optional<Arguments> parsed = SwmrCommandLine.parse("SwmrAppend", USAGE, HELP, args,
+                Arguments::parse);
+        if (parsed.isEmpty()) {
             return;
         }
-        Arguments arguments;
-        try {
-            arguments = Arguments.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("SwmrAppend: " + e.getMessage() + "; " + USAGE);
-            System.exit(2);
-            return;
-        }
+        Arguments arguments = parsed.get();
         try {
             System.out.println(append(arguments, () -> { }).line(arguments));
         } catch (IOException | RuntimeException e) {

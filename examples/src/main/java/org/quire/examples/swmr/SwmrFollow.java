@@ -1,12 +1,14 @@
 package org.quire.examples.swmr;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 import org.quire.format.WrongFormatException;
@@ -68,11 +70,7 @@ public final class SwmrFollow {
                             + " (--expect N, --timeout S)");
                 }
             }
-            String name = args[1].startsWith("/") ? args[1].substring(1) : args[1];
-            if (name.isEmpty() || name.contains("/")) {
-                throw new IllegalArgumentException("DATASET must name a dataset of the root "
-                        + "group (\"records\" or \"/records\"), got \"" + args[1] + "\"");
-            }
+            String name = SwmrCommandLine.rootDatasetName(args[1]);
             return new Arguments(Path.of(args[0]), name, expect, timeout);
         }
 
@@ -139,18 +137,12 @@ public final class SwmrFollow {
     }
 
     public static void main(String[] args) {
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.println(USAGE + "\n" + HELP);
+        Optional<Arguments> parsed = SwmrCommandLine.parse("SwmrFollow", USAGE, HELP, args,
+                Arguments::parse);
+        if (parsed.isEmpty()) {
             return;
         }
-        Arguments arguments;
-        try {
-            arguments = Arguments.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("SwmrFollow: " + e.getMessage() + "; " + USAGE);
-            System.exit(2);
-            return;
-        }
+        Arguments arguments = parsed.get();
         Tally tally = follow(arguments);
         System.out.println(tally.json(arguments));
         System.exit(tally.clean() ? 0 : 1);
@@ -260,11 +252,16 @@ public final class SwmrFollow {
         }
     }
 
-    private static void sleepMillis(long millis) {
+    /**
+     * Sleeps; an interrupt ends the run (the flag set again for the caller): swallowed, every
+     * later sleep would return at once and the loop would spin until the deadline.
+     */
+    private static void sleepMillis(long millis) throws InterruptedIOException {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while following");
         }
     }
 }
