@@ -13,21 +13,6 @@ public class DelegatingCollectives implements Collectives {
     }
 
     @Override
-    public int rank() {
-        return delegate.rank();
-    }
-
-    @Override
-    public int size() {
-        return delegate.size();
-    }
-
-    @Override
-    public void barrier() {
-        delegate.barrier();
-    }
-
-    @Override
     public byte[] broadcast(byte[] data, int root) {
         return delegate.broadcast(data, root);
     }
@@ -40,5 +25,20 @@ public class DelegatingCollectives implements Collectives {
     @Override
     public byte[] scatter(byte[][] parts, int root) {
         return delegate.scatter(parts, root);
+    }
+
+    @Override
+    public int rank() {
+        return delegate.rank();
+    }
+
+    @Override
+    public void barrier() {
+        delegate.barrier();
+    }
+
+    @Override
+    public int size() {
+        return delegate.size();
     }
 }
