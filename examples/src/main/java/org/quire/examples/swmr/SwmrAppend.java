@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Optional;
 
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.DatasetSpec;
@@ -131,12 +130,12 @@ public final class SwmrAppend {
     }
 
     public static void main(String[] args) {
-        Optional<Arguments> parsed = SwmrCommandLine.parse("SwmrAppend", USAGE, HELP, args,
-                Arguments::parse);
-        if (parsed.isEmpty()) {
-            return;
-        }
-        Arguments arguments = parsed.get();
+        SwmrCommandLine.parse("SwmrAppend", USAGE, HELP, args, Arguments::parse)
+                .ifPresent(SwmrAppend::run);
+    }
+
+    /** Appends and prints the summary line; a failure is one line and exit status 1. */
+    private static void run(Arguments arguments) {
         try {
             System.out.println(append(arguments, () -> { }).line(arguments));
         } catch (IOException | RuntimeException e) {

@@ -8,7 +8,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 
 import org.quire.format.WrongFormatException;
@@ -137,12 +136,12 @@ public final class SwmrFollow {
     }
 
     public static void main(String[] args) {
-        Optional<Arguments> parsed = SwmrCommandLine.parse("SwmrFollow", USAGE, HELP, args,
-                Arguments::parse);
-        if (parsed.isEmpty()) {
-            return;
-        }
-        Arguments arguments = parsed.get();
+        SwmrCommandLine.parse("SwmrFollow", USAGE, HELP, args, Arguments::parse)
+                .ifPresent(SwmrFollow::run);
+    }
+
+    /** Follows, prints the JSON line and exits: 0 when every record was ok, else 1. */
+    private static void run(Arguments arguments) {
         Tally tally = follow(arguments);
         System.out.println(tally.json(arguments));
         System.exit(tally.clean() ? 0 : 1);
