@@ -75,11 +75,7 @@ public final class SwmrAppend {
                             + " (--fsync, --progress, --seconds S)");
                 }
             }
-            String name = args[1].startsWith("/") ? args[1].substring(1) : args[1];
-            if (name.isEmpty() || name.contains("/")) {
-                throw new IllegalArgumentException("DATASET must name a dataset of the root "
-                        + "group (\"records\" or \"/records\"), got \"" + args[1] + "\"");
-            }
+            String name = SwmrCommandLine.rootDatasetName(args[1]);
             long records = positive("RECORDS", args[2]);
             long batch = positive("BATCH", args[3]);
             if (batch > Integer.MAX_VALUE / SwmrRecord.SIZE) {
@@ -134,18 +130,12 @@ public final class SwmrAppend {
     }
 
     public static void main(String[] args) {
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.println(USAGE + "\n" + HELP);
-            return;
-        }
-        Arguments arguments;
-        try {
-            arguments = Arguments.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("SwmrAppend: " + e.getMessage() + "; " + USAGE);
-            System.exit(2);
-            return;
-        }
+        SwmrCommandLine.parse("SwmrAppend", USAGE, HELP, args, Arguments::parse)
+                .ifPresent(SwmrAppend::run);
+    }
+
+    /** Appends and prints the summary line; a failure is one line and exit status 1. */
+    private static void run(Arguments arguments) {
         try {
             System.out.println(append(arguments, () -> { }).line(arguments));
         } catch (IOException | RuntimeException e) {

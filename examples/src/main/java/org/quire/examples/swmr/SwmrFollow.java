@@ -1,6 +1,7 @@
 package org.quire.examples.swmr;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -68,11 +69,7 @@ public final class SwmrFollow {
                             + " (--expect N, --timeout S)");
                 }
             }
-            String name = args[1].startsWith("/") ? args[1].substring(1) : args[1];
-            if (name.isEmpty() || name.contains("/")) {
-                throw new IllegalArgumentException("DATASET must name a dataset of the root "
-                        + "group (\"records\" or \"/records\"), got \"" + args[1] + "\"");
-            }
+            String name = SwmrCommandLine.rootDatasetName(args[1]);
             return new Arguments(Path.of(args[0]), name, expect, timeout);
         }
 
@@ -139,18 +136,12 @@ public final class SwmrFollow {
     }
 
     public static void main(String[] args) {
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.println(USAGE + "\n" + HELP);
-            return;
-        }
-        Arguments arguments;
-        try {
-            arguments = Arguments.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("SwmrFollow: " + e.getMessage() + "; " + USAGE);
-            System.exit(2);
-            return;
-        }
+        SwmrCommandLine.parse("SwmrFollow", USAGE, HELP, args, Arguments::parse)
+                .ifPresent(SwmrFollow::run);
+    }
+
+    /** Follows, prints the JSON line and exits: 0 when every record was ok, else 1. */
+    private static void run(Arguments arguments) {
         Tally tally = follow(arguments);
         System.out.println(tally.json(arguments));
         System.exit(tally.clean() ? 0 : 1);
@@ -260,11 +251,16 @@ public final class SwmrFollow {
         }
     }
 
-    private static void sleepMillis(long millis) {
+    /**
+     * Sleeps; an interrupt ends the run (the flag set again for the caller): swallowed, every
+     * later sleep would return at once and the loop would spin until the deadline.
+     */
+    private static void sleepMillis(long millis) throws InterruptedIOException {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while following");
         }
     }
 }

@@ -21,6 +21,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.OpenMode;
+import org.quire.format.storage.Storage;
 
 /**
  * The writer record {@code <file>.qwriter} a Quire writer keeps beside an HDF5 file it has
@@ -40,7 +43,10 @@ import org.quire.format.CorruptFileException;
  * </pre>
  *
  * Each version is written to {@code <file>.qwriter.tmp} and renamed over the record, so a
- * reader sees one whole version or the previous one, never a torn record.
+ * reader sees one whole version or the previous one, never a torn record. Each version is
+ * written through the storage seam's real files ({@link FileStorage}), never a test's simulated
+ * storage: a writer of simulated files keeps no record (its beats would make the recorded writes
+ * depend on time).
  */
 record WriterRecord(long pid, String host, Mode mode, long sinceMillis, long beat,
                     long beatMillis) {
@@ -114,8 +120,9 @@ record WriterRecord(long pid, String host, Mode mode, long sinceMillis, long bea
         Path temporary = record.resolveSibling(record.getFileName() + ".tmp");
         // A new file each time (O_EXCL): never written through a link another user planted.
         Files.deleteIfExists(temporary);
-        Files.writeString(temporary, encode(), StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try (Storage storage = FileStorage.open(temporary, OpenMode.CREATE_NEW)) {
+            storage.write(StandardCharsets.UTF_8.encode(encode()), 0);
+        }
         try {
             Files.move(temporary, record, StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
@@ -182,6 +189,10 @@ record WriterRecord(long pid, String host, Mode mode, long sinceMillis, long bea
     /** The record's bytes as strict UTF-8, at most {@link #MAX_BYTES} of them. */
     private static String text(Path record) throws IOException {
         ByteBuffer bytes = ByteBuffer.allocate(MAX_BYTES + 1);
+        // Not through the storage seam: FileStorage ties what it opens to the path (device and
+        // inode before and after the open, for its locks) and refuses a path another file took
+        // meanwhile, but this record is renamed over and removed while readers read it, and a
+        // reader must take whichever version it opened.
         try (FileChannel channel = FileChannel.open(record, StandardOpenOption.READ,
                 LinkOption.NOFOLLOW_LINKS)) {
             while (bytes.hasRemaining() && channel.read(bytes) >= 0) {

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.Collectives;
 import org.quire.format.CorruptFileException;
+import org.quire.format.DelegatingCollectives;
 import org.quire.format.storage.NotARegularFileException;
 
 /**
@@ -135,45 +136,6 @@ class SionFailureAcrossRanksTest {
                 assertEquals("found by rank " + (RANKS - 1) + " while opening the SION file " + name,
                         failure.getCause().getMessage());
             }
-        }
-    }
-
-    /** Passes every operation to another {@link Collectives}; tests override one. */
-    private static class DelegatingCollectives implements Collectives {
-        private final Collectives delegate;
-
-        DelegatingCollectives(Collectives delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public int rank() {
-            return delegate.rank();
-        }
-
-        @Override
-        public int size() {
-            return delegate.size();
-        }
-
-        @Override
-        public void barrier() {
-            delegate.barrier();
-        }
-
-        @Override
-        public byte[] broadcast(byte[] data, int root) {
-            return delegate.broadcast(data, root);
-        }
-
-        @Override
-        public byte[][] gather(byte[] data, int root) {
-            return delegate.gather(data, root);
-        }
-
-        @Override
-        public byte[] scatter(byte[][] parts, int root) {
-            return delegate.scatter(parts, root);
         }
     }
 

@@ -10,8 +10,8 @@ import org.quire.format.hdf5.WriterStatus;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -41,12 +41,13 @@ public final class ClearCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
-    private Path file;
+    @Mixin
+    private Hdf5Input input;
 
     @Override
     public Integer call() {
-        return CommandRun.run(spec, file, () -> {
+        return input.run(() -> {
+            Path file = input.file();
             WriterStatus status = Hdf5File.writerStatus(file);
             if (status.state() == WriterStatus.State.ALIVE) {
                 CommandRun.error(spec, file + ": " + status.summary() + "; not cleared: a live "

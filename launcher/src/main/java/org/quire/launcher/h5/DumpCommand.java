@@ -1,14 +1,12 @@
 package org.quire.launcher.h5;
 
-import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import org.quire.format.hdf5.Dataset;
-import org.quire.format.hdf5.Hdf5File;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -39,8 +37,8 @@ public final class DumpCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
-    private Path file;
+    @Mixin
+    private Hdf5Input input;
 
     @Parameters(index = "1", paramLabel = "DATASET", description = "path of a dataset, e.g. /fields/t")
     private String datasetPath;
@@ -53,17 +51,12 @@ public final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return CommandRun.run(spec, file, () -> {
-            PrintWriter out = StandardOutput.open();
-            try (Hdf5File hdf5 = FollowedFiles.open(spec, file)) {
-                Dataset dataset = ObjectPaths.findDataset(hdf5, datasetPath);
-                Slice selection = slice == null ? Slice.whole(dataset.shape())
-                        : Slice.parse(slice, dataset.shape());
-                new HyperslabPrinter(dataset, READ_BUDGET_BYTES).print(selection, out);
-                return CommandRun.OK;
-            } finally {
-                out.flush();
-            }
+        return input.runOnOpenFile((hdf5, out) -> {
+            Dataset dataset = ObjectPaths.findDataset(hdf5, datasetPath);
+            Slice selection = slice == null ? Slice.whole(dataset.shape())
+                    : Slice.parse(slice, dataset.shape());
+            new HyperslabPrinter(dataset, READ_BUDGET_BYTES).print(selection, out);
+            return CommandRun.OK;
         });
     }
 }

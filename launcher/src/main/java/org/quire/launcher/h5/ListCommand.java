@@ -2,7 +2,6 @@ package org.quire.launcher.h5;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -21,13 +20,13 @@ import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.Filter;
 import org.quire.format.hdf5.Group;
-import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.Hdf5Object;
 import org.quire.format.hdf5.StorageLayout;
 import org.quire.format.hdf5.Unsupported;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -76,8 +75,8 @@ public final class ListCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
-    private Path file;
+    @Mixin
+    private Hdf5Input input;
 
     @Parameters(index = "1", paramLabel = "PATH", defaultValue = "/",
             description = "group or dataset to list (default: /)")
@@ -90,21 +89,17 @@ public final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return CommandRun.run(spec, file, () -> {
-            PrintWriter out = StandardOutput.open();
-            try (Hdf5File hdf5 = FollowedFiles.open(spec, file)) {
-                list(ObjectPaths.find(hdf5, path), out);
-            } finally {
-                out.flush();
-            }
-            if (unsupported > 0) {
-                CommandRun.error(spec, unsupported + " member(s) or attribute(s) not listed: Quire"
-                        + " does not read them yet (lines 'unsupported PATH: why' and '@NAME:"
-                        + " unsupported: why' above)");
-                return CommandRun.FAILED;
-            }
+        int status = input.runOnOpenFile((hdf5, out) -> {
+            list(ObjectPaths.find(hdf5, path), out);
             return CommandRun.OK;
         });
+        if (status != CommandRun.OK || unsupported == 0) {
+            return status;
+        }
+        CommandRun.error(spec, unsupported + " member(s) or attribute(s) not listed: Quire"
+                + " does not read them yet (lines 'unsupported PATH: why' and '@NAME:"
+                + " unsupported: why' above)");
+        return CommandRun.FAILED;
     }
 
     /**

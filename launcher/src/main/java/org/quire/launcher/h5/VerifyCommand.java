@@ -12,8 +12,8 @@ import org.quire.format.hdf5.VerificationReport;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code quire h5 verify FILE}: {@link Hdf5Verifier} from the command line. */
@@ -39,12 +39,13 @@ public final class VerifyCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
-    private Path file;
+    @Mixin
+    private Hdf5Input input;
 
     @Override
     public Integer call() {
-        return CommandRun.run(spec, file, () -> {
+        return input.run(() -> {
+            Path file = input.file();
             print(FollowedFiles.read(spec, file,
                     swmr -> swmr ? Hdf5Verifier.verifySwmr(file) : Hdf5Verifier.verify(file)));
             return CommandRun.OK;
@@ -53,7 +54,7 @@ public final class VerifyCommand implements Callable<Integer> {
 
     private void print(VerificationReport report) {
         PrintWriter out = StandardOutput.open();
-        out.println(file + ": valid");
+        out.println(input.file() + ": valid");
         out.println("  objects:         " + report.groups() + " groups, " + report.datasets()
                 + " datasets, " + (report.committedDatatypes() > 0
                         ? report.committedDatatypes() + " committed datatypes, " : "")

@@ -2,7 +2,6 @@ package org.quire.launcher.h5;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +11,7 @@ import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import org.quire.launcher.UsageException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -54,8 +54,8 @@ public final class WatchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "an HDF5 file")
-    private Path file;
+    @Mixin
+    private Hdf5Input input;
 
     @Parameters(index = "1", paramLabel = "DATASET", description = "path of a dataset, e.g. /diagnostics")
     private String datasetPath;
@@ -92,11 +92,11 @@ public final class WatchCommand implements Callable<Integer> {
             return CommandRun.usageError(spec, "--interval must be more than 0 and at most 86400 "
                     + "seconds, got " + intervalSeconds);
         }
-        return CommandRun.run(spec, file, () -> {
-            try (Hdf5File hdf5 = Hdf5File.openSwmr(file)) {
+        return input.run(() -> {
+            try (Hdf5File hdf5 = Hdf5File.openSwmr(input.file())) {
                 WatchedTable table;
                 try {
-                    table = WatchedTable.of(file, ObjectPaths.findDataset(hdf5, datasetPath));
+                    table = WatchedTable.of(input.file(), ObjectPaths.findDataset(hdf5, datasetPath));
                 } catch (UsageException | WatchedTable.NotATableException e) {
                     // The dataset is the file's content, which a writer may still change.
                     CommandRun.error(spec, e.getMessage());
@@ -152,11 +152,11 @@ public final class WatchCommand implements Callable<Integer> {
      */
     private WatchReport look(WatchedTable table, WatchedTable.Column drawn, RowRate rate)
             throws IOException {
-        WriterProbe writer = WriterProbe.of(file);
+        WriterProbe writer = WriterProbe.of(input.file());
         table.dataset().refresh();
         WatchedTable.Sample sample = table.sample(DRAWN_ROWS);
         rate.add(System.nanoTime(), sample.rows());
-        return new WatchReport(file, table, drawn, sample, rate.perSecond(), writer);
+        return new WatchReport(input.file(), table, drawn, sample, rate.perSecond(), writer);
     }
 
     /** Waits one interval; true when {@code stop} came first. */

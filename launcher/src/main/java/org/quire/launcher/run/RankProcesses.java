@@ -80,8 +80,7 @@ final class RankProcesses {
                     exit = withOutOfMemory(exit);
                     firstFailure = exit;
                     int others = ranks.size() - ended - 1;
-                    err.println("quire run: " + exit.describe() + (others > 0 ? "; stopping the other " + others
-                            + (others == 1 ? " rank" : " ranks") : ""));
+                    err.println("quire run: " + exit.describe() + stoppingTheOthers(others));
                     killAll();
                 }
             }
@@ -100,6 +99,14 @@ final class RankProcesses {
         } finally {
             removeHook(onShutdown);
         }
+    }
+
+    /** "; stopping the other rank", "; stopping the other 3 ranks", or nothing when none is left. */
+    private static String stoppingTheOthers(int others) {
+        if (others == 0) {
+            return "";
+        }
+        return others == 1 ? "; stopping the other rank" : "; stopping the other " + others + " ranks";
     }
 
     /** The launcher received {@code signal}: says so once, and stops every rank. */

@@ -1,6 +1,5 @@
 package org.quire.launcher.sion;
 
-import org.quire.format.sion.KeyValueMode;
 import org.quire.format.sion.KeyValueRecord;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
@@ -9,9 +8,9 @@ import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.FileDescriptor;
@@ -20,9 +19,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code quire sion cat -t RANK FILE}: one task's logical stream, raw, to standard output. */
@@ -51,27 +48,25 @@ public final class SionCatCommand implements Callable<Integer> {
                     + " without their headers")
     private Long key;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "the SION file (file 0 of a set)")
-    private Path file;
+    @Mixin
+    private SionInput input;
 
     @Override
     public Integer call() {
-        return CommandRun.run(spec, file, () -> {
-            try (SionFile sion = SionFile.open(file)) {
-                SionTask task = taskWithGlobalRank(sion);
-                List<KeyValueRecord> records = key == null ? null : recordsWithKey(sion, task);
-                long bytes = records == null ? task.totalBytes()
-                        : records.stream().mapToLong(KeyValueRecord::length).sum();
-                try (TaskStreamChannel stream = sion.openTaskStream(task.index());
-                     Progress progress = Progress.onStderr(spec.qualifiedName(), bytes)) {
-                    TaskStreamCopy copy = new TaskStreamCopy(progress);
-                    StandardOutput out = new StandardOutput();
-                    if (records == null) {
-                        copy.copy(stream, out);
-                    } else {
-                        for (KeyValueRecord record : records) {
-                            copy.copy(stream, record.dataPosition(), record.length(), out);
-                        }
+        return input.runOnOpenSet(sion -> {
+            SionTask task = taskWithGlobalRank(sion);
+            List<KeyValueRecord> records = key == null ? null : recordsWithKey(sion, task);
+            long bytes = records == null ? task.totalBytes()
+                    : records.stream().mapToLong(KeyValueRecord::length).sum();
+            try (TaskStreamChannel stream = sion.openTaskStream(task.index());
+                 Progress progress = Progress.onStderr(spec.qualifiedName(), bytes)) {
+                TaskStreamCopy copy = new TaskStreamCopy(progress);
+                StandardOutput out = new StandardOutput();
+                if (records == null) {
+                    copy.copy(stream, out);
+                } else {
+                    for (KeyValueRecord record : records) {
+                        copy.copy(stream, record.dataPosition(), record.length(), out);
                     }
                 }
             }
@@ -81,15 +76,12 @@ public final class SionCatCommand implements Callable<Integer> {
 
     /** The task's records with {@link #key}; a key the task does not have is a usage error naming those it has. */
     private List<KeyValueRecord> recordsWithKey(SionFile sion, SionTask task) throws IOException {
-        if (sion.keyValueMode() != KeyValueMode.INLINE) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--key needs a key-value file; " + file
-                    + " has key-value mode " + sion.keyValueMode().name().toLowerCase(Locale.ROOT));
-        }
+        input.requireKeyValueFile(sion, "--key needs a key-value file; ");
         List<KeyValueRecord> all = sion.keyValueRecords(task.index());
         List<KeyValueRecord> withKey = all.stream().filter(record -> record.key() == key).toList();
         if (withKey.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "task with global rank " + globalRank
-                    + " of " + file + " has no record with key " + key + " (its keys: "
+                    + " of " + input.file() + " has no record with key " + key + " (its keys: "
                     + SionKeysCommand.keysOf(all) + ")");
         }
         return withKey;
@@ -103,9 +95,9 @@ public final class SionCatCommand implements Callable<Integer> {
         long lowest = sion.tasks().stream().mapToLong(SionTask::globalRank).min().orElseThrow();
         long highest = sion.tasks().stream().mapToLong(SionTask::globalRank).max().orElseThrow();
         String problem = matching.isEmpty()
-                ? "no task has global rank " + globalRank + " in " + file + " (its " + sion.taskCount()
+                ? "no task has global rank " + globalRank + " in " + input.file() + " (its " + sion.taskCount()
                         + " tasks have global ranks " + lowest + ".." + highest + ")"
-                : matching.size() + " tasks of " + file + " have global rank " + globalRank
+                : matching.size() + " tasks of " + input.file() + " have global rank " + globalRank
                         + " (a serial writer stored it more than once); 'quire sion split --task-index' extracts them";
         throw new CommandLine.ParameterException(spec.commandLine(), problem);
     }

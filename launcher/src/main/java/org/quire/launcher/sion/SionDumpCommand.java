@@ -3,13 +3,10 @@ package org.quire.launcher.sion;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionNotClosedException;
 import org.quire.format.sion.SionRecovery;
-import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,21 +30,18 @@ import java.util.concurrent.Callable;
             "2:bad arguments"})
 public final class SionDumpCommand implements Callable<Integer> {
 
-    @Spec
-    private CommandSpec spec;
-
     @Option(names = "--json", description = "one JSON document with the same content")
     private boolean json;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "the SION file (file 0 of a set)")
-    private Path file;
+    @Mixin
+    private SionInput input;
 
     @Override
     public Integer call() {
-        return CommandRun.run(spec, file, () -> {
+        return input.run(() -> {
             SionSetMetadata set;
             try {
-                set = SionSetMetadata.read(file);
+                set = SionSetMetadata.read(input.file());
             } catch (SionNotClosedException notClosed) {
                 if (json) {
                     throw notClosed;

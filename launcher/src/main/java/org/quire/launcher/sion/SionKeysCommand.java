@@ -1,21 +1,16 @@
 package org.quire.launcher.sion;
 
-import org.quire.format.sion.KeyValueMode;
 import org.quire.format.sion.KeyValueRecord;
-import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -37,29 +32,24 @@ public final class SionKeysCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "the SION file (file 0 of a set)")
-    private Path file;
+    @Mixin
+    private SionInput input;
 
     @Override
     public Integer call() {
-        return CommandRun.run(spec, file, () -> {
-            try (SionFile sion = SionFile.open(file)) {
-                if (sion.keyValueMode() != KeyValueMode.INLINE) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "not a key-value file: " + file
-                            + " has key-value mode " + sion.keyValueMode().name().toLowerCase(Locale.ROOT));
+        return input.runOnOpenSet(sion -> {
+            input.requireKeyValueFile(sion, "not a key-value file: ");
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("global_rank key records bytes");
+            for (SionTask task : sion.tasks()) {
+                Map<Long, List<KeyValueRecord>> byKey = new TreeMap<>(sion.keyValueRecords(task.index()).stream()
+                        .collect(Collectors.groupingBy(KeyValueRecord::key)));
+                for (Map.Entry<Long, List<KeyValueRecord>> key : byKey.entrySet()) {
+                    out.println(task.globalRank() + " " + key.getKey() + " " + key.getValue().size() + " "
+                            + key.getValue().stream().mapToLong(KeyValueRecord::length).sum());
                 }
-                PrintWriter out = spec.commandLine().getOut();
-                out.println("global_rank key records bytes");
-                for (SionTask task : sion.tasks()) {
-                    Map<Long, List<KeyValueRecord>> byKey = new TreeMap<>(sion.keyValueRecords(task.index()).stream()
-                            .collect(Collectors.groupingBy(KeyValueRecord::key)));
-                    for (Map.Entry<Long, List<KeyValueRecord>> key : byKey.entrySet()) {
-                        out.println(task.globalRank() + " " + key.getKey() + " " + key.getValue().size() + " "
-                                + key.getValue().stream().mapToLong(KeyValueRecord::length).sum());
-                    }
-                }
-                out.flush();
             }
+            out.flush();
             return CommandRun.OK;
         });
     }

@@ -1,14 +1,13 @@
 package org.quire.launcher.sion;
 
-import org.quire.format.sion.KeyValueMode;
 import org.quire.format.sion.KeyValueRecord;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskStreamChannel;
-import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -20,7 +19,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -63,8 +61,8 @@ public final class SionSplitCommand implements Callable<Integer> {
                     + " data of the key's records in stream order, as sionsplit does for key-value files")
     private boolean byKey;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "the SION file (file 0 of a set)")
-    private Path file;
+    @Mixin
+    private SionInput input;
 
     @Parameters(index = "1", paramLabel = "PREFIX", description = "start of every output file's path")
     private String prefix;
@@ -74,39 +72,36 @@ public final class SionSplitCommand implements Callable<Integer> {
         if (digits < 1 || digits > 19) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--digits must be 1..19, got " + digits);
         }
-        return CommandRun.run(spec, file, () -> {
-            try (SionFile sion = SionFile.open(file)) {
-                if (!byTaskIndex) {
-                    requireDistinctGlobalRanks(sion);
-                }
-                if (byKey && sion.keyValueMode() != KeyValueMode.INLINE) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "--keys needs a key-value file; "
-                            + file + " has key-value mode " + sion.keyValueMode().name().toLowerCase(Locale.ROOT));
-                }
-                long total = sion.tasks().stream().mapToLong(SionTask::totalBytes).sum();
-                PartialOutputs outputs = new PartialOutputs();
-                try (Progress progress = Progress.onStderr(spec.qualifiedName(), total)) {
-                    TaskStreamCopy copy = new TaskStreamCopy(progress);
-                    for (SionTask task : sion.tasks()) {
-                        long number = byTaskIndex ? task.index() : task.globalRank();
-                        String name = prefix + String.format("%0" + digits + "d", number);
-                        try (TaskStreamChannel stream = sion.openTaskStream(task.index())) {
-                            if (byKey) {
-                                splitByKey(sion.keyValueRecords(task.index()), stream, name, copy, outputs);
-                            } else {
-                                try (FileChannel out = outputs.create(Path.of(name))) {
-                                    copy.copy(stream, out);
-                                }
+        return input.runOnOpenSet(sion -> {
+            if (!byTaskIndex) {
+                requireDistinctGlobalRanks(sion);
+            }
+            if (byKey) {
+                input.requireKeyValueFile(sion, "--keys needs a key-value file; ");
+            }
+            long total = sion.tasks().stream().mapToLong(SionTask::totalBytes).sum();
+            PartialOutputs outputs = new PartialOutputs();
+            try (Progress progress = Progress.onStderr(spec.qualifiedName(), total)) {
+                TaskStreamCopy copy = new TaskStreamCopy(progress);
+                for (SionTask task : sion.tasks()) {
+                    long number = byTaskIndex ? task.index() : task.globalRank();
+                    String name = prefix + String.format("%0" + digits + "d", number);
+                    try (TaskStreamChannel stream = sion.openTaskStream(task.index())) {
+                        if (byKey) {
+                            splitByKey(sion.keyValueRecords(task.index()), stream, name, copy, outputs);
+                        } else {
+                            try (FileChannel out = outputs.create(Path.of(name))) {
+                                copy.copy(stream, out);
                             }
                         }
                     }
-                    outputs.publish();
-                    // With --keys the record headers are skipped, not copied: all is done all the same.
-                    progress.set(total);
-                } catch (IOException | RuntimeException e) {
-                    outputs.discard(e);
-                    throw e;
                 }
+                outputs.publish();
+                // With --keys the record headers are skipped, not copied: all is done all the same.
+                progress.set(total);
+            } catch (IOException | RuntimeException e) {
+                outputs.discard(e);
+                throw e;
             }
             return 0;
         });
@@ -134,7 +129,7 @@ public final class SionSplitCommand implements Callable<Integer> {
             SionTask other = byRank.putIfAbsent(task.globalRank(), task);
             if (other != null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "tasks " + other.index() + " and "
-                        + task.index() + " of " + file + " both have global rank " + task.globalRank()
+                        + task.index() + " of " + input.file() + " both have global rank " + task.globalRank()
                         + "; name the files by task index with --task-index");
             }
         }

@@ -4,16 +4,14 @@ import org.quire.format.sion.KeyValueMode;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionTask;
 import org.quire.format.sion.TaskStreamChannel;
-import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
@@ -43,31 +41,29 @@ public final class SionVerifyCommand implements Callable<Integer> {
     @Option(names = "--data", description = "also read every byte of every task's stream")
     private boolean data;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "the SION file (file 0 of a set)")
-    private Path file;
+    @Mixin
+    private SionInput input;
 
     @Override
     public Integer call() {
-        return CommandRun.run(spec, file, () -> {
-            try (SionFile sion = SionFile.open(file)) {
-                StringBuilder checked = new StringBuilder("metadata");
-                if (sion.keyValueMode() == KeyValueMode.INLINE) {
-                    long records = 0;
-                    for (SionTask task : sion.tasks()) {
-                        records += sion.keyValueRecords(task.index()).size();
-                    }
-                    checked.append(", ").append(records).append(" key-value record headers");
+        return input.runOnOpenSet(sion -> {
+            StringBuilder checked = new StringBuilder("metadata");
+            if (sion.keyValueMode() == KeyValueMode.INLINE) {
+                long records = 0;
+                for (SionTask task : sion.tasks()) {
+                    records += sion.keyValueRecords(task.index()).size();
                 }
-                long dataBytes = sion.tasks().stream().mapToLong(SionTask::totalBytes).sum();
-                if (data) {
-                    readAllStreams(sion, dataBytes);
-                    checked.append(", all data read");
-                }
-                int fileCount = sion.physicalFiles().size();
-                System.out.println(file + ": valid SION " + (fileCount == 1 ? "file" : "set of " + fileCount + " files")
-                        + ", " + sion.taskCount() + (sion.taskCount() == 1 ? " task, " : " tasks, ") + dataBytes
-                        + " bytes of data (checked: " + checked + ")");
+                checked.append(", ").append(records).append(" key-value record headers");
             }
+            long dataBytes = sion.tasks().stream().mapToLong(SionTask::totalBytes).sum();
+            if (data) {
+                readAllStreams(sion, dataBytes);
+                checked.append(", all data read");
+            }
+            int fileCount = sion.physicalFiles().size();
+            System.out.println(input.file() + ": valid SION " + (fileCount == 1 ? "file" : "set of " + fileCount
+                    + " files") + ", " + sion.taskCount() + (sion.taskCount() == 1 ? " task, " : " tasks, ")
+                    + dataBytes + " bytes of data (checked: " + checked + ")");
             return 0;
         });
     }

@@ -1,15 +1,19 @@
 package org.quire.launcher.run;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.quire.launcher.QuireCommand;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,7 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A job whose rank fails, or that is signalled, ends at once with a status naming what happened;
- * no rank is left behind. The time limits are hang detectors, not performance targets.
+ * no rank is left behind. The time limits are hang detectors, not performance targets. A launcher
+ * this test kills with SIGKILL runs with its own {@code java.io.tmpdir}, deleted after the test:
+ * it cannot remove its job's secret directory ({@code quire-job-*}) itself.
  */
 class FailFastIT {
 
@@ -26,17 +32,29 @@ class FailFastIT {
     private static final Duration ORPHAN_LIMIT = Duration.ofSeconds(10);
     private static final Pattern PID = Pattern.compile("^\\[(\\d+)] pid (\\d+)$", Pattern.MULTILINE);
 
+    /** The launcher's {@code java.io.tmpdir}, where it makes its job's secret directory. */
+    @TempDir
+    Path launcherTemp;
+
+    private Map<String, String> launcherTempEnvironment() {
+        return Map.of("QUIRE_JAVA_OPTS", "-Djava.io.tmpdir=" + launcherTemp);
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"mpj", "hazelcast"})
     void aRankThatThrowsEndsTheJobWithItsStatus(String transport) throws Exception {
-        QuireCommand.Result result = QuireCommand.run(HANG, "run", "-n", "4", "--transport", transport,
-                "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.FailingRank", "2", "throw");
+        QuireCommand.Result result = QuireCommand.start(launcherTempEnvironment(), "run", "-n", "4", "--transport",
+                transport, "-cp", QuireCommand.testWorkers(), "org.quire.launcher.workers.FailingRank", "2", "throw")
+                .await(HANG);
         assertEquals(1, result.exitCode(), result.toString());
         assertTrue(result.stderr().contains("quire run: rank 2 exited with status 1; stopping the other 3 ranks"),
                 result.toString());
         assertTrue(result.stderr().contains("[2] Exception in thread \"main\" java.lang.IllegalStateException: rank 2"
                 + " fails on purpose"), result.toString());
         assertFalse(result.stdout().contains("should be impossible"), result.toString());
+        try (Stream<Path> left = Files.list(launcherTemp)) {
+            assertEquals(List.of(), left.toList(), "the launcher removes its job's secret directory");
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -102,8 +120,8 @@ class FailFastIT {
 
     @Test
     void ranksStopThemselvesWhenTheLauncherIsKilled() throws Exception {
-        QuireCommand.Running job = QuireCommand.start(Map.of(), "run", "-n", "2", "-cp", QuireCommand.testWorkers(),
-                "org.quire.launcher.workers.Blocked", "-1");
+        QuireCommand.Running job = QuireCommand.start(launcherTempEnvironment(), "run", "-n", "2", "-cp",
+                QuireCommand.testWorkers(), "org.quire.launcher.workers.Blocked", "-1");
         Map<Integer, Long> pids = awaitPids(job, 2);
         job.process().destroyForcibly(); // SIGKILL: the launcher cannot clean up
         job.process().waitFor();
@@ -121,7 +139,8 @@ class FailFastIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"mpj", "hazelcast"})
     void ranksLeaveWithinSecondsWhenTheLauncherIsKilledAndNobodyReapsIt(String transport) throws Exception {
-        killTheUnreapedLauncherAndAwaitTheRanks(transport, "org.quire.launcher.workers.Blocked", "-1");
+        killTheUnreapedLauncherAndAwaitTheRanks(transport, "org.quire.launcher.workers.Blocked", "-1",
+                launcherTempEnvironment());
     }
 
     /**
@@ -130,15 +149,17 @@ class FailFastIT {
      */
     @Test
     void ranksThatHaveNotReachedInitLeaveWhenTheLauncherIsKilledAndNobodyReapsIt() throws Exception {
-        killTheUnreapedLauncherAndAwaitTheRanks("mpj", "org.quire.launcher.workers.SlowStarter", "20");
+        killTheUnreapedLauncherAndAwaitTheRanks("mpj", "org.quire.launcher.workers.SlowStarter", "20",
+                launcherTempEnvironment());
     }
 
     /** Starts 3 ranks of {@code main} under a parent that never reaps quire, SIGKILLs quire once all printed their pid. */
-    private static void killTheUnreapedLauncherAndAwaitTheRanks(String transport, String main, String argument)
-            throws Exception {
+    private static void killTheUnreapedLauncherAndAwaitTheRanks(String transport, String main, String argument,
+                                                                Map<String, String> environment) throws Exception {
         ProcessBuilder wrapper = new ProcessBuilder("bash", "-c", "\"$0\" \"$@\" </dev/null & echo \"launcher $!\";"
                 + " exec sleep 600", QuireCommand.repositoryRoot().resolve("quire").toString(), "run", "-n", "3",
                 "--transport", transport, "-cp", QuireCommand.testWorkers(), main, argument);
+        wrapper.environment().putAll(environment);
         QuireCommand.Running job = QuireCommand.startProcess(wrapper);
         try {
             Map<Integer, Long> pids = awaitPids(job, 3);

@@ -56,7 +56,7 @@ class RankProcessesTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8), false).run();
         assertEquals(4, exit);
         String said = err.toString(StandardCharsets.UTF_8);
-        assertTrue(said.startsWith("quire run: rank 0 exited with status 4; stopping the other 1 rank"), said);
+        assertTrue(said.startsWith("quire run: rank 0 exited with status 4; stopping the other rank" + System.lineSeparator()), said);
         assertTrue(!said.contains("grace period"), said);
         assertTrue(System.nanoTime() - started < Duration.ofSeconds(10).toNanos(), "ended before the grace period");
     }

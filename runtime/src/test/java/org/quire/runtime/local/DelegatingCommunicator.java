@@ -1,48 +1,23 @@
 package org.quire.runtime.local;
 
+import org.quire.format.DelegatingCollectives;
 import org.quire.runtime.Communicator;
 import org.quire.runtime.PendingReceive;
 import org.quire.runtime.ReduceOp;
 
 import java.nio.ByteBuffer;
 
-/** Passes every operation to another communicator; tests override one operation to plant an engine bug. */
-class DelegatingCommunicator implements Communicator {
+/**
+ * Passes every operation to another communicator; tests override one operation to plant an engine
+ * bug. The {@link org.quire.format.Collectives} part is the format module's delegating double.
+ */
+class DelegatingCommunicator extends DelegatingCollectives implements Communicator {
 
     final Communicator delegate;
 
     DelegatingCommunicator(Communicator delegate) {
+        super(delegate);
         this.delegate = delegate;
-    }
-
-    @Override
-    public int rank() {
-        return delegate.rank();
-    }
-
-    @Override
-    public int size() {
-        return delegate.size();
-    }
-
-    @Override
-    public void barrier() {
-        delegate.barrier();
-    }
-
-    @Override
-    public byte[] broadcast(byte[] data, int root) {
-        return delegate.broadcast(data, root);
-    }
-
-    @Override
-    public byte[][] gather(byte[] data, int root) {
-        return delegate.gather(data, root);
-    }
-
-    @Override
-    public byte[] scatter(byte[][] parts, int root) {
-        return delegate.scatter(parts, root);
     }
 
     @Override
