@@ -1,4 +1,4 @@
-package org.quire.format.hdf5;
+package org.quire.format.hdf5.chunk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,7 +11,12 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.quire.format.hdf5.chunk.ChunkIndex;
+import org.quire.format.hdf5.ChunkIndexType;
+import org.quire.format.hdf5.Dataset;
+import org.quire.format.hdf5.DatasetSpec;
+import org.quire.format.hdf5.Datatype;
+import org.quire.format.hdf5.Filter;
+import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.storage.TrackingOpener;
 
 /**
