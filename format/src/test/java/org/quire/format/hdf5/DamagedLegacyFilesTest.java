@@ -128,6 +128,115 @@ class DamagedLegacyFilesTest {
                 "version 1 B-tree node", "key 2");
     }
 
+    /** Chunks of /chunked/resizable are 2 elements: key 1 of the first leaf made odd. */
+    @Test
+    void aLeafKeyOffTheChunkGridFailsTheLookupAsItFailsVerification() throws IOException {
+        long leaf = firstLeaf();
+        long key1 = keyAt(leaf, 1);
+        byte[] bytes = intact.clone();
+        putLong(bytes, key1 + 8, longAt(bytes, key1 + 8) + 1);
+        Path file = copy("leaf-key-off-grid", bytes);
+        CorruptFileException read = expectCorrupt(() -> readFirstElement(file));
+        assertFailure(read, leaf, "version 1 B-tree node", "key 1");
+        assertEquals("chunk offsets on chunk boundaries", read.expected());
+        assertEquals("[3]", read.found());
+        assertFailure(expectCorrupt(() -> Hdf5Verifier.verify(file)), leaf,
+                "version 1 B-tree node", "key 1");
+    }
+
+    /** Two leaf keys with the same offsets: a binary search would return the second's chunk. */
+    @Test
+    void aLeafKeyEqualToThePreviousFailsTheLookupAsItFailsVerification() throws IOException {
+        long leaf = firstLeaf();
+        byte[] bytes = intact.clone();
+        putLong(bytes, keyAt(leaf, 1) + 8, longAt(bytes, keyAt(leaf, 0) + 8));
+        Path file = copy("leaf-key-repeated", bytes);
+        CorruptFileException read = expectCorrupt(() -> readFirstElement(file));
+        assertFailure(read, leaf, "version 1 B-tree node", "key 1");
+        assertEquals("offsets after [0]", read.expected());
+        assertEquals("[0]", read.found());
+        assertFailure(expectCorrupt(() -> Hdf5Verifier.verify(file)), leaf,
+                "version 1 B-tree node", "key 1");
+    }
+
+    /**
+     * The last chunk of the first leaf listed again as the first of the second leaf, with the
+     * keys between them moved so that each leaf lies within its parent's keys: only the order
+     * across leaves, which the walk checks, catches the chunk visited twice.
+     */
+    @Test
+    void aChunkInTwoLeavesIsCorruptWhenVisited() throws IOException {
+        long first;
+        long second;
+        int entries;
+        try (Hdf5File file = Hdf5File.open(copy("intact", intact))) {
+            BTreeV1Node<BTreeV1ChunkKey> parent = chunkNode(file, chunkChild);
+            first = parent.children()[0];
+            second = parent.children()[1];
+            entries = chunkNode(file, first).entries();
+        }
+        byte[] bytes = intact.clone();
+        long last = longAt(bytes, keyAt(first, entries - 1) + 8);
+        putLong(bytes, keyAt(chunkChild, 1) + 8, last);
+        putLong(bytes, keyAt(first, entries) + 8, last);
+        putLong(bytes, keyAt(second, 0) + 8, last);
+        Path file = copy("chunk-in-two-leaves", bytes);
+        CorruptFileException e = expectCorrupt(() -> visitChunks(file));
+        assertFailure(e, second, "version 1 B-tree node", "key 0");
+        assertEquals("offsets after [" + last + "]", e.expected());
+        assertFailure(expectCorrupt(() -> Hdf5Verifier.verify(file)), second,
+                "version 1 B-tree node", "key 0");
+    }
+
+    /**
+     * The root's key 1 lowered by one chunk: the root's first child (whose last key stays)
+     * now reaches beyond its parent's keys, which the walk checks at every node it enters.
+     */
+    @Test
+    void aChildBeyondItsParentsKeysIsCorruptWhenVisited() throws IOException {
+        byte[] bytes = intact.clone();
+        long key1 = keyAt(chunkRoot, 1);
+        long high = longAt(bytes, key1 + 8) - 2;
+        putLong(bytes, key1 + 8, high);
+        Path file = copy("child-beyond-keys", bytes);
+        CorruptFileException e = expectCorrupt(() -> visitChunks(file));
+        assertFailure(e, chunkChild, "version 1 B-tree node", "keys");
+        assertEquals("chunk offsets from [0] to [" + high + "] (keys 0 and 1 of the node at "
+                + chunkRoot + ")", e.expected());
+        assertEquals("[0] to [" + (high + 2) + "]", e.found());
+    }
+
+    private static BTreeV1Node<BTreeV1ChunkKey> chunkNode(Hdf5File file, long address)
+            throws IOException {
+        return BTreeV1Node.read(file.blocks(), address, BTreeV1ChunkKey.format(1),
+                BTreeV1Ranks.DEFAULT.chunkNodeK());
+    }
+
+    private static long firstLeaf() throws IOException {
+        try (Hdf5File file = Hdf5File.open(copy("intact", intact))) {
+            return chunkNode(file, chunkChild).children()[0];
+        }
+    }
+
+    /** Where key {@code i} of the chunk node at {@code node} starts. */
+    private static long keyAt(long node, int i) {
+        return node + BTreeV1Node.childFieldOffset(i, CHUNK_KEY_SIZE) - CHUNK_KEY_SIZE;
+    }
+
+    private static void readFirstElement(Path file) throws IOException {
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            hdf5.root().group("chunked").dataset("resizable").read(new long[] {0},
+                    new long[] {1});
+        }
+    }
+
+    private static void visitChunks(Path file) throws IOException {
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            hdf5.root().group("chunked").dataset("resizable").forEachStoredChunk(
+                    (scaled, record) -> { });
+        }
+    }
+
     @Test
     void aNodePointingBackAtItsParentIsCorruptWhenReadAndVerified() throws IOException {
         byte[] bytes = intact.clone();

@@ -74,6 +74,42 @@ class ChunkCacheTest {
     }
 
     @Test
+    void aChunkExactlyAsLargeAsTheBoundIsKept() {
+        ChunkCache cache = new ChunkCache(LINE, 64, 521);
+        byte[] chunk = new byte[64];
+        cache.put(at(0), chunk);
+        assertSame(chunk, cache.get(at(0)));
+        assertEquals(64, cache.bytes());
+        assertEquals(1, cache.count());
+    }
+
+    @Test
+    void removeIfForgetsExactlyTheChunksItAcceptsAndKeepsTheOthersInRecencyOrder() {
+        ChunkCache cache = new ChunkCache(LINE, 60, 521);
+        byte[][] chunks = new byte[6][];
+        for (int i = 0; i < 6; i++) {
+            chunks[i] = new byte[10];
+            cache.put(at(i), chunks[i]);
+        }
+        cache.removeIf(scaled -> scaled[0] % 2 == 0);
+        assertEquals(3, cache.count());
+        assertEquals(30, cache.bytes());
+        for (int i = 0; i < 6; i++) {
+            if (i % 2 == 0) {
+                assertNull(cache.get(at(i)), "removed " + i);
+            }
+        }
+        // Left, oldest first: 1, 3, 5. Four more chunks of 10 bytes evict 1 alone.
+        for (int i = 6; i < 10; i++) {
+            cache.put(at(i), new byte[10]);
+        }
+        assertNull(cache.get(at(1)), "the oldest left");
+        assertSame(chunks[3], cache.get(at(3)));
+        assertSame(chunks[5], cache.get(at(5)));
+        assertEquals(6, cache.count());
+    }
+
+    @Test
     void aNewVersionReplacesTheOldAndRemoveForgetsIt() {
         ChunkCache cache = new ChunkCache(LINE, 1 << 20, 521);
         byte[] first = new byte[8];

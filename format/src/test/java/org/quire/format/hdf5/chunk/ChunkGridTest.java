@@ -103,6 +103,14 @@ class ChunkGridTest {
                         () -> new ChunkGrid(new long[] {1, 1}, new long[] {4, -2})).getMessage());
     }
 
+    /** A maximum size of 0 is a dataset that never holds an element: no chunk at all. */
+    @Test
+    void aMaximumSizeOfZeroHoldsNoChunk() {
+        ChunkGrid empty = new ChunkGrid(new long[] {4, 2}, new long[] {0, 6});
+        assertEquals(0, empty.maxChunkCount());
+        assertFalse(empty.contains(new long[] {0, 0}));
+    }
+
     /** The stride of the first dimension is never needed, so its product may overflow. */
     @Test
     void onlyStridesThatAreUsedMustFit() {

@@ -20,6 +20,7 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
+import org.quire.format.hdf5.layout.FixedArrayHeader;
 import org.quire.format.storage.Durability;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
@@ -67,6 +68,22 @@ class ChunkIndexesTest {
                 create(new long[] {4, 4}, new long[] {4, 4}, new long[] {4, 2}));
         assertInstanceOf(FixedArrayChunkIndex.class,
                 create(new long[] {4, 2}, new long[] {4, 4}, new long[] {4, 2}));
+    }
+
+    /**
+     * The chunk size field of filtered records is sized for the chunk's bytes (elements times
+     * element size): chunks of 256 4-byte elements, 1,024 bytes, get 3 bytes, entries of 15
+     * bytes, as h5py 3.7.0 with libhdf5 1.10.8 writes them (read from its FAHD header by hand,
+     * 2026-11-26), which libhdf5 computes again from the layout when it reads the records.
+     */
+    @Test
+    void filteredRecordsSizeTheirChunkSizeFieldForTheChunksBytes() throws IOException {
+        ChunkIndex index = ChunkIndexes.create(file, cache, new long[] {1024},
+                new long[] {1024}, new long[] {256}, 4, true);
+        cache.flush();
+        FixedArrayHeader header = FixedArrayHeader.read(file, index.address());
+        assertEquals(3, header.format().chunkSizeWidth());
+        assertEquals(15, header.format().entrySize());
     }
 
     @Test

@@ -12,6 +12,9 @@ class FixedArrayLimitsTest {
     void anUnpagedBlockHoldsAtMostTwoToTheTwentyEntries() {
         assertNull(FixedArrayChunkIndex.beyondLimits(1 << 20, 20));
         assertNull(FixedArrayChunkIndex.beyondLimits(1 << 20, 32));
+        // Exactly one page's worth is one unpaged block, whatever the page size.
+        assertEquals("one unpaged data block",
+                FixedArrayChunkIndex.beyondLimits(1 << 21, 21));
         assertEquals("one unpaged data block",
                 FixedArrayChunkIndex.beyondLimits((1 << 20) + 1, 21));
         assertEquals("one unpaged data block",

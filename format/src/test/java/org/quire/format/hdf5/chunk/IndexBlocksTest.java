@@ -70,6 +70,28 @@ class IndexBlocksTest {
     }
 
     @Test
+    void givesTheFileItWasMadeWith() throws IOException {
+        BlockFile file = new BlockFile(storage);
+        assertSame(file, new IndexBlocks(file, cache).file());
+    }
+
+    /** A cache room for two blocks of 4 bytes: a third evicts the oldest unprotected one. */
+    @Test
+    void anUnprotectedCleanBlockMayBeEvictedAProtectedOneNot() throws IOException {
+        MetadataCache small = new MetadataCache(storage, 2 * (4 + MetadataCache.BOOKKEEPING_BYTES_PER_ENTRY),
+                Durability.NONE);
+        IndexBlocks few = new IndexBlocks(new BlockFile(storage), small);
+        BlockEntry<Integer> kept = few.protect(100, 4, () -> 1, value -> new byte[4]);
+        BlockEntry<Integer> released = few.protect(200, 4, () -> 2, value -> new byte[4]);
+        few.unprotect(released);
+        few.unprotect(few.protect(300, 4, () -> 3, value -> new byte[4]));
+        assertTrue(small.contains(100), "protected");
+        assertFalse(small.contains(200), "unprotected, the oldest");
+        assertTrue(small.contains(300));
+        few.unprotect(kept);
+    }
+
+    @Test
     void aBlockDependsOnAChunkOnlyWhileTheChunkIsCached() throws IOException {
         BlockEntry<Integer> parent = block(100);
         blocks.dependsOnChunk(parent, ChunkRecord.UNWRITTEN);
@@ -86,6 +108,7 @@ class IndexBlocksTest {
         BlockEntry<Integer> newParent = block(200);
         BlockEntry<Integer> child = block(300);
         blocks.dependsOn(oldParent, child);
+        assertTrue(cache.dependsOn(100, 300));
         blocks.moveChild(100, newParent, 300);
         assertFalse(cache.dependsOn(100, 300));
         assertTrue(cache.dependsOn(200, 300));
