@@ -150,6 +150,31 @@ final class ChunkStore {
     }
 
     /**
+     * Checks that the chunk of {@code trimmed} extent in the slot at row {@code start} has the
+     * digest its hash table row records ({@code where}: the mapping that names the slot).
+     */
+    void verifySlot(long start, long[] trimmed, String where) throws IOException {
+        byte[] recorded = digestByStart.get(start);
+        String table = VersionDataLayout.storePath(dataset) + "/" + VersionDataLayout.HASH_TABLE;
+        if (recorded == null) {
+            throw new DamagedVersionDataException(file, table, "a row for the slot at raw_data row "
+                    + start + " (named by " + where + ")", "none");
+        }
+        long[] origin = new long[trimmed.length];
+        origin[0] = start;
+        ByteBuffer elements = rawData.read(origin, trimmed);
+        byte[] bytes = new byte[elements.remaining()];
+        elements.get(bytes);
+        byte[] digest = ChunkDigest.of(bytes, trimmed);
+        if (!Arrays.equals(digest, recorded)) {
+            throw new DamagedVersionDataException(file, VersionDataLayout.rawDataPath(dataset)
+                    + " rows [" + start + ", " + (start + trimmed[0]) + ")",
+                    "the chunk of digest " + ChunkDigest.hex(recorded) + " (" + table + ")",
+                    "digest " + ChunkDigest.hex(digest));
+        }
+    }
+
+    /**
      * The first raw_data row of the slot holding a chunk of {@code elements} (C order) and
      * {@code trimmed} extent: an existing slot of the same digest, else a new slot written now.
      */

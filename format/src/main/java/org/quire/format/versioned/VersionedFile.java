@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -297,6 +298,32 @@ public final class VersionedFile implements AutoCloseable {
             }
         }
         return changes;
+    }
+
+    /**
+     * Checks every version's every dataset: its mappings (as {@link #dataset} does) and, for
+     * each slot they name, that the chunk stored there has the digest its hash table row
+     * records. Returns the number of distinct slots checked.
+     *
+     * @throws DamagedVersionDataException the first damage found
+     */
+    public long verify() throws IOException {
+        Set<String> checked = new HashSet<>();
+        for (VersionInfo version : versions()) {
+            for (String dataset : datasetNames(version.name())) {
+                Dataset view = view(version.name(), dataset);
+                ChunkGrid grid = new ChunkGrid(view.shape(), store(dataset).chunks(), view.type().size());
+                for (Map.Entry<List<Long>, Long> chunk
+                        : chunkMap(version.name(), dataset, view).startRows().entrySet()) {
+                    if (checked.add(dataset + "@" + chunk.getValue())) {
+                        store(dataset).verifySlot(chunk.getValue(),
+                                grid.trimmed(ChunkGrid.origin(chunk.getKey())),
+                                VersionDataLayout.VERSIONS_PATH + "/" + version.name() + "/" + dataset);
+                    }
+                }
+            }
+        }
+        return checked.size();
     }
 
     @Override
