@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 
 import org.quire.format.hdf5.Attribute;
 import org.quire.format.hdf5.Dataset;
@@ -237,6 +238,53 @@ final class ChunkStore {
                 largestIndex));
         added.clear();
         slotsAtOpen = largestIndex;
+    }
+
+    /**
+     * Keeps only the slots starting at the rows {@code kept} names (each with its chunk's
+     * trimmed extent), moved down in their old order to slots 0, 1, ..., each rewritten whole
+     * so its padding is the fill value again (reference note §2, delete_versions); the hash
+     * table is rewritten to match and both datasets cut. Returns old first row to new.
+     * A slot only ever moves down, over slots already moved, so reading each before writing it
+     * needs no copy of the store.
+     */
+    Map<Long, Long> compact(SortedMap<Long, long[]> kept) throws IOException {
+        Map<Long, Long> moved = new HashMap<>();
+        List<HashTableLayout.Row> rows = new ArrayList<>();
+        long slot = 0;
+        for (Map.Entry<Long, long[]> entry : kept.entrySet()) {
+            long oldStart = entry.getKey();
+            long[] trimmed = entry.getValue();
+            long[] origin = new long[trimmed.length];
+            origin[0] = oldStart;
+            ByteBuffer elements = rawData.read(origin, trimmed);
+            byte[] bytes = new byte[elements.remaining()];
+            elements.get(bytes);
+            byte[] digest = digestByStart.get(oldStart);
+            if (digest == null) {
+                throw new DamagedVersionDataException(file, VersionDataLayout.storePath(dataset) + "/"
+                        + VersionDataLayout.HASH_TABLE, "a row for the slot at raw_data row " + oldStart, "none");
+            }
+            long newStart = slot * chunks[0];
+            writeSlot(newStart, bytes, trimmed);
+            rows.add(new HashTableLayout.Row(digest, newStart, newStart + trimmed[0]));
+            moved.put(oldStart, newStart);
+            slot++;
+        }
+        hashTable.setExtent(Math.max(1, slot));
+        if (!rows.isEmpty()) {
+            ByteBuffer out = ByteBuffer.allocate(rows.size() * HashTableLayout.ROW_SIZE);
+            for (int i = 0; i < rows.size(); i++) {
+                HashTableLayout.encode(rows.get(i), out, i);
+            }
+            hashTable.write(new long[] {0}, new long[] {rows.size()}, out);
+        }
+        long[] shape = rawData.shape();
+        shape[0] = slot * chunks[0];
+        rawData.setExtent(shape);
+        hashTable.deleteAttribute(VersionDataLayout.LARGEST_INDEX);
+        hashTable.setAttribute(Attribute.scalar(VersionDataLayout.LARGEST_INDEX, Datatype.INT64, slot));
+        return moved;
     }
 
     private static Dataset requireDataset(Path file, Group store, String name, String where)

@@ -26,6 +26,9 @@ final class GroupPaths {
     /** The object at {@code relative} below {@code from}, or null when a link is missing. */
     static Hdf5Object find(Group from, String relative) throws IOException {
         Hdf5Object object = from;
+        if (relative.isEmpty()) {
+            return object;
+        }
         for (String name : relative.split("/")) {
             if (!(object instanceof Group group) || !group.contains(name)) {
                 return null;

@@ -301,6 +301,26 @@ public final class VersionedFile implements AutoCloseable {
     }
 
     /**
+     * Deletes versions {@code names} and compacts every dataset's raw_data to the chunks the
+     * remaining versions use (see {@link VersionDeleter}); a remaining version whose parent was
+     * deleted gets its nearest remaining ancestor as parent, and so does a deleted current one.
+     *
+     * @throws NoSuchElementException   a name is not a version
+     * @throws IllegalArgumentException a name is {@code __first_version__}
+     */
+    public void deleteVersions(String... names) throws IOException {
+        Set<String> doomed = new LinkedHashSet<>(List.of(names));
+        for (String name : doomed) {
+            version(name);
+        }
+        try {
+            new VersionDeleter(file, versionData, versions, this).delete(doomed);
+        } finally {
+            stores.clear();
+        }
+    }
+
+    /**
      * Checks every version's every dataset: its mappings (as {@link #dataset} does) and, for
      * each slot they name, that the chunk stored there has the digest its hash table row
      * records. Returns the number of distinct slots checked.
@@ -347,6 +367,11 @@ public final class VersionedFile implements AutoCloseable {
         return new VersionInfo(name, parent, timestamp);
     }
 
+    /** The dataset {@code dataset} of version {@code version}, or null if it has none. */
+    Dataset viewOrNull(String version, String dataset) throws IOException {
+        return GroupPaths.find(versions.group(version), dataset) instanceof Dataset view ? view : null;
+    }
+
     private Dataset view(String version, String dataset) throws IOException {
         Hdf5Object object = GroupPaths.find(versions.group(version), dataset);
         if (!(object instanceof Dataset view)) {
@@ -355,7 +380,7 @@ public final class VersionedFile implements AutoCloseable {
         return view;
     }
 
-    private ChunkMap chunkMap(String version, String dataset, Dataset view) throws IOException {
+    ChunkMap chunkMap(String version, String dataset, Dataset view) throws IOException {
         String where = VersionDataLayout.VERSIONS_PATH + "/" + version + "/" + dataset;
         ChunkStore store = store(dataset);
         if (store == null) {
@@ -373,7 +398,7 @@ public final class VersionedFile implements AutoCloseable {
     }
 
     /** The chunk store of {@code dataset}, or null when the name was never versioned. */
-    private ChunkStore store(String dataset) throws IOException {
+    ChunkStore store(String dataset) throws IOException {
         ChunkStore store = stores.get(dataset);
         if (store == null && hasStore(dataset)) {
             store = ChunkStore.open(path, versionData, dataset);

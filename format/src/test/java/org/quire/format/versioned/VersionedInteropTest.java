@@ -208,4 +208,19 @@ class VersionedInteropTest {
         List<String> ours = client("commit", path.toString(), "py6", "change");
         assertTrue(kind(ours, "D|").contains("D|py6|x|<i8|10|100,555,222,3,4,5,6,7,8,9"), ours.toString());
     }
+
+    @Test
+    void versionedHdf5ReadsWhatQuireLeftAfterDeletingVersions() throws IOException {
+        Path path = quireFile();
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.deleteVersions("v1", "v3");
+        }
+        List<String> client = client("read", path.toString());
+        assertEquals(quireLines(path), kind(client, "D|"));
+        assertEquals(List.of("C|__first_version__"), kind(client, "C|"), "v3, current, started empty");
+        assertEquals(List.of("V|v2|__first_version__|2099-01-02 00:00:00.000000+0000"), kind(client, "V|"));
+        assertEquals("12|3", rows(client).get("x"), "v1's chunk [0:4] is gone");
+        List<String> more = client("commit", path.toString(), "py", "change", "v2");
+        assertTrue(kind(more, "D|").contains("D|py|x|<i8|10|100,555,2,3,4,5,6,7,8,9"), more.toString());
+    }
 }
