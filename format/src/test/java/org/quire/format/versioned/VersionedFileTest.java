@@ -189,6 +189,30 @@ class VersionedFileTest {
     }
 
     @Test
+    void aFailureDuringCommitLeavesNoVersionGroupAndTheOldCurrentVersion() throws IOException {
+        Path path = worked();
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            // An attribute larger than a header message fails while the version group is written.
+            assertThrows(IllegalArgumentException.class, () -> vf.commit("v2", "v1", DAY, v -> {
+                v.dataset("x").write(new long[] {0}, new long[] {1}, new long[] {100});
+                v.dataset("x").setAttribute(new org.quire.format.hdf5.Attribute("big", Datatype.UINT8,
+                        new long[] {70_000}, new byte[70_000]));
+            }));
+            assertEquals("v1", vf.currentVersion());
+            assertEquals(List.of("v1"), vf.versions().stream().map(VersionInfo::name).toList());
+            vf.commit("v2", "v1", DAY.plusSeconds(1),
+                    v -> v.dataset("x").write(new long[] {0}, new long[] {1}, new long[] {100}));
+            assertArrayEquals(new long[] {100, 1, 2, 3, 4, 5, 6, 7, 8, 9}, read(vf, "v2", "x"));
+        }
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertEquals(List.of("__first_version__", "v1", "v2"),
+                    file.root().group("_version_data").group("versions").memberNames());
+        }
+        // The failed commit's chunk was stored and published; the retry found it by digest.
+        assertEquals(16, rawRows(path, "x"));
+    }
+
+    @Test
     void behaviour10FirstVersionIsTheEmptyParentAndIsNotListed() throws IOException {
         Path path = worked();
         try (VersionedFile vf = VersionedFile.open(path)) {
