@@ -25,9 +25,6 @@ public final class StagedVersion {
         ChunkStore find(String dataset) throws IOException;
     }
 
-    /** 1-D datasets created without a chunk shape get versioned-hdf5's default (4096,). */
-    static final long DEFAULT_CHUNK_1D = 4096;
-
     private final String name;
     private final StoreLookup stores;
     private final Map<String, Map<String, Attribute>> groups = new LinkedHashMap<>();
