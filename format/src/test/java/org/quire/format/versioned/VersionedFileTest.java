@@ -213,6 +213,27 @@ class VersionedFileTest {
     }
 
     @Test
+    void rowsACrashedCommitLeftPastLargestIndexAreOverwrittenAndCut() throws IOException {
+        Path path = worked();
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Dataset raw = file.root().group("_version_data").group("x").dataset("raw_data");
+            raw.setExtent(20);
+            raw.write(new long[] {12}, new long[] {8}, new long[] {9, 9, 9, 9, 9, 9, 9, 9});
+        }
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.commit("v2", "v1", DAY.plusSeconds(1),
+                    v -> v.dataset("x").write(new long[] {9}, new long[] {1}, new long[] {-1}));
+            assertArrayEquals(new long[] {0, 1, 2, 3, 4, 5, 6, 7, 8, -1}, read(vf, "v2", "x"));
+            assertEquals(4, vf.verify());
+        }
+        assertEquals(16, rawRows(path, "x"));
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertArrayEquals(new long[] {8, -1, -7, -7}, file.root().group("_version_data").group("x")
+                    .dataset("raw_data").readLongs(new long[] {12}, new long[] {4}));
+        }
+    }
+
+    @Test
     void behaviour10FirstVersionIsTheEmptyParentAndIsNotListed() throws IOException {
         Path path = worked();
         try (VersionedFile vf = VersionedFile.open(path)) {
