@@ -146,15 +146,24 @@ public final class VersionedFile implements AutoCloseable {
                 VersionDataLayout.CURRENT_VERSION);
     }
 
-    /** Every version (not {@code __first_version__}), in the file's link order. */
+    /**
+     * Every committed version (not {@code __first_version__}, nor a group a writer that crashed
+     * while committing left with {@code committed = FALSE}), in the file's link order.
+     */
     public List<VersionInfo> versions() throws IOException {
         List<VersionInfo> all = new ArrayList<>();
         for (String name : versions.memberNames()) {
-            if (!name.equals(VersionDataLayout.FIRST_VERSION)) {
+            if (!name.equals(VersionDataLayout.FIRST_VERSION) && isCommitted(name)) {
                 all.add(info(name));
             }
         }
         return all;
+    }
+
+    private boolean isCommitted(String name) throws IOException {
+        String where = VersionDataLayout.VERSIONS_PATH + "/" + name;
+        return VersionAttributes.bool(path, requireGroup(path, versions, name, where), where,
+                VersionDataLayout.COMMITTED);
     }
 
     /**
@@ -354,7 +363,7 @@ public final class VersionedFile implements AutoCloseable {
     private VersionInfo info(String name) throws IOException {
         String where = VersionDataLayout.VERSIONS_PATH + "/" + name;
         Group group = requireGroup(path, versions, name, where);
-        if (!VersionAttributes.bool(path, group, where, VersionDataLayout.COMMITTED)) {
+        if (!isCommitted(name)) {
             throw new IllegalStateException(path + ": version \"" + name + "\" was never committed");
         }
         String parent = VersionAttributes.string(path, group, where, VersionDataLayout.PREV_VERSION);

@@ -116,6 +116,22 @@ class DamagedVersionDataTest {
     }
 
     @Test
+    void anUncommittedVersionIsNotListedAndRefused() throws IOException {
+        Path path = worked();
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Group half = versionsGroup(file).createGroup("half");
+            half.setAttribute(Attribute.of("prev_version", "v1"));
+            half.setAttribute(VersionAttributes.scalarBool("committed", false));
+            half.setAttribute(Attribute.of("timestamp", "2099-01-02 00:00:00.000000+0000"));
+        }
+        try (VersionedFile vf = VersionedFile.open(path)) {
+            assertEquals(List.of("v1"), vf.versions().stream().map(VersionInfo::name).toList());
+            assertEquals(path + ": version \"half\" was never committed",
+                    assertThrows(IllegalStateException.class, () -> vf.version("half")).getMessage());
+        }
+    }
+
+    @Test
     void behaviour16DataVersionsOtherThan4AreRefused() throws IOException {
         for (long version : new long[] {5, 3, 2}) {
             Path path = dir.resolve("d" + version + ".h5");
