@@ -25,23 +25,8 @@ import sys
 import h5py
 import numpy as np
 
+import reference_client
 from fixture_manifest import csv, type_code
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def reference_client():
-    """shared/tools/versioned-hdf5-1.7.0 in the nearest directory above this script having it
-    (the repository's parent, also when the script runs from the build's copy)."""
-    at = HERE
-    while True:
-        candidate = os.path.join(at, "shared", "tools", "versioned-hdf5-1.7.0")
-        if os.path.isdir(candidate):
-            return candidate
-        if os.path.dirname(at) == at:
-            sys.exit("REQUIRED ORACLE MISSING: shared/tools/versioned-hdf5-1.7.0 above " + HERE)
-        at = os.path.dirname(at)
-
 
 out = sys.argv[1]
 lines = []
@@ -143,7 +128,7 @@ def h5py_layouts(name, libver):
 
 
 def versioned(name):
-    sys.path.insert(0, reference_client())
+    reference_client.load()
     from versioned_hdf5 import VersionedHDF5File
     path = os.path.join(out, name)
     day = datetime.datetime(2099, 1, 1, tzinfo=datetime.timezone.utc)

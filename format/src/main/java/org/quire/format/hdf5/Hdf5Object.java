@@ -285,6 +285,41 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
     }
 
     /**
+     * Deletes the attribute {@code name}, as h5py's {@code del obj.attrs[name]}: its message
+     * becomes a null message of the same size (libhdf5's way; a later attribute may take the
+     * room). Strings it held stay in the global heap, unreferenced. Replacing an attribute is
+     * this, then {@link #setAttribute}; both reach the file at the same flush.
+     *
+     * @throws NoSuchElementException        there is no attribute {@code name}
+     * @throws UnsupportedOperationException the object stores its attributes densely
+     * @throws SwmrWriteRefusedException     the file is SWMR writing
+     */
+    public void deleteAttribute(String name) throws IOException {
+        requireWritable();
+        file.requireNotSwmrWriting("delete attribute \"" + name + "\" of " + path);
+        if (denseAttributes != null) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete "
+                    + "attribute \"" + name + "\" of " + path + ": its attributes are stored "
+                    + "densely; Quire deletes attributes stored in the object header only");
+        }
+        if (!attributes.containsKey(name)) {
+            throw new NoSuchElementException(path + " has no attribute \"" + name + "\"");
+        }
+        List<HeaderMessage> messages = header.messages();
+        for (int handle = 0; handle < messages.size(); handle++) {
+            HeaderMessage message = messages.get(handle);
+            if (message.type() == AttributeMessage.TYPE && name.equals(AttributeMessage.name(
+                    message.reader(file.blocks().path(), "attribute message")))) {
+                header.remove(handle);
+                attributes.remove(name);
+                return;
+            }
+        }
+        throw new IllegalStateException(path + ": attribute \"" + name
+                + "\" is listed but has no message in the header");
+    }
+
+    /**
      * Adds a variable-length string attribute: its strings go into the file's global heap, and
      * the header chunk holding the message is written only after the collections holding them.
      */

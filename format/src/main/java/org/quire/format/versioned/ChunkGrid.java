@@ -1,0 +1,134 @@
+package org.quire.format.versioned;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The chunks of a dataset of {@code shape} cut into {@code chunks}: each chunk's origin (a
+ * multiple of the chunk shape) and its edge-trimmed extent, and copies between a whole
+ * dataset held in C order and one chunk's elements in C order.
+ */
+final class ChunkGrid {
+
+    private final long[] shape;
+    private final long[] chunks;
+    private final int elementSize;
+
+    ChunkGrid(long[] shape, long[] chunks, int elementSize) {
+        this.shape = shape.clone();
+        this.chunks = chunks.clone();
+        this.elementSize = elementSize;
+    }
+
+    /** The origins of every chunk holding at least one element, in C order. */
+    List<long[]> origins() {
+        List<long[]> origins = new ArrayList<>();
+        for (long extent : shape) {
+            if (extent == 0) {
+                return origins;
+            }
+        }
+        long[] origin = new long[shape.length];
+        while (true) {
+            origins.add(origin.clone());
+            int d = shape.length - 1;
+            while (d >= 0) {
+                origin[d] += chunks[d];
+                if (origin[d] < shape[d]) {
+                    break;
+                }
+                origin[d] = 0;
+                d--;
+            }
+            if (d < 0) {
+                return origins;
+            }
+        }
+    }
+
+    /** The extent of the chunk at {@code origin}, trimmed at the dataset's edge. */
+    long[] trimmed(long[] origin) {
+        long[] extent = new long[shape.length];
+        for (int d = 0; d < shape.length; d++) {
+            extent[d] = Math.min(chunks[d], shape[d] - origin[d]);
+        }
+        return extent;
+    }
+
+    /** Whether {@code origin} is a chunk origin inside the shape. */
+    boolean isOrigin(long[] origin) {
+        if (origin.length != shape.length) {
+            return false;
+        }
+        for (int d = 0; d < shape.length; d++) {
+            if (origin[d] < 0 || origin[d] >= shape[d] || origin[d] % chunks[d] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The elements of the box {@code start}/{@code count} of {@code whole}, in C order. */
+    byte[] copyOut(byte[] whole, long[] start, long[] count) {
+        byte[] box = new byte[Math.toIntExact(elements(count) * elementSize)];
+        copy(whole, start, count, box, true);
+        return box;
+    }
+
+    /** Writes {@code box} (C order) into the box {@code start}/{@code count} of {@code whole}. */
+    void copyIn(byte[] whole, long[] start, long[] count, byte[] box) {
+        copy(whole, start, count, box, false);
+    }
+
+    private void copy(byte[] whole, long[] start, long[] count, byte[] box, boolean out) {
+        if (elements(count) == 0) {
+            return;
+        }
+        int rank = shape.length;
+        int run = Math.toIntExact((rank == 0 ? 1 : count[rank - 1]) * elementSize);
+        long[] at = new long[rank];
+        int boxOffset = 0;
+        while (true) {
+            long offset = 0;
+            for (int d = 0; d < rank; d++) {
+                offset = offset * shape[d] + start[d] + at[d];
+            }
+            int wholeOffset = Math.toIntExact(offset * elementSize);
+            if (out) {
+                System.arraycopy(whole, wholeOffset, box, boxOffset, run);
+            } else {
+                System.arraycopy(box, boxOffset, whole, wholeOffset, run);
+            }
+            boxOffset += run;
+            int d = rank - 2;
+            while (d >= 0) {
+                if (++at[d] < count[d]) {
+                    break;
+                }
+                at[d] = 0;
+                d--;
+            }
+            if (d < 0) {
+                return;
+            }
+        }
+    }
+
+    static long elements(long[] count) {
+        long n = 1;
+        for (long c : count) {
+            n = Math.multiplyExact(n, c);
+        }
+        return n;
+    }
+
+    /** A chunk origin as a map key. */
+    static List<Long> key(long[] origin) {
+        return Arrays.stream(origin).boxed().toList();
+    }
+
+    static long[] origin(List<Long> key) {
+        return key.stream().mapToLong(Long::longValue).toArray();
+    }
+}

@@ -1,0 +1,226 @@
+package org.quire.format.versioned;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quire.format.versioned.VersionedFileTest.DAY;
+import static org.quire.format.versioned.VersionedFileTest.int64;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.Attribute;
+import org.quire.format.hdf5.Dataset;
+import org.quire.format.hdf5.DatasetSpec;
+import org.quire.format.hdf5.Datatype;
+import org.quire.format.hdf5.ExternalTools;
+
+/**
+ * Behaviours 6 and 7 and issue 11 item 3: versions Quire commits read the same through
+ * versioned-hdf5 1.7.0's API, plain h5py and h5dump, also after the file moved; versioned-hdf5
+ * dedupes against Quire's chunks (same digests); Quire reads and extends a file versioned-hdf5
+ * wrote ({@code make_versioned_fixtures.py}), and versioned-hdf5 reads what Quire added.
+ */
+class VersionedInteropTest {
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void requireOracles() {
+        ExternalTools.requireH5py();
+        ExternalTools.requireTool("h5dump");
+    }
+
+    static Path resource(String name) {
+        try {
+            return Path.of(VersionedInteropTest.class.getResource("/hdf5/" + name).toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Runs versioned_interop.py; its output lines, split at '|', keyed by the line without values. */
+    static List<String> client(String... args) {
+        List<String> command = new ArrayList<>(List.of(ExternalTools.PYTHON.toString(),
+                resource("versioned_interop.py").toString()));
+        command.addAll(List.of(args));
+        ExternalTools.Result result = ExternalTools.run(command, 300);
+        if (result.output().contains("REQUIRED ORACLE MISSING")) {
+            ExternalTools.missing("shared/tools/versioned-hdf5-1.7.0 (the reference client)");
+        }
+        assertEquals(0, result.exitCode(), result.output());
+        return result.stdout().lines().toList();
+    }
+
+    /** What Quire reads of every version's datasets, in the client's D-line form. */
+    static List<String> quireLines(Path path) throws IOException {
+        List<String> lines = new ArrayList<>();
+        try (VersionedFile vf = VersionedFile.open(path)) {
+            for (VersionInfo version : vf.versions().stream()
+                    .sorted(java.util.Comparator.comparing(VersionInfo::name)).toList()) {
+                for (String name : vf.datasetNames(version.name()).stream().sorted().toList()) {
+                    lines.add("D|" + version.name() + "|" + name + "|" + values(vf.dataset(version.name(), name)));
+                }
+            }
+        }
+        return lines;
+    }
+
+    static String values(Dataset d) throws IOException {
+        long[] shape = d.shape();
+        String dims = LongStream.of(shape).mapToObj(Long::toString).collect(Collectors.joining(","));
+        if (d.type() instanceof Datatype.FloatType) {
+            double[] v = d.readDoubles(new long[shape.length], shape);
+            String text = java.util.Arrays.stream(v).mapToObj(Double::toString).collect(Collectors.joining(","));
+            return "<f8|" + dims + "|" + text;
+        }
+        long[] v = d.readLongs(new long[shape.length], shape);
+        return "<i8|" + dims + "|" + LongStream.of(v).mapToObj(Long::toString).collect(Collectors.joining(","));
+    }
+
+    static List<String> kind(List<String> lines, String prefix) {
+        return lines.stream().filter(l -> l.startsWith(prefix)).toList();
+    }
+
+    static Map<String, String> rows(List<String> lines) {
+        Map<String, String> rows = new LinkedHashMap<>();
+        for (String line : kind(lines, "R|")) {
+            String[] f = line.split("\\|");
+            rows.put(f[1], f[2] + "|" + f[3]);
+        }
+        return rows;
+    }
+
+    static byte[] float64(double... values) {
+        ByteBuffer bytes = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asDoubleBuffer().put(values);
+        return bytes.array();
+    }
+
+    /** Three versions: new datasets with an attribute and a nested group, a change and resize, an empty start. */
+    Path quireFile() throws IOException {
+        Path path = dir.resolve("quire.h5");
+        try (VersionedFile vf = VersionedFile.create(path)) {
+            vf.commit("v1", "", DAY, v -> {
+                v.createDataset("x", VersionedFileTest.x10(), int64(LongStream.range(0, 10).toArray()))
+                        .setAttribute(Attribute.of("unit", "m"));
+                v.createDataset("grid", DatasetSpec.builder(Datatype.FLOAT64, 3, 5).chunkShape(2, 2).build(),
+                        float64(LongStream.range(0, 15).asDoubleStream().toArray()));
+                v.createDataset("grp/t", DatasetSpec.builder(Datatype.INT64, 5).chunkShape(2).build(),
+                        int64(5, 5, 5, 5, 5));
+            });
+            vf.commit("v2", "v1", DAY.plusSeconds(86400), v -> {
+                v.dataset("x").write(new long[] {0}, new long[] {1}, new long[] {100});
+                v.dataset("grid").write(new long[] {2, 4}, new long[] {1, 1}, new double[] {-1});
+                v.dataset("grp/t").resize(7);
+            });
+            vf.commit("v3", "", DAY.plusSeconds(2 * 86400), v -> v.createDataset("s",
+                    DatasetSpec.builder(Datatype.INT64, 10).chunkShape(3).fillValue(5L).build(), null));
+        }
+        return path;
+    }
+
+    @Test
+    void behaviour07QuireVersionsReadTheSameInVersionedHdf5AndH5py() throws IOException {
+        Path path = quireFile();
+        List<String> quire = quireLines(path);
+        List<String> client = client("read", path.toString());
+        assertEquals(quire, kind(client, "D|"));
+        assertEquals(quire.stream().map(l -> "H" + l.substring(1)).toList(), kind(client, "H|"));
+        assertEquals(List.of("C|v3"), kind(client, "C|"));
+        assertEquals(List.of("V|v1|__first_version__|2099-01-01 00:00:00.000000+0000",
+                "V|v2|v1|2099-01-02 00:00:00.000000+0000",
+                "V|v3|__first_version__|2099-01-03 00:00:00.000000+0000"), kind(client, "V|"));
+        assertTrue(quire.contains("D|v2|grp/t|<i8|7|5,5,5,5,5,0,0"), quire.toString());
+        ExternalTools.Result dump = ExternalTools.run(List.of("h5dump", "-d",
+                "/_version_data/versions/v2/x", path.toString()), 60);
+        assertEquals(0, dump.exitCode(), dump.output());
+        assertTrue(dump.stdout().contains("100, 1, 2, 3, 4, 5, 6, 7, 8, 9"), dump.output());
+    }
+
+    @Test
+    void behaviour06VersionsReadAfterTheFileMoved() throws IOException {
+        Path path = quireFile();
+        Path moved = Files.createDirectory(dir.resolve("elsewhere")).resolve("renamed.h5");
+        Files.move(path, moved);
+        assertEquals(quireLines(moved), kind(client("read", moved.toString()), "D|"));
+    }
+
+    @Test
+    void versionedHdf5DedupesAgainstQuireChunks() throws IOException {
+        Path path = quireFile();
+        Map<String, String> before = rows(client("read", path.toString()));
+        List<String> after = client("commit", path.toString(), "py_same", "same", "v2");
+        Map<String, String> rowsAfter = rows(after);
+        for (String dense : List.of("x", "grid")) {
+            assertEquals(before.get(dense), rowsAfter.get(dense), dense + ": " + after);
+        }
+        // grp/t grew to 7 in v2: Quire leaves the new chunk [6:7] unmapped (fill), as
+        // versioned-hdf5 2.x does; 1.7.0 writing every element stores it: one slot, no more.
+        assertEquals("6|3", before.get("grp/t"));
+        assertEquals("8|4", rowsAfter.get("grp/t"), after.toString());
+        try (VersionedFile vf = VersionedFile.open(path)) {
+            assertEquals("py_same", vf.currentVersion());
+            assertArrayEquals(new long[] {100, 1, 2, 3, 4, 5, 6, 7, 8, 9},
+                    vf.dataset("py_same", "x").readLongs(new long[] {0}, new long[] {10}));
+        }
+    }
+
+    @Test
+    void quireReadsAndExtendsAFileVersionedHdf5Wrote() throws IOException {
+        Path fixture = resource("make_versioned_fixtures/versioned_latest.h5");
+        List<String> manifest = Files.readAllLines(fixture.resolveSibling("manifest.txt"));
+        assertEquals("T|versioned-hdf5|1.7.0", manifest.get(0));
+        Path path = Files.copy(fixture, dir.resolve("theirs.h5"));
+        assertEquals(kind(manifest, "D|"), quireLines(path));
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            assertEquals("v3", vf.currentVersion());
+            assertEquals("v2", vf.version(1).name());
+            vf.commit("q4", "v3", DAY.plusSeconds(3 * 86400), v -> {
+                v.dataset("x").write(new long[] {2}, new long[] {1}, new long[] {222});
+                v.dataset("grid").resize(2, 5);
+                v.dataset("sparse").write(new long[] {9}, new long[] {1}, new long[] {9});
+            });
+            vf.commit("q5", "q4", DAY.plusSeconds(4 * 86400), v -> v.dataset("x")
+                    .writeAll(int64(100, 1, 222, 3, 4, 5, 6, 7, 8, 9)));
+        }
+        List<String> client = client("read", path.toString());
+        assertEquals(quireLines(path), kind(client, "D|"));
+        assertTrue(kind(client, "D|").contains("D|q4|x|<i8|10|100,1,222,3,4,5,6,7,8,9"), client.toString());
+        assertTrue(kind(client, "D|").contains("D|q4|sparse|<i8|10|5,5,5,5,42,5,5,5,5,9"), client.toString());
+        assertEquals(List.of("C|q5"), kind(client, "C|"));
+        Map<String, String> rows = rows(client);
+        assertEquals("20|5", rows.get("x"), "x gained one slot (q4), none for q5's identical data");
+        List<String> ours = client("commit", path.toString(), "py6", "change");
+        assertTrue(kind(ours, "D|").contains("D|py6|x|<i8|10|100,555,222,3,4,5,6,7,8,9"), ours.toString());
+    }
+
+    @Test
+    void versionedHdf5ReadsWhatQuireLeftAfterDeletingVersions() throws IOException {
+        Path path = quireFile();
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.deleteVersions("v1", "v3");
+        }
+        List<String> client = client("read", path.toString());
+        assertEquals(quireLines(path), kind(client, "D|"));
+        assertEquals(List.of("C|__first_version__"), kind(client, "C|"), "v3, current, started empty");
+        assertEquals(List.of("V|v2|__first_version__|2099-01-02 00:00:00.000000+0000"), kind(client, "V|"));
+        assertEquals("12|3", rows(client).get("x"), "v1's chunk [0:4] is gone");
+        List<String> more = client("commit", path.toString(), "py", "change", "v2");
+        assertTrue(kind(more, "D|").contains("D|py|x|<i8|10|100,555,2,3,4,5,6,7,8,9"), more.toString());
+    }
+}

@@ -1,0 +1,74 @@
+"""The reference client's side of Quire's versioned-file interop tests (VersionedInteropTest).
+
+usage: /usr/bin/python3 versioned_interop.py read FILE
+       /usr/bin/python3 versioned_interop.py commit FILE NAME same|change [PARENT]
+
+read: every version as versioned-hdf5 1.7.0 reads it and as plain h5py reads the virtual
+datasets under /_version_data/versions, one line each:
+  V|version|prev_version|timestamp           (current version first as C|name)
+  D|version|dataset|dtype|shape|values       (versioned-hdf5's API)
+  H|version|dataset|dtype|shape|values       (h5py: f['_version_data/versions/<v>/<dataset>'])
+  R|dataset|raw_data rows|largest_index
+commit: versioned-hdf5 stages NAME on PARENT (default: the current version) and writes every dataset again,
+"same" with its own values (every chunk hashed again: nothing new may be stored), "change"
+with x[1] = 555; then prints what read prints.
+"""
+import sys
+
+import h5py
+
+import reference_client
+
+reference_client.load()
+from versioned_hdf5 import VersionedHDF5File  # noqa: E402
+
+
+def values(array):
+    return "%s|%s|%s" % (array.dtype.str, ",".join(map(str, array.shape)),
+                         ",".join(repr(v) for v in array.ravel().tolist()))
+
+
+def datasets(group, prefix=""):
+    for name in sorted(group):
+        item = group[name]
+        if isinstance(item, h5py.Group):
+            yield from datasets(item, prefix + name + "/")
+        else:
+            yield prefix + name
+
+
+def read(path):
+    with h5py.File(path, "r") as f:
+        vf = VersionedHDF5File(f)
+        print("C|%s" % vf.current_version)
+        stores = set()
+        for version in sorted(vf.versions):
+            group = f["_version_data/versions"][version]
+            print("V|%s|%s|%s" % (version, group.attrs["prev_version"], group.attrs["timestamp"]))
+            for name in datasets(group):
+                stores.add(name)
+                print("D|%s|%s|%s" % (version, name, values(vf[version][name][()])))
+                plain = f["_version_data/versions/%s/%s" % (version, name)]
+                print("H|%s|%s|%s" % (version, name, values(plain[()])))
+        for name in sorted(stores):
+            store = f["_version_data"][name]
+            print("R|%s|%d|%d" % (name, store["raw_data"].shape[0],
+                                  store["hash_table"].attrs["largest_index"]))
+
+
+def commit(path, name, how, parent=None):
+    with h5py.File(path, "r+") as f:
+        vf = VersionedHDF5File(f)
+        with vf.stage_version(name, prev_version=parent) as g:
+            for dataset in list(datasets(g)):
+                if how == "same":
+                    g[dataset][...] = g[dataset][()]
+                elif dataset == "x":
+                    g[dataset][1] = 555
+    read(path)
+
+
+if sys.argv[1] == "read":
+    read(sys.argv[2])
+else:
+    commit(*sys.argv[2:])
