@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class ExternalTools {
 
-    static final Path PYTHON = Path.of("/usr/bin/python3");
+    public static final Path PYTHON = Path.of("/usr/bin/python3");
     private static Boolean h5pyPresent;
 
     private ExternalTools() {
@@ -34,7 +34,7 @@ public final class ExternalTools {
         }
     }
 
-    static void requireH5py() {
+    public static void requireH5py() {
         if (h5pyPresent == null) {
             h5pyPresent = Files.isExecutable(PYTHON)
                     && run(List.of(PYTHON.toString(), "-c", "import h5py, numpy"), 60).exitCode() == 0;
