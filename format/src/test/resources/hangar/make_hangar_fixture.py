@@ -69,17 +69,18 @@ def create(uid):
 
 def checkout(uid, first_k, count, records):
     f = create(uid)
-    dset, idx = 0, -1
+    dset, idx, remaining = 0, -1, COLLECTION_COUNT
     for k in range(first_k, first_k + count):
         idx += 1
         if idx >= COLLECTION_SIZE:
-            idx, dset = 0, dset + 1
+            idx, dset, remaining = 0, dset + 1, remaining - 1
         array = value(k)
         f[str(dset)].write_direct(np.ravel(array), None, (idx, slice(0, array.size)))
         shape = str(array.shape).replace('(', '').replace(')', '').replace(',', '')
         records.append(f'00:{uid}${dset} {idx}*{shape}')
     # Hangar records the last position written (its hNextPath, hIdx) when a checkout closes.
     f['/'].attrs.modify('next_location', (dset, idx))
+    f['/'].attrs.modify('collections_remaining', remaining)
     f.close()
 
 

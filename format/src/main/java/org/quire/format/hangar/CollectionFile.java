@@ -89,6 +89,18 @@ final class CollectionFile implements AutoCloseable {
         write.into(dataset, new long[] {index, 0}, new long[] {1, schema.elementCount()});
     }
 
+    /**
+     * Rewrites the cursor attributes {@code next_location} and {@code collections_remaining},
+     * as Hangar does when a checkout closes the file or the file is full.
+     */
+    void recordCursor(long collection, long index, long collectionsRemaining)
+            throws IOException {
+        for (Attribute attribute : CollectionFileLayout.cursorAttributes(collection, index,
+                collectionsRemaining)) {
+            file.root().rewriteAttribute(attribute);
+        }
+    }
+
     void flush() throws IOException {
         file.flush();
     }

@@ -23,6 +23,8 @@ import org.quire.format.hdf5.Filter;
  *                                     Quire never writes blosc)
  * write cursor: (0, 0) first; then the row (index) grows first; at COLLECTION_SIZE the next
  * collection; when collections_remaining falls to 1 a new file: "/99" is never written.
+ * next_location, collections_remaining: rewritten in place when the file is full (the position
+ * after the last, 1) and when the checkout closes it (the last position written).
  * </pre>
  */
 final class CollectionFileLayout {
@@ -86,10 +88,10 @@ final class CollectionFileLayout {
                 Attribute.of("HANGAR_VERSION", HANGAR_VERSION),
                 schemaShape(schema),
                 Attribute.scalar("schema_dtype_num", Datatype.INT64, schema.numpyTypeNumber()),
-                Attribute.of("next_location", 0, 0),
+                cursorAttributes(0, 0, COLLECTION_COUNT).get(0),
                 Attribute.scalar("collection_max_size", Datatype.INT64, COLLECTION_SIZE),
                 Attribute.scalar("collection_total", Datatype.INT64, COLLECTION_COUNT),
-                Attribute.scalar("collections_remaining", Datatype.INT64, COLLECTION_COUNT),
+                cursorAttributes(0, 0, COLLECTION_COUNT).get(1),
                 Attribute.scalar("rdcc_nbytes", Datatype.INT64, rdccBytes),
                 Attribute.scalar("rdcc_w0", Datatype.FLOAT64, RDCC_W0),
                 Attribute.scalar("rdcc_nslots", Datatype.INT64, rdccSlots),
@@ -99,6 +101,17 @@ final class CollectionFileLayout {
                 Attribute.of("chunk_shape", chunkWidth(schema)),
                 // lzf takes no options: Hangar then stores False.
                 bool("compression_opts", false));
+    }
+
+    /**
+     * {@code next_location} = (collection, index) and {@code collections_remaining}: (0, 0) and
+     * 100 in a new file; Hangar rewrites them when a checkout closes the file (the last
+     * position written) and when the file is full (the position after it).
+     */
+    static List<Attribute> cursorAttributes(long collection, long index,
+                                            long collectionsRemaining) {
+        return List.of(Attribute.of("next_location", collection, index),
+                Attribute.scalar("collections_remaining", Datatype.INT64, collectionsRemaining));
     }
 
     /** h5py stores {@code ()} as an empty float64 array (numpy's default for an empty tuple). */

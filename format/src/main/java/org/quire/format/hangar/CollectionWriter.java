@@ -135,6 +135,7 @@ public final class CollectionWriter implements AutoCloseable {
             index = 0;
             collectionsRemaining--;
         } else {
+            current.recordCursor(collection + 1, 0, collectionsRemaining - 1);
             current.close();
             current = null;
             startFile();
@@ -199,16 +200,19 @@ public final class CollectionWriter implements AutoCloseable {
         }
     }
 
-    /** Closes the file being written (flushing it) and every file read. */
+    /**
+     * Records the cursor in the file being written (Hangar's {@code next_location} and {@code
+     * collections_remaining}), closes it (flushing it), and every file read.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
             return;
         }
         closed = true;
-        try {
-            if (current != null) {
-                current.close();
+        try (CollectionFile last = current) {
+            if (last != null) {
+                last.recordCursor(collection, index, collectionsRemaining);
             }
         } finally {
             resolver.close();

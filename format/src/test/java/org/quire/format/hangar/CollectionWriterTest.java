@@ -98,11 +98,23 @@ class CollectionWriterTest {
         assertEquals(new LocatorRecord(firstOfSecond.uid(), 0, 0, 1), firstOfSecond);
         try (Hdf5File file = Hdf5File.open(dir.resolve(lastOfFirst.uid() + ".hdf5"))) {
             assertEquals(100, file.root().memberNames().size());
+            // Hangar's cursor when the file filled up: the position after the last, 1 left.
+            assertArrayEquals(new long[] {99, 0},
+                    file.root().attribute("next_location").longs());
+            assertArrayEquals(new long[] {1},
+                    file.root().attribute("collections_remaining").longs());
             Dataset last = file.root().dataset("99");
             for (long row = 0; row < 250; row++) {
                 assertFalse(last.isChunkWritten(row, 0), "row " + row + " of /99");
             }
             assertTrue(file.root().dataset("98").isChunkWritten(249, 0));
+        }
+        try (Hdf5File file = Hdf5File.open(dir.resolve(firstOfSecond.uid() + ".hdf5"))) {
+            // At close: the last position written.
+            assertArrayEquals(new long[] {0, 0},
+                    file.root().attribute("next_location").longs());
+            assertArrayEquals(new long[] {100},
+                    file.root().attribute("collections_remaining").longs());
         }
         try (RecordResolver resolver = new RecordResolver(dir, one)) {
             for (int k = 0; k < records.size(); k += 997) {
