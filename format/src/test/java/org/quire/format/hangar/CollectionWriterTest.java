@@ -159,6 +159,38 @@ class CollectionWriterTest {
     }
 
     @Test
+    void rowsOfMoreThanHangarsChunkBoundSpanSeveralChunks() throws Exception {
+        // 40,000 float64 = 320,000 bytes: chunks of floor(255,000 / 8) = 31,875 elements.
+        ArraySchema large = ArraySchema.of(Datatype.FLOAT64, 200, 200);
+        double[][] arrays = new double[2][40_000];
+        try (CollectionWriter writer = CollectionWriter.checkout(dir, large)) {
+            for (int k = 0; k < 2; k++) {
+                for (int e = 0; e < 40_000; e++) {
+                    arrays[k][e] = k * 1e6 + e * 0.5;
+                }
+                writer.write(arrays[k]);
+            }
+        }
+        String uid;
+        try (var files = Files.list(dir)) {
+            uid = files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".hdf5"))
+                    .findFirst().orElseThrow().replace(".hdf5", "");
+        }
+        try (Hdf5File file = Hdf5File.open(dir.resolve(uid + ".hdf5"))) {
+            Dataset first = file.root().dataset("0");
+            assertArrayEquals(new long[] {1, 31_875}, first.chunkShape());
+            assertTrue(first.isChunkWritten(1, 39_999));
+            assertFalse(first.isChunkWritten(2, 0));
+        }
+        try (RecordResolver resolver = new RecordResolver(dir, large)) {
+            for (int k = 0; k < 2; k++) {
+                assertArrayEquals(arrays[k],
+                        resolver.read("00:" + uid + "$0 " + k + "*200 200").doubles());
+            }
+        }
+    }
+
+    @Test
     void aRecordWhoseFileIsMissingNamesTheFile() throws Exception {
         LocatorRecord record = LocatorRecord.parse("00:AbC123$0 0*10");
         try (RecordResolver resolver = new RecordResolver(dir, TEN_INTS)) {
