@@ -75,6 +75,33 @@ class CollectionWriterTest {
         }
     }
 
+    /**
+     * A resolver that looked at rows and a collection before they were written (the collection
+     * with no chunk index yet) finds them once the writer has flushed them: it refreshes.
+     */
+    @Test
+    void aResolverOpenBesideTheWriterFindsRowsFlushedAfterItLooked() throws Exception {
+        try (CollectionWriter writer = CollectionWriter.checkout(dir, TEN_INTS);
+             RecordResolver resolver = new RecordResolver(dir, TEN_INTS)) {
+            String uid = writer.write(HangarArrays.ints(0, 10)).uid();
+            writer.flush();
+            assertArrayEquals(HangarArrays.ints(0, 10),
+                    resolver.read(new LocatorRecord(uid, 0, 0, 10)).ints());
+            assertThrows(UnwrittenRowException.class,
+                    () -> resolver.read(new LocatorRecord(uid, 0, 1, 10)));
+            assertThrows(UnwrittenRowException.class,
+                    () -> resolver.read(new LocatorRecord(uid, 1, 0, 10)));
+            for (int k = 1; k <= 250; k++) {
+                writer.write(HangarArrays.ints(k, 10));
+            }
+            writer.flush();
+            assertArrayEquals(HangarArrays.ints(1, 10),
+                    resolver.read(new LocatorRecord(uid, 0, 1, 10)).ints());
+            assertArrayEquals(HangarArrays.ints(250, 10),
+                    resolver.read(new LocatorRecord(uid, 1, 0, 10)).ints());
+        }
+    }
+
     @Test
     void aFullFileStartsANewOneAndItsLastCollectionIsNeverWritten() throws Exception {
         ArraySchema one = ArraySchema.of(Datatype.INT32, 1);
