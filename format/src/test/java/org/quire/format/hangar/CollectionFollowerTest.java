@@ -15,52 +15,47 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.ExternalTools;
 
 /**
- * A reader process follows a live store: this JVM writes arrays in batches, flushing each and
- * then appending its records to a file; a {@link RecordFollower} JVM resolves every record
- * through its own SWMR readers while the writer is still open and appending, across the switch
- * to a second collection file when the first is full.
+ * Reader processes follow a live store: this JVM writes arrays in batches, flushing each and
+ * then appending its records to a file; a {@link RecordFollower} JVM (Quire's resolver) and an
+ * h5py process ({@code follow_hangar_records.py}, as Hangar's readers: {@code swmr=True},
+ * {@code refresh}) resolve every record while the writer is still open and appending, across
+ * the switch to a second collection file when the first is full.
  */
 class CollectionFollowerTest {
 
     private static final int BATCH = 1_000;
-    /** Past one file's 24,750 arrays, so that the follower meets a new file mid-run. */
+    /** Past one file's 24,750 arrays, so that the followers meet a new file mid-run. */
     private static final int ARRAYS = 26_000;
+    private static final String TIMEOUT_SECONDS = "180";
 
     @TempDir
     Path dir;
 
+    private final List<Follower> followers = new ArrayList<>();
+
+    @AfterEach
+    void stopFollowers() {
+        followers.forEach(follower -> follower.process.destroyForcibly());
+    }
+
     @Test
-    void aReaderProcessResolvesEveryRecordWhileTheWriterAppends() throws Exception {
+    void readerProcessesResolveEveryRecordWhileTheWriterAppends() throws Exception {
+        ExternalTools.requireH5py();
         Path records = dir.resolve("records.txt");
-        Process follower = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin",
-                "java").toString(), "-cp", codeSource(CollectionWriter.class)
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        followers.add(new Follower("Quire", List.of(java, "-cp", codeSource(CollectionWriter.class)
                 + File.pathSeparator + codeSource(RecordFollower.class),
                 RecordFollower.class.getName(), dir.toString(), records.toString(),
-                Integer.toString(ARRAYS), "120").redirectErrorStream(true).start();
-        AtomicInteger followed = new AtomicInteger();
-        List<String> output = new ArrayList<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(
-                    follower.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = lines.readLine()) != null; ) {
-                    synchronized (output) {
-                        output.add(line);
-                    }
-                    if (line.startsWith("resolved ")) {
-                        followed.set(Integer.parseInt(line.substring("resolved ".length())));
-                    }
-                }
-            } catch (Exception e) {
-                synchronized (output) {
-                    output.add("reading the follower's output: " + e);
-                }
-            }
-        });
-        reader.start();
+                Integer.toString(ARRAYS), TIMEOUT_SECONDS)));
+        followers.add(new Follower("h5py", List.of(ExternalTools.PYTHON.toString(),
+                HangarFixtures.followerScript().toString(), dir.toString(), records.toString(),
+                Integer.toString(ARRAYS), TIMEOUT_SECONDS)));
         int caughtUpWhileWriting = 0;
         try (CollectionWriter writer = CollectionWriter.checkout(dir, RecordFollower.SCHEMA)) {
             for (int k = 0; k < ARRAYS; ) {
@@ -72,17 +67,17 @@ class CollectionFollowerTest {
                 Files.writeString(records, batch, StandardOpenOption.CREATE,
                         StandardOpenOption.APPEND);
                 if (k == 5 * BATCH || k == 25 * BATCH) {
-                    // The writer is still open: wait until the follower has resolved them all.
-                    caughtUpWhileWriting += awaitFollower(followed, k, follower, output);
+                    // The writer is still open: wait until each follower has resolved them all.
+                    for (Follower follower : followers) {
+                        follower.await(k);
+                    }
+                    caughtUpWhileWriting++;
                 }
             }
             assertEquals(2, writer.uids().size());
         }
-        assertTrue(follower.waitFor(120, TimeUnit.SECONDS), "the follower did not end");
-        reader.join();
-        synchronized (output) {
-            assertEquals(0, follower.exitValue(), String.join("\n", output));
-            assertEquals("done " + ARRAYS, output.get(output.size() - 1));
+        for (Follower follower : followers) {
+            follower.end();
         }
         assertEquals(2, caughtUpWhileWriting);
     }
@@ -93,20 +88,66 @@ class CollectionFollowerTest {
                 .toString();
     }
 
-    /** 1 once the follower has resolved {@code count} arrays; fails after 60 s. */
-    private static int awaitFollower(AtomicInteger followed, int count, Process follower,
-                                     List<String> output) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (followed.get() < count) {
-            if (!follower.isAlive() || System.nanoTime() > deadline) {
-                Thread.sleep(100); // the rest of its output
+    /** A follower process, its output collected and its "resolved N" lines counted. */
+    private static final class Follower {
+        final String name;
+        final Process process;
+        final AtomicInteger resolved = new AtomicInteger();
+        final List<String> output = new ArrayList<>();
+        final Thread reader;
+
+        Follower(String name, List<String> command) throws Exception {
+            this.name = name;
+            this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            this.reader = new Thread(this::collect);
+            reader.start();
+        }
+
+        private void collect() {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(
+                    process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = lines.readLine()) != null; ) {
+                    synchronized (output) {
+                        output.add(line);
+                    }
+                    if (line.startsWith("resolved ")) {
+                        resolved.set(Integer.parseInt(line.substring("resolved ".length())));
+                    }
+                }
+            } catch (Exception e) {
                 synchronized (output) {
-                    throw new AssertionError("the follower resolved " + followed.get() + " of "
-                            + count + ":\n" + String.join("\n", output));
+                    output.add("reading the output: " + e);
                 }
             }
-            Thread.sleep(5);
         }
-        return 1;
+
+        /** Returns once {@code count} arrays are resolved; fails if it ends first or after 90 s. */
+        void await(int count) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (resolved.get() < count) {
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    Thread.sleep(100); // the rest of its output
+                    throw new AssertionError(name + " follower resolved " + resolved.get()
+                            + " of " + count + ":\n" + output());
+                }
+                Thread.sleep(5);
+            }
+        }
+
+        /** Waits for the end: exit 0 with "done ARRAYS" last. */
+        void end() throws InterruptedException {
+            assertTrue(process.waitFor(180, TimeUnit.SECONDS), name + " follower did not end");
+            reader.join();
+            assertEquals(0, process.exitValue(), name + ":\n" + output());
+            synchronized (output) {
+                assertEquals("done " + ARRAYS, output.get(output.size() - 1), name);
+            }
+        }
+
+        private String output() {
+            synchronized (output) {
+                return String.join("\n", output);
+            }
+        }
     }
 }

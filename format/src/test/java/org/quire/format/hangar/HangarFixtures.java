@@ -6,8 +6,8 @@ import java.nio.file.Path;
 
 /**
  * The test resources under {@code hangar/}: the h5py fixture {@code h5py_store/} written by
- * {@code make_hangar_fixture.py} (committed with it) and {@code read_hangar_records.py}, which
- * reads records as Hangar does.
+ * {@code make_hangar_fixture.py} (committed with it), {@code read_hangar_records.py}, which
+ * reads records as Hangar does, and {@code follow_hangar_records.py}, which follows a live store.
  */
 final class HangarFixtures {
 
@@ -21,6 +21,11 @@ final class HangarFixtures {
 
     static Path readerScript() {
         return resource("read_hangar_records.py");
+    }
+
+    /** Follows a live store with h5py as Hangar's readers do. */
+    static Path followerScript() {
+        return resource("follow_hangar_records.py");
     }
 
     private static Path resource(String name) {
