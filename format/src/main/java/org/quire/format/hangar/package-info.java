@@ -4,7 +4,7 @@
  * dialects Hangar wrote (v0.3, v0.4, v0.5) and written in the v0.3 dialect; and the store
  * itself: {@link org.quire.format.hangar.CollectionWriter} writes arrays of a fixed
  * {@link org.quire.format.hangar.ArraySchema} into collection files laid out as Hangar lays
- * them out ({@link org.quire.format.hangar.CollectionFileLayout}), and
+ * them out ({@code CollectionFileLayout}), and
  * {@link org.quire.format.hangar.RecordResolver} resolves records back to arrays, following a
  * file its writer is still appending to (docs/versions.md).
  */
