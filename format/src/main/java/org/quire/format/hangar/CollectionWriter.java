@@ -45,6 +45,8 @@ public final class CollectionWriter implements AutoCloseable {
     private long collection;
     private long index;
     private long collectionsRemaining;
+    /** Whether {@link #current} holds no array yet: the next goes to (0, 0). */
+    private boolean empty;
     /** Reads records of files this checkout closed, or of other checkouts. */
     private final RecordResolver resolver;
     private boolean closed;
@@ -123,24 +125,32 @@ public final class CollectionWriter implements AutoCloseable {
         }
     }
 
-    /** Moves the cursor as Hangar's {@code write_data} does, then writes there. */
+    /**
+     * Writes at the position after the cursor, as Hangar's {@code write_data} moves it, and
+     * moves the cursor there once the write succeeded (a failed write leaves no row counted).
+     */
     private LocatorRecord write(CollectionFile.RowWrite rowWrite) throws IOException {
         requireOpen();
-        if (current == null) {
-            startFile();
-        } else if (index + 1 < CollectionFileLayout.COLLECTION_SIZE) {
-            index++;
-        } else if (collectionsRemaining - 1 > 1) {
-            collection++;
-            index = 0;
-            collectionsRemaining--;
-        } else {
+        if (current != null && !empty && index + 1 == CollectionFileLayout.COLLECTION_SIZE
+                && collectionsRemaining - 1 <= 1) {
+            // Full: record where Hangar's cursor stands, and start a new file.
             current.recordCursor(collection + 1, 0, collectionsRemaining - 1);
             current.close();
             current = null;
+        }
+        if (current == null) {
             startFile();
         }
-        current.write(collection, index, rowWrite);
+        boolean nextRow = !empty && index + 1 < CollectionFileLayout.COLLECTION_SIZE;
+        long nextCollection = empty || nextRow ? collection : collection + 1;
+        long nextIndex = empty ? 0 : nextRow ? index + 1 : 0;
+        current.write(nextCollection, nextIndex, rowWrite);
+        if (nextCollection != collection) {
+            collectionsRemaining--;
+        }
+        collection = nextCollection;
+        index = nextIndex;
+        empty = false;
         return new LocatorRecord(current.uid(), collection, index, schema.shape());
     }
 
@@ -156,6 +166,7 @@ public final class CollectionWriter implements AutoCloseable {
             collection = 0;
             index = 0;
             collectionsRemaining = CollectionFileLayout.COLLECTION_COUNT;
+            empty = true;
             return;
         }
         throw new IOException(directory + ": " + UID_ATTEMPTS + " random UIDs in a row name "
@@ -187,8 +198,8 @@ public final class CollectionWriter implements AutoCloseable {
     public StoredArray read(LocatorRecord record) throws IOException {
         requireOpen();
         if (current != null && record.uid().equals(current.uid())) {
-            return current.read(record, (dataset, c, i) -> c < collection
-                    || c == collection && i <= index);
+            return current.read(record, (dataset, c, i) -> !empty && (c < collection
+                    || c == collection && i <= index));
         }
         return resolver.read(record);
     }

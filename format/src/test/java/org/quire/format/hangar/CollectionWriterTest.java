@@ -312,6 +312,21 @@ class CollectionWriterTest {
     }
 
     @Test
+    void aWriteThatFailsTakesNoRow() throws Exception {
+        try (CollectionWriter writer = CollectionWriter.checkout(dir, TEN_INTS)) {
+            // float64 elements for an int32 schema: refused by the dataset, after the file exists.
+            assertThrows(IllegalArgumentException.class, () -> writer.write(new double[10]));
+            LocatorRecord first = writer.write(HangarArrays.ints(0, 10));
+            assertEquals(new LocatorRecord(first.uid(), 0, 0, 10), first);
+            assertThrows(IllegalArgumentException.class, () -> writer.write(new double[10]));
+            assertEquals(new LocatorRecord(first.uid(), 0, 1, 10),
+                    writer.write(HangarArrays.ints(1, 10)));
+            assertThrows(UnwrittenRowException.class,
+                    () -> writer.read(new LocatorRecord(first.uid(), 0, 2, 10)));
+        }
+    }
+
+    @Test
     void refusesArraysOfAnotherSizeAndSchemasHangarCannotHold() throws Exception {
         try (CollectionWriter writer = CollectionWriter.checkout(dir, TEN_INTS)) {
             assertEquals("an array of the int32 (10,) has 10 elements, got 9",
