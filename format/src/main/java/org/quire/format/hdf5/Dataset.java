@@ -752,22 +752,60 @@ public final class Dataset extends Hdf5Object {
             } else if (contiguous != null) {
                 contiguous.read(start, count, target,
                         fillValue != null ? fillValue : new byte[type.size()], file.transfer());
-            } else if (file.swmrRetry() == null) {
-                chunked.read(start, count, target);
             } else {
-                // A torn index block: read again through the index reopened from the header.
-                file.swmrRetry().run(() -> {
-                    if (indexStale) {
-                        chunked.useIndex(openSwmrIndex(committed.layout(), shape));
-                        indexStale = false;
-                    }
+                throughCurrentIndex(() -> {
                     chunked.read(start, count, target);
                     return null;
-                }, () -> indexStale = true);
+                });
             }
         } catch (CorruptFileException e) {
             throw e.of(path());
         }
+    }
+
+    /**
+     * Whether the chunk holding the element at {@code coordinates} is in the chunk index, i.e.
+     * was written and flushed (an SWMR reader sees it after the {@link #refresh()} following the
+     * writer's flush). A chunk never written reads as the fill value, which a caller cannot tell
+     * from written fill: Hangar's collection files use this to refuse a row never written.
+     * In a file being written, chunks held in the chunk cache and not yet flushed are not seen.
+     *
+     * @throws IllegalStateException     the dataset is not chunked
+     * @throws IndexOutOfBoundsException the coordinates lie outside the dataset's shape
+     */
+    public boolean isChunkWritten(long... coordinates) throws IOException {
+        ChunkedData chunks = requireChunked();
+        long[] one = new long[coordinates.length];
+        Arrays.fill(one, 1);
+        checkSelection(coordinates, one);
+        long[] chunkShape = chunks.grid().chunkShape();
+        long[] scaled = new long[coordinates.length];
+        for (int d = 0; d < scaled.length; d++) {
+            scaled[d] = coordinates[d] / chunkShape[d];
+        }
+        file.requireOpen();
+        try {
+            return throughCurrentIndex(() -> chunked.index().get(scaled).isWritten());
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
+    }
+
+    /**
+     * Runs {@code read} against the chunk index; for an SWMR reader through the index the last
+     * {@link #refresh()} found, reopened and read again when a torn index block fails its check.
+     */
+    private <T> T throughCurrentIndex(MetadataReadRetry.Read<T> read) throws IOException {
+        if (file.swmrRetry() == null) {
+            return read.run();
+        }
+        return file.swmrRetry().run(() -> {
+            if (indexStale) {
+                chunked.useIndex(openSwmrIndex(committed.layout(), shape));
+                indexStale = false;
+            }
+            return read.run();
+        }, () -> indexStale = true);
     }
 
     /**

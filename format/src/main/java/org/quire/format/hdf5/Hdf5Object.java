@@ -320,6 +320,59 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
     }
 
     /**
+     * Writes new values into the existing attribute of the same name, type and shape, in place
+     * in the object header, as libhdf5's {@code H5Awrite} (h5py's {@code attrs.modify}) does;
+     * allowed while SWMR writing, since the header keeps its size (Hangar updates its collection
+     * files' cursor attributes so). Readers see the new values after the next flush.
+     *
+     * @throws NoSuchElementException        the object header holds no attribute of that name
+     * @throws IllegalArgumentException      the attribute has another type or shape, or holds
+     *                                       variable-length strings (whose heap objects would
+     *                                       change)
+     * @throws UnsupportedOperationException the stored message is encoded otherwise than Quire
+     *                                       encodes it (another length): it is left as it is
+     */
+    public void rewriteAttribute(Attribute attribute) throws IOException {
+        requireWritable();
+        StoredAttribute stored = attributes.get(attribute.name());
+        if (stored == null || stored.attribute() == null) {
+            throw new NoSuchElementException(path + " has no attribute \"" + attribute.name()
+                    + "\" in its object header to rewrite");
+        }
+        Attribute old = stored.attribute();
+        if (attribute.type() instanceof Datatype.VariableLengthStringType
+                || !old.type().equals(attribute.type())
+                || !java.util.Arrays.equals(old.shape(), attribute.shape())) {
+            throw new IllegalArgumentException("cannot rewrite attribute \"" + attribute.name()
+                    + "\" of " + path + ": " + old.type() + " " + java.util.Arrays.toString(
+                    old.shape()) + " in place with " + attribute.type() + " "
+                    + java.util.Arrays.toString(attribute.shape())
+                    + " (same fixed-size type and shape only)");
+        }
+        byte[] body = AttributeMessages.encode(attribute, attribute.data());
+        List<HeaderMessage> messages = header.messages();
+        for (int handle = 0; handle < messages.size(); handle++) {
+            HeaderMessage message = messages.get(handle);
+            if (message.type() == AttributeMessage.TYPE && attribute.name().equals(
+                    AttributeMessage.name(message.reader(file.blocks().path(),
+                            "attribute message")))) {
+                if (message.body().length != body.length) {
+                    throw new UnsupportedOperationException(file.blocks().path() + ": cannot "
+                            + "rewrite attribute \"" + attribute.name() + "\" of " + path
+                            + " in place: its message of " + message.body().length
+                            + " bytes is encoded otherwise than Quire's of " + body.length);
+                }
+                header.replace(handle, body);
+                attributes.put(attribute.name(), new StoredAttribute(attribute.name(),
+                        attribute, null));
+                return;
+            }
+        }
+        throw new IllegalStateException(path + ": attribute \"" + attribute.name()
+                + "\" was read but its message is gone");
+    }
+
+    /**
      * Adds a variable-length string attribute: its strings go into the file's global heap, and
      * the header chunk holding the message is written only after the collections holding them.
      */
