@@ -22,6 +22,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.ForwardingStorage;
 import org.quire.format.storage.StorageOpener;
@@ -145,10 +146,11 @@ class SionCollectiveWriteTest {
         }
     }
 
-    @Test
-    void aRecordLargerThanTheChunkFailsTheWriteOnEveryRank() throws Exception {
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void aRecordLargerThanTheChunkFailsTheWriteOnEveryRank(int ranks) throws Exception {
         Path name = directory.resolve("large.sion");
-        List<RuntimeException> failures = ThreadGroupCollectives.run(3, collectives -> {
+        List<RuntimeException> failures = ThreadGroupCollectives.run(ranks, collectives -> {
             SionParallelWriter writer = SionParallelWriter.open(name, collectives, 1000, 1, FS_BLOCK_SIZE,
                     collective(3));
             int length = collectives.rank() == 1 ? 5000 : 10;
