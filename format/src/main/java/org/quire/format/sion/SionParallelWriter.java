@@ -77,6 +77,8 @@ public final class SionParallelWriter implements Closeable {
     /** Collective writes so far, and the number of the first that failed (0: none), the same on every rank. */
     private long collectiveWrites;
     private long failedCollectiveWrite;
+    /** How that write failed on this rank (null: none failed); every later operation is refused with it. */
+    private Throwable collectiveWriteFailure;
 
     private SionParallelWriter(Collectives collectives, Path name, SionWriteOptions options, RankAssignment assignment,
                                Storage storage, TaskJournalWriter journal, int fileCount, ParallelWritePlan plan) {
@@ -245,10 +247,12 @@ public final class SionParallelWriter implements Closeable {
      * Appends one record to this rank's stream (see {@link TaskChunkWriter} for chunk boundaries). With
      * {@link SionWriteOptions#withCollectiveWrites(int) collective writes}, this is SIONlib's {@code sion_coll_fwrite}:
      * every rank must call it, a record must fit in one chunk (it starts the next chunk when it does not fit the
-     * rest of this one), and the rank's collector writes it; a failure on any rank throws on every rank.
+     * rest of this one), and the rank's collector writes it; a failure on any rank throws on every rank. After
+     * such a failure the container is incomplete: this, {@link #ensureFreeSpace(long)} and {@link #flush()} throw
+     * {@link SionIncompleteContainerException} at once on every rank, and close writes no metadata.
      */
     public void write(ByteBuffer data) throws IOException {
-        ensureOpen();
+        ensureWritable("cannot write");
         if (assignment.collector() < 0) {
             task.write(data);
         } else {
@@ -295,6 +299,7 @@ public final class SionParallelWriter implements Closeable {
             // Every rank gets here: the reservations counted bytes the collectors may not have written.
             if (failedCollectiveWrite == 0) {
                 failedCollectiveWrite = collectiveWrites;
+                collectiveWriteFailure = e;
             }
             throw e;
         }
@@ -302,7 +307,7 @@ public final class SionParallelWriter implements Closeable {
 
     /** Appends a key-value record (file opened with {@link KeyValueMode#INLINE}). */
     public void writeKeyValue(long key, ByteBuffer data) throws IOException {
-        ensureOpen();
+        ensureWritable("cannot write a key-value record");
         task.writeKeyValue(key, data);
     }
 
@@ -313,7 +318,7 @@ public final class SionParallelWriter implements Closeable {
      * reading one record per {@code sion_fread} need. More than {@link #chunkCapacity()} is refused.
      */
     public void ensureFreeSpace(long bytes) throws IOException {
-        ensureOpen();
+        ensureWritable("cannot ensure free space");
         task.ensureFreeSpace(bytes);
     }
 
@@ -324,7 +329,7 @@ public final class SionParallelWriter implements Closeable {
      * {@link SionRecovery} restores at least these bytes. With the journal off, only forces the data.
      */
     public void flush() throws IOException {
-        ensureOpen();
+        ensureWritable("cannot flush");
         storage.force(false);
         if (journal != null) {
             journal.appendDurably(task.currentChunk(), task.currentChunkBytes());
@@ -397,8 +402,8 @@ public final class SionParallelWriter implements Closeable {
             }
         }
         if (failedCollectiveWrite > 0) {
-            failure = firstOf(failure, new IOException(name + ": the container is incomplete because collective write "
-                    + failedCollectiveWrite + " failed; close wrote no metadata"));
+            failure = firstOf(failure, new SionIncompleteContainerException(name, "close wrote no metadata",
+                    failedCollectiveWrite, collectiveWriteFailure));
         } else if (mine != null) {
             try {
                 mine.writeTo(storage, options.fsyncOnClose());
@@ -443,9 +448,16 @@ public final class SionParallelWriter implements Closeable {
         return values;
     }
 
-    private void ensureOpen() {
+    /**
+     * Refuses to go on after close, or after a failed collective write: every rank knows of that failure (its
+     * outcome was agreed on), so each refuses on its own and none waits in a collective step for the others.
+     */
+    private void ensureWritable(String refused) throws SionIncompleteContainerException {
         if (closed) {
             throw new IllegalStateException("the SION writer is closed");
+        }
+        if (failedCollectiveWrite > 0) {
+            throw new SionIncompleteContainerException(name, refused, failedCollectiveWrite, collectiveWriteFailure);
         }
     }
 }

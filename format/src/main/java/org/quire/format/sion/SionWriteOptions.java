@@ -23,19 +23,26 @@ import org.quire.format.storage.StorageOpener;
  * @param createMode    when a physical file exists: replace it (the default, as SIONlib's "w"), unless a
  *                      writer has it open, or refuse
  * @param tasksPerCollector parallel writer only: 0 for SIONlib's standard layout, else SIONlib's collective
- *                      mode with {@code collsize} = this many tasks per collector ({@link CollectorGroups}):
- *                      each write is collective and a group's collector writes its senders' data
+ *                      mode with {@code collsize} = this many tasks per collector ({@link CollectorGroups}), or
+ *                      {@link #COLLECTORS_BY_SIONLIB_RULE} for SIONlib's own choice: each write is collective
+ *                      and a group's collector writes its senders' data
  */
 public record SionWriteOptions(KeyValueMode keyValueMode, ByteOrder userDataOrder, ByteOrder metadataOrder,
                                boolean fsyncOnClose, boolean journal, StorageOpener storage, CreateMode createMode,
                                int tasksPerCollector) {
 
+    /**
+     * {@code tasksPerCollector} for collective writes with the number of collectors chosen as SIONlib chooses it
+     * when opened with {@code collective} and no {@code collsize} (its collsize -1): see {@link CollectorGroups}.
+     */
+    public static final int COLLECTORS_BY_SIONLIB_RULE = -1;
+
     public SionWriteOptions {
         Objects.requireNonNull(storage, "storage");
         Objects.requireNonNull(createMode, "createMode");
-        if (tasksPerCollector < 0) {
-            throw new IllegalArgumentException("tasks per collector must be 0 (no collective writes) or more, got "
-                    + tasksPerCollector);
+        if (tasksPerCollector < COLLECTORS_BY_SIONLIB_RULE) {
+            throw new IllegalArgumentException("tasks per collector must be 0 (no collective writes), "
+                    + COLLECTORS_BY_SIONLIB_RULE + " (SIONlib's choice) or more, got " + tasksPerCollector);
         }
     }
 
@@ -92,8 +99,18 @@ public record SionWriteOptions(KeyValueMode keyValueMode, ByteOrder userDataOrde
                 createMode, tasksPerCollector);
     }
 
+    /**
+     * SIONlib's {@code collective} without {@code collsize}: as {@link #withCollectiveWrites(int)}, but the number of
+     * collectors of each physical file is chosen as SIONlib 1.7.6 chooses it, from the file's task count, its total
+     * requested chunk size and the block size ({@link CollectorGroups}), so the file has SIONlib's layout.
+     */
+    public SionWriteOptions withCollectiveWrites() {
+        return new SionWriteOptions(keyValueMode, userDataOrder, metadataOrder, fsyncOnClose, journal, storage,
+                createMode, COLLECTORS_BY_SIONLIB_RULE);
+    }
+
     boolean collective() {
-        return tasksPerCollector > 0;
+        return tasksPerCollector != 0;
     }
 
     EndiannessWord endiannessWord() {

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Why a file could not be opened, said in one line naming the file and the operation. The JDK's
@@ -18,6 +19,7 @@ final class OpenFailures {
 
     /** The file-type bits of a POSIX st_mode, and the types a container cannot be. */
     private static final int TYPE_MASK = 0170000;
+    private static final int REGULAR_FILE = 0100000;
     private static final int DIRECTORY = 0040000;
     private static final int CHARACTER_DEVICE = 0020000;
     private static final int BLOCK_DEVICE = 0060000;
@@ -27,27 +29,60 @@ final class OpenFailures {
     private OpenFailures() {
     }
 
+    /** Reads attributes of a path, following links ({@link Files#readAttributes(Path, String, java.nio.file.LinkOption...)}). */
+    @FunctionalInterface
+    interface AttributeReader {
+        AttributeReader FILES = (path, attributes) -> Files.readAttributes(path, attributes);
+
+        Map<String, Object> read(Path path, String attributes) throws IOException;
+    }
+
     /** Refuses {@code path} when it exists and is not a regular file (links are followed). */
     static void requireRegularFileIfExists(Path path) throws IOException {
-        if (Files.exists(path) && !Files.isRegularFile(path)) {
-            throw new NotARegularFileException(path.toString(), kind(path));
+        requireRegularFileIfExists(path, AttributeReader.FILES);
+    }
+
+    /**
+     * As {@link #requireRegularFileIfExists(Path)}, reading through {@code reader} (tests change the file around
+     * the read). Existence and type come from one read: with two looks, a file deleted between them was reported
+     * as "a special file" instead of missing. When the read fails (no such file, no permission) the path is left
+     * to the open, which says why in its own words.
+     */
+    static void requireRegularFileIfExists(Path path, AttributeReader reader) throws IOException {
+        String kind;
+        try {
+            kind = irregularKind(path, reader);
+        } catch (IOException e) {
+            return;
+        }
+        if (kind != null) {
+            throw new NotARegularFileException(path.toString(), kind);
         }
     }
 
-    private static String kind(Path path) {
+    /** What {@code path} is when it is not a regular file, or null when it is one. */
+    private static String irregularKind(Path path, AttributeReader reader) throws IOException {
+        int type;
         try {
-            int type = (Integer) Files.getAttribute(path, "unix:mode") & TYPE_MASK;
-            return switch (type) {
-                case DIRECTORY -> "a directory";
-                case CHARACTER_DEVICE -> "a character device";
-                case BLOCK_DEVICE -> "a block device";
-                case PIPE -> "a named pipe";
-                case SOCKET -> "a socket";
-                default -> "a special file";
-            };
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return Files.isDirectory(path) ? "a directory" : "a special file";
+            type = (Integer) reader.read(path, "unix:mode").get("mode") & TYPE_MASK;
+        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+            // Not a POSIX file system: the basic view tells regular files and directories apart only. No
+            // file was looked at by the failed read, so this is still the one look at the file.
+            Map<String, Object> basic = reader.read(path, "basic:isRegularFile,isDirectory");
+            if (Boolean.TRUE.equals(basic.get("isRegularFile"))) {
+                return null;
+            }
+            return Boolean.TRUE.equals(basic.get("isDirectory")) ? "a directory" : "a special file";
         }
+        return switch (type) {
+            case REGULAR_FILE -> null;
+            case DIRECTORY -> "a directory";
+            case CHARACTER_DEVICE -> "a character device";
+            case BLOCK_DEVICE -> "a block device";
+            case PIPE -> "a named pipe";
+            case SOCKET -> "a socket";
+            default -> "a special file";
+        };
     }
 
     /** {@code failure} of opening {@code path} in {@code mode}, as the same class with a reason. */

@@ -1,8 +1,10 @@
 package org.quire.format.sion;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** SIONlib's collective grouping and padding, worked out by hand from its rules. */
@@ -38,6 +40,33 @@ class CollectorGroupsTest {
         CollectorGroups groups = CollectorGroups.of(new long[] {1024, 3072, 4096}, 4096, 2);
         assertArrayEquals(new int[] {0, 0, 2}, groups.collectors());
         assertArrayEquals(new long[] {1024, 3072, 4096}, groups.capacities());
+    }
+
+    @Test
+    void sionlibsOwnCountIsOnePerBlockAtMostOnePerTask() {
+        // 8 x 500 bytes fill one 4096-byte block: one collector, one group (coll_heuristic_8tasks.sion).
+        CollectorGroups oneBlock = CollectorGroups.of(new long[] {500, 500, 500, 500, 500, 500, 500, 500}, 4096,
+                SionWriteOptions.COLLECTORS_BY_SIONLIB_RULE);
+        assertArrayEquals(new int[8], oneBlock.collectors());
+        assertArrayEquals(new long[] {500, 500, 500, 500, 500, 500, 500, 596}, oneBlock.capacities());
+        // 3 x 1000 bytes in blocks of 512: 6 blocks, but 3 tasks: 3 collectors of 1024 bytes, one task each.
+        CollectorGroups perTask = CollectorGroups.of(new long[] {1000, 1000, 1000}, 512,
+                SionWriteOptions.COLLECTORS_BY_SIONLIB_RULE);
+        assertArrayEquals(new int[] {0, 1, 2}, perTask.collectors());
+        assertArrayEquals(new long[] {1024, 1024, 1024}, perTask.capacities());
+    }
+
+    @Test
+    void sionlibsOwnCountIsReducedByTheFirstRowThatApplies() {
+        // 600 x 100 bytes in blocks of 2048: 30 blocks. 30 is not above 32 (the 512-task row) but above 16 (the
+        // 256-task row): 16 collectors, roundup(60000 / 16, 2048) = 4096 bytes per group: 15 groups of 40 tasks.
+        // The 512-task row's cap alone (32) would leave 30 collectors: 30 groups of 20.
+        long[] requests = new long[600];
+        Arrays.fill(requests, 100);
+        CollectorGroups groups = CollectorGroups.of(requests, 2048, SionWriteOptions.COLLECTORS_BY_SIONLIB_RULE);
+        for (int task = 0; task < requests.length; task++) {
+            assertEquals(task / 40 * 40, groups.collectors()[task], "collector of task " + task);
+        }
     }
 
     @Test

@@ -3,6 +3,7 @@ package org.quire.format.sion;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quire.format.sion.SionSerialWriterTest.pattern;
@@ -17,9 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.ForwardingStorage;
 import org.quire.format.storage.StorageOpener;
@@ -124,7 +127,7 @@ class SionCollectiveWriteTest {
             }
             SionParallelWriter writer = SionParallelWriter.open(name, collectives, 1000, 1, FS_BLOCK_SIZE, options);
             IOException failure = assertThrows(IOException.class, () -> writer.write(new byte[100]));
-            assertIncompleteOnClose(writer);
+            assertRefusedAfterTheFailedWrite(writer, name, failure);
             return failure;
         });
         assertThrows(SionNotClosedException.class, () -> SionFile.open(name));
@@ -143,16 +146,17 @@ class SionCollectiveWriteTest {
         }
     }
 
-    @Test
-    void aRecordLargerThanTheChunkFailsTheWriteOnEveryRank() throws Exception {
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void aRecordLargerThanTheChunkFailsTheWriteOnEveryRank(int ranks) throws Exception {
         Path name = directory.resolve("large.sion");
-        List<RuntimeException> failures = ThreadGroupCollectives.run(3, collectives -> {
+        List<RuntimeException> failures = ThreadGroupCollectives.run(ranks, collectives -> {
             SionParallelWriter writer = SionParallelWriter.open(name, collectives, 1000, 1, FS_BLOCK_SIZE,
                     collective(3));
             int length = collectives.rank() == 1 ? 5000 : 10;
             RuntimeException failure = assertThrows(IllegalArgumentException.class,
                     () -> writer.write(new byte[length]));
-            assertIncompleteOnClose(writer);
+            assertRefusedAfterTheFailedWrite(writer, name, failure);
             return failure;
         });
         assertThrows(SionNotClosedException.class, () -> SionFile.open(name));
@@ -162,13 +166,25 @@ class SionCollectiveWriteTest {
     }
 
     /**
-     * After a failed collective write close fails on every rank and writes no metadata: the reservations
-     * counted bytes the collectors did not write (or wrote for some ranks only), which would read back.
+     * After a failed collective write every rank refuses every later write, ensureFreeSpace and flush at once (a
+     * later write that every rank calls with records that would fit must not reach the collectors), and close
+     * fails on every rank and writes no metadata: the reservations counted bytes the collectors did not write
+     * (or wrote for some ranks only), which would read back. Each names the file and the failure of write 1.
      */
-    private static void assertIncompleteOnClose(SionParallelWriter writer) {
-        IOException incomplete = assertThrows(IOException.class, writer::close);
-        assertTrue(incomplete.getMessage().contains("the container is incomplete because collective write 1 failed"),
-                incomplete.getMessage());
+    private static void assertRefusedAfterTheFailedWrite(SionParallelWriter writer, Path name, Throwable failure) {
+        List<Executable> refused = List.of(() -> writer.write(new byte[10]), () -> writer.write(new byte[0]),
+                () -> writer.ensureFreeSpace(1), writer::flush, writer::close);
+        List<String> operations = List.of("cannot write", "cannot write", "cannot ensure free space", "cannot flush",
+                "close wrote no metadata");
+        for (int i = 0; i < refused.size(); i++) {
+            SionIncompleteContainerException incomplete = assertThrows(SionIncompleteContainerException.class,
+                    refused.get(i));
+            assertEquals(name + ": " + operations.get(i) + ": the container is incomplete because collective write 1"
+                    + " failed (" + failure.getMessage() + ")", incomplete.getMessage());
+            assertEquals(name, incomplete.file());
+            assertEquals(1, incomplete.failedWrite());
+            assertSame(failure, incomplete.getCause());
+        }
     }
 
     @Test

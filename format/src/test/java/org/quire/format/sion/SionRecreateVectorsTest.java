@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Re-creates each SIONlib 1.7.6 test vector through Quire's writers with the inputs the
@@ -137,6 +139,36 @@ class SionRecreateVectorsTest {
         // SIONlib wrote it with "collective,collsize=2" and sion_coll_fwrite: unaligned capacities 3000, 5192, ...
         recreateParallel("par_4tasks_collective.sion", 1, SionWriteOptions.defaults().withJournal(false)
                 .withCollectiveWrites(2));
+    }
+
+    /**
+     * SIONlib chose the collectors itself ("collective" without collsize): the files in
+     * {@code sionlib/collective-heuristic} (their README gives the program and its arguments). Task t requested
+     * {@code base + step * (t mod 4)} bytes and wrote two collective records, half its request and the rest less
+     * {@code t mod 3} bytes.
+     */
+    @ParameterizedTest(name = "{0}: {1} tasks, {2} files, fsblksize {3}")
+    @CsvSource({"coll_heuristic_4tasks.sion,4,1,4096,3000,0", "coll_heuristic_8tasks.sion,8,1,4096,500,0",
+            "coll_heuristic_16tasks.sion,16,1,512,1000,0", "coll_heuristic_32tasks.sion,32,1,4096,700,0",
+            "coll_heuristic_33tasks.sion,33,1,512,300,170", "coll_heuristic_20tasks_nfiles2.sion,20,2,512,1000,0"})
+    void collectiveWritesWithSionlibsCollectorCount(String fileName, int tasks, int fileCount, int fsBlockSize,
+                                                     long base, long step) throws Exception {
+        Path ours = directory.resolve(fileName);
+        ThreadGroupCollectives.run(tasks, collectives -> {
+            int rank = collectives.rank();
+            long requested = base + step * (rank % 4);
+            try (SionParallelWriter writer = SionParallelWriter.open(ours, collectives, requested, fileCount,
+                    fsBlockSize, SionWriteOptions.defaults().withJournal(false).withCollectiveWrites())) {
+                int first = (int) (requested / 2);
+                writeRecords(writer::write, rank, new int[] {first, (int) (requested - first - rank % 3)});
+            }
+            return null;
+        });
+        Path real = SionTestVectors.directory().resolve("collective-heuristic").resolve(fileName);
+        for (int file = 0; file < fileCount; file++) {
+            SionTestVectors.assertSameBytesExceptPrefix(SionFileNames.physicalFile(real, file),
+                    SionFileNames.physicalFile(ours, file));
+        }
     }
 
     private void recreateSerialFromRecordLengths(String fileName, SionWriteOptions options) throws Exception {

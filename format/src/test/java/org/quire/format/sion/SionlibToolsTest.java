@@ -236,9 +236,12 @@ class SionlibToolsTest {
                 SionWriteOptions.defaults()));
     }
 
-    /** SIONlib's collective mode: unaligned capacities, the collectors write for their groups. */
+    /**
+     * SIONlib's collective mode: unaligned capacities, the collectors write for their groups; -1 tasks per
+     * collector is {@link SionWriteOptions#COLLECTORS_BY_SIONLIB_RULE} (SIONlib's own choice).
+     */
     @ParameterizedTest(name = "{0} ranks, {1} files, {2} tasks per collector")
-    @CsvSource({"1,1,1", "2,1,2", "3,1,1", "5,1,2", "8,1,3", "8,1,8", "5,2,2", "8,3,2"})
+    @CsvSource({"1,1,1", "2,1,2", "3,1,1", "5,1,2", "8,1,3", "8,1,8", "5,2,2", "8,3,2", "8,1,-1", "5,2,-1"})
     void collectiveWrites(int ranks, int files, int tasksPerCollector) throws Exception {
         sionlibReadsWhatWasWritten(collective("coll" + ranks + "x" + files + "c" + tasksPerCollector + ".sion", ranks,
                 files, tasksPerCollector));
