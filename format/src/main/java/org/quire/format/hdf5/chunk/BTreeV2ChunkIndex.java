@@ -95,7 +95,7 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
                 unfilteredChunkSize);
         BTreeV2ChunkIndex index = new BTreeV2ChunkIndex(blocks,
                 blocks.file().allocate(BTreeV2Header.SIZE), parameters, format,
-                new BTreeV2Geometry(parameters.nodeSize(), format.size()),
+                BTreeV2Geometry.of(parameters.nodeSize(), format.size()),
                 new Child(Addresses.UNDEFINED, 0, 0), 0);
         index.header = blocks.create(index.headerAddress, BTreeV2Header.SIZE, index,
                 BTreeV2ChunkIndex::encodeHeader);
