@@ -5,6 +5,13 @@ usage: swmr_writer.py FILE lockstep          appends as stdin says: "append K" o
                                              "write" (write the grown part and flush),
                                              "rewrite I V" (plain[I] = packed[I] = V, flush)
        swmr_writer.py FILE run TOTAL BATCH   appends TOTAL elements in batches, flat out
+       swmr_writer.py FILE grid              lockstep as above ("append K", "rewrite I V",
+                                             "close") on two datasets of two unlimited
+                                             dimensions (v2 B-tree indexes): grid int64 in
+                                             chunks of 1 x 1, packedgrid gzip in 8 x 2; rows of 2,
+                                             row i = (3 * i + 1, 3 * i + 2), "rewrite I V" sets
+                                             row I to (V, V); libhdf5 rewrites B-tree nodes in
+                                             place and moves rewritten gzip chunks
 
 Creates FILE (libver latest), three datasets growing along one unlimited dimension:
   plain    int64, chunks of 64, element i = 3 * i + 1 (never 0, the fill value)
@@ -46,9 +53,43 @@ def records(start, count):
     return out
 
 
+def grid_lockstep(f):
+    grids = [f.create_dataset(name, shape=(0, 2), maxshape=(None, None), chunks=chunks,
+                              dtype="<i8", **extra)
+             for name, chunks, extra in (("grid", (1, 1), {}),
+                                         ("packedgrid", (8, 2), {"compression": "gzip"}))]
+    f.swmr_mode = True
+    print("ready", flush=True)
+    n = 0
+    for line in sys.stdin:
+        words = line.split()
+        if words[0] == "append":
+            k = int(words[1])
+            rows = numpy.arange(n, n + k, dtype="<i8")[:, None] * 3 + numpy.array([1, 2])
+            for ds in grids:
+                ds.resize((n + k, 2))
+                ds[n:n + k] = rows
+                ds.flush()
+            n += k
+            print("flushed", n, flush=True)
+        elif words[0] == "rewrite":
+            for ds in grids:
+                ds[int(words[1])] = int(words[2])
+                ds.flush()
+            print("rewritten", words[1], flush=True)
+        elif words[0] == "close":
+            break
+    return n
+
+
 def main():
     path, mode = sys.argv[1], sys.argv[2]
     f = h5py.File(path, "w", libver="latest")
+    if mode == "grid":
+        n = grid_lockstep(f)
+        f.close()
+        print("closed", n, flush=True)
+        return
     plain = f.create_dataset("plain", shape=(0,), maxshape=(None,), chunks=(64,), dtype="<i8")
     packed = f.create_dataset("packed", shape=(0,), maxshape=(None,), chunks=(64,),
                               dtype="<i8", compression="gzip")

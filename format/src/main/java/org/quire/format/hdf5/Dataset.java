@@ -66,6 +66,14 @@ public final class Dataset extends Hdf5Object {
      * refresh found no new extent, but the writer may have flushed chunks under the old one.
      */
     private boolean indexStale;
+    /**
+     * An SWMR reader's metadata cache for this dataset's chunk index, kept across refreshes
+     * while the layout message names the same index ({@link MetadataCache#followFile}); null
+     * before the first reopen.
+     */
+    private MetadataCache swmrIndexCache;
+    /** The layout message whose index {@link #swmrIndexCache} holds blocks of. */
+    private byte[] swmrIndexCacheLayout;
 
     private Dataset(Hdf5File file, String path, long address, WritableObjectHeader header,
                     long[] shape, long[] maxShape, Datatype type, byte[] fillValue,
@@ -279,10 +287,22 @@ public final class Dataset extends Hdf5Object {
         committed.accept(change);
     }
 
-    /** The chunk index {@code layout} names, through a new metadata cache of its own. */
+    /**
+     * The chunk index {@code layout} names, through this dataset's own metadata cache: the
+     * blocks it holds from earlier views are each compared with the file at their next use and
+     * read again only when the writer changed them in place ({@link MetadataCache#followFile});
+     * a new cache when the layout message names another index.
+     */
     private ChunkIndex openSwmrIndex(DataLayoutMessage layout, long[] dimensions)
             throws IOException {
-        return ChunkIndexes.open(file.blocks(), file.indexCache(), file.ranks(), layout,
+        byte[] layoutBytes = layout.encode();
+        if (swmrIndexCache == null || !Arrays.equals(layoutBytes, swmrIndexCacheLayout)) {
+            swmrIndexCache = file.indexCache();
+            swmrIndexCacheLayout = layoutBytes;
+        } else {
+            swmrIndexCache.followFile();
+        }
+        return ChunkIndexes.open(file.blocks(), swmrIndexCache, file.ranks(), layout,
                 dimensions, maxShape, !filters.isEmpty(), false);
     }
 

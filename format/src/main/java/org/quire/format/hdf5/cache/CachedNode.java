@@ -21,6 +21,10 @@ final class CachedNode {
      */
     boolean published;
     int protections;
+    /** The {@link MetadataCache} check round in which the entry was last found as the file has it. */
+    int checkedRound;
+    /** The entry's image, kept once it was compared with the file ({@link MetadataCache#followFile}). */
+    byte[] fileImage;
     /** Entries that must be written after this one. Few: usually one. */
     final List<CachedNode> parents = new ArrayList<>(1);
     /** Entries that must be written before this one; made on the first child. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
@@ -63,6 +64,11 @@ public final class MetadataCache {
     /** Set when a flush failed after its first in-place write: no flush may run again. */
     private IncompleteFlushException incompleteFlush;
     private long accountedBytes;
+    /**
+     * Bumped by {@link #followFile}: an entry used in an earlier round is compared with the
+     * file before its next use. Stays 0 in a writer's cache.
+     */
+    private int checkRound;
     private long peakAccountedBytes;
     private int peakEntryCount;
 
@@ -122,6 +128,10 @@ public final class MetadataCache {
     public <T extends CacheEntry> T protect(long address, Class<T> type,
             EntryLoader<? extends T> loader) throws IOException {
         CachedNode node = nodes.get(address);
+        if (node != null && node.checkedRound != checkRound && !stillInFile(node)) {
+            evict(node);
+            node = null;
+        }
         if (node == null) {
             T loaded = loader.load(address, storage);
             if (loaded.address() != address) {
@@ -138,6 +148,48 @@ public final class MetadataCache {
         T entry = type.cast(node.entry);
         node.protections++;
         return entry;
+    }
+
+    /**
+     * For an SWMR reader's cache, after the writer may have rewritten blocks in place (a
+     * refresh): every entry held is compared with the file before its next use, kept when the
+     * file holds exactly its image and dropped (read again, verified) otherwise. A block a
+     * writer rewrote, extended or replaced is read again; one it left alone is not decoded
+     * again. Every holder of an entry is done with it (the reader drops its index view, which
+     * may hold blocks protected for its life). Only for a cache nothing is written through (no
+     * dirty entries, no dependencies).
+     *
+     * @throws IllegalStateException the cache holds a dirty entry or a flush dependency
+     */
+    public void followFile() {
+        for (CachedNode node : nodes.values()) {
+            if (node.dirty || node.hasChildren() || !node.parents.isEmpty()) {
+                throw new IllegalStateException("a cache with changes of its own cannot follow "
+                        + "the file: " + node);
+            }
+        }
+        for (CachedNode node : nodes.values()) {
+            node.protections = 0;
+        }
+        checkRound++;
+    }
+
+    /**
+     * Whether the file holds {@code node}'s image now: one read of its size at its address. An
+     * entry whose image is not what Quire encodes from its value (another writer's bytes in
+     * unused space) counts as changed.
+     */
+    private boolean stillInFile(CachedNode node) throws IOException {
+        if (node.fileImage == null) {
+            node.fileImage = image(node);
+        }
+        ByteBuffer now = ByteBuffer.allocate(node.fileImage.length);
+        boolean same = storage.readFully(now, node.address())
+                && Arrays.equals(now.array(), node.fileImage);
+        if (same) {
+            node.checkedRound = checkRound;
+        }
+        return same;
     }
 
     /** Ends one protection of {@code entry}; it may be evicted once none is left. */
@@ -426,6 +478,7 @@ public final class MetadataCache {
     }
 
     private void add(CachedNode node) {
+        node.checkedRound = checkRound;
         nodes.put(node.address(), node);
         recency.addNewest(node);
         accountedBytes += charge(node.entry);

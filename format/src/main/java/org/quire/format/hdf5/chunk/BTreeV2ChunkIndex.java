@@ -95,7 +95,7 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
                 unfilteredChunkSize);
         BTreeV2ChunkIndex index = new BTreeV2ChunkIndex(blocks,
                 blocks.file().allocate(BTreeV2Header.SIZE), parameters, format,
-                new BTreeV2Geometry(parameters.nodeSize(), format.size()),
+                BTreeV2Geometry.of(parameters.nodeSize(), format.size()),
                 new Child(Addresses.UNDEFINED, 0, 0), 0);
         index.header = blocks.create(index.headerAddress, BTreeV2Header.SIZE, index,
                 BTreeV2ChunkIndex::encodeHeader);
@@ -400,9 +400,9 @@ public final class BTreeV2ChunkIndex implements ChunkIndex {
         for (Child child : children) {
             blocks.moveChild(at.address(), moved, child.address);
         }
-        for (BTreeV2ChunkRecord record : old.records()) {
-            blocks.dependsOnChunk(moved, record.chunk());
-        }
+        // No dependencies on the chunks of the copied records: the node was flushed after them,
+        // so their bytes are in the file and there is nothing to order; stating them again cost
+        // a dependency per record at every flush and kept the copy from being evicted.
         pointer.address = address;
         return moved;
     }

@@ -23,6 +23,13 @@ public final class BTreeV2Geometry {
     /** Record counts in nodes are stored in at most 2 bytes. */
     public static final int MAX_NODE_RECORDS = 0xffff;
 
+    /**
+     * The geometry made last: an SWMR reader reopens the same tree at every refresh, and the
+     * derivation below cost it about as much as reading the tree's header (immutable, so
+     * threads may share it).
+     */
+    private static volatile BTreeV2Geometry last;
+
     private final long nodeSize;
     private final int recordSize;
     private final int recordCountSize;
@@ -80,6 +87,22 @@ public final class BTreeV2Geometry {
         this.capacity = Arrays.copyOf(capacities, depth + 1);
         this.subtreeCapacity = Arrays.copyOf(subtrees, depth + 1);
         this.subtreeCountSize = Arrays.copyOf(countSizes, depth + 1);
+    }
+
+    /**
+     * The geometry of nodes of {@code nodeSize} bytes holding records of {@code recordSize}: the
+     * last one made when it matches, else a new one.
+     *
+     * @throws IllegalArgumentException as {@link #BTreeV2Geometry}
+     */
+    public static BTreeV2Geometry of(long nodeSize, int recordSize) {
+        BTreeV2Geometry known = last;
+        if (known != null && known.nodeSize == nodeSize && known.recordSize == recordSize) {
+            return known;
+        }
+        BTreeV2Geometry made = new BTreeV2Geometry(nodeSize, recordSize);
+        last = made;
+        return made;
     }
 
     /** Bytes libhdf5 uses to store counts up to {@code max}: floor(log2(max) / 8) + 1. */

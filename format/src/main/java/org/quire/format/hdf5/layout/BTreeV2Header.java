@@ -36,7 +36,7 @@ public record BTreeV2Header<R>(BTreeV2RecordFormat<R> format, long nodeSize, int
 
     /** The node capacities this header's node size and record size give. */
     public BTreeV2Geometry geometry() {
-        return new BTreeV2Geometry(nodeSize, format.size());
+        return BTreeV2Geometry.of(nodeSize, format.size());
     }
 
     public byte[] encode() {
@@ -79,7 +79,7 @@ public record BTreeV2Header<R>(BTreeV2RecordFormat<R> format, long nodeSize, int
         BTreeV2RecordFormat<R> format = resolver.resolve(in, typeAt, type, recordSize);
         BTreeV2Geometry geometry;
         try {
-            geometry = new BTreeV2Geometry(nodeSize, recordSize);
+            geometry = BTreeV2Geometry.of(nodeSize, recordSize);
         } catch (IllegalArgumentException e) {
             throw in.corrupt(nodeSizeAt, "node size", "room for 2.."
                     + BTreeV2Geometry.MAX_NODE_RECORDS + " records per node", e.getMessage());
