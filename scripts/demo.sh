@@ -10,7 +10,8 @@ bash scripts/install-deps.sh
 echo "==> building (mvn -B -q -DskipTests package)"
 mvn -B -q -DskipTests package
 run=demo-run
-rm -rf "$run/checkpoints" "$run/heat.h5"
+# All of it, the Slurm runs' files of the README included: the heat job refuses an earlier run's files.
+rm -rf "$run"
 mkdir -p "$run"
 heat=(-cp examples/target/quire-examples.jar org.quire.examples.heat.HeatDiffusion --checkpoint-every 50
       --dir "$run/checkpoints" --diagnostics "$run/heat.h5")

@@ -104,6 +104,12 @@ public final class HeatDiffusion {
                 return usageError(root, "the checkpoint's grid of " + restored.block().n() + " rows cannot be split"
                         + " over " + world.size() + " ranks");
             }
+            if (restored.step() > options.steps()) {
+                // Continuing would run no step, and the files already hold steps past S: say so, not "done".
+                return usageError(root, "the checkpoint's step " + restored.step() + " (" + checkpoint.file()
+                        + ") is past --steps " + options.steps() + "; give --steps " + restored.step()
+                        + " or more to continue the run");
+            }
             step = restored.step();
             block = restored.block();
             restartNanos = System.nanoTime() - restartBegin;

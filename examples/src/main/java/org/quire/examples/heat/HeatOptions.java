@@ -21,6 +21,8 @@ record HeatOptions(int grid, long steps, long checkpointEvery, Path directory, b
                    Path diagnostics, boolean inSitu, boolean help) {
 
     static final int DEFAULT_GRID = 1024;
+    /** The smallest n: a grid with an interior. */
+    static final int MIN_GRID = 2;
     /** The largest n whose n x n grid of doubles fits one Java array, as --verify gathers it on rank 0. */
     static final int MAX_GRID = 16_383;
 
@@ -70,7 +72,7 @@ record HeatOptions(int grid, long steps, long checkpointEvery, Path directory, b
                     }
                     String value = args[++i];
                     switch (option) {
-                        case "--grid" -> grid = Math.toIntExact(number(option, value, 2, MAX_GRID));
+                        case "--grid" -> grid = Math.toIntExact(number(option, value, MIN_GRID, MAX_GRID));
                         case "--steps" -> steps = number(option, value, 0, Long.MAX_VALUE);
                         case "--checkpoint-every" -> checkpointEvery = number(option, value, 0, Long.MAX_VALUE);
                         case "--dir" -> directory = Path.of(value);

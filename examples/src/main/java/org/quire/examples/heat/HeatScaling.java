@@ -37,9 +37,10 @@ public final class HeatScaling {
             "Runs HeatDiffusion under quire run for every rank count: a new run with 2 checkpoints,",
             "then a restart from the last one; writes DIR/" + CSV + ", DIR/" + PNG + " and prints a table.",
             "  --ranks LIST     rank counts, comma-separated (default 1,2,4,8)",
-            "  --grid N         strong scaling: the n x n grid of every run (default 1024)",
+            "  --grid N         strong scaling: the n x n grid of every run (default 1024, at most "
+                    + HeatOptions.MAX_GRID + ")",
             "  --weak-grid N    weak scaling: the grid on 1 rank; N ranks get round(N·sqrt(ranks)),",
-            "                   the same cells per rank (default 512)",
+            "                   the same cells per rank (default 512; at most " + HeatOptions.MAX_GRID + " on any N)",
             "  --steps S        steps per run, a checkpoint after S/2 and S (default 40)",
             "  --out DIR        where the CSV, the plot and the runs' checkpoints go (default heat-scaling)",
             "  --quire PATH     the quire script (default ./quire)",
@@ -93,8 +94,9 @@ public final class HeatScaling {
                 String value = args[++i];
                 switch (option) {
                     case "--ranks" -> ranks = rankList(value);
-                    case "--grid" -> grid = number(option, value, 2, 32_768);
-                    case "--weak-grid" -> weakGrid = number(option, value, 2, 32_768);
+                    case "--grid" -> grid = number(option, value, HeatOptions.MIN_GRID, HeatOptions.MAX_GRID);
+                    case "--weak-grid" -> weakGrid = number(option, value, HeatOptions.MIN_GRID,
+                            HeatOptions.MAX_GRID);
                     case "--steps" -> steps = number(option, value, 2, 1_000_000);
                     case "--out" -> directory = Path.of(value);
                     case "--quire" -> quire = Path.of(value).toAbsolutePath();
@@ -106,6 +108,12 @@ public final class HeatScaling {
                 throw new IllegalArgumentException("--steps must be even (a checkpoint after S/2 and S), got " + steps);
             }
             for (int n : ranks) {
+                if (weakGrid(weakGrid, n) > HeatOptions.MAX_GRID) {
+                    // Refused before any job: HeatDiffusion would refuse this run in the middle of the series.
+                    throw new IllegalArgumentException("the weak-scaling grid on " + n + " ranks, " + weakGrid
+                            + " x sqrt(" + n + ") = " + weakGrid(weakGrid, n) + ", is past HeatDiffusion's largest, "
+                            + HeatOptions.MAX_GRID + ": give a smaller --weak-grid or fewer --ranks");
+                }
                 if (n > grid || weakGrid(weakGrid, n) < n) {
                     throw new IllegalArgumentException("a grid cannot be split over " + n + " ranks: it has fewer"
                             + " rows");

@@ -98,6 +98,24 @@ class HeatCheckpointTest {
     }
 
     @Test
+    void anEmptyGridIsRejected() throws Exception {
+        assertEquals(Optional.of("task 0 holds grid 0, 0 rows; expected a grid of 2..16383 and at least 1 row"),
+                problem(List.of(task(0x48454154, STEP, 0, 0, 0, 0))));
+    }
+
+    @Test
+    void aTaskWithoutRowsIsRejected() throws Exception {
+        assertEquals(Optional.of("task 1 holds grid 3, 0 rows; expected a grid of 2..16383 and at least 1 row"),
+                problem(List.of(good(0, 3), good(3, 0))));
+    }
+
+    @Test
+    void aGridLargerThanARunMayHaveIsRejected() throws Exception {
+        assertEquals(Optional.of("task 0 holds grid 16384, 0 rows; expected a grid of 2..16383 and at least 1 row"),
+                problem(List.of(task(0x48454154, STEP, 16_384, 0, 0, 0))));
+    }
+
+    @Test
     void tasksThatStopShortOfTheWholeGridAreRejected() throws Exception {
         assertEquals(Optional.of("its tasks hold 2 rows, not a whole grid"), problem(List.of(good(0, 1), good(1, 1))));
     }

@@ -152,7 +152,7 @@ class HeatDiffusionIT {
     }
 
     @Test
-    void anExistingDiagnosticsFileAndAFileThatIsNotHdf5AreRefusedInOneLine() throws Exception {
+    void anExistingDiagnosticsFileARestartPastStepsAndAFileThatIsNotHdf5AreRefusedInOneLine() throws Exception {
         QuireCommand.Result first = QuireCommand.run(JOB_LIMIT, heat(1, "--steps", "10", "--checkpoint-every", "5",
                 "--dir", checkpoints().toString(), "--diagnostics", diagnostics().toString()).toArray(String[]::new));
         assertEquals(0, first.exitCode(), first.toString());
@@ -163,6 +163,13 @@ class HeatDiffusionIT {
         assertEquals(2, again.exitCode(), again.toString());
         assertTrue(again.stderr().contains("[0] HeatDiffusion: --diagnostics " + diagnostics() + " exists (an earlier"
                 + " run's?): continue that run with --restart, or remove the file or give another\n"), again.toString());
+
+        QuireCommand.Result behind = QuireCommand.run(JOB_LIMIT, heat(1, "--steps", "8", "--dir",
+                checkpoints().toString(), "--restart").toArray(String[]::new));
+        assertEquals(2, behind.exitCode(), behind.toString());
+        assertTrue(behind.stderr().contains("[0] HeatDiffusion: the checkpoint's step 10 (" + checkpoints()
+                .resolve("heat-10.sion") + ") is past --steps 8; give --steps 10 or more to continue the run\n"),
+                behind.toString());
 
         Path text = directory.resolve("text.h5");
         Files.writeString(text, "not HDF5\n");

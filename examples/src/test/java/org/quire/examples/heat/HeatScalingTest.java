@@ -65,6 +65,10 @@ class HeatScalingTest {
         "--ranks 1,0|--ranks must be rank counts 1..256 separated by commas, got \"1,0\"",
         "--steps 5|--steps must be even (a checkpoint after S/2 and S), got 5",
         "--grid 4 --ranks 8|a grid cannot be split over 8 ranks: it has fewer rows",
+        "--grid 16384|--grid must be between 2 and 16383, got 16384",
+        "--weak-grid 16384|--weak-grid must be between 2 and 16383, got 16384",
+        "--weak-grid 8192 --ranks 1,4|the weak-scaling grid on 4 ranks, 8192 x sqrt(4) = 16384, is past"
+                + " HeatDiffusion's largest, 16383: give a smaller --weak-grid or fewer --ranks",
         "--out|--out needs a value"})
     void aBadCommandLineIsOneLineAndStatus2(String arguments, String message) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -1,6 +1,7 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
 
 import org.quire.format.storage.Storage;
@@ -20,13 +21,24 @@ import org.quire.format.storage.StorageLock;
  *
  * So many readers open together; a plain reader never meets a writer; a writer never opens
  * under readers; one writer at a time; SWMR readers open beside an SWMR writer (once it has
- * switched: before, its reader byte keeps them out) and never beside a plain one. A refusal
- * says who holds the file, from the holder's {@link WriterRecord} when a writer does.
+ * switched: before, its reader byte keeps them out) and never beside a plain one. A writer
+ * finding the writer byte locked shared tries again for {@link #PROBE_PATIENCE_NANOS}, so
+ * that a momentary {@link #writerHolds} probe is waited out while a plain reader, holding it
+ * all along, is still refused. A refusal says who holds the file, from the holder's
+ * {@link WriterRecord} when a writer does.
  */
 final class OpenLocks implements AutoCloseable {
 
     static final long WRITER_BYTE = Long.MAX_VALUE - 2;
     static final long SWMR_READER_BYTE = Long.MAX_VALUE - 1;
+
+    /**
+     * How long a writer refused by a shared lock on the writer byte tries again before it says
+     * readers hold the file: a {@link #writerHolds} probe (a job's in-situ reader, {@code quire
+     * watch}) holds that lock for microseconds, a plain reader for as long as it has the file
+     * open. So a status probe never makes an open for writing fail.
+     */
+    static final long PROBE_PATIENCE_NANOS = 200_000_000L;
 
     /** How a file is opened, as the locks see it. */
     enum Role { WRITER, SWMR_READER, READER }
@@ -68,6 +80,12 @@ final class OpenLocks implements AutoCloseable {
 
     private static OpenLocks writer(Storage storage, Path path) throws IOException {
         StorageLock writer = storage.tryLock(WRITER_BYTE, 1, false);
+        long giveUpAt = System.nanoTime() + PROBE_PATIENCE_NANOS;
+        while (writer == null && heldShared(storage, WRITER_BYTE)
+                && System.nanoTime() - giveUpAt < 0) {
+            pauseForProbe();
+            writer = storage.tryLock(WRITER_BYTE, 1, false);
+        }
         if (writer == null) {
             if (heldShared(storage, WRITER_BYTE)) {
                 throw new FileHeldByReadersException(path, "plain readers (they share its "
@@ -83,6 +101,16 @@ final class OpenLocks implements AutoCloseable {
                     + "reader byte's lock)");
         }
         return new OpenLocks(writer, reader);
+    }
+
+    /** Sleeps a millisecond between the tries of a writer waiting out a probe. */
+    private static void pauseForProbe() throws IOException {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a writer byte's lock");
+        }
     }
 
     /** Whether the byte at {@code at} is locked shared (a shared probe gets it). */

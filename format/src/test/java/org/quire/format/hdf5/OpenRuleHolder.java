@@ -2,6 +2,7 @@ package org.quire.format.hdf5;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A child JVM of {@link OpenRulesTest}: opens FILE in one way, prints "held", and keeps it
@@ -10,7 +11,9 @@ import java.nio.file.Path;
  * <pre>java -cp CLASSES:TEST_CLASSES org.quire.format.hdf5.OpenRuleHolder MODE FILE</pre>
  *
  * MODE: {@code write} (openForWriting), {@code swmr-write} (openForWriting, then
- * startSwmrWrite), {@code read} (open), {@code swmr-read} (openSwmr).
+ * startSwmrWrite), {@code read} (open), {@code swmr-read} (openSwmr); or {@code probe}: calls
+ * {@link Hdf5File#writerStatus} without pause (as an in-situ reader or {@code quire watch}
+ * does every few milliseconds) until its standard input ends.
  */
 public final class OpenRuleHolder {
 
@@ -19,6 +22,10 @@ public final class OpenRuleHolder {
 
     public static void main(String[] args) throws IOException {
         Path file = Path.of(args[1]);
+        if (args[0].equals("probe")) {
+            probe(file);
+            return;
+        }
         Hdf5File opened;
         try {
             opened = open(args[0], file);
@@ -33,6 +40,27 @@ public final class OpenRuleHolder {
             while (System.in.read() >= 0) {
                 // hold until the parent closes our standard input
             }
+        }
+    }
+
+    private static void probe(Path file) throws IOException {
+        AtomicBoolean inputEnded = new AtomicBoolean();
+        Thread input = new Thread(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // probe until the parent closes our standard input
+                }
+            } catch (IOException e) {
+                // an unreadable input ends the probing as its end does
+            }
+            inputEnded.set(true);
+        });
+        input.setDaemon(true);
+        input.start();
+        System.out.println("probing");
+        System.out.flush();
+        while (!inputEnded.get()) {
+            Hdf5File.writerStatus(file);
         }
     }
 

@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -196,6 +198,41 @@ class OpenRulesTest {
         try (Hdf5File writer = Hdf5File.openForWriting(file)) {
             assertTrue(writer.isWritable());
         }
+    }
+
+    /**
+     * A status probe ({@code writerStatus}, as an in-situ reader or {@code quire watch} calls
+     * it) shares the writer byte's lock for a moment: a writer opening meanwhile waits it out
+     * instead of taking the prober for a plain reader. Probes without pause in a child JVM and
+     * in a thread of this one while the file is opened for writing 200 times; none may fail.
+     */
+    @Test
+    void statusProbesNeverMakeAnOpenForWritingFail() throws Exception {
+        assertEquals("probing", hold("probe"));
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicReference<Throwable> probeFailure = new AtomicReference<>();
+        Thread prober = new Thread(() -> {
+            try {
+                while (!done.get()) {
+                    Hdf5File.writerStatus(file);
+                }
+            } catch (Throwable e) {
+                probeFailure.set(e);
+            }
+        });
+        prober.start();
+        try {
+            for (int open = 0; open < 200; open++) {
+                try (Hdf5File writer = Hdf5File.openForWriting(file)) {
+                    assertTrue(writer.isWritable());
+                }
+            }
+        } finally {
+            done.set(true);
+            prober.join();
+        }
+        assertEquals(null, probeFailure.get());
+        release();
     }
 
     /**

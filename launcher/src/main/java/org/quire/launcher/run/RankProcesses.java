@@ -164,7 +164,9 @@ final class RankProcesses {
 
     /**
      * SIGTERM to every live rank (and anything it started), which a Quire worker takes as a request
-     * to stop; SIGKILL to those alive after the grace period, saying so for each rank.
+     * to stop; SIGKILL to those alive after the grace period, saying so for each rank. The period
+     * counts from the SIGTERM and ends with the rank's exit, not its last line: after that line a
+     * rank still leaves the world and its JVM exits (0.5 to 0.9 s measured under load, docs/launcher.md).
      */
     private void stopAll() {
         Map<ProcessHandle, Integer> rankOf = new HashMap<>();
@@ -176,8 +178,9 @@ final class RankProcesses {
                 process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (Exception stillAlive) {
                 if (process.destroyForcibly() && rankOf.containsKey(process)) {
-                    err.println("quire run: rank " + rankOf.get(process) + " did not stop within the grace period ("
-                            + grace.toSeconds() + " s); killed it with SIGKILL");
+                    err.println("quire run: rank " + rankOf.get(process) + " had not exited " + grace.toSeconds()
+                            + " s after its SIGTERM (--grace " + grace.toSeconds() + ": the time to stop, write its"
+                            + " last files and exit its JVM); killed it with SIGKILL");
                 }
             }
         }

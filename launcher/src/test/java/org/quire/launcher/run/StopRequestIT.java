@@ -61,7 +61,8 @@ class StopRequestIT {
         Duration took = Duration.ofNanos(System.nanoTime() - signalled);
         assertEquals(143, result.exitCode(), result.toString());
         assertTrue(result.stderr().lines().toList().contains(
-                "quire run: rank 1 did not stop within the grace period (2 s); killed it with SIGKILL"), result.toString());
+                "quire run: rank 1 had not exited 2 s after its SIGTERM (--grace 2: the time to stop, write its last"
+                        + " files and exit its JVM); killed it with SIGKILL"), result.toString());
         assertFalse(result.stderr().contains("every rank stopped cleanly"), result.toString());
         assertTrue(took.compareTo(Duration.ofSeconds(2)) >= 0 && took.compareTo(Duration.ofSeconds(20)) < 0,
                 "ended " + took.toMillis() + " ms after SIGTERM, with a 2 s grace period");
