@@ -2,9 +2,11 @@
 # Write and read bandwidth of one shared SION container written by Quire (SionParallelWriter/Reader,
 # N ranks as N JVMs under `quire run`) against the same container written by SIONlib's own C
 # library (sion_paropen_mpi, N MPI processes under OpenMPI's mpirun), against file-per-process (the
-# same JVMs each writing its own file, and the C program doing the same with write(2)) and against
-# one `dd` of the same total, all in the same run, interleaved per repeat; then the cost of the
-# collective open and close against the number of tasks (in-JVM groups).
+# same JVMs each writing its own file, and the C program doing the same with pwrite(2)), against
+# one plain file shared by the C ranks (each its own range, pwrite: the kernel's price of sharing a
+# file, apart from any format) and against one `dd` of the same total, all in the same run,
+# interleaved per repeat; then the cost of the collective open and close against the number of
+# tasks (in-JVM groups).
 #   SIONLIB_HOME=DIR benchmarks/sion-bandwidth.sh [REPEATS=3] [MIB_PER_RANK=256] [RANKS="1 2 4 8"]
 #                                [WRITE_KIB="64 4096"] [CHUNK_MIB=16] [TASKS="1 64 1024 16384"]
 # SIONLIB_HOME is an installation of SIONlib 1.7.6 with its MPI API (bin/sionconfig,
@@ -17,7 +19,8 @@
 # the other (every task's bytes compared).
 # Files go to $QUIRE_BENCH_DIR (default benchmarks/target/bench-data) and are deleted after each
 # step. Needs root to drop the page cache before cold reads (the table says when it could not).
-# Prints the conditions, then two Markdown tables of medians over REPEATS runs.
+# Prints the conditions, then two Markdown tables of medians over REPEATS runs; every timed step
+# is also kept in benchmarks/target/sion-bandwidth-steps.txt.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repeats=${1:-3}
@@ -58,8 +61,11 @@ if [[ $sionlib_home != none ]]; then
   mpicc -O2 -Wall -std=c11 $("$sionconfig" --mpi --cflags --c) benchmarks/src/main/c/sionlib-bandwidth.c \
     -o "$sionlib_bench" $("$sionconfig" --mpi --libs --c)
 fi
-results=$(mktemp)
-trap 'rm -f "$results"; rm -f "$directory"/bandwidth.* "$directory"/check.*' EXIT
+# One line per timed step (method op ranks write_size bytes seconds), kept after the run.
+results=benchmarks/target/sion-bandwidth-steps.txt
+: >"$results"
+open_close=$(mktemp)
+trap 'rm -f "$open_close"; rm -f "$directory"/bandwidth.* "$directory"/check.*' EXIT
 
 echo "## Conditions"
 benchmarks/conditions.sh "$directory"
@@ -140,11 +146,13 @@ for line in open(sys.argv[1]):
     mibs[(op, int(n), int(w), method)].append(int(total) / 1048576 / float(seconds))
 ops = [("write_fsync", "write + fsync"), ("write", "write, no fsync"), ("read_cold", "read, cache dropped"),
        ("read_warm", "read, page cache")]
-columns = [("sion", "Quire SION"), ("sionlib", "SIONlib C"), ("fpp", "Java fpp"), ("cfpp", "C fpp"), ("dd", "dd")]
+columns = [("sion", "Quire SION"), ("sionlib", "SIONlib C"), ("fpp", "Java fpp"), ("cfpp", "C fpp"),
+           ("cshared", "C shared file"), ("dd", "dd")]
 columns = [(method, title) for method, title in columns if any(k[3] == method for k in mibs)]
-ratios = [(a, b) for a, b in [("sion", "sionlib"), ("sion", "cfpp"), ("sion", "fpp"), ("sionlib", "cfpp"), ("sion", "dd")]
+ratios = [(a, b) for a, b in [("sion", "sionlib"), ("sion", "cfpp"), ("sion", "fpp"), ("sionlib", "cfpp"),
+                              ("cshared", "cfpp"), ("sion", "dd")]
           if a in dict(columns) and b in dict(columns)]
-short = {"sion": "Quire", "sionlib": "SIONlib", "fpp": "Java fpp", "cfpp": "C fpp", "dd": "dd"}
+short = {"sion": "Quire", "sionlib": "SIONlib", "fpp": "Java fpp", "cfpp": "C fpp", "cshared": "C shared", "dd": "dd"}
 def cell(values):
     middle = f"{statistics.median(values):,.0f}"
     return middle if len(values) == 1 else f"{middle} ({min(values):,.0f}–{max(values):,.0f})"
@@ -173,8 +181,8 @@ tasks_csv=$(tr ' ' , <<<"$tasks_list")
 echo "sion-bandwidth: collective open and close" >&2
 (ulimit -n 65536 2>/dev/null || true
  java -Xss256k -cp "$bench_jar:benchmarks/target/lib/*" org.quire.benchmarks.SionOpenCloseCost \
-   "$directory" "$repeats" "$tasks_csv" "$tasks_csv") >"$results"
-python3 - "$results" <<'PY'
+   "$directory" "$repeats" "$tasks_csv" "$tasks_csv") >"$open_close"
+python3 - "$open_close" <<'PY'
 import sys, statistics, collections
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):

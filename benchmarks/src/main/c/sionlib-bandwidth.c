@@ -1,7 +1,7 @@
 /*
  * Write and read bandwidth of one shared SION container written through SIONlib's own C library
  * (MPI API: sion_paropen_mpi / sion_fwrite / sion_fread / sion_parclose_mpi) against C
- * file-per-process, for benchmarks/sion-bandwidth.sh. The counterpart of
+ * file-per-process and against one shared plain file, for benchmarks/sion-bandwidth.sh. The counterpart of
  * org.quire.benchmarks.SionBandwidth: the same steps, the same bytes, the same result lines.
  *
  *   mpirun -n N sionlib-bandwidth DIRECTORY BYTES_PER_RANK WRITE_SIZE CHUNK_SIZE REPEAT [FS_BLOCK_SIZE]
@@ -10,9 +10,10 @@
  *
  * Benchmark mode: every rank writes BYTES_PER_RANK zero bytes in writes of WRITE_SIZE bytes, once
  * into DIRECTORY/bandwidth.sionlib (one task per rank, requested chunk CHUNK_SIZE, FS_BLOCK_SIZE
- * passed to SIONlib, default -1: SIONlib takes the file system's block size) and once into its own
- * file DIRECTORY/bandwidth.cfpp.RANK; first with fsync, then without; after the fsync'd writes
- * both are read back, after dropping the page cache (cold) and again at once (warm). Rank 0
+ * passed to SIONlib, default -1: SIONlib takes the file system's block size), once into its own
+ * file DIRECTORY/bandwidth.cfpp.RANK and once into its own range of DIRECTORY/bandwidth.cshared
+ * (pwrite, no format); first with fsync, then without; after the fsync'd writes
+ * all three are read back, after dropping the page cache (cold) and again at once (warm). Rank 0
  * prints one line per step:
  *
  *   result method=sionlib op=write_fsync ranks=4 write_size=65536 bytes=1073741824 seconds=2.345
@@ -111,11 +112,14 @@ static void fsync_path(const char *file) {
   if (fd < 0 || fsync(fd) != 0 || close(fd) != 0) fail("fsync after close", file);
 }
 
-enum method { SIONLIB, CFPP };
-static const char *method_label[] = {"sionlib", "cfpp"};
+/* SIONLIB: the container through SIONlib; CFPP: each rank its own file; CSHARED: one file without
+ * any format, rank r writing and reading bytes [r * BYTES_PER_RANK, (r + 1) * BYTES_PER_RANK) with
+ * pwrite/pread: what the kernel charges for sharing one file, apart from any library. */
+enum method { SIONLIB, CFPP, CSHARED, METHODS };
+static const char *method_label[] = {"sionlib", "cfpp", "cshared"};
 
 struct bench {
-  char container[4096], own_file[4096];
+  char container[4096], own_file[4096], shared_file[4096];
   int64_t bytes_per_rank, chunk;
   size_t write_size;
   int32_t fs_block_size;
@@ -130,13 +134,16 @@ static void write_step(struct bench *b, enum method m, int fsync_data, int64_t b
     if (sion_parclose_mpi(sid) != SION_SUCCESS) fail("sion_parclose_mpi failed", b->container);
     if (fsync_data && rank == 0) fsync_path(b->container);
   } else {
-    int fd = open(b->own_file, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-    if (fd < 0) fail("open for writing", b->own_file);
+    /* the shared file does not exist here (deleted after every step), so no rank truncates another's bytes */
+    const char *file = m == CFPP ? b->own_file : b->shared_file;
+    off_t start = m == CFPP ? 0 : (off_t) rank * b->bytes_per_rank;
+    int fd = open(file, O_CREAT | O_WRONLY | (m == CFPP ? O_TRUNC : 0), 0644);
+    if (fd < 0) fail("open for writing", file);
     for (int64_t done = 0; done < bytes; done += b->write_size) {
-      if (write(fd, b->buffer, b->write_size) != (ssize_t) b->write_size) fail("short write", b->own_file);
+      if (pwrite(fd, b->buffer, b->write_size, start + done) != (ssize_t) b->write_size) fail("short write", file);
     }
-    if (fsync_data && fsync(fd) != 0) fail("fsync", b->own_file);
-    if (close(fd) != 0) fail("close", b->own_file);
+    if (fsync_data && fsync(fd) != 0) fail("fsync", file);
+    if (close(fd) != 0) fail("close", file);
   }
 }
 
@@ -147,11 +154,13 @@ static void read_step(struct bench *b, enum method m, int64_t bytes) {
     total = sion_read_all(sid, b->container, b->buffer, b->write_size, NULL);
     if (sion_parclose_mpi(sid) != SION_SUCCESS) fail("sion_parclose_mpi after reading failed", b->container);
   } else {
-    int fd = open(b->own_file, O_RDONLY);
-    if (fd < 0) fail("open for reading", b->own_file);
-    ssize_t n;
-    while ((n = read(fd, b->buffer, b->write_size)) > 0) total += n;
-    if (n < 0) fail("read", b->own_file);
+    const char *file = m == CFPP ? b->own_file : b->shared_file;
+    off_t start = m == CFPP ? 0 : (off_t) rank * b->bytes_per_rank;
+    int fd = open(file, O_RDONLY);
+    if (fd < 0) fail("open for reading", file);
+    ssize_t n = 1;
+    while (total < bytes && (n = pread(fd, b->buffer, b->write_size, start + total)) > 0) total += n;
+    if (n < 0) fail("read", file);
     close(fd);
   }
   if (total != bytes) {
@@ -196,28 +205,28 @@ static int drop_page_cache(void) {
 
 static void delete_files(struct bench *b) {
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) unlink(b->container);
+  if (rank == 0) {
+    unlink(b->container);
+    unlink(b->shared_file);
+  }
   unlink(b->own_file);
 }
 
 static void bench(struct bench *b, int repeat) {
-  enum method order[2] = {SIONLIB, CFPP};
-  if (repeat % 2 == 1) {
-    order[0] = CFPP;
-    order[1] = SIONLIB;
-  }
-  for (int m = 0; m < 2; m++) { /* warm-up: one untimed write and read per method */
+  enum method order[METHODS];
+  for (int m = 0; m < METHODS; m++) order[m] = repeat % 2 == 0 ? (enum method) m : (enum method) (METHODS - 1 - m);
+  for (int m = 0; m < METHODS; m++) { /* warm-up: one untimed write and read per method */
     write_step(b, order[m], 0, b->write_size);
     read_step(b, order[m], b->write_size);
   }
   delete_files(b);
   for (int fsync_data = 1; fsync_data >= 0; fsync_data--) {
-    for (int m = 0; m < 2; m++) {
+    for (int m = 0; m < METHODS; m++) {
       flush_then_barrier();
       measure(b, order[m], fsync_data ? "write_fsync" : "write", fsync_data, 0);
     }
     if (fsync_data) {
-      for (int m = 0; m < 2; m++) {
+      for (int m = 0; m < METHODS; m++) {
         if (drop_page_cache()) measure(b, order[m], "read_cold", 0, 1);
         else if (rank == 0) printf("note drop_caches refused: no cold read\n");
         measure(b, order[m], "read_warm", 0, 1);
@@ -295,6 +304,7 @@ int main(int argc, char **argv) {
   } else {
     snprintf(b.container, sizeof b.container, "%s/bandwidth.sionlib", path);
     snprintf(b.own_file, sizeof b.own_file, "%s/bandwidth.cfpp.%d", path, rank);
+    snprintf(b.shared_file, sizeof b.shared_file, "%s/bandwidth.cshared", path);
     bench(&b, atoi(argv[5]));
   }
   free(b.buffer);
