@@ -61,9 +61,12 @@ if [[ $sionlib_home != none ]]; then
   mpicc -O2 -Wall -std=c11 $("$sionconfig" --mpi --cflags --c) benchmarks/src/main/c/sionlib-bandwidth.c \
     -o "$sionlib_bench" $("$sionconfig" --mpi --libs --c)
 fi
-# One line per timed step (method op ranks write_size bytes seconds), kept after the run.
+# One line per timed step (method op ranks write_size bytes seconds), kept after the run, and its
+# phases (open, data, close: the slowest rank's time in each).
 results=benchmarks/target/sion-bandwidth-steps.txt
+phases=benchmarks/target/sion-bandwidth-phases.txt
 : >"$results"
+: >"$phases"
 open_close=$(mktemp)
 trap 'rm -f "$open_close"; rm -f "$directory"/bandwidth.* "$directory"/check.*' EXIT
 
@@ -125,11 +128,13 @@ for ((r = 0; r < repeats; r++)); do
         "$directory" $((mib_per_rank * 1048576)) "$w" $((chunk_mib * 1048576)) "$r" 2>&1) || { echo "$out" >&2; exit 1; }
       sed -n 's/^\[0\] result method=\(\S*\) op=\(\S*\) ranks=\(\S*\) write_size=\(\S*\) bytes=\(\S*\) seconds=\(\S*\)$/\1 \2 \3 \4 \5 \6/p' \
         <<<"$out" >>"$results"
+      sed -n 's/^\[0\] phases //p' <<<"$out" >>"$phases"
       if [[ $sionlib_home != none ]]; then
         out=$(timeout 1800 mpirun "${mpirun_args[@]}" -n "$n" "$sionlib_bench" "$directory" $((mib_per_rank * 1048576)) \
           "$w" $((chunk_mib * 1048576)) "$r" "$sionlib_fs_block_size" 2>&1) || { echo "$out" >&2; exit 1; }
         sed -n 's/^result method=\(\S*\) op=\(\S*\) ranks=\(\S*\) write_size=\(\S*\) bytes=\(\S*\) seconds=\(\S*\)$/\1 \2 \3 \4 \5 \6/p' \
           <<<"$out" >>"$results"
+        sed -n 's/^phases //p' <<<"$out" >>"$phases"
       fi
       dd_run "$n" "$w"
     done
@@ -168,6 +173,31 @@ for op, label in ops:
         size = f"{w // 1048576} MiB" if w >= 1048576 else f"{w // 1024} KiB"
         print(f"| {label} | {n} | {size} | " + " | ".join(cell(runs[method]) for method, _ in columns) + " | "
               + " | ".join(f"{m[a] / m[b]:.2f}" for a, b in ratios) + " |")
+PY
+echo
+echo "## Where the time goes: open / data / close (ms, median of $repeats; each phase the slowest rank's)"
+echo
+python3 - "$phases" <<'PY'
+import sys, statistics, collections
+phases = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    fields = dict(f.split("=") for f in line.split())
+    key = (fields["op"], int(fields["ranks"]), int(fields["write_size"]), fields["method"])
+    phases[key].append([float(fields[p]) * 1000 for p in ("open", "data", "close")])
+columns = [(m, t) for m, t in [("sion", "Quire SION"), ("sionlib", "SIONlib C"), ("fpp", "Java fpp"), ("cfpp", "C fpp"),
+                               ("cshared", "C shared file")] if any(k[3] == m for k in phases)]
+ops = [("write_fsync", "write + fsync"), ("write", "write, no fsync"), ("read_cold", "read, cache dropped"),
+       ("read_warm", "read, page cache")]
+print("| operation | ranks | write size | " + " | ".join(f"{t} open / data / close" for _, t in columns) + " |")
+print("|---|---:|---:|" + "---:|" * len(columns))
+for op, label in ops:
+    for n, w in sorted({(k[1], k[2]) for k in phases if k[0] == op}):
+        cells = []
+        for method, _ in columns:
+            runs = phases.get((op, n, w, method))
+            cells.append(" / ".join(f"{statistics.median(r[i] for r in runs):,.1f}" for i in range(3)) if runs else "")
+        size = f"{w // 1048576} MiB" if w >= 1048576 else f"{w // 1024} KiB"
+        print(f"| {label} | {n} | {size} | " + " | ".join(cells) + " |")
 PY
 if ! grep -q ' read_cold ' "$results"; then
   echo

@@ -17,6 +17,10 @@
  * prints one line per step:
  *
  *   result method=sionlib op=write_fsync ranks=4 write_size=65536 bytes=1073741824 seconds=2.345
+ *   phases method=sionlib op=write_fsync ranks=4 write_size=65536 open=0.004 data=2.300 close=0.041
+ *
+ * The phases line splits the step as SionBandwidth does (each phase the slowest rank's): open, the
+ * writes or reads (with the fsync), close.
  *
  * SIONlib 1.7.6 has no fsync of its own: with fsync every rank flushes its FILE stream and
  * fsyncs before sion_parclose_mpi, and after the close rank 0 fsyncs the file once more for the
@@ -39,6 +43,8 @@
 #include <unistd.h>
 
 static int rank, size;
+/* now() when the current step's open returned and when its close began */
+static double opened, closing;
 
 static void fail(const char *what, const char *file) {
   fprintf(stderr, "sionlib-bandwidth: rank %d: %s: %s%s%s\n", rank, file, what, errno ? ": " : "",
@@ -129,8 +135,10 @@ struct bench {
 static void write_step(struct bench *b, enum method m, int fsync_data, int64_t bytes) {
   if (m == SIONLIB) {
     int sid = sion_open_write(b->container, b->chunk, b->fs_block_size);
+    opened = now();
     sion_write_all(sid, b->container, b->buffer, b->write_size, bytes);
     if (fsync_data) sion_fsync_data(sid, b->container);
+    closing = now();
     if (sion_parclose_mpi(sid) != SION_SUCCESS) fail("sion_parclose_mpi failed", b->container);
     if (fsync_data && rank == 0) fsync_path(b->container);
   } else {
@@ -139,10 +147,12 @@ static void write_step(struct bench *b, enum method m, int fsync_data, int64_t b
     off_t start = m == CFPP ? 0 : (off_t) rank * b->bytes_per_rank;
     int fd = open(file, O_CREAT | O_WRONLY | (m == CFPP ? O_TRUNC : 0), 0644);
     if (fd < 0) fail("open for writing", file);
+    opened = now();
     for (int64_t done = 0; done < bytes; done += b->write_size) {
       if (pwrite(fd, b->buffer, b->write_size, start + done) != (ssize_t) b->write_size) fail("short write", file);
     }
     if (fsync_data && fsync(fd) != 0) fail("fsync", file);
+    closing = now();
     if (close(fd) != 0) fail("close", file);
   }
 }
@@ -151,15 +161,19 @@ static void read_step(struct bench *b, enum method m, int64_t bytes) {
   int64_t total = 0;
   if (m == SIONLIB) {
     int sid = sion_open_read(b->container);
+    opened = now();
     total = sion_read_all(sid, b->container, b->buffer, b->write_size, NULL);
+    closing = now();
     if (sion_parclose_mpi(sid) != SION_SUCCESS) fail("sion_parclose_mpi after reading failed", b->container);
   } else {
     const char *file = m == CFPP ? b->own_file : b->shared_file;
     off_t start = m == CFPP ? 0 : (off_t) rank * b->bytes_per_rank;
     int fd = open(file, O_RDONLY);
     if (fd < 0) fail("open for reading", file);
+    opened = now();
     ssize_t n = 1;
     while (total < bytes && (n = pread(fd, b->buffer, b->write_size, start + total)) > 0) total += n;
+    closing = now();
     if (n < 0) fail("read", file);
     close(fd);
   }
@@ -170,17 +184,21 @@ static void read_step(struct bench *b, enum method m, int64_t bytes) {
   }
 }
 
-/* Times one step from a common barrier; rank 0 prints the slowest rank's time. */
+/* Times one step from a common barrier; rank 0 prints the slowest rank's time and the slowest
+ * rank's time in each phase. */
 static void measure(struct bench *b, enum method m, const char *op, int fsync_data, int is_read) {
   MPI_Barrier(MPI_COMM_WORLD);
   double start = now();
   if (is_read) read_step(b, m, b->bytes_per_rank);
   else write_step(b, m, fsync_data, b->bytes_per_rank);
-  double elapsed = now() - start, slowest;
-  MPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  double end = now();
+  double mine[4] = {end - start, opened - start, closing - opened, end - closing}, slowest[4];
+  MPI_Reduce(mine, slowest, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     printf("result method=%s op=%s ranks=%d write_size=%zu bytes=%lld seconds=%.6f\n", method_label[m], op, size,
-           b->write_size, (long long) (b->bytes_per_rank * size), slowest);
+           b->write_size, (long long) (b->bytes_per_rank * size), slowest[0]);
+    printf("phases method=%s op=%s ranks=%d write_size=%zu open=%.6f data=%.6f close=%.6f\n", method_label[m], op,
+           size, b->write_size, slowest[1], slowest[2], slowest[3]);
     fflush(stdout);
   }
 }
