@@ -174,6 +174,42 @@ for op, label in ops:
         print(f"| {label} | {n} | {size} | " + " | ".join(cell(runs[method]) for method, _ in columns) + " | "
               + " | ".join(f"{m[a] / m[b]:.2f}" for a, b in ratios) + " |")
 PY
+if grep -q '^sionlib ' "$results"; then
+  echo
+  echo "## Goals of issue 13, item 6: ratios within each round, median (min–max) over $repeats rounds"
+  echo
+  python3 - "$results" <<'PY'
+import sys, statistics, collections
+# the k-th line of (method, op, n, w) is round k; a ratio is taken within a round (same jobs, same
+# minutes), then median and range over the rounds
+seen = collections.Counter()
+rate = {}
+for line in open(sys.argv[1]):
+    method, op, n, w, total, seconds = line.split()
+    key = (method, op, int(n), int(w))
+    rate[key + (seen[key],)] = int(total) / 1048576 / float(seconds)
+    seen[key] += 1
+rounds = max(seen.values())
+ops = [("write_fsync", "write + fsync"), ("write", "write, no fsync"), ("read_cold", "read, cache dropped"), ("read_warm", "read, page cache")]
+def ratios(a, b, op, n, w):
+    return [rate[(a, op, n, w, r)] / rate[(b, op, n, w, r)] for r in range(rounds) if (a, op, n, w, r) in rate and (b, op, n, w, r) in rate]
+def fmt(v, goal):
+    if not v: return ""
+    m = statistics.median(v)
+    mark = "met" if m >= goal else "**not met**"
+    return f"{m:.2f} ({min(v):.2f}–{max(v):.2f}) {mark}"
+print("| operation | ranks | write size | Quire / SIONlib, goal ≥ 1.1 | Quire / C fpp, goal ≥ 0.95 | Quire / Java fpp | SIONlib / C fpp | C shared / C fpp |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for op, label in ops:
+    for n, w in sorted({(k[2], k[3]) for k in seen if k[1] == op}):
+        size = f"{w // 1048576} MiB" if w >= 1048576 else f"{w // 1024} KiB"
+        q_sl = fmt(ratios("sion", "sionlib", op, n, w), 1.1) if op.startswith("write") else "—"
+        def plain(a, b):
+            v = ratios(a, b, op, n, w)
+            return f"{statistics.median(v):.2f} ({min(v):.2f}–{max(v):.2f})" if v else ""
+        print(f"| {label} | {n} | {size} | {q_sl} | {fmt(ratios('sion', 'cfpp', op, n, w), 0.95)} | {plain('sion','fpp')} | {plain('sionlib','cfpp')} | {plain('cshared','cfpp')} |")
+PY
+fi
 echo
 echo "## Where the time goes: open / data / close (ms, median of $repeats; each phase the slowest rank's)"
 echo
