@@ -12,7 +12,7 @@
 # SIONLIB_HOME is an installation of SIONlib 1.7.6 with its MPI API (bin/sionconfig,
 # lib/liblsionmpi_64.a), built from SIONlib's public source (e.g. the ikitayama/sionlib repository on
 # GitHub) with its own configure for OpenMPI; this script does not build SIONlib. SIONLIB_HOME=none
-# skips the SIONlib columns. SIONLIB_FS_BLOCK_SIZE (default -1: SIONlib takes the file system's
+# leaves the C program out (the SIONlib C, C fpp and C shared file columns). SIONLIB_FS_BLOCK_SIZE (default -1: SIONlib takes the file system's
 # block size) is passed to sion_paropen_mpi. OpenMPI (mpicc, mpirun) comes from Debian's
 # libopenmpi-dev and openmpi-bin, which the script installs with apt-get when they are missing and
 # it runs as root. Before timing, a check writes a container with each library and reads it with
@@ -36,7 +36,7 @@ directory=$(cd "$directory" && pwd)
 if [[ ! -f $bench_jar || ! -f launcher/target/quire-launcher.jar ]]; then
   mvn -B -q -DskipTests package
 fi
-sionlib_home=${SIONLIB_HOME:?set SIONLIB_HOME to an MPI-enabled SIONlib 1.7.6 installation (see the top of this script), or to none to leave SIONlib out}
+sionlib_home=${SIONLIB_HOME:?set SIONLIB_HOME to an MPI-enabled SIONlib 1.7.6 installation (see the top of this script), or to none to leave the C program out}
 sionlib_fs_block_size=${SIONLIB_FS_BLOCK_SIZE:--1}
 sionlib_bench=benchmarks/target/c/sionlib-bandwidth
 mpirun_args=(--oversubscribe)
