@@ -40,7 +40,12 @@ import java.util.List;
  *
  * <pre>
  * result method=sion op=write_fsync ranks=4 write_size=65536 bytes=1073741824 seconds=2.345
+ * phases method=sion op=write_fsync ranks=4 write_size=65536 open=0.004 data=2.300 close=0.041
  * </pre>
+ *
+ * The phases line splits the step (each phase the slowest rank's): SION's collective open, the
+ * writes or reads, and the collective close; file-per-process: open, writes or reads (with its
+ * fsync), close.
  *
  * Dirty pages are written back (untimed) before every write step so that one step's write-back
  * does not land in the next. One small untimed write and read per method come first (class
@@ -69,6 +74,9 @@ public final class SionBandwidth {
     private final long bytesPerRank;
     private final ByteBuffer buffer;
     private final long chunkSize;
+    /** System.nanoTime() when the current step's open returned and when its close began. */
+    private long opened;
+    private long closing;
 
     private SionBandwidth(Communicator world, Path directory, long bytesPerRank, int writeSize, long chunkSize) {
         if (bytesPerRank <= 0 || writeSize <= 0 || bytesPerRank % writeSize != 0) {
@@ -143,13 +151,16 @@ public final class SionBandwidth {
         if (method == Method.SION) {
             try (SionParallelWriter out = SionParallelWriter.open(container, world, chunkSize, 1,
                     SionParallelWriter.FS_BLOCK_SIZE_FROM_FILE_STORE, SionWriteOptions.defaults().withFsyncOnClose(fsync))) {
+                opened = System.nanoTime();
                 for (long i = 0; i < writes; i++) {
                     out.write(buffer.clear());
                 }
+                closing = System.nanoTime();
             }
         } else {
             try (FileChannel out = FileChannel.open(ownFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
+                opened = System.nanoTime();
                 for (long i = 0; i < writes; i++) {
                     buffer.clear();
                     while (buffer.hasRemaining()) {
@@ -159,6 +170,7 @@ public final class SionBandwidth {
                 if (fsync) {
                     out.force(true);
                 }
+                closing = System.nanoTime();
             }
         }
     }
@@ -169,12 +181,16 @@ public final class SionBandwidth {
             try (SionParallelReader in = SionParallelReader.openOwnTask(container, world)) {
                 SionTask task = in.tasks().get(0);
                 try (TaskStreamChannel stream = in.openTaskStream(task)) {
+                    opened = System.nanoTime();
                     read = drain(stream);
                 }
+                closing = System.nanoTime();
             }
         } else {
             try (FileChannel in = FileChannel.open(ownFile, StandardOpenOption.READ)) {
+                opened = System.nanoTime();
                 read = drain(in);
+                closing = System.nanoTime();
             }
         }
         if (read != bytes) {
@@ -194,16 +210,23 @@ public final class SionBandwidth {
         }
     }
 
-    /** Times {@code step} on every rank from a common barrier; rank 0 prints the slowest rank's time. */
+    /**
+     * Times {@code step} on every rank from a common barrier; rank 0 prints the slowest rank's time
+     * and the slowest rank's time in each phase.
+     */
     private void measure(Method method, String op, Step step) throws IOException {
         world.barrier();
         long start = System.nanoTime();
         step.run();
-        long elapsed = System.nanoTime() - start;
-        long[] slowest = world.reduce(new long[] {elapsed}, ReduceOp.MAX, 0);
+        long end = System.nanoTime();
+        long[] slowest = world.reduce(new long[] {end - start, opened - start, closing - opened, end - closing},
+                ReduceOp.MAX, 0);
         if (world.rank() == 0) {
             System.out.printf("result method=%s op=%s ranks=%d write_size=%d bytes=%d seconds=%.6f%n", method.label, op,
                     world.size(), buffer.capacity(), bytesPerRank * world.size(), slowest[0] / 1e9);
+            System.out.printf("phases method=%s op=%s ranks=%d write_size=%d open=%.6f data=%.6f close=%.6f%n",
+                    method.label, op, world.size(), buffer.capacity(), slowest[1] / 1e9, slowest[2] / 1e9,
+                    slowest[3] / 1e9);
         }
     }
 
