@@ -301,10 +301,13 @@ public final class Hdf5File implements AutoCloseable {
         SuperblockV3 superblock = (SuperblockV3) read;
         int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
         if ((superblock.consistencyFlags() & writing) != 0) {
-            throw new FileOpenForWritingException(path, superblock.consistencyFlags(),
-                    "another writer has it open, or its writer died: when none is running, "
-                            + "Hdf5File.recover(path) makes it consistent, then open it again; "
-                            + "nothing was changed");
+            throw new FileOpenForWritingException(path,
+                    FileOpenForWritingException.flagsMessage(superblock.consistencyFlags())
+                            + "; " + previousWriter(path),
+                    "nothing was changed; once it is gone, Hdf5File.recover(path) makes the "
+                            + "file consistent, then open it again",
+                    "nothing was changed; once it is gone, quire h5 clear " + path
+                            + " makes the file consistent, then open it again");
         }
         if (Addresses.isDefined(superblock.extensionAddress())) {
             throw new UnsupportedFormatException(path, "superblock (writing)", 0,
@@ -318,6 +321,22 @@ public final class Hdf5File implements AutoCloseable {
                     Long.toUnsignedString(superblock.endOfFileAddress()));
         }
         return superblock;
+    }
+
+    /**
+     * The writer a new writer found the superblock's flags left by, as its record tells (this
+     * writer holds the lock, so no Quire writer on this host is alive by its lock).
+     */
+    private static String previousWriter(Path path) {
+        try {
+            WriterStatus status = WriterStatus.of(path, false);
+            return status.state() == WriterStatus.State.NO_WRITER
+                    ? "no Quire writer holds it or left a record: its writer died, or is not a "
+                            + "Quire writer (libhdf5's takes no Quire lock)"
+                    : status.summary();
+        } catch (IOException e) {
+            return "its writer record cannot be read: " + e.getMessage();
+        }
     }
 
     /** After a failed open: what it had opened and taken. */
@@ -435,15 +454,22 @@ public final class Hdf5File implements AutoCloseable {
         int flags = superblock.consistencyFlags();
         if (swmr == null && (flags & (SuperblockV3.FLAG_OPEN_FOR_WRITE
                 | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE)) != 0) {
-            throw new FileOpenForWritingException(path, flags, "when its writer is an SWMR "
-                    + "writer, follow it with Hdf5File.openSwmr; when it died, "
-                    + "Hdf5File.recover (quire h5 clear) makes the file consistent");
+            throw new FileOpenForWritingException(path,
+                    FileOpenForWritingException.flagsMessage(flags) + "; a writer has it open, "
+                            + "or died with it open",
+                    "when its writer is an SWMR writer, follow it with Hdf5File.openSwmr; when "
+                            + "it died, Hdf5File.recover(path) makes the file consistent",
+                    "when its writer died, quire h5 clear " + path + " makes the file "
+                            + "consistent");
         }
         if (swmr != null && (flags & SuperblockV3.FLAG_OPEN_FOR_WRITE) != 0
                 && (flags & SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE) == 0) {
-            throw new FileOpenForWritingException(path, flags, "not by an SWMR writer, so "
-                    + "an SWMR reader cannot follow it; when its writer died, Hdf5File.recover "
-                    + "(quire h5 clear) makes the file consistent");
+            throw new FileOpenForWritingException(path,
+                    FileOpenForWritingException.flagsMessage(flags) + ", not by an SWMR "
+                            + "writer, so an SWMR reader cannot follow it",
+                    "when its writer died, Hdf5File.recover(path) makes the file consistent",
+                    "when its writer died, quire h5 clear " + path + " makes the file "
+                            + "consistent");
         }
         // libhdf5 counts the user block in the end of file address.
         long fileSize = blocks.baseAddress() + blocks.size();
@@ -495,7 +521,8 @@ public final class Hdf5File implements AutoCloseable {
                 WriterStatus status = WriterStatus.of(path, false);
                 if (status.state() == WriterStatus.State.ALIVE) {
                     throw new FileLockedException(path, status.summary(),
-                            "recover a file only when its writer is gone");
+                            "recover a file only when its writer is gone",
+                            "clear a file only when its writer is gone");
                 }
             }
             Storage journal = null;
