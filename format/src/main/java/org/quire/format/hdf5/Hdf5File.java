@@ -29,7 +29,6 @@ import org.quire.format.hdf5.layout.SuperblockV3;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.storage.CreateMode;
 import org.quire.format.storage.Durability;
-import org.quire.format.storage.FileInUseException;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.NewFiles;
 import org.quire.format.storage.OpenMode;
@@ -140,14 +139,32 @@ public final class Hdf5File implements AutoCloseable {
 
     /**
      * {@link #create(Path)}, or with {@link CreateMode#REPLACE} after removing an existing file,
-     * unless a writer has it open ({@link FileInUseException}, nothing changed); a reader that has
-     * the old file open keeps reading it (it is unlinked, not truncated).
+     * unless a writer or a reader has it open (refused as a writer of it would be: {@link
+     * FileLockedException} naming the writer, {@link FileHeldByReadersException} naming the
+     * readers; nothing changed); a process that has the old file open without Quire's locks
+     * keeps reading it (it is unlinked, not truncated).
      */
     public static Hdf5File create(Path path, CreateMode mode) throws IOException {
         if (mode == CreateMode.REPLACE) {
+            refuseIfHeld(path);
+            // Removes under a lock of the whole file: still refused (FileInUseException) if
+            // someone opened it since.
             NewFiles.removeUnlessInUse(FileStorage.OPENER, path);
         }
         return create(path);
+    }
+
+    /** Takes and releases a writer's locks on {@code path}, if it exists: says who holds it. */
+    private static void refuseIfHeld(Path path) throws IOException {
+        Storage existing;
+        try {
+            existing = FileStorage.OPENER.open(path, OpenMode.READ_WRITE);
+        } catch (java.nio.file.NoSuchFileException nothingToReplace) {
+            return;
+        }
+        try (existing; OpenLocks locks = OpenLocks.take(existing, path, OpenLocks.Role.WRITER)) {
+            // free: nothing holds it
+        }
     }
 
     /** {@link #create(Path)} through {@code opener} (a test's crash simulator, or real files). */
