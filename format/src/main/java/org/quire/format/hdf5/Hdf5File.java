@@ -703,6 +703,7 @@ public final class Hdf5File implements AutoCloseable {
         requireOpen();
         if (writable) {
             cache.requireNoIncompleteFlush();
+            requireNotCutShort();
             publish(durability.forcesAtFlush());
             blocks.flushBegins();
             cache.flush(durability.forcesAtFlush());
@@ -758,6 +759,19 @@ public final class Hdf5File implements AutoCloseable {
                 | (on ? SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE : 0);
     }
 
+    /**
+     * Before a flush writes anything: the file still reaches as far as the last flush left it.
+     * Quire's locks are advisory and libhdf5 does not take them: {@code h5py.File(path, 'w')}
+     * truncates a file a Quire writer has open (docs/swmr.md, "Open rules and locks"). The
+     * flush would write its blocks over a hole, silently; the writer fails instead.
+     */
+    private void requireNotCutShort() throws IOException {
+        long size = blocks.size();
+        if (size < blocks.flushedEnd()) {
+            throw new FileCutShortException(blocks.path(), size, blocks.flushedEnd());
+        }
+    }
+
     /** Whether {@link #startSwmrWrite()} was called: readers may follow the file. */
     public boolean isSwmrWriting() {
         return swmrWriting;
@@ -780,6 +794,7 @@ public final class Hdf5File implements AutoCloseable {
         try {
             if (writable) {
                 cache.requireNoIncompleteFlush();
+                requireNotCutShort();
                 consistencyFlags = 0;
                 publish(cache.durability().forcesAtClose());
                 blocks.flushBegins();
