@@ -341,8 +341,8 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /**
-     * The writer a new writer found the superblock's flags left by, as its record tells (this
-     * writer holds the lock, so no Quire writer on this host is alive by its lock).
+     * The writer whose superblock flags an open found, as its record tells (the opener holds
+     * a lock on the writer byte, shared or not, so no Quire writer on this host holds it).
      */
     private static String previousWriter(Path path) {
         try {
@@ -472,8 +472,8 @@ public final class Hdf5File implements AutoCloseable {
         if (swmr == null && (flags & (SuperblockV3.FLAG_OPEN_FOR_WRITE
                 | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE)) != 0) {
             throw new FileOpenForWritingException(path,
-                    FileOpenForWritingException.flagsMessage(flags) + "; a writer has it open, "
-                            + "or died with it open",
+                    FileOpenForWritingException.flagsMessage(flags) + "; "
+                            + previousWriter(path),
                     "when its writer is an SWMR writer, follow it with Hdf5File.openSwmr; when "
                             + "it died, Hdf5File.recover(path) makes the file consistent",
                     "when its writer died, quire h5 clear " + path + " makes the file "
@@ -483,7 +483,8 @@ public final class Hdf5File implements AutoCloseable {
                 && (flags & SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE) == 0) {
             throw new FileOpenForWritingException(path,
                     FileOpenForWritingException.flagsMessage(flags) + ", not by an SWMR "
-                            + "writer, so an SWMR reader cannot follow it",
+                            + "writer, so an SWMR reader cannot follow it; "
+                            + previousWriter(path),
                     "when its writer died, Hdf5File.recover(path) makes the file consistent",
                     "when its writer died, quire h5 clear " + path + " makes the file "
                             + "consistent");
