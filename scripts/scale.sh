@@ -9,5 +9,5 @@ if [[ ! -f examples/target/quire-examples.jar || ! -d examples/target/lib ]]; th
   echo "scale.sh: not built yet: run 'mvn -B -DskipTests package' first" >&2
   exit 70
 fi
-exec java -cp "examples/target/quire-examples.jar:examples/target/lib/*" \
+exec java --add-exports java.base/sun.nio.ch=ALL-UNNAMED -cp "examples/target/quire-examples.jar:examples/target/lib/*" \
   org.quire.examples.heat.HeatScaling --quire ./quire "$@"

@@ -19,7 +19,7 @@ quire_srun() {
   export QUIRE_SECRET_FILE="$secret_dir/job-$SLURM_JOB_ID.secret"
   trap 'rm -f "$QUIRE_SECRET_FILE"' EXIT
   (umask 077 && head -c 32 /dev/urandom > "$QUIRE_SECRET_FILE")
-  srun -K -l java -Dhazelcast.logging.type=none -cp "$class_path" "$@"
+  srun -K -l java --add-exports java.base/sun.nio.ch=ALL-UNNAMED -Dhazelcast.logging.type=none -cp "$class_path" "$@"
 }
 
 # quire_resubmit_unless DONE_FILE SCRIPT [ARGS...]: when DONE_FILE (which the program writes once its

@@ -5,7 +5,6 @@
  * are internal.
  */
 module org.quire.format {
-    requires jdk.unsupported; // sun.misc.Unsafe: see storage.Uninterruptible
 
     exports org.quire.format;
     exports org.quire.format.hangar;

@@ -3,6 +3,7 @@ package org.quire.format;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,6 +15,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.FileHeldByReadersException;
+import org.quire.format.hdf5.FileLockedException;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionSerialWriter;
@@ -79,8 +82,8 @@ class CreateModesTest {
             byte[] before = Files.readAllBytes(sion);
             FileInUseException inUse = assertThrows(FileInUseException.class,
                     () -> sionWriter(sion, CreateMode.REPLACE));
-            assertEquals(sion + ": cannot replace: a writer has it open (it holds the file's lock); nothing was"
-                    + " changed", inUse.getMessage());
+            assertEquals(sion + ": cannot replace: another open file holds a lock on it (a writer, or a "
+                    + "reader of an HDF5 file); nothing was changed", inUse.getMessage());
             assertArrayEquals(before, Files.readAllBytes(sion));
             writing.write(ByteBuffer.wrap(new byte[] {1, 2}));
         }
@@ -89,10 +92,33 @@ class CreateModesTest {
         }
         Path h5 = directory.resolve("c.h5");
         try (Hdf5File writing = Hdf5File.create(h5)) {
-            assertThrows(FileInUseException.class, () -> Hdf5File.create(h5, CreateMode.REPLACE));
+            String message = assertThrows(FileLockedException.class,
+                    () -> Hdf5File.create(h5, CreateMode.REPLACE)).getMessage();
+            assertTrue(message.contains("locked by another writer (writer, pid "
+                    + ProcessHandle.current().pid()), message);
             assertThrows(FileInUseException.class, () -> sionWriter(h5, CreateMode.REPLACE),
                     "the lock is the same for both formats");
         }
         Hdf5File.open(h5).close();
+    }
+
+    @Test
+    void replacingAnHdf5FileOnlyReadersHoldNamesTheReaders() throws IOException {
+        Path h5 = directory.resolve("read.h5");
+        Hdf5File.create(h5).close();
+        byte[] before = Files.readAllBytes(h5);
+        try (Hdf5File reader = Hdf5File.openSwmr(h5)) {
+            String message = assertThrows(FileHeldByReadersException.class,
+                    () -> Hdf5File.create(h5, CreateMode.REPLACE)).getMessage();
+            assertEquals(h5 + ": file is open for reading by SWMR readers (they share its SWMR "
+                    + "reader byte's lock); nothing was changed; open it for writing when they "
+                    + "have closed it", message);
+            assertArrayEquals(before, Files.readAllBytes(h5));
+        }
+        try (Hdf5File plain = Hdf5File.open(h5)) {
+            assertThrows(FileHeldByReadersException.class,
+                    () -> Hdf5File.create(h5, CreateMode.REPLACE));
+        }
+        Hdf5File.create(h5, CreateMode.REPLACE).close();
     }
 }

@@ -8,7 +8,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 import org.quire.format.FormatException;
-import org.quire.format.hdf5.FileLockedException;
 import org.quire.format.hdf5.FileOpenForWritingException;
 import org.quire.format.sion.SionNotClosedException;
 import picocli.CommandLine.Model.CommandSpec;
@@ -93,11 +92,8 @@ public final class CommandRun {
                     + notClosed.field() + " at offset " + notClosed.offset() + " is 0, its writer"
                     + " never wrote META2; " + notClosed.recoveryHint();
         }
-        if (e instanceof FileLockedException) {
-            return e.getMessage(); // names the live writer already
-        }
-        if (e instanceof FileOpenForWritingException) {
-            return e.getMessage() + "; its writer is still running or died before closing it";
+        if (e instanceof FileOpenForWritingException open) {
+            return open.commandLineMessage(); // names the writer and the command to run
         }
         if (e instanceof FormatException) {
             return e.getMessage(); // names the file already

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Locale;
 
 import org.quire.format.hdf5.Dataset;
+import org.quire.format.hdf5.FileOpenForWritingException;
 import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.WriteOptions;
@@ -138,6 +139,9 @@ public final class SwmrAppend {
     private static void run(Arguments arguments) {
         try {
             System.out.println(append(arguments, () -> { }).line(arguments));
+        } catch (FileOpenForWritingException e) {
+            System.err.println("SwmrAppend: " + e.commandLineMessage());
+            System.exit(1);
         } catch (IOException | RuntimeException e) {
             System.err.println("SwmrAppend: " + e.getMessage());
             System.exit(1);

@@ -152,13 +152,19 @@ public final class SwmrFollow {
         long started = System.nanoTime();
         long deadline = started + (long) (arguments.timeoutSeconds() * 1e9);
         Tally tally = new Tally();
+        Hdf5File opened = null;
         try (Hdf5File file = openWhenReady(arguments.file(), deadline)) {
+            opened = file;
             Dataset records = file.root().dataset(arguments.dataset());
             followDataset(file, records, arguments, deadline, tally);
         } catch (IOException | RuntimeException e) {
             String message = String.valueOf(e.getMessage());
             tally.error = message.contains(arguments.file().toString()) ? message
                     : arguments.file() + ": " + message;
+        }
+        if (opened != null) {
+            // Those of a read that failed too (its error says "N reads": N - 1 retries).
+            tally.readRetries = opened.metadataReadRetries();
         }
         tally.seconds = (System.nanoTime() - started) / 1e9;
         return tally;

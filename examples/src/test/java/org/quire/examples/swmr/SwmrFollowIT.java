@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -159,6 +161,32 @@ class SwmrFollowIT {
                     counts.get("torn"), counts.get("fill"), counts.get("out_of_order"),
                     counts.get("records")), follower.toString());
         }
+    }
+
+    /**
+     * A damaged index block: libhdf5 retries its read for minutes inside one C call, so h5py's
+     * follower runs it in a child process it kills past the timeout; it stops within the
+     * timeout and its grace (5 s) with one error, exit 1.
+     */
+    @Test
+    void h5pysFollowerStopsAtItsTimeoutOnADamagedBlock() throws Exception {
+        RequiredTool.requireWorking(PYTHON, "python3-h5py", "-c", "import h5py, numpy");
+        Path file = dir.resolve("damaged.h5");
+        SwmrAppend.append(SwmrAppend.Arguments.parse(new String[] {file.toString(), "records",
+                "5000", "1000"}), () -> { });
+        byte[] bytes = Files.readAllBytes(file);
+        int indexBlock = new String(bytes, StandardCharsets.ISO_8859_1).indexOf("EAIB");
+        assertTrue(indexBlock > 0, "an extensible array index block");
+        bytes[indexBlock + 12] ^= 1;
+        Files.write(file, bytes);
+        QuireCommand.Result follower = QuireCommand.runProcess(new ProcessBuilder(
+                PYTHON.toString(), QuireCommand.repositoryRoot().resolve(
+                        "examples/src/main/python/swmr_follow.py").toString(), file.toString(),
+                "records", "--expect", "5000", "--timeout", "2"), Duration.ofSeconds(60));
+        assertEquals(1, follower.exitCode(), follower.toString());
+        assertTrue(follower.stdout().contains("libhdf5 did not return within 5.0 s of the 2.0 s "
+                + "timeout"), follower.toString());
+        assertTrue(follower.took().toSeconds() < 30, follower.toString());
     }
 
     @Test

@@ -10,12 +10,13 @@ import java.nio.file.Path;
 public class FileLockedException extends FileOpenForWritingException {
 
     /**
-     * @param holder who holds it (from its writer record: mode, pid, host, since when, last
-     *               heartbeat), for the message
-     * @param advice what the caller can do
+     * @param holder        who holds it (from its writer record: mode, pid, host, since when,
+     *                      last heartbeat), for the message
+     * @param advice        what a Java caller can do
+     * @param commandAdvice what a command line user can do
      */
-    public FileLockedException(Path file, String holder, String advice) {
-        super(file, "file is open for writing, locked by another writer (" + holder + "); "
-                + "nothing was changed; " + advice);
+    public FileLockedException(Path file, String holder, String advice, String commandAdvice) {
+        super(file, "file is open for writing, locked by another writer (" + holder + ")",
+                "nothing was changed; " + advice, "nothing was changed; " + commandAdvice);
     }
 }

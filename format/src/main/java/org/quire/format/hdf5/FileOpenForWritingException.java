@@ -8,26 +8,42 @@ import org.quire.format.FormatException;
  * The superblock says a writer has the file open (or crashed while it had it open): its metadata
  * may be half-written. libhdf5 refuses such files the same way; {@code h5clear -s
  * --increment=0} clears the flag of a file whose writer is gone. For a file Quire wrote, {@link
- * Hdf5File#recover} does that and first replays the flush journal the writer may have left.
+ * Hdf5File#recover} ({@code quire h5 clear FILE}) does that and first replays the flush journal
+ * the writer may have left.
+ *
+ * <p>The message is for a Java caller: the {@link #situation()} and what to call. A command
+ * line tool prints {@link #commandLineMessage()} instead: the same situation and what to run.
  */
 public class FileOpenForWritingException extends FormatException {
 
-    public FileOpenForWritingException(Path file, int consistencyFlags) {
-        super(file, flagsMessage(consistencyFlags));
+    private final String situation;
+    private final String commandAdvice;
+
+    /**
+     * @param situation     what holds the file, e.g. the flags and the writer's status
+     * @param advice        what a Java caller can do (names API calls)
+     * @param commandAdvice what a command line user can do (names commands, never Java calls)
+     */
+    public FileOpenForWritingException(Path file, String situation, String advice,
+                                       String commandAdvice) {
+        super(file, situation + "; " + advice);
+        this.situation = situation;
+        this.commandAdvice = commandAdvice;
     }
 
-    /** The flags' message followed by {@code advice} (what the caller can do). */
-    public FileOpenForWritingException(Path file, int consistencyFlags, String advice) {
-        super(file, flagsMessage(consistencyFlags) + "; " + advice);
-    }
-
-    private static String flagsMessage(int consistencyFlags) {
+    /** "file is open for writing (superblock consistency flags 0x..)". */
+    static String flagsMessage(int consistencyFlags) {
         return String.format("file is open for writing (superblock consistency flags 0x%02x)",
                 consistencyFlags);
     }
 
-    /** A file another writer has open, told by something other than the superblock's flags. */
-    protected FileOpenForWritingException(Path file, String message) {
-        super(file, message);
+    /** What holds the file, without advice. */
+    public String situation() {
+        return situation;
+    }
+
+    /** The one line for a command line user: file, situation and the command to run. */
+    public String commandLineMessage() {
+        return file() + ": " + situation + "; " + commandAdvice;
     }
 }

@@ -29,7 +29,6 @@ import org.quire.format.hdf5.layout.SuperblockV3;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.storage.CreateMode;
 import org.quire.format.storage.Durability;
-import org.quire.format.storage.FileInUseException;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.NewFiles;
 import org.quire.format.storage.OpenMode;
@@ -140,14 +139,32 @@ public final class Hdf5File implements AutoCloseable {
 
     /**
      * {@link #create(Path)}, or with {@link CreateMode#REPLACE} after removing an existing file,
-     * unless a writer has it open ({@link FileInUseException}, nothing changed); a reader that has
-     * the old file open keeps reading it (it is unlinked, not truncated).
+     * unless a writer or a reader has it open (refused as a writer of it would be: {@link
+     * FileLockedException} naming the writer, {@link FileHeldByReadersException} naming the
+     * readers; nothing changed); a process that has the old file open without Quire's locks
+     * keeps reading it (it is unlinked, not truncated).
      */
     public static Hdf5File create(Path path, CreateMode mode) throws IOException {
         if (mode == CreateMode.REPLACE) {
+            refuseIfHeld(path);
+            // Removes under a lock of the whole file: still refused (FileInUseException) if
+            // someone opened it since.
             NewFiles.removeUnlessInUse(FileStorage.OPENER, path);
         }
         return create(path);
+    }
+
+    /** Takes and releases a writer's locks on {@code path}, if it exists: says who holds it. */
+    private static void refuseIfHeld(Path path) throws IOException {
+        Storage existing;
+        try {
+            existing = FileStorage.OPENER.open(path, OpenMode.READ_WRITE);
+        } catch (java.nio.file.NoSuchFileException nothingToReplace) {
+            return;
+        }
+        try (existing; OpenLocks locks = OpenLocks.take(existing, path, OpenLocks.Role.WRITER)) {
+            // free: nothing holds it
+        }
     }
 
     /** {@link #create(Path)} through {@code opener} (a test's crash simulator, or real files). */
@@ -301,10 +318,13 @@ public final class Hdf5File implements AutoCloseable {
         SuperblockV3 superblock = (SuperblockV3) read;
         int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
         if ((superblock.consistencyFlags() & writing) != 0) {
-            throw new FileOpenForWritingException(path, superblock.consistencyFlags(),
-                    "another writer has it open, or its writer died: when none is running, "
-                            + "Hdf5File.recover(path) makes it consistent, then open it again; "
-                            + "nothing was changed");
+            throw new FileOpenForWritingException(path,
+                    FileOpenForWritingException.flagsMessage(superblock.consistencyFlags())
+                            + "; " + previousWriter(path),
+                    "nothing was changed; once it is gone, Hdf5File.recover(path) makes the "
+                            + "file consistent, then open it again",
+                    "nothing was changed; once it is gone, quire h5 clear " + path
+                            + " makes the file consistent, then open it again");
         }
         if (Addresses.isDefined(superblock.extensionAddress())) {
             throw new UnsupportedFormatException(path, "superblock (writing)", 0,
@@ -318,6 +338,22 @@ public final class Hdf5File implements AutoCloseable {
                     Long.toUnsignedString(superblock.endOfFileAddress()));
         }
         return superblock;
+    }
+
+    /**
+     * The writer whose superblock flags an open found, as its record tells (the opener holds
+     * a lock on the writer byte, shared or not, so no Quire writer on this host holds it).
+     */
+    private static String previousWriter(Path path) {
+        try {
+            WriterStatus status = WriterStatus.of(path, false);
+            return status.state() == WriterStatus.State.NO_WRITER
+                    ? "no Quire writer holds it or left a record: its writer died, or is not a "
+                            + "Quire writer (libhdf5's takes no Quire lock)"
+                    : status.summary();
+        } catch (IOException e) {
+            return "its writer record cannot be read: " + e.getMessage();
+        }
     }
 
     /** After a failed open: what it had opened and taken. */
@@ -435,15 +471,23 @@ public final class Hdf5File implements AutoCloseable {
         int flags = superblock.consistencyFlags();
         if (swmr == null && (flags & (SuperblockV3.FLAG_OPEN_FOR_WRITE
                 | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE)) != 0) {
-            throw new FileOpenForWritingException(path, flags, "when its writer is an SWMR "
-                    + "writer, follow it with Hdf5File.openSwmr; when it died, "
-                    + "Hdf5File.recover (quire h5 clear) makes the file consistent");
+            throw new FileOpenForWritingException(path,
+                    FileOpenForWritingException.flagsMessage(flags) + "; "
+                            + previousWriter(path),
+                    "when its writer is an SWMR writer, follow it with Hdf5File.openSwmr; when "
+                            + "it died, Hdf5File.recover(path) makes the file consistent",
+                    "when its writer died, quire h5 clear " + path + " makes the file "
+                            + "consistent");
         }
         if (swmr != null && (flags & SuperblockV3.FLAG_OPEN_FOR_WRITE) != 0
                 && (flags & SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE) == 0) {
-            throw new FileOpenForWritingException(path, flags, "not by an SWMR writer, so "
-                    + "an SWMR reader cannot follow it; when its writer died, Hdf5File.recover "
-                    + "(quire h5 clear) makes the file consistent");
+            throw new FileOpenForWritingException(path,
+                    FileOpenForWritingException.flagsMessage(flags) + ", not by an SWMR "
+                            + "writer, so an SWMR reader cannot follow it; "
+                            + previousWriter(path),
+                    "when its writer died, Hdf5File.recover(path) makes the file consistent",
+                    "when its writer died, quire h5 clear " + path + " makes the file "
+                            + "consistent");
         }
         // libhdf5 counts the user block in the end of file address.
         long fileSize = blocks.baseAddress() + blocks.size();
@@ -495,7 +539,8 @@ public final class Hdf5File implements AutoCloseable {
                 WriterStatus status = WriterStatus.of(path, false);
                 if (status.state() == WriterStatus.State.ALIVE) {
                     throw new FileLockedException(path, status.summary(),
-                            "recover a file only when its writer is gone");
+                            "recover a file only when its writer is gone",
+                            "clear a file only when its writer is gone");
                 }
             }
             Storage journal = null;
@@ -659,6 +704,7 @@ public final class Hdf5File implements AutoCloseable {
         requireOpen();
         if (writable) {
             cache.requireNoIncompleteFlush();
+            requireNotCutShort();
             publish(durability.forcesAtFlush());
             blocks.flushBegins();
             cache.flush(durability.forcesAtFlush());
@@ -714,6 +760,19 @@ public final class Hdf5File implements AutoCloseable {
                 | (on ? SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE : 0);
     }
 
+    /**
+     * Before a flush writes anything: the file still reaches as far as the last flush left it.
+     * Quire's locks are advisory and libhdf5 does not take them: {@code h5py.File(path, 'w')}
+     * truncates a file a Quire writer has open (docs/swmr.md, "Open rules and locks"). The
+     * flush would write its blocks over a hole, silently; the writer fails instead.
+     */
+    private void requireNotCutShort() throws IOException {
+        long size = blocks.size();
+        if (size < blocks.flushedEnd()) {
+            throw new FileCutShortException(blocks.path(), size, blocks.flushedEnd());
+        }
+    }
+
     /** Whether {@link #startSwmrWrite()} was called: readers may follow the file. */
     public boolean isSwmrWriting() {
         return swmrWriting;
@@ -736,6 +795,7 @@ public final class Hdf5File implements AutoCloseable {
         try {
             if (writable) {
                 cache.requireNoIncompleteFlush();
+                requireNotCutShort();
                 consistencyFlags = 0;
                 publish(cache.durability().forcesAtClose());
                 blocks.flushBegins();

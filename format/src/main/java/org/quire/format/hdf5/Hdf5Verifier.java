@@ -73,16 +73,19 @@ public final class Hdf5Verifier {
             superblock = Superblock.read(superblockOnly);
         }
         try (Hdf5File file = Hdf5File.open(path, opener)) {
-            return new Walk(file, superblock, superblock.endOfFileAddress()).run();
+            return new Walk(file, superblock, superblock.endOfFileAddress(), false).run();
         }
     }
 
     /**
      * {@link #verify(Path)} of a file an SWMR writer may be appending to, opened with {@link
-     * Hdf5File#openSwmr}: what its last commit reaches. The superblock's end of file address is
-     * taken as the file's size when smaller (libhdf5's SWMR writer leaves it stale until it
-     * closes the file). A block that fails its check is read again, the whole walk after a
-     * refresh, within {@link SwmrReadOptions#DEFAULT}.
+     * Hdf5File#openSwmr}: each dataset as of the commit its object header held when the walk
+     * reached it. The superblock's end of file address is taken as the file's size when smaller
+     * (libhdf5's SWMR writer leaves it stale until it closes the file), and a block ending past
+     * that bound is checked again against the file's size at that moment: the file only grows
+     * under an SWMR writer, and a commit reached late in the walk may point at chunks appended
+     * after it started. A block that fails its check is read again, the whole walk after a
+     * refresh, within {@link SwmrReadOptions#DEFAULT} (at least once, however long a walk takes).
      *
      * @throws MetadataRetriesExhaustedException a block failed its check at every attempt
      */
@@ -93,7 +96,7 @@ public final class Hdf5Verifier {
                 long size = file.blocks().baseAddress() + file.blocks().size();
                 long end = Long.compareUnsigned(superblock.endOfFileAddress(), size) < 0 ? size
                         : superblock.endOfFileAddress();
-                return new Walk(file, superblock, end).run();
+                return new Walk(file, superblock, end, true).run();
             }, file::refresh);
         }
     }
@@ -105,7 +108,9 @@ public final class Hdf5Verifier {
     private static final class Walk {
         private final Hdf5File file;
         private final Superblock superblock;
-        private final long endOfFile;
+        private long endOfFile;
+        /** Whether an SWMR writer may be appending: the file grows during the walk. */
+        private final boolean growing;
         private final Set<Long> visitedHeaders = new HashSet<>();
         private long groups;
         private long datasets;
@@ -118,12 +123,16 @@ public final class Hdf5Verifier {
         private long committedDatatypes;
         private final List<Unsupported> unsupported = new ArrayList<>();
 
-        /** {@code endOfFile}: the end of file address blocks are checked against. */
-        Walk(Hdf5File file, Superblock superblock, long endOfFile) {
+        /**
+         * {@code endOfFile}: the end of file address blocks are checked against; {@code
+         * growing}: a block past it is checked again against the file's size then.
+         */
+        Walk(Hdf5File file, Superblock superblock, long endOfFile, boolean growing) {
             this.file = file;
             this.superblock = superblock;
             // Addresses are relative to the superblock; the end of file address is not.
             this.endOfFile = endOfFile - file.blocks().baseAddress();
+            this.growing = growing;
             visitedHeaders.add(superblock.rootGroupAddress());
         }
 
@@ -311,13 +320,20 @@ public final class Hdf5Verifier {
         }
 
         private void checkInsideFile(long address, long size, String structure)
-                throws CorruptFileException {
-            if (size < 0 || address < 0 || address > endOfFile - size) {
+                throws IOException {
+            if (growing && !inside(address, size)) {
+                endOfFile = Math.max(endOfFile, file.blocks().size());
+            }
+            if (!inside(address, size)) {
                 throw new CorruptFileException(file.path(), address, structure, "address",
                         "a block of " + Long.toUnsignedString(size) + " bytes ending before "
                                 + "the end of file address " + endOfFile,
                         Long.toUnsignedString(address));
             }
+        }
+
+        private boolean inside(long address, long size) {
+            return size >= 0 && address >= 0 && address <= endOfFile - size;
         }
     }
 }

@@ -48,6 +48,9 @@ final class MetadataReadRetry {
      */
     <T> T run(Read<T> read, Reset reset) throws IOException {
         long start = System.nanoTime();
+        // The budget runs from the first failure: a read longer than the budget (a whole
+        // verification walk) is still tried again.
+        long firstFailure = 0;
         long pause = options.firstPause().toNanos();
         for (int attempt = 1; ; attempt++) {
             try {
@@ -58,9 +61,13 @@ final class MetadataReadRetry {
             } catch (MetadataRetriesExhaustedException e) {
                 throw e; // an inner read gave up already
             } catch (CorruptFileException e) {
-                long elapsed = System.nanoTime() - start;
+                long now = System.nanoTime();
+                long elapsed = now - start;
+                if (attempt == 1) {
+                    firstFailure = now;
+                }
                 if (attempt >= options.attempts()
-                        || elapsed + pause > options.budget().toNanos()) {
+                        || now - firstFailure + pause > options.budget().toNanos()) {
                     throw new MetadataRetriesExhaustedException(e, attempt, elapsed);
                 }
                 count(e.structure());

@@ -61,19 +61,23 @@ final class OpenLocks implements AutoCloseable {
         return switch (role) {
             case READER -> new OpenLocks(shared(storage, path, WRITER_BYTE,
                     "open it when that writer has closed it, or follow an SWMR writer with "
-                            + "Hdf5File.openSwmr"), null);
+                            + "Hdf5File.openSwmr",
+                    "read it when that writer has closed it (an SWMR writer's file is read as "
+                            + "of its last commit)"), null);
             case SWMR_READER -> new OpenLocks(null, shared(storage, path, SWMR_READER_BYTE,
                     "a writer that has not switched to SWMR writing keeps SWMR readers out; "
-                            + "open it once it has, or when it has closed the file"));
+                            + "open it once it has, or when it has closed the file",
+                    "a writer that has not switched to SWMR writing keeps SWMR readers out; "
+                            + "read it once it has, or when it has closed the file"));
             case WRITER -> writer(storage, path);
         };
     }
 
-    private static StorageLock shared(Storage storage, Path path, long at, String advice)
-            throws IOException {
+    private static StorageLock shared(Storage storage, Path path, long at, String advice,
+                                      String commandAdvice) throws IOException {
         StorageLock lock = storage.tryLock(at, 1, true);
         if (lock == null) {
-            throw new FileLockedException(path, writerNamed(path), advice);
+            throw new FileLockedException(path, writerNamed(path), advice, commandAdvice);
         }
         return lock;
     }
@@ -92,6 +96,7 @@ final class OpenLocks implements AutoCloseable {
                         + "writer byte's lock)");
             }
             throw new FileLockedException(path, writerNamed(path),
+                    "open it when that writer has closed it",
                     "open it when that writer has closed it");
         }
         StorageLock reader = storage.tryLock(SWMR_READER_BYTE, 1, false);
@@ -128,8 +133,9 @@ final class OpenLocks implements AutoCloseable {
         try {
             WriterRecord record = WriterRecord.read(path);
             return record != null ? record.describe(System.currentTimeMillis())
-                    : "not a Quire writer: no writer record " + WriterRecord.pathOf(path)
-                            .getFileName() + " beside it";
+                    : "no writer record " + WriterRecord.pathOf(path).getFileName()
+                            + " beside it yet: a Quire writer that has not written it, or not "
+                            + "a Quire writer";
         } catch (IOException e) {
             return "its writer record cannot be read: " + e.getMessage();
         }

@@ -6,13 +6,14 @@ import java.time.Duration;
  * How an SWMR reader ({@link Hdf5File#openSwmr}) treats a metadata block that fails its check
  * (checksum, signature, a pointer past the end of the file): the writer may be rewriting it in
  * place, so the read is tried again after a pause that starts at {@code firstPause} and doubles
- * up to {@code maxPause}, at most {@code attempts} reads in all and no new one after
- * {@code budget}; then it fails with {@link MetadataRetriesExhaustedException}. libhdf5 tries
+ * up to {@code maxPause}, at most {@code attempts} reads in all and no new one
+ * {@code budget} after the first failed (so a read longer than the budget is still tried
+ * again); then it fails with {@link MetadataRetriesExhaustedException}. libhdf5 tries
  * 100 times with a doubling sleep, which on a damaged file never ends in practice; the defaults
  * here give up within about a second.
  *
  * @param attempts   reads in all, the first included (1: no retry)
- * @param budget     time after which no further read is started
+ * @param budget     time from the first failed read after which no further read is started
  * @param firstPause pause before the second read
  * @param maxPause   longest pause between reads
  * @param chunkCache chunk cache of each dataset

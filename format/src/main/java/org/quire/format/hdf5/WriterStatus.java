@@ -32,7 +32,8 @@ public record WriterStatus(State state, String summary) {
         long now = System.currentTimeMillis();
         if (lockHeld) {
             return new WriterStatus(State.ALIVE, "writer alive (" + (record != null
-                    ? record.describe(now) : "not a Quire writer: no writer record") + ")");
+                    ? record.describe(now) : "no writer record yet: a Quire writer that has not written "
+                    + "it, or not a Quire writer") + ")");
         }
         if (record == null) {
             return new WriterStatus(State.NO_WRITER, "no writer");

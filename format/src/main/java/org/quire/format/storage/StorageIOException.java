@@ -32,7 +32,9 @@ public class StorageIOException extends IOException {
             return cause.getMessage();
         }
         if (cause instanceof ClosedByInterruptException) {
-            return "the thread was interrupted, which closed the file";
+            return "the thread was interrupted, which closed the file and dropped this "
+                    + "process's locks on it (run Java with --add-exports "
+                    + "java.base/sun.nio.ch=ALL-UNNAMED: docs/storage.md, \"Interrupts\")";
         }
         if (cause instanceof AsynchronousCloseException) {
             return "the file was closed by another thread during the operation";

@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.ForwardingStorage;
+import org.quire.format.storage.StorageOpener;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -140,6 +143,11 @@ class OpenRulesTest {
         String plain = refused(FileLockedException.class, () -> Hdf5File.open(file));
         assertNamesHolder(plain, "SWMR writer");
         assertTrue(plain.contains("follow an SWMR writer with Hdf5File.openSwmr"), plain);
+        String plainCommand = assertThrows(FileLockedException.class, () -> Hdf5File.open(file))
+                .commandLineMessage();
+        assertTrue(plainCommand.contains("SWMR writer, pid " + holder.pid())
+                && plainCommand.endsWith("read it when that writer has closed it (an SWMR "
+                + "writer's file is read as of its last commit)"), plainCommand);
         assertNamesHolder(refused(FileLockedException.class, () -> Hdf5File.recover(file)),
                 "SWMR writer");
         Process otherReader = child("swmr-read");
@@ -175,6 +183,26 @@ class OpenRulesTest {
                 assertEquals(0, swmr.root().dataset("d").shape()[0]);
             }
             release();
+        }
+    }
+
+    /**
+     * A writer holding the lock before its record exists (the winner of a race to create the
+     * file, between its lock and its first beat): the loser's refusal says the record is not
+     * there yet, not that the holder is no Quire writer. A writer through another opener than
+     * {@link FileStorage#OPENER} keeps no record: that moment, held.
+     */
+    @Test
+    void aWriterWithoutItsRecordYetIsNotCalledANonQuireWriter() throws Exception {
+        StorageOpener noRecord = (path, mode) -> new ForwardingStorage(
+                FileStorage.open(path, mode)) { };
+        try (Hdf5File winner = Hdf5File.openForWriting(file, noRecord, WriteOptions.DEFAULT)) {
+            String loser = refused(FileLockedException.class,
+                    () -> Hdf5File.openForWriting(file));
+            assertTrue(loser.contains("locked by another writer (no writer record "
+                    + WriterRecord.pathOf(file).getFileName() + " beside it yet: a Quire writer "
+                    + "that has not written it, or not a Quire writer)"), loser);
+            assertTrue(winner.isWritable());
         }
     }
 
@@ -274,6 +302,25 @@ class OpenRulesTest {
         assertEquals(WriterStatus.State.DEAD, dead.state(), dead.summary());
         assertTrue(dead.summary().startsWith("writer dead (writer, pid " + holder.pid())
                 && dead.summary().endsWith("its last commit is final"), dead.summary());
+
+        // A new writer, and an SWMR reader (the dead writer was a plain one, flags 0x01),
+        // are refused naming the dead writer's state and what to do: a Java call for a Java
+        // caller, the command for a command line user.
+        FileOpenForWritingException newWriter = assertThrows(FileOpenForWritingException.class,
+                () -> Hdf5File.openForWriting(file));
+        assertTrue(newWriter.situation().contains("flags 0x01); writer dead (writer, pid "
+                + holder.pid()), newWriter.situation());
+        assertTrue(newWriter.getMessage().contains("Hdf5File.recover(path)"), newWriter.getMessage());
+        assertTrue(newWriter.commandLineMessage().endsWith("quire h5 clear " + file
+                + " makes the file consistent, then open it again"), newWriter.commandLineMessage());
+        assertFalse(newWriter.commandLineMessage().contains("Hdf5File"),
+                newWriter.commandLineMessage());
+        FileOpenForWritingException swmr = assertThrows(FileOpenForWritingException.class,
+                () -> Hdf5File.openSwmr(file));
+        assertTrue(swmr.situation().contains("flags 0x01), not by an SWMR writer"),
+                swmr.situation());
+        assertTrue(swmr.commandLineMessage().contains("quire h5 clear " + file),
+                swmr.commandLineMessage());
 
         Hdf5File.recover(file);
         try (Hdf5File writer = Hdf5File.openForWriting(file)) {

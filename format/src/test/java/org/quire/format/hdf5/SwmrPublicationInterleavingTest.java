@@ -42,7 +42,8 @@ import org.quire.format.storage.StorageOpener;
  * <p>Workloads: appends of 3 elements into chunks of 4 (a partial chunk rewritten in place)
  * past the extensible array's index block into its data blocks; single-element chunks through
  * the index block's data blocks into its first super block (more than 164 chunks); a fixed
- * array; two unlimited dimensions with a v2 B-tree whose leaf splits and root grows.
+ * array; two unlimited dimensions with a v2 B-tree whose leaf splits and root grows; Quire's
+ * skip list past its first supernode.
  */
 class SwmrPublicationInterleavingTest {
 
@@ -117,7 +118,11 @@ class SwmrPublicationInterleavingTest {
                         steps(3, 36, 3), "fixed array data block"),
                 new Workload("v2 B-tree, a leaf splits", int8(0, 2).maxShape(
                         DatasetSpec.UNLIMITED, DatasetSpec.UNLIMITED).chunkShape(1, 1).build(),
-                        30, steps(33, 54, 3), "version 2 B-tree internal node"));
+                        30, steps(33, 54, 3), "version 2 B-tree internal node"),
+                new Workload("skip list, past its first supernode of 64", int8(0)
+                        .maxShape(DatasetSpec.UNLIMITED).chunkShape(1)
+                        .quireOnlySkipListIndex().build(), 54, steps(57, 78, 3),
+                        "skip list supernode"));
     }
 
     /** Element {@code i}'s byte: differs between neighbours and is never the fill value 0. */

@@ -140,6 +140,44 @@ class SwmrWriteTest {
                 after.stdout().lines().toList(), after.output());
     }
 
+    /**
+     * libhdf5 does not see Quire's locks: h5py's 'w' truncates a file an SWMR writer has open
+     * (its own flock fails only after the truncation). The writer's next flush, and its close,
+     * fail naming what happened instead of writing blocks over the hole; close still releases
+     * the file.
+     */
+    @Test
+    void aFileTruncatedUnderTheWriterFailsItsNextFlushAndClose() throws IOException {
+        ExternalTools.requireH5py();
+        Path path = dir.resolve("truncated.h5");
+        Hdf5File file = Hdf5File.create(path);
+        Dataset d = file.root().createDataset("d", records(DatasetSpec.UNLIMITED));
+        file.startSwmrWrite();
+        append(file, d, 300);
+        ExternalTools.Result h5py = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", String.join("\n",
+                        "import sys, h5py",
+                        "try:",
+                        "    h5py.File(sys.argv[1], 'w').close()",
+                        "    print('created')",
+                        "except OSError as e:",
+                        "    print('refused', str(e).splitlines()[0])"), path.toString()), 60);
+        assertEquals(0, h5py.exitCode(), h5py.output());
+        long left = Files.size(path);
+        assertTrue(left < 1000, "h5py truncated the file: " + left + " bytes; " + h5py.output());
+        d.extend(310);
+        d.write(new long[] {300}, new long[] {10}, ByteBuffer.wrap(recordBytes(300, 10)));
+        long beforeFlush = Files.size(path);
+        FileCutShortException flush = assertThrows(FileCutShortException.class, file::flush);
+        assertTrue(flush.getMessage().startsWith(path + ": the file was cut to " + beforeFlush
+                + " bytes while this writer had it open, short of the "), flush.getMessage());
+        assertEquals(beforeFlush, Files.size(path), "the flush wrote nothing");
+        assertThrows(FileCutShortException.class, file::close);
+        try (Hdf5File again = Hdf5File.create(path, org.quire.format.storage.CreateMode.REPLACE)) {
+            assertTrue(again.isWritable(), "the writer released the file");
+        }
+    }
+
     @Test
     void creatingObjectsOrAttributesWhileSwmrWritingIsRefusedAndChangesNothing()
             throws IOException {

@@ -223,6 +223,8 @@ public final class RunCommand implements Callable<Integer> {
                                   String jobId, List<String> workerOptions) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // File channels immune to interrupts (docs/storage.md, "Interrupts").
+        command.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
         command.addAll(workerOptions);
         if (transport == Transport.HAZELCAST) {
             command.add("-Dhazelcast.logging.type=none");

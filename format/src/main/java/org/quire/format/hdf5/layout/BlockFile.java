@@ -83,6 +83,14 @@ public final class BlockFile implements AutoCloseable {
     }
 
     /**
+     * The end of allocation when the last flush began: once that flush completed, the file
+     * reaches at least this far (from the base address).
+     */
+    public long flushedEnd() {
+        return flushedEnd;
+    }
+
+    /**
      * Whether a state a flush wrote may reach {@code address}: it was allocated before the last
      * flush began (or was in the file when it was opened).
      */
