@@ -15,8 +15,9 @@ import java.nio.file.Path;
  * java -cp ... org.quire.benchmarks.versioned.VersionedReads MIB REPEATS NAME=FILE...
  * </pre>
  *
- * Per file: one untimed pass (page cache and JIT), then REPEATS timed passes, each opening the
- * file, reading every chunk and closing it; the elements' sum as longs is checked against
+ * Per file: untimed passes until at least {@value #WARM_UP_READS} chunks were read (page cache,
+ * and the JIT: fewer left Quire's reads several times slower, still being compiled), then
+ * REPEATS timed passes, each opening the file, reading every chunk and closing it; the elements' sum as longs is checked against
  * {@link VersionPlan#onePercentChecksum} after every pass (a mismatch aborts). One line per pass:
  *
  * <pre>
@@ -24,6 +25,8 @@ import java.nio.file.Path;
  * </pre>
  */
 public final class VersionedReads {
+
+    private static final int WARM_UP_READS = 8192;
 
     private VersionedReads() {
     }
@@ -38,7 +41,9 @@ public final class VersionedReads {
         for (int a = 2; a < args.length; a++) {
             String[] named = args[a].split("=", 2);
             Path file = Path.of(named[1]);
-            readChecked(file, chunks, expected);
+            for (int read = 0; read < WARM_UP_READS; read += chunks) {
+                readChecked(file, chunks, expected);
+            }
             for (int repeat = 0; repeat < repeats; repeat++) {
                 long start = System.nanoTime();
                 readChecked(file, chunks, expected);
