@@ -34,6 +34,8 @@ public final class CheckpointCatalog implements AutoCloseable {
 
     private final Path path;
     private final VersionedFile versions;
+    /** The checkpoint the next commit descends from once a restart picked one; null: the current version. */
+    private String head;
 
     private CheckpointCatalog(Path path, VersionedFile versions) {
         this.path = path;
@@ -47,7 +49,9 @@ public final class CheckpointCatalog implements AutoCloseable {
     }
 
     /**
-     * Commits {@code checkpoint} as the catalog's current version, on top of the previous one.
+     * Commits {@code checkpoint} as the catalog's current version, its parent the checkpoint the
+     * last {@link #restart} picked or the last commit of this catalog object, else the current
+     * version.
      * Its SION container is opened (it must be a closed,
      * valid container) and read whole once, for its digest.
      *
@@ -57,8 +61,9 @@ public final class CheckpointCatalog implements AutoCloseable {
         SionContainerIdentity sion = checkpoint.sionContainer() == null ? null
                 : SionContainerIdentity.of(checkpoint.sionContainer());
         Instant time = checkpoint.timestamp() != null ? checkpoint.timestamp() : Instant.now();
-        versions.commit(checkpoint.name(), versions.currentVersion(), time,
+        versions.commit(checkpoint.name(), head != null ? head : versions.currentVersion(), time,
                 staged -> stage(staged, checkpoint, sion));
+        head = checkpoint.name();
         return entry(checkpoint.name());
     }
 
@@ -113,7 +118,8 @@ public final class CheckpointCatalog implements AutoCloseable {
 
     /**
      * The checkpoint to restart from: {@code latest}, a name, {@code ~N} or {@code @TIME}
-     * ({@link VersionSelector}), its SION container checked to be the one catalogued.
+     * ({@link VersionSelector}), its SION container checked to be the one catalogued. Checkpoints
+     * committed after it descend from it (the version's parent), as a run continued from it.
      *
      * @throws java.util.NoSuchElementException          no checkpoint fits
      * @throws CheckpointContainerChangedException the container is missing or changed
@@ -123,6 +129,7 @@ public final class CheckpointCatalog implements AutoCloseable {
         if (entry.sionContainer() != null) {
             entry.sionContainer().check();
         }
+        head = entry.version();
         return entry;
     }
 

@@ -75,6 +75,24 @@ class CheckpointCatalogTest {
     }
 
     @Test
+    void checkpointsAfterARestartDescendFromTheCheckpointItPicked() throws IOException {
+        Path catalogFile = dir.resolve("catalog.h5");
+        try (CheckpointCatalog catalog = CheckpointCatalog.open(catalogFile)) {
+            catalog.commit(Checkpoint.builder("a", 1, 1).dataset("t", FIELD, field(0)).build());
+            catalog.commit(Checkpoint.builder("b", 2, 1).dataset("t", FIELD, field(1)).build());
+            catalog.restart("a");
+            catalog.commit(Checkpoint.builder("a2", 2, 1).dataset("t", FIELD, field(2)).build());
+            catalog.commit(Checkpoint.builder("a3", 3, 1).dataset("t", FIELD, field(3)).build());
+        }
+        try (VersionedFile versions = VersionedFile.open(catalogFile)) {
+            assertEquals("a", versions.version("b").parent());
+            assertEquals("a", versions.version("a2").parent());
+            assertEquals("a2", versions.version("a3").parent());
+            assertEquals("a3", versions.currentVersion());
+        }
+    }
+
+    @Test
     void anUnchangedQuarterOfTheFieldIsStoredOnceAndAVersionHoldsOnlyItsCheckpoint() throws IOException {
         Path catalogFile = dir.resolve("catalog.h5");
         byte[] first = field(0);
