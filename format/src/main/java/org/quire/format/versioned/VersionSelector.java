@@ -50,9 +50,9 @@ public final class VersionSelector {
         try {
             return file.version(steps);
         } catch (IndexOutOfBoundsException e) {
-            throw new NoSuchElementException(file.path() + ": no version " + selector + " ("
-                    + (steps == 0 ? "nothing committed yet" : e.getMessage().substring(
-                            e.getMessage().indexOf(": ") + 2)) + ")");
+            // The same refusal as a missing name or time: no version fits.
+            throw new NoSuchElementException(steps == 0
+                    ? file.path() + ": no version " + selector + ": nothing committed yet" : e.getMessage());
         }
     }
 

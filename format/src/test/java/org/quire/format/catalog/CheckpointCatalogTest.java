@@ -165,7 +165,7 @@ class CheckpointCatalogTest {
         assertThrows(IllegalArgumentException.class, () -> Checkpoint.builder("x", 1, 0));
         try (CheckpointCatalog catalog = CheckpointCatalog.open(dir.resolve("empty.h5"))) {
             NoSuchElementException e = assertThrows(NoSuchElementException.class, () -> catalog.restart("latest"));
-            assertEquals(dir.resolve("empty.h5") + ": no version latest (nothing committed yet)", e.getMessage());
+            assertEquals(dir.resolve("empty.h5") + ": no version latest: nothing committed yet", e.getMessage());
         }
     }
 
