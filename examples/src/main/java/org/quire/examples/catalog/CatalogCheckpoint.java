@@ -64,10 +64,8 @@ public final class CatalogCheckpoint {
                         + from.timestamp() + ")");
                 evolve(catalog, field, from.step(), steps, every, from.version() + "+", true);
             }
-        } catch (FormatException e) {
-            fail(e.getMessage());
-        } catch (NoSuchElementException | IllegalArgumentException e) {
-            fail(e.getMessage());
+        } catch (FormatException | NoSuchElementException | IllegalArgumentException e) {
+            fail(e.getMessage()); // each names the catalog already
         } catch (IOException e) {
             fail(args[1] + ": " + e);
         }
