@@ -156,6 +156,12 @@ class CheckpointCatalogTest {
             NotACheckpointException e = assertThrows(NotACheckpointException.class, () -> catalog.restart("latest"));
             assertEquals(catalogFile + ": version \"plain\" is not a checkpoint: checkpoint is not a group",
                     e.getMessage());
+            // A checkpoint committed on top of it holds nothing of it.
+            catalog.commit(Checkpoint.builder("c", 1, 1).dataset("t", FIELD, field(1)).build());
+        }
+        try (VersionedFile versions = VersionedFile.open(catalogFile)) {
+            assertEquals("plain", versions.version("c").parent());
+            assertEquals(List.of("data/t"), versions.datasetNames("c"));
         }
     }
 
