@@ -22,6 +22,7 @@ import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.Group;
 import org.quire.format.hdf5.Hdf5File;
+import org.quire.format.versioned.VersionedFile;
 import org.quire.launcher.QuireCommand;
 
 /**
@@ -38,11 +39,19 @@ class VersionsIT {
     static Path dir;
     private static Path fixture;
     private static Path catalog;
+    private static Path sparse;
 
     @BeforeAll
     static void files() throws Exception {
         fixture = QuireCommand.repositoryRoot()
                 .resolve("format/src/test/resources/hdf5/make_versioned_fixtures/versioned_latest.h5");
+        sparse = dir.resolve("sparse.h5");
+        try (VersionedFile versions = VersionedFile.create(sparse)) {
+            DatasetSpec counts = DatasetSpec.builder(Datatype.INT64, 8).chunkShape(4).build();
+            versions.commit("a", v -> v.createDataset("s", counts, null));
+            versions.commit("b", v -> v.dataset("s").write(new long[] {5}, new long[] {1}, new long[] {7}));
+            versions.commit("c", v -> v.dataset("s").resize(4));
+        }
         catalog = dir.resolve("catalog.h5");
         DatasetSpec spec = DatasetSpec.builder(Datatype.FLOAT64, 8, 8).chunkShape(4, 4).build();
         byte[] field = new byte[64 * 8];
@@ -115,6 +124,13 @@ class VersionsIT {
                 ok("diff", fixture.toString(), "latest", "~2", "x"));
         assertEquals(List.of("diff v2 v3", "/grid: 0 chunks changed"),
                 ok("diff", fixture.toString(), "v2", "v3", "/grid"));
+        // A chunk only one version stores is "fill" in the other; a resize is named.
+        List<String> filled = ok("diff", sparse.toString(), "a", "b");
+        assertEquals(3, filled.size(), filled.toString());
+        assertEquals("/s: 1 chunks changed", filled.get(1));
+        assertTrue(filled.get(2).matches("  \\[4\\] fill -> [0-9a-f]{12}"), filled.toString());
+        assertEquals(List.of("diff b c", "/s: 1 chunks changed, shape [8] -> [4]",
+                filled.get(2).replaceFirst("fill -> (\\w+)", "$1 -> fill")), ok("diff", sparse.toString(), "b", "c"));
         List<String> catalogDiff = ok("diff", catalog.toString(), "step-0", "step-2");
         assertEquals(3, catalogDiff.size(), catalogDiff.toString());
         assertEquals("/data/t: 1 chunks changed", catalogDiff.get(1));
