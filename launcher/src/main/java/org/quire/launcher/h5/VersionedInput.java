@@ -5,8 +5,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
 
-import org.quire.format.versioned.VersionInfo;
-import org.quire.format.versioned.VersionSelector;
 import org.quire.format.versioned.VersionedFile;
 import org.quire.launcher.InputFile;
 import org.quire.launcher.UsageException;
@@ -42,11 +40,6 @@ final class VersionedInput extends InputFile {
                 out.flush();
             }
         });
-    }
-
-    /** The version {@code selector} names ({@link VersionSelector}). */
-    static VersionInfo resolve(VersionedFile file, String selector) throws IOException {
-        return VersionSelector.resolve(file, selector);
     }
 
     @Override

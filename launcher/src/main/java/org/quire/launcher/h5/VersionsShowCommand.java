@@ -10,6 +10,7 @@ import org.quire.format.hdf5.Dataset;
 import org.quire.format.versioned.StoredChunks;
 import org.quire.format.versioned.VersionInfo;
 import org.quire.format.versioned.VersionedFile;
+import org.quire.format.versioned.VersionSelector;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
@@ -40,7 +41,7 @@ public final class VersionsShowCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return input.runOnVersionedFile(false, (file, out) -> {
-            VersionInfo version = VersionedInput.resolve(file, selector);
+            VersionInfo version = VersionSelector.resolve(file, selector);
             String name = version.name();
             out.println("version " + ValueFormat.name(name) + (name.equals(file.currentVersion()) ? " (current)" : ""));
             out.println("  parent:    " + (version.isFirst() ? "-" : ValueFormat.name(version.parent())));
