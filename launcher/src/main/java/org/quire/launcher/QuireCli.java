@@ -1,6 +1,7 @@
 package org.quire.launcher;
 
 import org.quire.launcher.h5.H5Command;
+import org.quire.launcher.h5.VersionsCommand;
 import org.quire.launcher.h5.WatchCommand;
 import org.quire.launcher.run.RunCommand;
 import org.quire.launcher.sion.SionCommand;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = QuireVersion.class,
         description = "Parallel I/O for HPC jobs on the JVM.",
-        subcommands = {RunCommand.class, SionCommand.class, H5Command.class, WatchCommand.class,
+        subcommands = {RunCommand.class, SionCommand.class, H5Command.class, WatchCommand.class, VersionsCommand.class,
                 CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class QuireCli implements Runnable {
 

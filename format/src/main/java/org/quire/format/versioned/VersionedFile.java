@@ -276,6 +276,33 @@ public final class VersionedFile implements AutoCloseable {
         return names;
     }
 
+    /** The paths of the groups of version {@code version} ({@code grp}, {@code grp/sub}), not its root. */
+    public List<String> groupNames(String version) throws IOException {
+        version(version);
+        List<String> names = new ArrayList<>();
+        collectGroups(versions.group(version), "", names);
+        return names;
+    }
+
+    /**
+     * The attributes the user set on group or dataset {@code path} of version {@code version}
+     * ({@code ""}: the version's own group, whose versioned-hdf5 attributes are left out too).
+     */
+    public Map<String, Attribute> attributes(String version, String path) throws IOException {
+        version(version);
+        if (path.isEmpty()) {
+            Map<String, Attribute> user = userAttributes(versions.group(version));
+            user.keySet().removeAll(List.of(VersionDataLayout.PREV_VERSION,
+                    VersionDataLayout.COMMITTED, VersionDataLayout.TIMESTAMP));
+            return user;
+        }
+        Hdf5Object object = GroupPaths.find(versions.group(version), path);
+        if (object == null) {
+            throw new NoSuchElementException(this.path + ": version \"" + version + "\" has no " + path);
+        }
+        return userAttributes(object);
+    }
+
     /**
      * Dataset {@code dataset} of version {@code version}, to read with {@link Dataset}'s
      * methods (a virtual dataset onto raw_data, read by Quire's virtual dataset reader), its
@@ -307,6 +334,18 @@ public final class VersionedFile implements AutoCloseable {
             }
         }
         return changes;
+    }
+
+    /**
+     * The raw_data slots dataset {@code dataset} of version {@code version} maps, its mappings
+     * checked first; chunks that read as the fill value occupy none.
+     */
+    public StoredChunks storedChunks(String version, String dataset) throws IOException {
+        version(version);
+        ChunkStore store = store(dataset);
+        Set<Long> slots = new HashSet<>(chunkMap(version, dataset, view(version, dataset))
+                .startRows().values());
+        return new StoredChunks(slots, store.chunks(), store.type().size());
     }
 
     /**
@@ -444,6 +483,16 @@ public final class VersionedFile implements AutoCloseable {
                 collectDatasets(child, prefix + member.name() + "/", names);
             } else if (object instanceof Dataset) {
                 names.add(prefix + member.name());
+            }
+        }
+    }
+
+    private static void collectGroups(Group group, String prefix, List<String> names)
+            throws IOException {
+        for (Group.Member member : group.members()) {
+            if (member.open() instanceof Group child) {
+                names.add(prefix + member.name());
+                collectGroups(child, prefix + member.name() + "/", names);
             }
         }
     }

@@ -13,5 +13,10 @@
  * reads it as a table, {@link org.quire.launcher.h5.WriterProbe} tells the writer's state,
  * {@link org.quire.launcher.h5.WatchReport} renders a look and {@link org.quire.launcher.h5.WatchScreen}
  * shows it. See {@code docs/watch.md}.
+ *
+ * <p>{@code quire versions ls|show|diff|delete} ({@link org.quire.launcher.h5.VersionsCommand}, a
+ * top-level command) read and prune the versions of a versioned-hdf5 file through
+ * {@code org.quire.format.versioned}; {@link org.quire.launcher.h5.VersionedInput} opens the file
+ * and maps the API's refusals to statuses. See {@code docs/versions.md}.
  */
 package org.quire.launcher.h5;

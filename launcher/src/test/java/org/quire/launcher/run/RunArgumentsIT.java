@@ -53,7 +53,7 @@ class RunArgumentsIT {
     void quireWithoutACommandSaysSo() throws Exception {
         QuireCommand.Result result = QuireCommand.run(LIMIT);
         assertEquals(2, result.exitCode(), result.toString());
-        assertEquals(List.of("quire: missing command: one of run, sion, h5, watch, completion, help", "see quire --help"),
+        assertEquals(List.of("quire: missing command: one of run, sion, h5, watch, versions, completion, help", "see quire --help"),
                 result.stderr().lines().toList());
     }
 }
