@@ -200,4 +200,13 @@ class AttributeMessageTest {
         assertEquals("data", e.field());
         assertEquals("shape needing more than 8 bytes", e.found());
     }
+
+    @Test
+    void anEmptyDimensionHoldsNoValue() throws IOException {
+        byte[] message = AttributeMessage.encode(new AttributeMessage.Content("none", INT32,
+                new long[] {0}, new byte[0], Addresses.UNDEFINED));
+        AttributeMessage.Content read = AttributeMessage.decode(at(message), references);
+        assertArrayEquals(new long[] {0}, read.shape());
+        assertEquals(0, read.data().length);
+    }
 }

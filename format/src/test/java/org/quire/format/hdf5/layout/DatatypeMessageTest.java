@@ -178,6 +178,25 @@ class DatatypeMessageTest {
     }
 
     @Test
+    void anEnumerationOverAnotherClassNamesThatClass() {
+        String[] expected = {"3-byte string", "2-byte compound", "2-byte enumeration",
+            "array [2] of 2-byte signed integer", "variable-length string", "1-byte unsigned integer"};
+        DatatypeDescription[] bases = {new DatatypeDescription.FixedString(3, 0, false),
+            new DatatypeDescription.Compound(2, List.of(new DatatypeDescription.Member("a", 0, INT16))),
+            new DatatypeDescription.Enumeration(INT16, List.of(
+                    new DatatypeDescription.EnumMember("x", new byte[2]))),
+            new DatatypeDescription.Array(INT16, List.of(2L)),
+            new DatatypeDescription.VariableLengthString(0, false),
+            new DatatypeDescription.FixedPoint(1, false, LE)};
+        for (int i = 0; i < bases.length; i++) {
+            byte[] message = start(8, 3, 0, 0, 5).putBytes(DatatypeMessage.encode(bases[i]))
+                    .toByteArray();
+            CorruptFileException e = assertThrows(CorruptFileException.class, () -> decode(message));
+            assertEquals(expected[i], e.found());
+        }
+    }
+
+    @Test
     void version2ArraysSkipPaddingAndPermutation() throws Exception {
         byte[] v2 = start(10, 2, 0, 0, 12).putByte(2).putZeros(3).putInt(2).putInt(3)
                 .putInt(0).putInt(1).putBytes(DatatypeMessage.encode(INT16)).toByteArray();
