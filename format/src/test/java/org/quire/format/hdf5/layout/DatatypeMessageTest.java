@@ -69,6 +69,7 @@ class DatatypeMessageTest {
         roundTrip(new DatatypeDescription.FixedString(1, 0, false));
         roundTrip(new DatatypeDescription.VariableLengthString(1, true));
         roundTrip(new DatatypeDescription.VariableLengthString(0, false));
+        roundTrip(new DatatypeDescription.VariableLengthString(2, true));
         // A big-endian signed 32-bit integer: class 0 version 1, bit field 0x09, 32 bits at 0.
         assertEquals("1009000004000000" + "00002000",
                 HexFormat.of().formatHex(DatatypeMessage.encode(
