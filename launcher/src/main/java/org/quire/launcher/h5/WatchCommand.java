@@ -26,7 +26,8 @@ import sun.misc.SignalHandler;
  * WriterProbe}), refreshes the dataset and shows the look ({@link WatchReport}) on a {@link
  * WatchScreen}, until Ctrl-C or, with {@code --until-writer-exits}, until the writer is gone.
  * {@code --once} shows one look (two, an interval apart, while a writer may be writing: the
- * rate needs them) and exits.
+ * rate needs them) and exits. The file is held only while a writer may be writing it ({@link
+ * WatchedFile}), so a watch left running never stops a restarted job's writer.
  */
 @Command(name = "watch",
         mixinStandardHelpOptions = true,
