@@ -4,8 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Arrays;
-import java.util.List;
+import java.nio.file.attribute.FileTime;
 import java.util.OptionalLong;
 
 import org.quire.format.hdf5.FileLockedException;
@@ -59,8 +58,8 @@ final class WatchedFile implements AutoCloseable {
     private Look last;
     /** The last look found a Quire writer alive that has not switched to SWMR writing yet. */
     private boolean waitingForSwmr;
-    /** Size, time and identity of the file when it was last read while released. */
-    private List<Object> readVersion;
+    /** The file when it was last read while released. */
+    private Version readVersion;
 
     /**
      * @param columnName the column to draw, null for the last one
@@ -100,7 +99,7 @@ final class WatchedFile implements AutoCloseable {
             look = read(writer, heldTable);
             release();
         } else if (last == null || !version().equals(readVersion)) {
-            List<Object> version = version();
+            Version version = version();
             try (Hdf5File released = openReleased()) {
                 look = read(writer, table(released));
             }
@@ -192,10 +191,12 @@ final class WatchedFile implements AutoCloseable {
     }
 
     /** What changes when a writer writes the file or it is replaced. */
-    private List<Object> version() throws IOException {
+    private record Version(long size, FileTime modified, Object identity) {
+    }
+
+    private Version version() throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-        return Arrays.asList(attributes.size(), attributes.lastModifiedTime(),
-                attributes.fileKey());
+        return new Version(attributes.size(), attributes.lastModifiedTime(), attributes.fileKey());
     }
 
     @Override
