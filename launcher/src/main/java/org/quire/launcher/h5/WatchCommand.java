@@ -26,7 +26,8 @@ import sun.misc.SignalHandler;
  * WriterProbe}), refreshes the dataset and shows the look ({@link WatchReport}) on a {@link
  * WatchScreen}, until Ctrl-C or, with {@code --until-writer-exits}, until the writer is gone.
  * {@code --once} shows one look (two, an interval apart, while a writer may be writing: the
- * rate needs them) and exits.
+ * rate needs them) and exits. The file is held only while a writer may be writing it ({@link
+ * WatchedFile}), so a watch left running never stops a restarted job's writer.
  */
 @Command(name = "watch",
         mixinStandardHelpOptions = true,
@@ -50,6 +51,9 @@ public final class WatchCommand implements Callable<Integer> {
 
     /** Rows the sparkline draws. */
     static final int DRAWN_ROWS = 40;
+
+    /** How often a Quire writer's coming or going is asked after between looks. */
+    private static final long RELEASE_POLL_NANOS = 50_000_000L;
 
     @Spec
     private CommandSpec spec;
@@ -93,28 +97,26 @@ public final class WatchCommand implements Callable<Integer> {
                     + "seconds, got " + intervalSeconds);
         }
         return input.run(() -> {
-            try (Hdf5File hdf5 = Hdf5File.openSwmr(input.file())) {
-                WatchedTable table;
+            try (WatchedFile watched = new WatchedFile(input.file(), datasetPath, columnName,
+                    DRAWN_ROWS)) {
                 try {
-                    table = WatchedTable.of(input.file(), ObjectPaths.findDataset(hdf5, datasetPath));
-                } catch (UsageException | WatchedTable.NotATableException e) {
-                    // The dataset is the file's content, which a writer may still change.
+                    WatchedFile.Look first = watched.look();
+                    return once ? once(watched, first) : follow(watched, first);
+                } catch (WatchedFile.NotFollowableException e) {
                     CommandRun.error(spec, e.getMessage());
                     return CommandRun.FAILED;
                 }
-                WatchedTable.Column drawn = columnName == null ? table.lastColumn()
-                        : table.column(columnName);
-                return once ? once(table, drawn) : follow(table, drawn);
             }
         });
     }
 
-    private int once(WatchedTable table, WatchedTable.Column drawn) throws IOException {
+    private int once(WatchedFile watched, WatchedFile.Look first)
+            throws IOException, UsageException, WatchedFile.NotFollowableException {
         RowRate rate = new RowRate();
-        WatchReport report = look(table, drawn, rate);
+        WatchReport report = report(first, rate);
         if (report.writer().mayStillWrite()) {
-            pause(new CountDownLatch(1));
-            report = look(table, drawn, rate);
+            pause(new CountDownLatch(1), watched);
+            report = report(watched.look(), rate);
         }
         PrintWriter out = StandardOutput.open();
         out.print(json ? report.json() : String.join("\n", report.screen()) + "\n");
@@ -122,14 +124,16 @@ public final class WatchCommand implements Callable<Integer> {
         return out.checkError() ? CommandRun.BROKEN_PIPE : CommandRun.OK;
     }
 
-    private int follow(WatchedTable table, WatchedTable.Column drawn) throws IOException {
+    private int follow(WatchedFile watched, WatchedFile.Look first)
+            throws IOException, UsageException, WatchedFile.NotFollowableException {
         CountDownLatch interrupted = new CountDownLatch(1);
         Signal interrupt = new Signal("INT");
         SignalHandler previous = Signal.handle(interrupt, signal -> interrupted.countDown());
         try (WatchScreen screen = new WatchScreen(StandardOutput.open(), System.console() != null)) {
             RowRate rate = new RowRate();
+            WatchedFile.Look look = first;
             while (true) {
-                WatchReport report = look(table, drawn, rate);
+                WatchReport report = report(look, rate);
                 screen.show(report);
                 if (screen.failed()) {
                     return CommandRun.BROKEN_PIPE;
@@ -137,32 +141,45 @@ public final class WatchCommand implements Callable<Integer> {
                 if (untilWriterExits && !report.writer().mayStillWrite()) {
                     return CommandRun.OK;
                 }
-                if (pause(interrupted)) {
+                if (pause(interrupted, watched)) {
                     return CommandRun.OK;
                 }
+                look = watched.look();
             }
         } finally {
             Signal.handle(interrupt, previous);
         }
     }
 
-    /**
-     * One look: the writer's state first, so that a writer seen gone has made its last commit
-     * before the refresh that reads it.
-     */
-    private WatchReport look(WatchedTable table, WatchedTable.Column drawn, RowRate rate)
-            throws IOException {
-        WriterProbe writer = WriterProbe.of(input.file());
-        table.dataset().refresh();
-        WatchedTable.Sample sample = table.sample(DRAWN_ROWS);
-        rate.add(System.nanoTime(), sample.rows());
-        return new WatchReport(input.file(), table, drawn, sample, rate.perSecond(), writer);
+    private WatchReport report(WatchedFile.Look look, RowRate rate) {
+        rate.add(System.nanoTime(), look.sample().rows());
+        return new WatchReport(input.file(), look.table(), look.drawn(), look.sample(),
+                rate.perSecond(), look.writer(), look.cutBackFrom());
     }
 
-    /** Waits one interval; true when {@code stop} came first. */
-    private boolean pause(CountDownLatch stop) {
+    /**
+     * Waits one interval, or less when a Quire writer exits, comes or is awaited to switch to
+     * SWMR writing ({@link WatchedFile#lookNow}): the next look then releases the file at once,
+     * so that a restarted writer is not refused, or follows the new writer from its start. True
+     * when {@code stop} came first.
+     */
+    private boolean pause(CountDownLatch stop, WatchedFile watched) throws IOException {
+        long end = System.nanoTime() + (long) (intervalSeconds * 1e9);
         try {
-            return stop.await((long) (intervalSeconds * 1e9), TimeUnit.NANOSECONDS);
+            while (true) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                boolean polling = watched.watchesForWriterChange();
+                if (stop.await(polling ? Math.min(left, RELEASE_POLL_NANOS) : left,
+                        TimeUnit.NANOSECONDS)) {
+                    return true;
+                }
+                if (polling && watched.lookNow()) {
+                    return false;
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return true;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.StringJoiner;
 
 import org.quire.launcher.JsonWriter;
@@ -22,16 +23,20 @@ import org.quire.launcher.TerminalText;
  * @param sample the rows and the recent rows' bytes
  * @param rate   rows per second, when measured
  * @param writer the writer's state before the refresh this look read
+ * @param cutBackFrom the rows of the look before, when a writer that reopened the file cut them
+ *                    back to fewer
  */
 record WatchReport(Path file, WatchedTable table, WatchedTable.Column drawn,
-                   WatchedTable.Sample sample, OptionalDouble rate, WriterProbe writer) {
+                   WatchedTable.Sample sample, OptionalDouble rate, WriterProbe writer,
+                   OptionalLong cutBackFrom) {
 
     /** The lines of the terminal view. */
     List<String> screen() {
         List<String> lines = new ArrayList<>();
         lines.add("quire watch " + TerminalText.escape(file.toString()) + " "
                 + ValueFormat.name(table.dataset().path()));
-        lines.add("rows    " + sample.rows() + rateText().map(r -> "  (" + r + ")").orElse(""));
+        lines.add("rows    " + sample.rows() + cutBackText().map(c -> "  (" + c + ")").orElse("")
+                + rateText().map(r -> "  (" + r + ")").orElse(""));
         lines.add(TerminalText.escapeControls(writer.summary()));
         lines.add("latest  " + latest(", "));
         lines.add(ValueFormat.name(drawn.name()) + "  " + sparkline());
@@ -40,7 +45,7 @@ record WatchReport(Path file, WatchedTable table, WatchedTable.Column drawn,
 
     /** The view on one line, for a standard output that is not a terminal. */
     String line() {
-        return "rows " + sample.rows() + rateText().map(r -> ", " + r).orElse("") + ", writer "
+        return "rows " + sample.rows() + cutBackText().map(c -> " (" + c + ")").orElse("") + rateText().map(r -> ", " + r).orElse("") + ", writer "
                 + writer.state().label() + ", latest " + latest(" ") + ", "
                 + ValueFormat.name(drawn.name()) + " " + sparkline();
     }
@@ -76,6 +81,12 @@ record WatchReport(Path file, WatchedTable table, WatchedTable.Column drawn,
                 .name("state").value(writer.state().label())
                 .name("summary").value(writer.summary())
                 .endObject().endObject().toJson();
+    }
+
+    private Optional<String> cutBackText() {
+        return cutBackFrom.isPresent()
+                ? Optional.of("cut back from " + cutBackFrom.getAsLong() + " by a writer that reopened the file")
+                : Optional.empty();
     }
 
     private Optional<String> rateText() {

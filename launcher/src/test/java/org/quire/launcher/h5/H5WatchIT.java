@@ -178,6 +178,85 @@ class H5WatchIT {
                 last);
     }
 
+    /**
+     * Issue 12: a watch left running must not stop the next job. Writer processes (as a job
+     * and its restarts) write the file one after the other under one watch: each reopens it for
+     * writing (refused while the watch held it as an SWMR reader), the first restart cutting the
+     * rows back to 30 as a restart drops rows past its checkpoint; the watch shows the cut and
+     * follows each writer to its last row.
+     */
+    @Test
+    void aWatchLetsEachRestartedWriterReopenTheFileAndFollowsIt() throws Exception {
+        Path file = dir.resolve("restarts.h5");
+        QuireCommand.Running first = startWriter(file, 0, 50);
+        awaitLine(first, "swmr writing");
+        // An interval longer than a writer's start: the watch must let go of the file when the
+        // writer exits, not at its next look.
+        QuireCommand.Running watch = QuireCommand.start(Map.of(), "watch", file.toString(), "/steps",
+                "--interval", "3");
+        awaitFirstLine(watch);
+        assertEquals(0, first.await(LIMIT).exitCode(), "first writer");
+        String[][] restarts = {{"30", "80"}, {"80", "100"}, {"100", "110"}};
+        for (String[] restart : restarts) {
+            QuireCommand.Result writer = startWriter(file, Long.parseLong(restart[0]),
+                    Long.parseLong(restart[1])).await(LIMIT);
+            assertEquals(0, writer.exitCode(), "a restarted writer opens the file under the watch: "
+                    + writer + "\n--- watch so far\n" + watch.stdoutSoFar());
+        }
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (!watch.stdoutSoFar().contains("rows 110, ")) {
+            assertTrue(System.nanoTime() < deadline && watch.process().isAlive(), watch.stdoutSoFar());
+            Thread.sleep(50);
+        }
+        Path killCommand = RequiredTool.require("kill", "procps");
+        assertEquals(0, QuireCommand.runProcess(new ProcessBuilder(killCommand.toString(), "-INT",
+                Long.toString(watch.process().pid())), LIMIT).exitCode());
+        QuireCommand.Result result = watch.await(LIMIT);
+        assertEquals(0, result.exitCode(), result.toString());
+        List<String> lines = result.stdoutLines();
+        int cutBacks = 0;
+        long previous = -1;
+        for (String line : lines) {
+            Matcher rows = Pattern.compile("^rows (\\d+)( \\(cut back from (\\d+) by a writer that "
+                    + "reopened the file\\))?, ").matcher(line);
+            assertTrue(rows.find(), line);
+            long now = Long.parseLong(rows.group(1));
+            if (rows.group(2) != null) {
+                cutBacks++;
+                assertEquals(previous, Long.parseLong(rows.group(3)), line);
+                assertTrue(now >= 30 && now < 50, line);
+            } else {
+                assertTrue(now >= previous, result.toString());
+            }
+            previous = now;
+        }
+        assertEquals(1, cutBacks, result.toString());
+        assertTrue(lines.stream().anyMatch(line -> line.startsWith("rows 50, ")
+                && line.contains(", writer closed, latest steps=49.0, ")), result.toString());
+        assertTrue(lines.stream().anyMatch(line -> line.contains(", writer alive, ")
+                && Long.parseLong(line.split("[ ,]")[1]) > 50), "followed a restarted writer: " + result);
+        assertTrue(lines.get(lines.size() - 1).startsWith("rows 110, ")
+                && lines.get(lines.size() - 1).contains(", writer closed, latest steps=109.0, "), result.toString());
+    }
+
+    private static QuireCommand.Running startWriter(Path file, long keep, long rows) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classPath = QuireCommand.repositoryRoot().resolve("launcher/target/lib") + "/*:"
+                + QuireCommand.testWorkers();
+        return QuireCommand.startProcess(new ProcessBuilder(java, "-cp", classPath,
+                "org.quire.launcher.workers.SwmrStepsWriter", file.toString(), Long.toString(keep),
+                Long.toString(rows)));
+    }
+
+    private static void awaitLine(QuireCommand.Running process, String line) throws InterruptedException {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (!process.stdoutSoFar().contains(line + "\n")) {
+            assertTrue(System.nanoTime() < deadline && process.process().isAlive(),
+                    process.stdoutSoFar() + process.stderrSoFar());
+            Thread.sleep(20);
+        }
+    }
+
     private static void awaitFirstLine(QuireCommand.Running watch) throws InterruptedException {
         long deadline = System.nanoTime() + LIMIT.toNanos();
         while (!watch.stdoutSoFar().contains("\n")) {
