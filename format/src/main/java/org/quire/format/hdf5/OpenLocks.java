@@ -83,13 +83,7 @@ final class OpenLocks implements AutoCloseable {
     }
 
     private static OpenLocks writer(Storage storage, Path path) throws IOException {
-        StorageLock writer = storage.tryLock(WRITER_BYTE, 1, false);
-        long giveUpAt = System.nanoTime() + PROBE_PATIENCE_NANOS;
-        while (writer == null && heldShared(storage, WRITER_BYTE)
-                && System.nanoTime() - giveUpAt < 0) {
-            pauseForProbe();
-            writer = storage.tryLock(WRITER_BYTE, 1, false);
-        }
+        StorageLock writer = exclusiveWaitingOutProbes(storage, WRITER_BYTE);
         if (writer == null) {
             if (heldShared(storage, WRITER_BYTE)) {
                 throw new FileHeldByReadersException(path, "plain readers (they share its "
@@ -99,13 +93,35 @@ final class OpenLocks implements AutoCloseable {
                     "open it when that writer has closed it",
                     "open it when that writer has closed it");
         }
-        StorageLock reader = storage.tryLock(SWMR_READER_BYTE, 1, false);
+        StorageLock reader;
+        try {
+            // A reader that looks briefly while no writer is alive (quire watch) may hold it now.
+            reader = exclusiveWaitingOutProbes(storage, SWMR_READER_BYTE);
+        } catch (IOException | RuntimeException e) {
+            writer.close();
+            throw e;
+        }
         if (reader == null) {
             writer.close();
             throw new FileHeldByReadersException(path, "SWMR readers (they share its SWMR "
                     + "reader byte's lock)");
         }
         return new OpenLocks(writer, reader);
+    }
+
+    /**
+     * The exclusive lock of the byte at {@code at}, tried again for {@link #PROBE_PATIENCE_NANOS}
+     * while it is held shared (by a probe or a brief look, which ends soon); null when it is
+     * still held then, or held exclusively.
+     */
+    private static StorageLock exclusiveWaitingOutProbes(Storage storage, long at) throws IOException {
+        StorageLock lock = storage.tryLock(at, 1, false);
+        long giveUpAt = System.nanoTime() + PROBE_PATIENCE_NANOS;
+        while (lock == null && heldShared(storage, at) && System.nanoTime() - giveUpAt < 0) {
+            pauseForProbe();
+            lock = storage.tryLock(at, 1, false);
+        }
+        return lock;
     }
 
     /** Sleeps a millisecond between the tries of a writer waiting out a probe. */

@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * MODE: {@code write} (openForWriting), {@code swmr-write} (openForWriting, then
  * startSwmrWrite), {@code read} (open), {@code swmr-read} (openSwmr); or {@code probe}: calls
  * {@link Hdf5File#writerStatus} without pause (as an in-situ reader or {@code quire watch}
- * does every few milliseconds) until its standard input ends.
+ * does every few milliseconds) until its standard input ends; or {@code glance}: opens the file
+ * as an SWMR reader and closes it again without pause (as {@code quire watch} looks at a file
+ * no writer holds) until its standard input ends.
  */
 public final class OpenRuleHolder {
 
@@ -22,8 +24,8 @@ public final class OpenRuleHolder {
 
     public static void main(String[] args) throws IOException {
         Path file = Path.of(args[1]);
-        if (args[0].equals("probe")) {
-            probe(file);
+        if (args[0].equals("probe") || args[0].equals("glance")) {
+            repeatUntilInputEnds(args[0], file);
             return;
         }
         Hdf5File opened;
@@ -43,24 +45,37 @@ public final class OpenRuleHolder {
         }
     }
 
-    private static void probe(Path file) throws IOException {
+    private static void repeatUntilInputEnds(String mode, Path file) throws IOException {
         AtomicBoolean inputEnded = new AtomicBoolean();
         Thread input = new Thread(() -> {
             try {
                 while (System.in.read() >= 0) {
-                    // probe until the parent closes our standard input
+                    // repeat until the parent closes our standard input
                 }
             } catch (IOException e) {
-                // an unreadable input ends the probing as its end does
+                // an unreadable input ends the repetition as its end does
             }
             inputEnded.set(true);
         });
         input.setDaemon(true);
         input.start();
-        System.out.println("probing");
+        System.out.println(mode.equals("probe") ? "probing" : "glancing");
         System.out.flush();
         while (!inputEnded.get()) {
-            Hdf5File.writerStatus(file);
+            if (mode.equals("probe")) {
+                Hdf5File.writerStatus(file);
+            } else {
+                glance(file);
+            }
+        }
+    }
+
+    /** One brief SWMR look; refused while the test's writer has the file, as the watch would be. */
+    private static void glance(Path file) throws IOException {
+        try (Hdf5File look = Hdf5File.openSwmr(file)) {
+            look.root();
+        } catch (org.quire.format.FormatException e) {
+            // the writer of the test has it: the next glance tries again
         }
     }
 

@@ -264,6 +264,21 @@ class OpenRulesTest {
     }
 
     /**
+     * {@code quire watch} opens a file no writer holds for a moment at each look, as an SWMR
+     * reader: a writer meeting such a look waits it out instead of failing.
+     */
+    @Test
+    void briefSwmrLooksNeverMakeAnOpenForWritingFail() throws Exception {
+        assertEquals("glancing", hold("glance"));
+        for (int open = 0; open < 200; open++) {
+            try (Hdf5File writer = Hdf5File.openForWriting(file)) {
+                assertTrue(writer.isWritable());
+            }
+        }
+        release();
+    }
+
+    /**
      * libhdf5 locks with flock, Quire with fcntl byte ranges: neither sees the other's locks;
      * libhdf5 still refuses a file a Quire writer holds, through the superblock's flags.
      */
