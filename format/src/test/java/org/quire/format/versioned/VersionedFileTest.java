@@ -213,6 +213,22 @@ class VersionedFileTest {
     }
 
     @Test
+    void aFailedReplaceOfCurrentVersionSetsTheOldOneBack() throws IOException {
+        Path path = worked();
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            var versions = file.root().group("_version_data").group("versions");
+            // A value larger than a header message: the delete succeeds, the set fails.
+            assertThrows(IllegalArgumentException.class, () -> VersionAttributes.replace(versions,
+                    new org.quire.format.hdf5.Attribute("current_version", Datatype.UINT8,
+                            new long[] {70_000}, new byte[70_000])));
+            assertEquals("v1", VersionAttributes.string(path, versions, "versions", "current_version"));
+        }
+        try (VersionedFile vf = VersionedFile.open(path)) {
+            assertEquals("v1", vf.currentVersion());
+        }
+    }
+
+    @Test
     void rowsACrashedCommitLeftPastLargestIndexAreOverwrittenAndCut() throws IOException {
         Path path = worked();
         try (Hdf5File file = Hdf5File.openForWriting(path)) {

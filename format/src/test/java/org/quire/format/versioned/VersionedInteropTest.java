@@ -181,6 +181,24 @@ class VersionedInteropTest {
     }
 
     @Test
+    void aCommitToAVersionsGroupH5pyMadeDenseFailsBeforeStoringAChunk() throws IOException {
+        Path path = quireFile();
+        // __first_version__, v1, v2, v3 and five more: libhdf5 stores the ninth link densely.
+        for (int i = 1; i <= 5; i++) {
+            client("commit", path.toString(), "py" + i, "change", "v2");
+        }
+        long rows = VersionedFileTest.rawRows(path, "x");
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            UnsupportedOperationException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    UnsupportedOperationException.class, () -> vf.commit("q", "v1", DAY,
+                            v -> v.dataset("x").write(new long[] {0}, new long[] {1}, new long[] {-5})));
+            assertTrue(e.getMessage().contains("densely"), e.getMessage());
+            assertEquals("py5", vf.currentVersion());
+        }
+        assertEquals(rows, VersionedFileTest.rawRows(path, "x"));
+    }
+
+    @Test
     void quireReadsAndExtendsAFileVersionedHdf5Wrote() throws IOException {
         Path fixture = resource("make_versioned_fixtures/versioned_latest.h5");
         List<String> manifest = Files.readAllLines(fixture.resolveSibling("manifest.txt"));
