@@ -250,6 +250,22 @@ class VersionedFileTest {
     }
 
     @Test
+    void rowsACrashedCommitLeftAreCutByACommitStoringNothingNew() throws IOException {
+        Path path = worked();
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Dataset raw = file.root().group("_version_data").group("x").dataset("raw_data");
+            raw.setExtent(20);
+            raw.write(new long[] {12}, new long[] {8}, new long[] {9, 9, 9, 9, 9, 9, 9, 9});
+        }
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.commit("v2", "v1", DAY.plusSeconds(1),
+                    v -> v.dataset("x").write(new long[] {0}, new long[] {1}, new long[] {0}));
+            assertEquals(3, vf.verify());
+        }
+        assertEquals(12, rawRows(path, "x"));
+    }
+
+    @Test
     void behaviour10FirstVersionIsTheEmptyParentAndIsNotListed() throws IOException {
         Path path = worked();
         try (VersionedFile vf = VersionedFile.open(path)) {

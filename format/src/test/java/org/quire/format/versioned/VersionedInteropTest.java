@@ -180,6 +180,24 @@ class VersionedInteropTest {
         }
     }
 
+    /** §1.2: hash_table is LZF-compressed as h5py writes it: filter 32000, optional, cd_values (4, 261, 196608). */
+    @Test
+    void hashTableHasH5pysLzfFilter() throws IOException {
+        Path path = quireFile();
+        ExternalTools.requireH5py();
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(), "-c",
+                "import h5py, sys\n"
+                        + "with h5py.File(sys.argv[1], 'r') as f:\n"
+                        + "    plist = f['_version_data/x/hash_table'].id.get_create_plist()\n"
+                        + "    for i in range(plist.get_nfilters()):\n"
+                        + "        code, flags, values, name = plist.get_filter(i)\n"
+                        + "        print(code, flags, list(values))\n",
+                path.toString()), 60);
+        assertEquals(0, result.exitCode(), result.output());
+        // flags 1: H5Z_FLAG_OPTIONAL; cd_values: LZF filter version 4, LZF 0x105 (1.5), chunk bytes (4096 rows of 48).
+        assertEquals(List.of("32000 1 [4, 261, 196608]"), result.stdout().lines().toList(), result.output());
+    }
+
     @Test
     void aCommitToAVersionsGroupH5pyMadeDenseFailsBeforeStoringAChunk() throws IOException {
         Path path = quireFile();
