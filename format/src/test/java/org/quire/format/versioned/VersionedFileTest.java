@@ -368,6 +368,7 @@ class VersionedFileTest {
                 v.setGroupAttribute("grp", org.quire.format.hdf5.Attribute.of("kind", 7L));
             });
             vf.commit("v2", "v1", DAY.plusSeconds(1), v -> {
+                assertEquals(7L, v.groupAttributes("grp").get("kind").longs()[0]);
                 v.dataset("grp/t").write(new long[] {2, 4}, new long[] {1, 1}, new double[] {-1});
                 v.dataset("grp/t").setAttribute(org.quire.format.hdf5.Attribute.of("unit", "km"));
             });
