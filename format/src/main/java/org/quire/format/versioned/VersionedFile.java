@@ -306,12 +306,22 @@ public final class VersionedFile implements AutoCloseable {
         return view;
     }
 
-    /** The chunks of {@code dataset} whose content differs between versions {@code from} and {@code to}. */
+    /**
+     * The chunks of {@code dataset} whose content differs between versions {@code from} and
+     * {@code to}; in a version without the dataset every chunk the other stores is added or
+     * removed (digest null on that side).
+     *
+     * @throws NoSuchElementException neither version has the dataset
+     */
     public List<ChunkChange> diff(String dataset, String from, String to) throws IOException {
         version(from);
         version(to);
-        Map<List<Long>, Long> before = chunkMap(from, dataset, view(from, dataset)).startRows();
-        Map<List<Long>, Long> after = chunkMap(to, dataset, view(to, dataset)).startRows();
+        if (viewOrNull(from, dataset) == null && viewOrNull(to, dataset) == null) {
+            throw new NoSuchElementException(path + ": neither version \"" + from + "\" nor \""
+                    + to + "\" has dataset " + dataset);
+        }
+        Map<List<Long>, Long> before = startRowsOrNone(from, dataset);
+        Map<List<Long>, Long> after = startRowsOrNone(to, dataset);
         ChunkStore store = store(dataset);
         Set<List<Long>> origins = new LinkedHashSet<>(before.keySet());
         origins.addAll(after.keySet());
@@ -392,6 +402,12 @@ public final class VersionedFile implements AutoCloseable {
                     "a UTC time like 2099-01-01 00:00:00.000000+0000", "\"" + stamp + "\"");
         }
         return new VersionInfo(name, parent, timestamp);
+    }
+
+    /** The checked chunk slots of the version's dataset; none if the version has no such dataset. */
+    private Map<List<Long>, Long> startRowsOrNone(String version, String dataset) throws IOException {
+        Dataset view = viewOrNull(version, dataset);
+        return view == null ? Map.of() : chunkMap(version, dataset, view).startRows();
     }
 
     /** The dataset {@code dataset} of version {@code version}, or null if it has none. */

@@ -358,6 +358,39 @@ class VersionedFileTest {
     }
 
     @Test
+    void diffOfADatasetOneVersionLacksListsItsChunksAddedOrRemoved() throws IOException {
+        Path path = worked();
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.commit("v2", "v1", DAY.plusSeconds(1), v -> v.delete("x"));
+            List<ChunkChange> removed = vf.diff("x", "v1", "v2");
+            assertEquals(List.of(0L, 4L, 8L), removed.stream().map(c -> c.origin()[0]).toList());
+            assertTrue(removed.stream().allMatch(c -> c.before() != null && c.after() == null));
+            assertEquals(ChunkDigest.hex(ChunkDigest.of(int64(8, 9), new long[] {2})),
+                    ChunkChange.hex(removed.get(2).before()));
+            List<ChunkChange> added = vf.diff("x", "v2", "v1");
+            assertEquals(3, added.size());
+            assertTrue(added.stream().allMatch(c -> c.before() == null && c.after() != null));
+            NoSuchElementException neither = assertThrows(NoSuchElementException.class,
+                    () -> vf.diff("y", "v1", "v2"));
+            assertTrue(neither.getMessage().contains("dataset y"), neither.getMessage());
+        }
+    }
+
+    @Test
+    void aStagedDatasetOverTheArrayLimitIsRefusedBeforeAllocating() throws IOException {
+        Path path = worked();
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> vf.commit("big", "v1", DAY, v -> v.createDataset("big",
+                            DatasetSpec.builder(Datatype.INT8, StagedDataset.MAX_BYTES + 1)
+                                    .chunkShape(1 << 20).build(), null)
+                            .write(new long[] {0}, new long[] {1}, new byte[] {1})));
+            assertTrue(e.getMessage().contains("2147483640 bytes staged in memory")
+                    && e.getMessage().contains("at most 2^31 - 9 (2147483639)"), e.getMessage());
+        }
+    }
+
+    @Test
     void nestedGroupsAndAttributesAreCopiedForward() throws IOException {
         Path path = dir.resolve("g.h5");
         try (VersionedFile vf = VersionedFile.create(path)) {
