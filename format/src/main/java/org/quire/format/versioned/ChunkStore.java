@@ -23,7 +23,8 @@ import org.quire.format.hdf5.Group;
  * chunk (an edge chunk at its slot's corner, padded with the fill value), and
  * {@code hash_table}, a row per slot: digest and rows. {@code largest_index} (slots in use)
  * is written last and is the only length trusted: rows past it (a crashed commit's) are
- * overwritten and trimmed by the next commit.
+ * overwritten and trimmed by the next commit. A row of zero digest and no rows is a slot
+ * retired by an interrupted {@link VersionDeleter} (no chunk's SHA-256 matches it).
  */
 final class ChunkStore {
 
