@@ -11,6 +11,7 @@ import org.quire.format.hdf5.Attribute;
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.Group;
 import org.quire.format.hdf5.Hdf5File;
+import org.quire.format.hdf5.SwmrReadOptions;
 
 /**
  * One open collection file {@code <UID>.hdf5} of a schema ({@link CollectionFileLayout}):
@@ -71,8 +72,9 @@ final class CollectionFile implements AutoCloseable {
     }
 
     /** Opens {@code <uid>.hdf5} as an SWMR reader (its writer may still be appending). */
-    static CollectionFile openSwmr(Path path, String uid, ArraySchema schema) throws IOException {
-        return new CollectionFile(Hdf5File.openSwmr(path), uid, schema);
+    static CollectionFile openSwmr(Path path, String uid, ArraySchema schema,
+                                   SwmrReadOptions options) throws IOException {
+        return new CollectionFile(Hdf5File.openSwmr(path, options), uid, schema);
     }
 
     String uid() {

@@ -1,6 +1,7 @@
 package org.quire.format.hangar;
 
 import java.nio.file.Path;
+import org.quire.format.CorruptFileException;
 import org.quire.format.FormatException;
 
 /**
@@ -15,6 +16,11 @@ public class UnresolvableRecordException extends FormatException {
 
     UnresolvableRecordException(Path file, LocatorRecord record, String problem) {
         super(file, "record " + record.format() + ": " + problem);
+        this.record = record;
+    }
+
+    UnresolvableRecordException(Path file, LocatorRecord record, String problem, Throwable cause) {
+        super(file, "record " + record.format() + ": " + problem, cause);
         this.record = record;
     }
 
@@ -55,6 +61,22 @@ public class UnresolvableRecordException extends FormatException {
     public static final class CollectionLayoutException extends UnresolvableRecordException {
         CollectionLayoutException(Path file, LocatorRecord record, String problem) {
             super(file, record, problem);
+        }
+    }
+
+    /**
+     * The collection file is damaged: a block or chunk the record leads through fails its
+     * check (the {@link CorruptFileException} is the cause).
+     */
+    public static final class DamagedCollectionFileException extends UnresolvableRecordException {
+        DamagedCollectionFileException(Path file, LocatorRecord record, CorruptFileException cause) {
+            super(file, record, "damaged collection file: " + withoutFile(cause.getMessage(), file),
+                    cause);
+        }
+
+        private static String withoutFile(String message, Path file) {
+            String prefix = file + ": ";
+            return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
         }
     }
 }

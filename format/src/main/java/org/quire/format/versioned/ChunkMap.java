@@ -27,10 +27,6 @@ final class ChunkMap {
         this.startRows = startRows;
     }
 
-    static ChunkMap empty() {
-        return new ChunkMap(new LinkedHashMap<>());
-    }
-
     /** The mappings of {@code view}, the dataset {@code dataset} of a version, checked. */
     static ChunkMap of(Path file, String where, Dataset view, String dataset, long[] chunks,
                        long storeRows) throws DamagedVersionDataException {

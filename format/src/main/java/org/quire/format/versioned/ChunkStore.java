@@ -23,7 +23,8 @@ import org.quire.format.hdf5.Group;
  * chunk (an edge chunk at its slot's corner, padded with the fill value), and
  * {@code hash_table}, a row per slot: digest and rows. {@code largest_index} (slots in use)
  * is written last and is the only length trusted: rows past it (a crashed commit's) are
- * overwritten and trimmed by the next commit.
+ * overwritten and trimmed by the next commit. A row of zero digest and no rows is a slot
+ * retired by an interrupted {@link VersionDeleter} (no chunk's SHA-256 matches it).
  */
 final class ChunkStore {
 
@@ -223,68 +224,91 @@ final class ChunkStore {
                 && hashTable.shape()[0] == Math.max(1, slotsAtOpen)) {
             return;
         }
-        hashTable.setExtent(Math.max(1, largestIndex));
-        if (!added.isEmpty()) {
-            ByteBuffer out = ByteBuffer.allocate(added.size() * HashTableLayout.ROW_SIZE);
-            for (int i = 0; i < added.size(); i++) {
-                HashTableLayout.encode(added.get(i), out, i);
-            }
-            hashTable.write(new long[] {slotsAtOpen}, new long[] {added.size()}, out);
-        }
-        rows[0] = largestIndex * chunks[0];
-        rawData.setExtent(rows);
-        hashTable.deleteAttribute(VersionDataLayout.LARGEST_INDEX);
-        hashTable.setAttribute(Attribute.scalar(VersionDataLayout.LARGEST_INDEX, Datatype.INT64,
-                largestIndex));
+        publish(added, slotsAtOpen, largestIndex);
         added.clear();
-        slotsAtOpen = largestIndex;
+        cutRawData();
     }
 
     /**
-     * Keeps only the slots starting at the rows {@code kept} names (each with its chunk's
-     * trimmed extent), moved down in their old order to slots 0, 1, ..., each rewritten whole
-     * so its padding is the fill value again (reference note §2, delete_versions); the hash
-     * table is rewritten to match and both datasets cut. Returns old first row to new.
-     * A slot only ever moves down, over slots already moved, so reading each before writing it
-     * needs no copy of the store.
+     * Copies the slots starting at the rows {@code kept} names (each with its chunk's trimmed
+     * extent), in their old order, to slots {@code firstSlot}, {@code firstSlot + 1}, ..., each
+     * rewritten whole so its padding is the fill value again (reference note §2,
+     * delete_versions), and publishes a hash table of exactly those slots: the rows of the
+     * slots below {@code firstSlot} are retired (a zero digest no SHA-256 gives, no rows), so
+     * no later commit reuses them. Returns old first row to new. raw_data keeps its rows (cut
+     * by {@link #cutRawData} once this is flushed: a cut writes the fill value over the rows it
+     * drops, in place). The slots written must be ones no published mapping or hash row names
+     * (past {@code largest_index}, or retired by an earlier call), so a crash before the next
+     * flush leaves the published state's chunks intact (see {@link VersionDeleter}).
      */
-    Map<Long, Long> compact(SortedMap<Long, long[]> kept) throws IOException {
+    Map<Long, Long> copySlots(SortedMap<Long, long[]> kept, long firstSlot) throws IOException {
         Map<Long, Long> moved = new HashMap<>();
         List<HashTableLayout.Row> rows = new ArrayList<>();
-        long slot = 0;
+        for (long retired = 0; retired < firstSlot; retired++) {
+            rows.add(new HashTableLayout.Row(new byte[ChunkDigest.LENGTH], retired * chunks[0],
+                    retired * chunks[0]));
+        }
         for (Map.Entry<Long, long[]> entry : kept.entrySet()) {
             long oldStart = entry.getKey();
             long[] trimmed = entry.getValue();
-            long[] origin = new long[trimmed.length];
-            origin[0] = oldStart;
-            ByteBuffer elements = rawData.read(origin, trimmed);
-            byte[] bytes = new byte[elements.remaining()];
-            elements.get(bytes);
             byte[] digest = digestByStart.get(oldStart);
             if (digest == null) {
                 throw new DamagedVersionDataException(file, VersionDataLayout.storePath(dataset) + "/"
                         + VersionDataLayout.HASH_TABLE, "a row for the slot at raw_data row " + oldStart, "none");
             }
-            long newStart = slot * chunks[0];
+            long[] origin = new long[trimmed.length];
+            origin[0] = oldStart;
+            ByteBuffer elements = rawData.read(origin, trimmed);
+            byte[] bytes = new byte[elements.remaining()];
+            elements.get(bytes);
+            long newStart = rows.size() * chunks[0];
             writeSlot(newStart, bytes, trimmed);
             rows.add(new HashTableLayout.Row(digest, newStart, newStart + trimmed[0]));
             moved.put(oldStart, newStart);
-            slot++;
         }
-        hashTable.setExtent(Math.max(1, slot));
+        publish(rows, 0, rows.size());
+        byDigest.clear();
+        digestByStart.clear();
+        for (HashTableLayout.Row row : rows) {
+            byDigest.putIfAbsent(ByteBuffer.wrap(row.digest()), row);
+            digestByStart.put(row.start(), row.digest());
+        }
+        return moved;
+    }
+
+    /** Slots the hash table names (committed, or stored since): copies past them are unnamed. */
+    long slots() {
+        return largestIndex;
+    }
+
+    /**
+     * Cuts raw_data to the slots in use. The cut writes the fill value over the rows it drops
+     * (docs/hdf5.md, "Resizing"), so no flushed state may name them.
+     */
+    void cutRawData() throws IOException {
+        long[] shape = rawData.shape();
+        shape[0] = largestIndex * chunks[0];
+        rawData.setExtent(shape);
+    }
+
+    /**
+     * Writes {@code rows} into the hash table from row {@code firstRow}, cuts it to {@code slots}
+     * rows (LZF-filtered, §1.2: its rewritten chunks go to new space) and sets
+     * {@code largest_index} to {@code slots}, last.
+     */
+    private void publish(List<HashTableLayout.Row> rows, long firstRow, long slots) throws IOException {
+        hashTable.setExtent(Math.max(1, slots));
         if (!rows.isEmpty()) {
             ByteBuffer out = ByteBuffer.allocate(rows.size() * HashTableLayout.ROW_SIZE);
             for (int i = 0; i < rows.size(); i++) {
                 HashTableLayout.encode(rows.get(i), out, i);
             }
-            hashTable.write(new long[] {0}, new long[] {rows.size()}, out);
+            hashTable.write(new long[] {firstRow}, new long[] {rows.size()}, out);
         }
-        long[] shape = rawData.shape();
-        shape[0] = slot * chunks[0];
-        rawData.setExtent(shape);
-        hashTable.deleteAttribute(VersionDataLayout.LARGEST_INDEX);
-        hashTable.setAttribute(Attribute.scalar(VersionDataLayout.LARGEST_INDEX, Datatype.INT64, slot));
-        return moved;
+        VersionAttributes.replace(hashTable, Attribute.scalar(VersionDataLayout.LARGEST_INDEX,
+                Datatype.INT64, slots));
+        largestIndex = slots;
+        slotsAtOpen = slots;
     }
 
     private static Dataset requireDataset(Path file, Group store, String name, String where)

@@ -25,6 +25,9 @@ import org.quire.format.hdf5.Filter;
  */
 public final class StagedDataset {
 
+    /** The largest byte array HotSpot allocates (2^31 - 9): the most a staged dataset holds. */
+    static final long MAX_BYTES = Integer.MAX_VALUE - 8;
+
     private final String path;
     private final Datatype type;
     private final long[] chunks;
@@ -210,9 +213,9 @@ public final class StagedDataset {
 
     private byte[] filled(long[] extent) {
         long bytes = ChunkGrid.elements(extent) * type.size();
-        if (bytes > Integer.MAX_VALUE - 8) {
+        if (bytes > MAX_BYTES) {
             throw new IllegalArgumentException(path + ": " + bytes + " bytes staged in memory; "
-                    + "a staged dataset holds at most 2^31 - 1");
+                    + "a staged dataset holds at most 2^31 - 9 (" + MAX_BYTES + ")");
         }
         byte[] filled = new byte[(int) bytes];
         for (int at = 0; at < filled.length; at += fill.length) {

@@ -132,6 +132,7 @@ public final class StagedVersion {
         }
     }
 
+    /** The attributes group {@code path} will have (copied from the parent, then changed). */
     public Map<String, Attribute> groupAttributes(String path) {
         return Map.copyOf(group(path));
     }

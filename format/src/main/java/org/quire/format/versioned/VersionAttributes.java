@@ -70,12 +70,28 @@ final class VersionAttributes {
                 new byte[] {(byte) (value ? 1 : 0)});
     }
 
-    /** Sets {@code attribute}, replacing one of the same name. */
+    /**
+     * Sets {@code attribute}, replacing one of the same name (delete, then set: both reach the
+     * file at the same flush). If the set fails, the old attribute is set back, so a failed
+     * replace of {@code current_version} cannot leave the file without one.
+     */
     static void replace(Hdf5Object object, Attribute attribute) throws IOException {
-        if (object.attributeNames().contains(attribute.name())) {
-            object.deleteAttribute(attribute.name());
+        if (!object.attributeNames().contains(attribute.name())) {
+            object.setAttribute(attribute);
+            return;
         }
-        object.setAttribute(attribute);
+        Attribute old = object.attribute(attribute.name());
+        object.deleteAttribute(attribute.name());
+        try {
+            object.setAttribute(attribute);
+        } catch (RuntimeException e) {
+            try {
+                object.setAttribute(old);
+            } catch (RuntimeException restore) {
+                e.addSuppressed(restore);
+            }
+            throw e;
+        }
     }
 
     private static Attribute require(Path file, Hdf5Object object, String where, String name)

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 import org.quire.format.hdf5.Attribute;
@@ -22,8 +23,20 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * edge padding reset to the fill value) and its hash table rebuilt, the survivors' virtual
  * datasets are rewritten onto the new slots, a store no survivor uses is removed, each
  * survivor's {@code prev_version} becomes its nearest surviving ancestor and so does the
- * current version. Not crash-safe: chunks move in place before the metadata pointing at them
- * is flushed (as in versioned-hdf5, which rewrites in place too).
+ * current version.
+ *
+ * <p>Crash-safe in two flushes, each published atomically by the HDF5 writer's flush (docs/hdf5.md,
+ * "Crashes and recovery"), neither writing a chunk any published state reads: (1) the
+ * surviving chunks are copied to new slots past {@code largest_index}, the hash table names
+ * only those (the old slots' rows retired, so no commit reuses a slot about to be
+ * overwritten), the survivors map them, the deleted versions are gone and parents relinked;
+ * (2) the copies are copied down to slots 0, 1, ... (unnamed since flush 1), the hash table
+ * names them and the survivors map them; (3) raw_data is cut to those slots (a cut writes the
+ * fill value over the rows it drops, in place, so it waits until no flushed state names them).
+ * The hash table is LZF-filtered (§1.2), so its rewritten chunks go to new space, never over
+ * the flushed ones. A crash recovers to the old state or to the state of flush 1, 2 or 3 (the
+ * new versions; in 1 and 2 raw_data has unnamed rows past {@code largest_index}, which the
+ * next commit cuts), each reading its versions' values.
  */
 final class VersionDeleter {
 
@@ -52,8 +65,12 @@ final class VersionDeleter {
         for (VersionInfo version : all.values()) {
             datasets.addAll(versioned.datasetNames(version.name()));
         }
+        Map<String, Relocation> relocations = new HashMap<>();
         for (String dataset : datasets) {
-            compact(dataset, survivors);
+            Relocation relocation = relocate(dataset, survivors);
+            if (relocation != null) {
+                relocations.put(dataset, relocation);
+            }
         }
         for (String name : doomed) {
             versions.delete(name);
@@ -71,6 +88,14 @@ final class VersionDeleter {
             VersionAttributes.replace(versions, Attribute.of(VersionDataLayout.CURRENT_VERSION, newCurrent));
         }
         file.flush();
+        for (Map.Entry<String, Relocation> relocation : relocations.entrySet()) {
+            relocation.getValue().move(relocation.getKey(), 0);
+        }
+        file.flush();
+        for (String dataset : relocations.keySet()) {
+            versioned.store(dataset).cutRawData();
+        }
+        file.flush();
     }
 
     private static String survivingAncestor(String name, Map<String, VersionInfo> all,
@@ -82,7 +107,38 @@ final class VersionDeleter {
         return at;
     }
 
-    private void compact(String dataset, List<VersionInfo> survivors) throws IOException {
+    /**
+     * One dataset's surviving slots and, per survivor version, its chunks' slots (chunk
+     * coordinates to first raw_data row), updated as the slots move.
+     */
+    private final class Relocation {
+        private final SortedMap<Long, long[]> slots;
+        private final Map<String, Map<List<Long>, Long>> maps;
+
+        Relocation(SortedMap<Long, long[]> slots, Map<String, Map<List<Long>, Long>> maps) {
+            this.slots = slots;
+            this.maps = maps;
+        }
+
+        /** Copies the slots to {@code firstSlot} on and points the survivors' views at the copies. */
+        void move(String dataset, long firstSlot) throws IOException {
+            Map<Long, Long> moved = versioned.store(dataset).copySlots(slots, firstSlot);
+            SortedMap<Long, long[]> movedSlots = new TreeMap<>();
+            slots.forEach((start, trimmed) -> movedSlots.put(moved.get(start), trimmed));
+            slots.clear();
+            slots.putAll(movedSlots);
+            for (Map.Entry<String, Map<List<Long>, Long>> survivor : maps.entrySet()) {
+                survivor.getValue().replaceAll((chunk, start) -> moved.get(start));
+                rewriteView(survivor.getKey(), dataset, survivor.getValue());
+            }
+        }
+    }
+
+    /**
+     * Copies {@code dataset}'s surviving slots past its last named slot (step 1 above) and
+     * returns them, or removes its store when no survivor has the dataset (null).
+     */
+    private Relocation relocate(String dataset, List<VersionInfo> survivors) throws IOException {
         Map<String, Map<List<Long>, Long>> maps = new HashMap<>();
         TreeMap<Long, long[]> kept = new TreeMap<>();
         for (VersionInfo survivor : survivors) {
@@ -90,7 +146,8 @@ final class VersionDeleter {
             if (view == null) {
                 continue;
             }
-            Map<List<Long>, Long> map = versioned.chunkMap(survivor.name(), dataset, view).startRows();
+            Map<List<Long>, Long> map = new HashMap<>(
+                    versioned.chunkMap(survivor.name(), dataset, view).startRows());
             maps.put(survivor.name(), map);
             ChunkGrid grid = new ChunkGrid(view.shape(), versioned.store(dataset).chunks(),
                     view.type().size());
@@ -101,17 +158,16 @@ final class VersionDeleter {
         if (maps.isEmpty()) {
             Group parent = (Group) GroupPaths.find(versionData, GroupPaths.parent(dataset));
             parent.delete(GroupPaths.name(dataset));
-            return;
+            return null;
         }
-        Map<Long, Long> moved = versioned.store(dataset).compact(kept);
-        for (Map.Entry<String, Map<List<Long>, Long>> survivor : maps.entrySet()) {
-            rewriteView(survivor.getKey(), dataset, survivor.getValue(), moved);
-        }
+        Relocation relocation = new Relocation(kept, maps);
+        relocation.move(dataset, versioned.store(dataset).slots());
+        return relocation;
     }
 
-    /** Replaces the survivor's virtual dataset with one mapping the moved slots. */
-    private void rewriteView(String version, String dataset, Map<List<Long>, Long> map,
-                             Map<Long, Long> moved) throws IOException {
+    /** Replaces the survivor's virtual dataset with one mapping the slots {@code map} names. */
+    private void rewriteView(String version, String dataset, Map<List<Long>, Long> map)
+            throws IOException {
         Dataset old = versioned.viewOrNull(version, dataset);
         List<Attribute> attributes = old.attributes();
         ChunkGrid grid = new ChunkGrid(old.shape(), versioned.store(dataset).chunks(), old.type().size());
@@ -120,7 +176,7 @@ final class VersionDeleter {
             long[] origin = ChunkGrid.origin(chunk.getKey());
             long[] trimmed = grid.trimmed(origin);
             long[] source = new long[origin.length];
-            source[0] = moved.get(chunk.getValue());
+            source[0] = chunk.getValue();
             mappings.add(VirtualMapping.sameFile(VersionDataLayout.rawDataPath(dataset),
                     DataspaceSelection.block(source, trimmed), DataspaceSelection.block(origin, trimmed)));
         }

@@ -17,13 +17,14 @@ import org.quire.format.hdf5.layout.VirtualMapping;
 
 /**
  * Writes a staged version into the file, in the order that keeps the file meaningful at every
- * step (reference note §1.3, §1.5, §2): each dataset's new chunks into raw_data, its hash rows,
- * its {@code largest_index}; then the version group (committed, with parent and timestamp) with
- * one virtual dataset per dataset; then {@code current_version}, last; then one flush, which
- * publishes all of it together (docs/hdf5.md, "Crashes and recovery"). A failure before
- * {@code current_version} is set removes the version group and leaves the current version;
- * chunks already stored stay as unreferenced slots a later commit may reuse, as in
- * versioned-hdf5.
+ * step (reference note §1.3, §1.5, §2): the version group (first, so a versions group Quire
+ * cannot add to fails before anything is stored); each dataset's new chunks into raw_data, its
+ * hash rows, its {@code largest_index}; the group's attributes (committed, parent, timestamp)
+ * and one virtual dataset per dataset; then {@code current_version}, last; then one flush,
+ * which publishes all of it together (docs/hdf5.md, "Crashes and recovery"). A failure before
+ * the flush removes the version group and leaves the current version (a failed replace of it
+ * sets the old one back); chunks already stored stay as unreferenced slots a later commit may
+ * reuse, as in versioned-hdf5.
  */
 final class VersionWriter {
 
@@ -43,12 +44,13 @@ final class VersionWriter {
     }
 
     void commit(StagedVersion staged, String parent, Instant timestamp) throws IOException {
-        Map<String, List<VirtualMapping>> mappings = new LinkedHashMap<>();
-        for (StagedDataset dataset : staged.datasets().values()) {
-            mappings.put(dataset.path(), storeChunks(dataset));
-        }
+        // First, so a versions group Quire cannot add to (dense links) fails before a chunk is stored.
         Group version = versions.createGroup(staged.name());
         try {
+            Map<String, List<VirtualMapping>> mappings = new LinkedHashMap<>();
+            for (StagedDataset dataset : staged.datasets().values()) {
+                mappings.put(dataset.path(), storeChunks(dataset));
+            }
             version.setAttribute(Attribute.of(VersionDataLayout.PREV_VERSION, parent));
             version.setAttribute(VersionAttributes.scalarBool(VersionDataLayout.COMMITTED, true));
             version.setAttribute(Attribute.of(VersionDataLayout.TIMESTAMP,

@@ -21,6 +21,9 @@ import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.Group;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.Hdf5Object;
+import org.quire.format.hdf5.WriteOptions;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * An HDF5 file holding versions of datasets as versioned-hdf5 (data version 4) lays them out
@@ -52,7 +55,12 @@ public final class VersionedFile implements AutoCloseable {
 
     /** Creates {@code path} (it must not exist) with an empty versioned tree. */
     public static VersionedFile create(Path path) throws IOException {
-        Hdf5File file = Hdf5File.create(path);
+        return create(path, FileStorage.OPENER);
+    }
+
+    /** {@link #create(Path)} through {@code opener} (tests: a crash simulator). */
+    static VersionedFile create(Path path, StorageOpener opener) throws IOException {
+        Hdf5File file = Hdf5File.create(path, opener);
         try {
             return initialize(path, file, Instant.now());
         } catch (IOException | RuntimeException e) {
@@ -67,7 +75,12 @@ public final class VersionedFile implements AutoCloseable {
      * reopens for writing (libhdf5's latest format: docs/hdf5.md, "Reopening a file for writing").
      */
     public static VersionedFile openForWriting(Path path) throws IOException {
-        Hdf5File file = Hdf5File.openForWriting(path);
+        return openForWriting(path, FileStorage.OPENER);
+    }
+
+    /** {@link #openForWriting(Path)} through {@code opener} (tests: a crash simulator). */
+    static VersionedFile openForWriting(Path path, StorageOpener opener) throws IOException {
+        Hdf5File file = Hdf5File.openForWriting(path, opener, WriteOptions.DEFAULT);
         try {
             if (!file.root().contains(VersionDataLayout.VERSION_DATA)) {
                 return initialize(path, file, Instant.now());
@@ -81,7 +94,12 @@ public final class VersionedFile implements AutoCloseable {
 
     /** Opens {@code path} read-only. */
     public static VersionedFile open(Path path) throws IOException {
-        Hdf5File file = Hdf5File.open(path);
+        return open(path, FileStorage.OPENER);
+    }
+
+    /** {@link #open(Path)} through {@code opener} (tests: a crash simulator). */
+    static VersionedFile open(Path path, StorageOpener opener) throws IOException {
+        Hdf5File file = Hdf5File.open(path, opener);
         try {
             if (!file.root().contains(VersionDataLayout.VERSION_DATA)) {
                 throw new DamagedVersionDataException(path, "/" + VersionDataLayout.VERSION_DATA,
@@ -315,12 +333,22 @@ public final class VersionedFile implements AutoCloseable {
         return view;
     }
 
-    /** The chunks of {@code dataset} whose content differs between versions {@code from} and {@code to}. */
+    /**
+     * The chunks of {@code dataset} whose content differs between versions {@code from} and
+     * {@code to}; in a version without the dataset every chunk the other stores is added or
+     * removed (digest null on that side).
+     *
+     * @throws NoSuchElementException neither version has the dataset
+     */
     public List<ChunkChange> diff(String dataset, String from, String to) throws IOException {
         version(from);
         version(to);
-        Map<List<Long>, Long> before = chunkMap(from, dataset, view(from, dataset)).startRows();
-        Map<List<Long>, Long> after = chunkMap(to, dataset, view(to, dataset)).startRows();
+        if (viewOrNull(from, dataset) == null && viewOrNull(to, dataset) == null) {
+            throw new NoSuchElementException(path + ": neither version \"" + from + "\" nor \""
+                    + to + "\" has dataset " + dataset);
+        }
+        Map<List<Long>, Long> before = startRowsOrNone(from, dataset);
+        Map<List<Long>, Long> after = startRowsOrNone(to, dataset);
         ChunkStore store = store(dataset);
         Set<List<Long>> origins = new LinkedHashSet<>(before.keySet());
         origins.addAll(after.keySet());
@@ -413,6 +441,12 @@ public final class VersionedFile implements AutoCloseable {
                     "a UTC time like 2099-01-01 00:00:00.000000+0000", "\"" + stamp + "\"");
         }
         return new VersionInfo(name, parent, timestamp);
+    }
+
+    /** The checked chunk slots of the version's dataset; none if the version has no such dataset. */
+    private Map<List<Long>, Long> startRowsOrNone(String version, String dataset) throws IOException {
+        Dataset view = viewOrNull(version, dataset);
+        return view == null ? Map.of() : chunkMap(version, dataset, view).startRows();
     }
 
     /** The dataset {@code dataset} of version {@code version}, or null if it has none. */

@@ -7,14 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.MetadataRetriesExhaustedException;
 import org.quire.format.hangar.UnresolvableRecordException.CollectionFileMissingException;
 import org.quire.format.hangar.UnresolvableRecordException.CollectionLayoutException;
+import org.quire.format.hangar.UnresolvableRecordException.DamagedCollectionFileException;
 import org.quire.format.hangar.UnresolvableRecordException.ShapeMismatchException;
 import org.quire.format.hangar.UnresolvableRecordException.UnwrittenRowException;
 import org.quire.format.hdf5.Dataset;
@@ -337,5 +343,35 @@ class CollectionWriterTest {
         assertThrows(IllegalArgumentException.class, () -> ArraySchema.of(Datatype.INT32, 3, 0));
         assertThrows(IllegalArgumentException.class,
                 () -> ArraySchema.of(Datatype.INT32.withByteOrder(java.nio.ByteOrder.BIG_ENDIAN), 3));
+    }
+
+    /**
+     * A collection whose object header was overwritten behind the writer's back, in a file no
+     * writer holds: one read (no SWMR retries), a typed exception naming file and record.
+     */
+    @Test
+    void aDamagedCollectionFileNamesTheRecordAndFailsOnTheFirstRead() throws Exception {
+        LocatorRecord record;
+        try (CollectionWriter writer = CollectionWriter.checkout(dir, TEN_INTS)) {
+            record = writer.write(new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+        }
+        Path path = dir.resolve(record.uid() + ".hdf5");
+        long header;
+        try (Hdf5File file = Hdf5File.open(path)) {
+            header = file.root().dataset(CollectionFileLayout.datasetName(0)).address();
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}), header + 8);
+        }
+        try (RecordResolver resolver = new RecordResolver(dir, TEN_INTS)) {
+            DamagedCollectionFileException e = assertThrows(DamagedCollectionFileException.class,
+                    () -> resolver.read(record));
+            assertTrue(e.getMessage().startsWith(path + ": record " + record.format()
+                    + ": damaged collection file: corrupt object header"), e.getMessage());
+            assertEquals(record, e.record());
+            CorruptFileException cause = (CorruptFileException) e.getCause();
+            assertFalse(cause instanceof MetadataRetriesExhaustedException retried
+                    && retried.attempts() > 1, cause.getMessage());
+        }
     }
 }

@@ -213,6 +213,22 @@ class VersionedFileTest {
     }
 
     @Test
+    void aFailedReplaceOfCurrentVersionSetsTheOldOneBack() throws IOException {
+        Path path = worked();
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            var versions = file.root().group("_version_data").group("versions");
+            // A value larger than a header message: the delete succeeds, the set fails.
+            assertThrows(IllegalArgumentException.class, () -> VersionAttributes.replace(versions,
+                    new org.quire.format.hdf5.Attribute("current_version", Datatype.UINT8,
+                            new long[] {70_000}, new byte[70_000])));
+            assertEquals("v1", VersionAttributes.string(path, versions, "versions", "current_version"));
+        }
+        try (VersionedFile vf = VersionedFile.open(path)) {
+            assertEquals("v1", vf.currentVersion());
+        }
+    }
+
+    @Test
     void rowsACrashedCommitLeftPastLargestIndexAreOverwrittenAndCut() throws IOException {
         Path path = worked();
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
@@ -231,6 +247,22 @@ class VersionedFileTest {
             assertArrayEquals(new long[] {8, -1, -7, -7}, file.root().group("_version_data").group("x")
                     .dataset("raw_data").readLongs(new long[] {12}, new long[] {4}));
         }
+    }
+
+    @Test
+    void rowsACrashedCommitLeftAreCutByACommitStoringNothingNew() throws IOException {
+        Path path = worked();
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Dataset raw = file.root().group("_version_data").group("x").dataset("raw_data");
+            raw.setExtent(20);
+            raw.write(new long[] {12}, new long[] {8}, new long[] {9, 9, 9, 9, 9, 9, 9, 9});
+        }
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.commit("v2", "v1", DAY.plusSeconds(1),
+                    v -> v.dataset("x").write(new long[] {0}, new long[] {1}, new long[] {0}));
+            assertEquals(3, vf.verify());
+        }
+        assertEquals(12, rawRows(path, "x"));
     }
 
     @Test
@@ -326,6 +358,39 @@ class VersionedFileTest {
     }
 
     @Test
+    void diffOfADatasetOneVersionLacksListsItsChunksAddedOrRemoved() throws IOException {
+        Path path = worked();
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.commit("v2", "v1", DAY.plusSeconds(1), v -> v.delete("x"));
+            List<ChunkChange> removed = vf.diff("x", "v1", "v2");
+            assertEquals(List.of(0L, 4L, 8L), removed.stream().map(c -> c.origin()[0]).toList());
+            assertTrue(removed.stream().allMatch(c -> c.before() != null && c.after() == null));
+            assertEquals(ChunkDigest.hex(ChunkDigest.of(int64(8, 9), new long[] {2})),
+                    ChunkChange.hex(removed.get(2).before()));
+            List<ChunkChange> added = vf.diff("x", "v2", "v1");
+            assertEquals(3, added.size());
+            assertTrue(added.stream().allMatch(c -> c.before() == null && c.after() != null));
+            NoSuchElementException neither = assertThrows(NoSuchElementException.class,
+                    () -> vf.diff("y", "v1", "v2"));
+            assertTrue(neither.getMessage().contains("dataset y"), neither.getMessage());
+        }
+    }
+
+    @Test
+    void aStagedDatasetOverTheArrayLimitIsRefusedBeforeAllocating() throws IOException {
+        Path path = worked();
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> vf.commit("big", "v1", DAY, v -> v.createDataset("big",
+                            DatasetSpec.builder(Datatype.INT8, StagedDataset.MAX_BYTES + 1)
+                                    .chunkShape(1 << 20).build(), null)
+                            .write(new long[] {0}, new long[] {1}, new byte[] {1})));
+            assertTrue(e.getMessage().contains("2147483640 bytes staged in memory")
+                    && e.getMessage().contains("at most 2^31 - 9 (2147483639)"), e.getMessage());
+        }
+    }
+
+    @Test
     void nestedGroupsAndAttributesAreCopiedForward() throws IOException {
         Path path = dir.resolve("g.h5");
         try (VersionedFile vf = VersionedFile.create(path)) {
@@ -336,6 +401,7 @@ class VersionedFileTest {
                 v.setGroupAttribute("grp", org.quire.format.hdf5.Attribute.of("kind", 7L));
             });
             vf.commit("v2", "v1", DAY.plusSeconds(1), v -> {
+                assertEquals(7L, v.groupAttributes("grp").get("kind").longs()[0]);
                 v.dataset("grp/t").write(new long[] {2, 4}, new long[] {1, 1}, new double[] {-1});
                 v.dataset("grp/t").setAttribute(org.quire.format.hdf5.Attribute.of("unit", "km"));
             });

@@ -180,6 +180,42 @@ class VersionedInteropTest {
         }
     }
 
+    /** §1.2: hash_table is LZF-compressed as h5py writes it: filter 32000, optional, cd_values (4, 261, 196608). */
+    @Test
+    void hashTableHasH5pysLzfFilter() throws IOException {
+        Path path = quireFile();
+        ExternalTools.requireH5py();
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(), "-c",
+                "import h5py, sys\n"
+                        + "with h5py.File(sys.argv[1], 'r') as f:\n"
+                        + "    plist = f['_version_data/x/hash_table'].id.get_create_plist()\n"
+                        + "    for i in range(plist.get_nfilters()):\n"
+                        + "        code, flags, values, name = plist.get_filter(i)\n"
+                        + "        print(code, flags, list(values))\n",
+                path.toString()), 60);
+        assertEquals(0, result.exitCode(), result.output());
+        // flags 1: H5Z_FLAG_OPTIONAL; cd_values: LZF filter version 4, LZF 0x105 (1.5), chunk bytes (4096 rows of 48).
+        assertEquals(List.of("32000 1 [4, 261, 196608]"), result.stdout().lines().toList(), result.output());
+    }
+
+    @Test
+    void aCommitToAVersionsGroupH5pyMadeDenseFailsBeforeStoringAChunk() throws IOException {
+        Path path = quireFile();
+        // __first_version__, v1, v2, v3 and five more: libhdf5 stores the ninth link densely.
+        for (int i = 1; i <= 5; i++) {
+            client("commit", path.toString(), "py" + i, "change", "v2");
+        }
+        long rows = VersionedFileTest.rawRows(path, "x");
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            UnsupportedOperationException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    UnsupportedOperationException.class, () -> vf.commit("q", "v1", DAY,
+                            v -> v.dataset("x").write(new long[] {0}, new long[] {1}, new long[] {-5})));
+            assertTrue(e.getMessage().contains("densely"), e.getMessage());
+            assertEquals("py5", vf.currentVersion());
+        }
+        assertEquals(rows, VersionedFileTest.rawRows(path, "x"));
+    }
+
     @Test
     void quireReadsAndExtendsAFileVersionedHdf5Wrote() throws IOException {
         Path fixture = resource("make_versioned_fixtures/versioned_latest.h5");
