@@ -21,6 +21,9 @@ import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.Group;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.Hdf5Object;
+import org.quire.format.hdf5.WriteOptions;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * An HDF5 file holding versions of datasets as versioned-hdf5 (data version 4) lays them out
@@ -67,7 +70,12 @@ public final class VersionedFile implements AutoCloseable {
      * reopens for writing (libhdf5's latest format: docs/hdf5.md, "Reopening a file for writing").
      */
     public static VersionedFile openForWriting(Path path) throws IOException {
-        Hdf5File file = Hdf5File.openForWriting(path);
+        return openForWriting(path, FileStorage.OPENER);
+    }
+
+    /** {@link #openForWriting(Path)} through {@code opener} (tests count the reads a commit makes). */
+    static VersionedFile openForWriting(Path path, StorageOpener opener) throws IOException {
+        Hdf5File file = Hdf5File.openForWriting(path, opener, WriteOptions.DEFAULT);
         try {
             if (!file.root().contains(VersionDataLayout.VERSION_DATA)) {
                 return initialize(path, file, Instant.now());
