@@ -81,4 +81,30 @@ class ChunkStagingTest {
         assertTrue(reads[0] >= 1 && reads[0] * 8 <= reads[1], "a one-chunk change made " + reads[0]
                 + " reads; reading all " + chunks + " chunks made " + reads[1]);
     }
+
+    @Test
+    void elementsCutByAShrinkReadAsFillAfterGrowingAgain() throws IOException {
+        Path path = dir.resolve("resize.h5");
+        try (VersionedFile vf = VersionedFile.create(path)) {
+            vf.commit("v1", "", VersionedFileTest.DAY, v -> v.createDataset("x",
+                    VersionedFileTest.x10(), VersionedFileTest.int64(LongStream.range(0, 10).toArray())));
+            vf.commit("v2", "v1", VersionedFileTest.DAY.plusSeconds(1), v -> {
+                StagedDataset x = v.dataset("x");
+                x.write(new long[] {1}, new long[] {1}, new long[] {11});
+                x.resize(2);
+                x.resize(6);
+                x.resize(10);
+                assertArrayEquals(VersionedFileTest.int64(0, 11, -7, -7, -7, -7, -7, -7, -7, -7),
+                        x.read(new long[] {0}, new long[] {10}));
+            });
+            vf.commit("v3", "v1", VersionedFileTest.DAY.plusSeconds(2), v -> {
+                v.dataset("x").resize(5);
+                v.dataset("x").resize(9);
+            });
+            assertArrayEquals(new long[] {0, 11, -7, -7, -7, -7, -7, -7, -7, -7},
+                    VersionedFileTest.read(vf, "v2", "x"));
+            assertArrayEquals(new long[] {0, 1, 2, 3, 4, -7, -7, -7, -7},
+                    VersionedFileTest.read(vf, "v3", "x"));
+        }
+    }
 }
