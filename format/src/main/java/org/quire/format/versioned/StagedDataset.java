@@ -118,7 +118,8 @@ public final class StagedDataset {
             intersect(origin, start, count, from, common, inBox);
             boolean whole = Arrays.equals(common, grid().trimmed(origin));
             byte[] chunk = whole ? touchedFilled(origin) : touch(origin);
-            chunkGrid().copyIn(chunk, minus(from, origin), common, box.copyOut(elements, inBox, common));
+            chunkGrid().copyIn(chunk, minus(from, origin), common,
+                    box.copyOut(elements, inBox, common));
         }
     }
 
@@ -232,12 +233,13 @@ public final class StagedDataset {
         chunk = touchedFilled(origin);
         if (inParent) {
             long[] trimmed = grid().trimmed(origin);
-            chunkGrid().copyIn(chunk, new long[origin.length], trimmed, readParent(origin, trimmed));
+            chunkGrid().copyIn(chunk, new long[origin.length], trimmed,
+                    readParent(origin, trimmed));
         }
         return chunk;
     }
 
-    /** Touches the chunk at {@code origin} as the fill value alone (it is about to be overwritten). */
+    /** Touches the chunk at {@code origin} as the fill value alone (about to be overwritten). */
     private byte[] touchedFilled(long[] origin) {
         List<Long> key = ChunkGrid.key(origin);
         parentSlots.remove(key);
@@ -253,7 +255,7 @@ public final class StagedDataset {
         return bytes;
     }
 
-    /** Sets every element of {@code chunk} outside the box {@code kept} at its corner to the fill value. */
+    /** Sets the elements of {@code chunk} outside the box {@code kept} at its corner to the fill. */
     private void fillPast(byte[] chunk, long[] kept) {
         byte[] keptElements = chunkGrid().copyOut(chunk, new long[kept.length], kept);
         byte[] fresh = filled(chunk.length);
@@ -275,7 +277,8 @@ public final class StagedDataset {
 
     /**
      * The part of the box {@code start}/{@code count} inside the chunk at {@code origin}:
-     * its first element ({@code from}), extent ({@code common}) and offset in the box ({@code inBox}).
+     * its first element ({@code from}), extent ({@code common}) and offset in the box
+     * ({@code inBox}).
      */
     private void intersect(long[] origin, long[] start, long[] count,
                            long[] from, long[] common, long[] inBox) {

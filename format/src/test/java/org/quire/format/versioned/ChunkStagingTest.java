@@ -39,14 +39,16 @@ class ChunkStagingTest {
                     v -> v.dataset("x").write(new long[] {at}, new long[] {1}, new long[] {42}));
             assertArrayEquals(new long[] {-1, 42, -1},
                     vf.dataset("v2", "x").readLongs(new long[] {at - 1}, new long[] {3}));
-            assertArrayEquals(new long[] {-1}, vf.dataset("v1", "x").readLongs(new long[] {at}, new long[] {1}));
+            assertArrayEquals(new long[] {-1},
+                    vf.dataset("v1", "x").readLongs(new long[] {at}, new long[] {1}));
         }
         assertEquals(1 << 20, VersionedFileTest.rawRows(path, "x"), "one slot, for the one chunk written");
         assertEquals(1, VersionedFileTest.mappings(path, "v2", "x").size());
         ExternalTools.Result h5py = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(), "-c",
                 "import h5py, sys\n"
                         + "x = h5py.File(sys.argv[1], 'r')['_version_data/versions/v2/x']\n"
-                        + "print(x.shape[0], x[" + (at - 1) + "], x[" + at + "], x[" + (at + 1) + "], x[0])",
+                        + "print(x.shape[0], x[" + (at - 1) + "], x[" + at + "], x[" + (at + 1)
+                        + "], x[0])",
                 path.toString()), 120);
         assertEquals(0, h5py.exitCode(), h5py.output());
         assertEquals(elements + " -1 42 -1 -1", h5py.stdout().strip());
@@ -87,7 +89,8 @@ class ChunkStagingTest {
         Path path = dir.resolve("resize.h5");
         try (VersionedFile vf = VersionedFile.create(path)) {
             vf.commit("v1", "", VersionedFileTest.DAY, v -> v.createDataset("x",
-                    VersionedFileTest.x10(), VersionedFileTest.int64(LongStream.range(0, 10).toArray())));
+                    VersionedFileTest.x10(),
+                    VersionedFileTest.int64(LongStream.range(0, 10).toArray())));
             vf.commit("v2", "v1", VersionedFileTest.DAY.plusSeconds(1), v -> {
                 StagedDataset x = v.dataset("x");
                 x.write(new long[] {1}, new long[] {1}, new long[] {11});
