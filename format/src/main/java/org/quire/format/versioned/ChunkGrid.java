@@ -23,22 +23,31 @@ final class ChunkGrid {
 
     /** The origins of every chunk holding at least one element, in C order. */
     List<long[]> origins() {
+        return origins(new long[shape.length], shape);
+    }
+
+    /** The origins of the chunks the box {@code start}/{@code count} overlaps, in C order. */
+    List<long[]> origins(long[] start, long[] count) {
         List<long[]> origins = new ArrayList<>();
-        for (long extent : shape) {
-            if (extent == 0) {
+        long[] first = new long[shape.length];
+        long[] last = new long[shape.length];
+        for (int d = 0; d < shape.length; d++) {
+            if (count[d] == 0) {
                 return origins;
             }
+            first[d] = start[d] / chunks[d] * chunks[d];
+            last[d] = (start[d] + count[d] - 1) / chunks[d] * chunks[d];
         }
-        long[] origin = new long[shape.length];
+        long[] origin = first.clone();
         while (true) {
             origins.add(origin.clone());
             int d = shape.length - 1;
             while (d >= 0) {
                 origin[d] += chunks[d];
-                if (origin[d] < shape[d]) {
+                if (origin[d] <= last[d]) {
                     break;
                 }
-                origin[d] = 0;
+                origin[d] = first[d];
                 d--;
             }
             if (d < 0) {

@@ -2,9 +2,9 @@ package org.quire.format.versioned;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,11 +17,11 @@ import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.Filter;
 
 /**
- * A dataset of a version being staged. Until it is written or resized it is its parent's
- * chunks, unread; the first change reads the parent version's values into memory (the whole
- * dataset: at most 2^31 - 1 bytes), and every chunk a change touches is hashed and stored at
- * commit, the others keep their parent's slots. Chunks never written (a sparse dataset) stay
- * unmapped and read as the fill value.
+ * A dataset of a version being staged, held chunk by chunk: its parent's mapping of chunks to
+ * raw_data slots, and the chunks a change touched, each read from its parent's slot (or made
+ * of the fill value) when first touched. Memory is bounded by the touched chunks, not the
+ * dataset. At commit the touched chunks are hashed and stored, the others keep their parent's
+ * slots. Chunks never written (a sparse dataset) stay unmapped and read as the fill value.
  */
 public final class StagedDataset {
 
@@ -36,11 +36,14 @@ public final class StagedDataset {
     private long[] shape;
     /** Chunk origin to the raw_data row its parent's slot starts at, for chunks not changed. */
     private final Map<List<Long>, Long> parentSlots;
-    private final Set<List<Long>> changed = new HashSet<>();
+    /**
+     * Chunk origin to the chunks touched in this version, each a whole chunk of the chunk
+     * shape in C order; elements past the dataset's edge are the fill value.
+     */
+    private final Map<List<Long>, byte[]> touched = new HashMap<>();
     private final Map<String, Attribute> attributes = new LinkedHashMap<>();
-    /** The parent version's dataset, read on the first change; null for a new dataset. */
+    /** The parent version's dataset, read a chunk at a time; null for a new dataset. */
     private final Dataset parentView;
-    private byte[] values;
 
     StagedDataset(String path, Datatype type, long[] shape, long[] chunks, byte[] fill,
                   List<Filter> filters, Map<List<Long>, Long> parentSlots, Dataset parentView) {
@@ -82,8 +85,25 @@ public final class StagedDataset {
     /** The box {@code start}/{@code count}, as staged so far, in C order (the type's bytes). */
     public byte[] read(long[] start, long[] count) throws IOException {
         checkBox(start, count);
-        load();
-        return grid().copyOut(values, start, count);
+        ChunkGrid box = new ChunkGrid(count, count, type.size());
+        byte[] elements = filled(ChunkGrid.elements(count) * type.size());
+        for (long[] origin : grid().origins(start, count)) {
+            List<Long> key = ChunkGrid.key(origin);
+            long[] from = new long[start.length];
+            long[] common = new long[start.length];
+            long[] inBox = new long[start.length];
+            intersect(origin, start, count, from, common, inBox);
+            byte[] part;
+            if (touched.containsKey(key)) {
+                part = chunkGrid().copyOut(touched.get(key), minus(from, origin), common);
+            } else if (parentSlots.containsKey(key)) {
+                part = readParent(from, common);
+            } else {
+                continue;
+            }
+            box.copyIn(elements, inBox, common, part);
+        }
+        return elements;
     }
 
     /** Writes {@code elements} (C order, the type's bytes) into the box {@code start}/{@code count}. */
@@ -93,12 +113,16 @@ public final class StagedDataset {
             throw new IllegalArgumentException(path + ": " + elements.length + " bytes for "
                     + ChunkGrid.elements(count) + " elements of " + type.size());
         }
-        load();
-        grid().copyIn(values, start, count, elements);
-        for (long[] origin : grid().origins()) {
-            if (overlaps(origin, start, count)) {
-                changed.add(ChunkGrid.key(origin));
-            }
+        ChunkGrid box = new ChunkGrid(count, count, type.size());
+        for (long[] origin : grid().origins(start, count)) {
+            long[] from = new long[start.length];
+            long[] common = new long[start.length];
+            long[] inBox = new long[start.length];
+            intersect(origin, start, count, from, common, inBox);
+            boolean whole = Arrays.equals(common, grid().trimmed(origin));
+            byte[] chunk = whole ? touchedFilled(origin) : touch(origin);
+            chunkGrid().copyIn(chunk, minus(from, origin), common,
+                    box.copyOut(elements, inBox, common));
         }
     }
 
@@ -137,30 +161,22 @@ public final class StagedDataset {
                 throw new IllegalArgumentException(path + ": negative size in " + Arrays.toString(newShape));
             }
         }
-        load();
-        long[] overlap = new long[shape.length];
-        for (int d = 0; d < shape.length; d++) {
-            overlap[d] = Math.min(shape[d], newShape[d]);
-        }
-        byte[] kept = grid().copyOut(values, new long[shape.length], overlap);
         ChunkGrid before = grid();
-        shape = newShape.clone();
-        values = filled(shape);
-        grid().copyIn(values, new long[shape.length], overlap, kept);
-        ChunkGrid after = grid();
-        Set<List<Long>> inside = new HashSet<>();
-        for (long[] origin : after.origins()) {
-            inside.add(ChunkGrid.key(origin));
-        }
-        parentSlots.keySet().retainAll(inside);
-        changed.retainAll(inside);
-        for (List<Long> key : Set.copyOf(parentSlots.keySet())) {
+        ChunkGrid after = new ChunkGrid(newShape, chunks, type.size());
+        List<List<Long>> keys = new ArrayList<>(parentSlots.keySet());
+        keys.addAll(touched.keySet());
+        for (List<Long> key : keys) {
             long[] origin = ChunkGrid.origin(key);
-            if (!Arrays.equals(before.trimmed(origin), after.trimmed(origin))) {
+            if (!after.isOrigin(origin)) {
                 parentSlots.remove(key);
-                changed.add(key);
+                touched.remove(key);
+            } else if (!Arrays.equals(before.trimmed(origin), after.trimmed(origin))) {
+                // The edge moved through this chunk: what is cut off is gone for good, so the
+                // chunk is stored again with the fill value past the new edge.
+                fillPast(touch(origin), after.trimmed(origin));
             }
         }
+        shape = newShape.clone();
     }
 
     public void setAttribute(Attribute attribute) {
@@ -188,34 +204,72 @@ public final class StagedDataset {
 
     /** Chunks changed in this version: hashed and stored at commit. */
     Set<List<Long>> changed() {
-        return changed;
+        return touched.keySet();
     }
 
     /** The elements of the changed chunk at {@code origin}, trimmed, in C order. */
     byte[] chunk(long[] origin) {
-        return grid().copyOut(values, origin, grid().trimmed(origin));
+        return chunkGrid().copyOut(touched.get(ChunkGrid.key(origin)), new long[origin.length],
+                grid().trimmed(origin));
     }
 
     ChunkGrid grid() {
         return new ChunkGrid(shape, chunks, type.size());
     }
 
-    private void load() throws IOException {
-        if (values != null) {
-            return;
-        }
-        values = filled(shape);
-        if (parentView != null && !parentSlots.isEmpty()) {
-            parentView.read(new long[shape.length], shape,
-                    ByteBuffer.wrap(values).order(type.byteOrder()));
-        }
+    /** A whole chunk's buffer, laid out in the chunk shape. */
+    private ChunkGrid chunkGrid() {
+        return new ChunkGrid(chunks, chunks, type.size());
     }
 
-    private byte[] filled(long[] extent) {
-        long bytes = ChunkGrid.elements(extent) * type.size();
+    /**
+     * The touched chunk at {@code origin}, touching it now if needed: its parent's elements
+     * (one chunk read from the parent version) or the fill value.
+     */
+    private byte[] touch(long[] origin) throws IOException {
+        List<Long> key = ChunkGrid.key(origin);
+        byte[] chunk = touched.get(key);
+        if (chunk != null) {
+            return chunk;
+        }
+        boolean inParent = parentSlots.containsKey(key);
+        chunk = touchedFilled(origin);
+        if (inParent) {
+            long[] trimmed = grid().trimmed(origin);
+            chunkGrid().copyIn(chunk, new long[origin.length], trimmed,
+                    readParent(origin, trimmed));
+        }
+        return chunk;
+    }
+
+    /** Touches the chunk at {@code origin} as the fill value alone (about to be overwritten). */
+    private byte[] touchedFilled(long[] origin) {
+        List<Long> key = ChunkGrid.key(origin);
+        parentSlots.remove(key);
+        byte[] chunk = filled(ChunkGrid.elements(chunks) * type.size());
+        touched.put(key, chunk);
+        return chunk;
+    }
+
+    private byte[] readParent(long[] start, long[] count) throws IOException {
+        ByteBuffer read = parentView.read(start, count);
+        byte[] bytes = new byte[read.remaining()];
+        read.get(bytes);
+        return bytes;
+    }
+
+    /** Sets the elements of {@code chunk} outside the box {@code kept} at its corner to the fill. */
+    private void fillPast(byte[] chunk, long[] kept) {
+        byte[] keptElements = chunkGrid().copyOut(chunk, new long[kept.length], kept);
+        byte[] fresh = filled(chunk.length);
+        chunkGrid().copyIn(fresh, new long[kept.length], kept, keptElements);
+        System.arraycopy(fresh, 0, chunk, 0, chunk.length);
+    }
+
+    private byte[] filled(long bytes) {
         if (bytes > MAX_BYTES) {
-            throw new IllegalArgumentException(path + ": " + bytes + " bytes staged in memory; "
-                    + "a staged dataset holds at most 2^31 - 9 (" + MAX_BYTES + ")");
+            throw new IllegalArgumentException(path + ": " + bytes + " bytes in one box or chunk; "
+                    + "a box read or a chunk holds at most 2^31 - 9 bytes");
         }
         byte[] filled = new byte[(int) bytes];
         for (int at = 0; at < filled.length; at += fill.length) {
@@ -224,13 +278,27 @@ public final class StagedDataset {
         return filled;
     }
 
-    private boolean overlaps(long[] origin, long[] start, long[] count) {
-        for (int d = 0; d < shape.length; d++) {
-            if (count[d] == 0 || origin[d] >= start[d] + count[d] || origin[d] + chunks[d] <= start[d]) {
-                return false;
-            }
+    /**
+     * The part of the box {@code start}/{@code count} inside the chunk at {@code origin}:
+     * its first element ({@code from}), extent ({@code common}) and offset in the box
+     * ({@code inBox}).
+     */
+    private void intersect(long[] origin, long[] start, long[] count,
+                           long[] from, long[] common, long[] inBox) {
+        for (int d = 0; d < origin.length; d++) {
+            from[d] = Math.max(origin[d], start[d]);
+            long end = Math.min(origin[d] + chunks[d], start[d] + count[d]);
+            common[d] = end - from[d];
+            inBox[d] = from[d] - start[d];
         }
-        return true;
+    }
+
+    private static long[] minus(long[] a, long[] b) {
+        long[] difference = new long[a.length];
+        for (int d = 0; d < a.length; d++) {
+            difference[d] = a[d] - b[d];
+        }
+        return difference;
     }
 
     private void checkBox(long[] start, long[] count) {

@@ -78,7 +78,7 @@ public final class VersionedFile implements AutoCloseable {
         return openForWriting(path, FileStorage.OPENER);
     }
 
-    /** {@link #openForWriting(Path)} through {@code opener} (tests: a crash simulator). */
+    /** {@link #openForWriting(Path)} through {@code opener} (tests: a crash simulator, counting reads). */
     static VersionedFile openForWriting(Path path, StorageOpener opener) throws IOException {
         Hdf5File file = Hdf5File.openForWriting(path, opener, WriteOptions.DEFAULT);
         try {

@@ -377,16 +377,17 @@ class VersionedFileTest {
     }
 
     @Test
-    void aStagedDatasetOverTheArrayLimitIsRefusedBeforeAllocating() throws IOException {
+    void aStagedReadBoxOverTheArrayLimitIsRefusedBeforeAllocating() throws IOException {
         Path path = worked();
         try (VersionedFile vf = VersionedFile.openForWriting(path)) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> vf.commit("big", "v1", DAY, v -> v.createDataset("big",
                             DatasetSpec.builder(Datatype.INT8, StagedDataset.MAX_BYTES + 1)
                                     .chunkShape(1 << 20).build(), null)
-                            .write(new long[] {0}, new long[] {1}, new byte[] {1})));
-            assertTrue(e.getMessage().contains("2147483640 bytes staged in memory")
-                    && e.getMessage().contains("at most 2^31 - 9 (2147483639)"), e.getMessage());
+                            .read(new long[] {0}, new long[] {StagedDataset.MAX_BYTES + 1})));
+            assertTrue(e.getMessage().contains("2147483640 bytes in one box or chunk")
+                    && e.getMessage().contains("at most 2^31 - 9 bytes"), e.getMessage());
+            assertEquals("v1", vf.currentVersion());
         }
     }
 
