@@ -49,32 +49,125 @@ final class VirtualData {
     }
 
     /**
+     * The mappings resolved and checked for a dataset of {@code shape}: kept while every source
+     * exists (a missing source may be created later by a writer, so such a plan is rebuilt).
+     */
+    private Plan plan;
+
+    /** A mapping resolved once: its source (null when missing) and its checked blocks. */
+    private record Resolved(VirtualMapping mapping, Dataset source, List<Block> virtualBlocks,
+                            List<Block> sourceBlocks, boolean box) {
+    }
+
+    private record Plan(long[] shape, List<Resolved> resolved, VirtualMappingIndex index,
+                        boolean complete) {
+    }
+
+    /**
      * Stores the hyperslab at {@code start} of {@code count} elements, of a dataset of
-     * {@code shape}, in {@code target}.
+     * {@code shape}, in {@code target}. Only the mappings whose virtual blocks meet the request
+     * are read, in mapping order (a later mapping shows over an earlier one, as libhdf5 does);
+     * the fill value is written first unless disjoint single-block mappings cover the request.
      */
     void read(long[] shape, long[] start, long[] count, SelectionTarget target,
               byte[] fillElement) throws IOException {
-        target.fill(0, Shapes.elementCount(count), fillElement);
-        for (VirtualMapping mapping : mappings) {
-            Dataset source = source(mapping);
-            if (source == null) {
+        Plan current = plan(shape);
+        int[] candidates = current.index().candidates(padded(start, 0), padded(count, 1));
+        if (!covered(current, candidates, start, count)) {
+            target.fill(0, Shapes.elementCount(count), fillElement);
+        }
+        for (int i : candidates) {
+            Resolved r = current.resolved().get(i);
+            if (r.source() == null) {
                 continue;
             }
-            List<Block> virtualBlocks = blocks(mapping.virtual(), shape);
-            List<Block> sourceBlocks = blocks(mapping.source(), source.shape());
-            check(mapping, virtualBlocks, shape, "virtual");
-            check(mapping, sourceBlocks, source.shape(), "source");
-            if (elements(virtualBlocks) != elements(sourceBlocks)) {
-                throw unsupported(mapping, elements(virtualBlocks) + " virtual and "
-                        + elements(sourceBlocks) + " source elements");
-            }
-            if (virtualBlocks.size() == 1 && sourceBlocks.size() == 1
-                    && sameBox(virtualBlocks.get(0), sourceBlocks.get(0))) {
-                copy(virtualBlocks.get(0), sourceBlocks.get(0), source, start, count, target);
+            // The source may have been resized since the plan was made.
+            check(r.mapping(), r.sourceBlocks(), r.source().shape(), "source");
+            if (r.box()) {
+                copy(r.virtualBlocks().get(0), r.sourceBlocks().get(0), r.source(), start, count,
+                        target);
             } else {
-                copyRuns(mapping, virtualBlocks, sourceBlocks, source, start, count, target);
+                copyRuns(r.mapping(), r.virtualBlocks(), r.sourceBlocks(), r.source(), start,
+                        count, target);
             }
         }
+    }
+
+    private Plan plan(long[] shape) throws IOException {
+        if (plan != null && plan.complete() && Arrays.equals(plan.shape(), shape)) {
+            return plan;
+        }
+        List<Resolved> resolved = new ArrayList<>(mappings.size());
+        long[][] lows = new long[mappings.size()][];
+        long[][] highs = new long[mappings.size()][];
+        boolean complete = true;
+        for (VirtualMapping mapping : mappings) {
+            Dataset source = source(mapping);
+            List<Block> virtualBlocks = blocks(mapping.virtual(), shape);
+            List<Block> sourceBlocks = List.of();
+            boolean box = false;
+            if (source == null) {
+                complete = false;
+            } else {
+                check(mapping, virtualBlocks, shape, "virtual");
+                sourceBlocks = blocks(mapping.source(), source.shape());
+                check(mapping, sourceBlocks, source.shape(), "source");
+                if (elements(virtualBlocks) != elements(sourceBlocks)) {
+                    throw unsupported(mapping, elements(virtualBlocks) + " virtual and "
+                            + elements(sourceBlocks) + " source elements");
+                }
+                box = virtualBlocks.size() == 1 && sourceBlocks.size() == 1
+                        && sameBox(virtualBlocks.get(0), sourceBlocks.get(0));
+                if (!virtualBlocks.isEmpty()) {
+                    lows[resolved.size()] = padded(new long[shape.length], 0);
+                    highs[resolved.size()] = padded(new long[shape.length], 1);
+                    Arrays.fill(lows[resolved.size()], Long.MAX_VALUE);
+                    Arrays.fill(highs[resolved.size()], Long.MIN_VALUE);
+                    for (Block block : virtualBlocks) {
+                        long[] low = padded(block.start(), 0);
+                        long[] count = padded(block.count(), 1);
+                        for (int d = 0; d < low.length; d++) {
+                            lows[resolved.size()][d] = Math.min(lows[resolved.size()][d], low[d]);
+                            highs[resolved.size()][d] = Math.max(highs[resolved.size()][d],
+                                    low[d] + count[d]);
+                        }
+                    }
+                }
+            }
+            resolved.add(new Resolved(mapping, source, virtualBlocks, sourceBlocks, box));
+        }
+        plan = new Plan(shape.clone(), resolved, new VirtualMappingIndex(lows, highs), complete);
+        return plan;
+    }
+
+    /**
+     * Whether the candidates' virtual blocks cover every element of the request: when each is
+     * one block and no two meet, the elements they share with the request add up to it.
+     */
+    private static boolean covered(Plan plan, int[] candidates, long[] start, long[] count) {
+        if (!plan.index().disjoint()) {
+            return false;
+        }
+        long covered = 0;
+        for (int i : candidates) {
+            Resolved r = plan.resolved().get(i);
+            if (r.virtualBlocks().size() != 1) {
+                return false;
+            }
+            Block block = r.virtualBlocks().get(0);
+            long shared = 1;
+            for (int d = 0; d < start.length; d++) {
+                shared *= Math.max(0, Math.min(block.start()[d] + block.count()[d],
+                        start[d] + count[d]) - Math.max(block.start()[d], start[d]));
+            }
+            covered += shared;
+        }
+        return covered == Shapes.elementCount(count);
+    }
+
+    /** {@code values} with a leading axis of {@code pad} for a scalar (rank 0), so every box has one. */
+    private static long[] padded(long[] values, long pad) {
+        return values.length > 0 ? values : new long[] {pad};
     }
 
     /** Every block of {@code blocks} must have the dataspace's rank and lie inside its shape. */
@@ -180,11 +273,34 @@ final class VirtualData {
             sourceStart[sourceAxes[i]] += lo[v] - to.start()[v];
             sourceCount[sourceAxes[i]] = extent[v];
         }
+        if (contiguousIn(extent, count)) {
+            source.readInto(sourceStart, sourceCount,
+                    target.from(BoxRuns.elementIndex(count, inRequest)));
+            return;
+        }
         ByteBuffer bytes = source.read(sourceStart, sourceCount);
         int size = type.size();
         BoxRuns.forEach(extent, new long[rank], count, inRequest, extent,
                 (element, at, elements) -> target.put(at, bytes.slice((int) element * size,
                         (int) elements * size)));
+    }
+
+    /**
+     * Whether a box of {@code extent} is one stretch of a request of {@code count} in row-major
+     * order (extents of 1, then at most one partial axis, then whole axes): then its source
+     * elements are read straight into the caller's memory.
+     */
+    private static boolean contiguousIn(long[] extent, long[] count) {
+        int d = 0;
+        while (d < extent.length && extent[d] == 1) {
+            d++;
+        }
+        for (d++; d < extent.length; d++) {
+            if (extent[d] != count[d]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
