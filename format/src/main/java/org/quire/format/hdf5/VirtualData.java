@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 
 import org.quire.format.UnsupportedFormatException;
@@ -24,8 +26,15 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * shows the n-th element of its source selection ("all" is the whole dataspace). A mapping of
  * one block onto one block of the same extents (extents of 1 aside: a 1-D source block may fill
  * a row of a 2-D dataset), what versioned-hdf5 and most of h5py's {@code VirtualLayout} write,
- * is read as one box per request; any other (a strided selection, several blocks) is walked
- * row by row, one source read per stretch of a row.
+ * is read as one box per request, straight into the caller's memory when the box is one stretch
+ * of the request; any other (a strided selection, several blocks) is walked row by row, one
+ * source read per stretch of a row.
+ *
+ * <p>Mappings overlapping in the virtual dataset are read in order, so the later one shows (as
+ * in libhdf5, which however leaves unmapped elements unfilled when the overlapping mappings'
+ * element counts add up to the request's; Quire fills them). Sources are resolved and blocks
+ * checked on the first read, and a {@link VirtualMappingIndex} finds the mappings a request
+ * meets, so a read costs what it touches, not the number of mappings.
  */
 final class VirtualData {
 
@@ -36,6 +45,12 @@ final class VirtualData {
     private final String path;
     private final Datatype type;
     private final List<VirtualMapping> mappings;
+    /**
+     * The mappings resolved and checked for a dataset of {@code shape}: kept while each source
+     * path still leads to the same dataset (or still to none: a writer may delete or create
+     * one), which a read checks once per distinct path.
+     */
+    private Plan plan;
 
     VirtualData(Hdf5File file, String path, Datatype type, List<VirtualMapping> mappings) {
         this.file = file;
@@ -48,19 +63,13 @@ final class VirtualData {
         return mappings;
     }
 
-    /**
-     * The mappings resolved and checked for a dataset of {@code shape}: kept while every source
-     * exists (a missing source may be created later by a writer, so such a plan is rebuilt).
-     */
-    private Plan plan;
-
     /** A mapping resolved once: its source (null when missing) and its checked blocks. */
     private record Resolved(VirtualMapping mapping, Dataset source, List<Block> virtualBlocks,
                             List<Block> sourceBlocks, boolean box) {
     }
 
     private record Plan(long[] shape, List<Resolved> resolved, VirtualMappingIndex index,
-                        boolean complete) {
+                        Map<String, Dataset> sources) {
     }
 
     /**
@@ -94,21 +103,20 @@ final class VirtualData {
     }
 
     private Plan plan(long[] shape) throws IOException {
-        if (plan != null && plan.complete() && Arrays.equals(plan.shape(), shape)) {
+        if (plan != null && Arrays.equals(plan.shape(), shape) && sameSources(plan)) {
             return plan;
         }
+        Map<String, Dataset> sources = new HashMap<>();
         List<Resolved> resolved = new ArrayList<>(mappings.size());
         long[][] lows = new long[mappings.size()][];
         long[][] highs = new long[mappings.size()][];
-        boolean complete = true;
         for (VirtualMapping mapping : mappings) {
             Dataset source = source(mapping);
+            sources.put(mapping.sourceDataset(), source);
             List<Block> virtualBlocks = blocks(mapping.virtual(), shape);
             List<Block> sourceBlocks = List.of();
             boolean box = false;
-            if (source == null) {
-                complete = false;
-            } else {
+            if (source != null) {
                 check(mapping, virtualBlocks, shape, "virtual");
                 sourceBlocks = blocks(mapping.source(), source.shape());
                 check(mapping, sourceBlocks, source.shape(), "source");
@@ -136,8 +144,17 @@ final class VirtualData {
             }
             resolved.add(new Resolved(mapping, source, virtualBlocks, sourceBlocks, box));
         }
-        plan = new Plan(shape.clone(), resolved, new VirtualMappingIndex(lows, highs), complete);
+        plan = new Plan(shape.clone(), resolved, new VirtualMappingIndex(lows, highs), sources);
         return plan;
+    }
+
+    private boolean sameSources(Plan plan) throws IOException {
+        for (Map.Entry<String, Dataset> source : plan.sources().entrySet()) {
+            if (find(source.getKey()) != source.getValue()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -210,17 +227,8 @@ final class VirtualData {
         if (!mapping.sourceFile().equals(VirtualMapping.SAME_FILE)) {
             throw unsupported(mapping, "source file \"" + mapping.sourceFile() + "\"");
         }
-        Hdf5Object object = file.root();
-        try {
-            for (String part : mapping.sourceDataset().split("/")) {
-                if (!part.isEmpty() && !part.equals(".")) {
-                    object = ((Group) object).get(part);
-                }
-            }
-        } catch (NoSuchElementException | ClassCastException e) {
-            return null;
-        }
-        if (!(object instanceof Dataset dataset)) {
+        Dataset dataset = find(mapping.sourceDataset());
+        if (dataset == null) {
             return null;
         }
         if (dataset.layout() == StorageLayout.VIRTUAL) {
@@ -230,6 +238,21 @@ final class VirtualData {
             throw unsupported(mapping, "source type " + dataset.type() + " (no conversion)");
         }
         return dataset;
+    }
+
+    /** The dataset at {@code sourcePath} in this file, or null when there is none. */
+    private Dataset find(String sourcePath) throws IOException {
+        Hdf5Object object = file.root();
+        try {
+            for (String part : sourcePath.split("/")) {
+                if (!part.isEmpty() && !part.equals(".")) {
+                    object = ((Group) object).get(part);
+                }
+            }
+        } catch (NoSuchElementException | ClassCastException e) {
+            return null;
+        }
+        return object instanceof Dataset dataset ? dataset : null;
     }
 
     private static List<Block> blocks(DataspaceSelection selection, long[] shape) {

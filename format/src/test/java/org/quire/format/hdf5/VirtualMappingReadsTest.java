@@ -20,8 +20,9 @@ import org.quire.format.hdf5.layout.VirtualMapping;
 /**
  * Reads of virtual datasets that touch only some of their mappings: overlapping mappings (the
  * later one shows, as libhdf5 reads them, checked against h5py), unmapped gaps, requests
- * straddling mappings, and a grid of many mappings read in random boxes into every kind of
- * target, each compared element by element with a model of the mappings.
+ * straddling mappings, a source deleted and created again by the writer, and a grid of many
+ * mappings read in random boxes into every kind of target, each compared element by element
+ * with a model of the mappings.
  */
 class VirtualMappingReadsTest {
 
@@ -60,6 +61,24 @@ class VirtualMappingReadsTest {
         // overlaps counted twice, add up to the request, leaving the gap as the buffer held it
         // (h5py shows 0); Quire fills it.
         assertEquals(Arrays.toString(Arrays.copyOf(expected, 8)), result.stdout().strip());
+    }
+
+    @Test
+    void aWriterSeesItsSourceDeletedAndCreatedAgain() throws IOException {
+        try (Hdf5File hdf5 = Hdf5File.create(dir.resolve("writer.h5"))) {
+            Group root = hdf5.root();
+            root.createDataset("raw", DatasetSpec.builder(Datatype.INT64, 4).chunkShape(4)
+                    .build()).write(new long[] {0}, new long[] {4}, new long[] {1, 2, 3, 4});
+            Dataset v = root.createVirtualDataset("v", Datatype.INT64, new long[] {4},
+                    ElementCodec.encodeOne(Datatype.INT64, FILL), List.of(block(0, 0, 4)));
+            assertArrayEquals(new long[] {1, 2, 3, 4}, v.readLongs(new long[] {0}, new long[] {4}));
+            root.delete("raw");
+            assertArrayEquals(new long[] {FILL, FILL, FILL, FILL},
+                    v.readLongs(new long[] {0}, new long[] {4}));
+            root.createDataset("raw", DatasetSpec.builder(Datatype.INT64, 4).chunkShape(4)
+                    .build()).write(new long[] {0}, new long[] {4}, new long[] {5, 6, 7, 8});
+            assertArrayEquals(new long[] {5, 6, 7, 8}, v.readLongs(new long[] {0}, new long[] {4}));
+        }
     }
 
     @Test
