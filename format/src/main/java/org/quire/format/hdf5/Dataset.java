@@ -762,7 +762,8 @@ public final class Dataset extends Hdf5Object {
         readInto(start, count, target);
     }
 
-    private void readInto(long[] start, long[] count, SelectionTarget target)
+    /** Reads the hyperslab, which the caller has checked lies inside the shape, into {@code target}. */
+    void readInto(long[] start, long[] count, SelectionTarget target)
             throws IOException {
         file.requireOpen();
         try {

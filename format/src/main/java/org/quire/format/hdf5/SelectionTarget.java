@@ -35,11 +35,31 @@ final class SelectionTarget {
     private final int base;
 
     private SelectionTarget(Datatype type, Decoder decoder, ByteBuffer buffer) {
-        this.elementSize = type.size();
-        this.order = type.byteOrder();
+        this(type.size(), type.byteOrder(), decoder, buffer,
+                buffer == null ? 0 : buffer.position());
+    }
+
+    private SelectionTarget(int elementSize, ByteOrder order, Decoder decoder, ByteBuffer buffer,
+                            int base) {
+        this.elementSize = elementSize;
+        this.order = order;
         this.decoder = decoder;
         this.buffer = buffer;
-        this.base = buffer == null ? 0 : buffer.position();
+        this.base = base;
+    }
+
+    /**
+     * The same memory from element {@code element} on: a part of a read (a virtual dataset's
+     * mapping) lands there without a copy through a buffer of its own.
+     */
+    SelectionTarget from(long element) {
+        if (buffer != null) {
+            return new SelectionTarget(elementSize, order, null, buffer,
+                    base + (int) element * elementSize);
+        }
+        int offset = (int) element;
+        return new SelectionTarget(elementSize, order,
+                (bytes, at) -> decoder.decode(bytes, offset + at), null, 0);
     }
 
     /**

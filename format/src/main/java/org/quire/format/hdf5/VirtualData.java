@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 
 import org.quire.format.UnsupportedFormatException;
@@ -24,8 +26,15 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * shows the n-th element of its source selection ("all" is the whole dataspace). A mapping of
  * one block onto one block of the same extents (extents of 1 aside: a 1-D source block may fill
  * a row of a 2-D dataset), what versioned-hdf5 and most of h5py's {@code VirtualLayout} write,
- * is read as one box per request; any other (a strided selection, several blocks) is walked
- * row by row, one source read per stretch of a row.
+ * is read as one box per request, straight into the caller's memory when the box is one stretch
+ * of the request; any other (a strided selection, several blocks) is walked row by row, one
+ * source read per stretch of a row.
+ *
+ * <p>Mappings overlapping in the virtual dataset are read in order, so the later one shows (as
+ * in libhdf5, which however leaves unmapped elements unfilled when the overlapping mappings'
+ * element counts add up to the request's; Quire fills them). Sources are resolved and blocks
+ * checked on the first read, and a {@link VirtualMappingIndex} finds the mappings a request
+ * meets, so a read costs what it touches, not the number of mappings.
  */
 final class VirtualData {
 
@@ -36,6 +45,12 @@ final class VirtualData {
     private final String path;
     private final Datatype type;
     private final List<VirtualMapping> mappings;
+    /**
+     * The mappings resolved and checked for a dataset of {@code shape}: kept while each source
+     * path still leads to the same dataset (or still to none: a writer may delete or create
+     * one), which a read checks once per distinct path.
+     */
+    private Plan plan;
 
     VirtualData(Hdf5File file, String path, Datatype type, List<VirtualMapping> mappings) {
         this.file = file;
@@ -48,33 +63,128 @@ final class VirtualData {
         return mappings;
     }
 
+    /** A mapping resolved once: its source (null when missing) and its checked blocks. */
+    private record Resolved(VirtualMapping mapping, Dataset source, List<Block> virtualBlocks,
+                            List<Block> sourceBlocks, boolean box) {
+    }
+
+    private record Plan(long[] shape, List<Resolved> resolved, VirtualMappingIndex index,
+                        Map<String, Dataset> sources) {
+    }
+
     /**
      * Stores the hyperslab at {@code start} of {@code count} elements, of a dataset of
-     * {@code shape}, in {@code target}.
+     * {@code shape}, in {@code target}. Only the mappings whose virtual blocks meet the request
+     * are read, in mapping order (a later mapping shows over an earlier one, as libhdf5 does);
+     * the fill value is written first unless disjoint single-block mappings cover the request.
      */
     void read(long[] shape, long[] start, long[] count, SelectionTarget target,
               byte[] fillElement) throws IOException {
-        target.fill(0, Shapes.elementCount(count), fillElement);
-        for (VirtualMapping mapping : mappings) {
-            Dataset source = source(mapping);
-            if (source == null) {
+        Plan current = plan(shape);
+        int[] candidates = current.index().candidates(padded(start, 0), padded(count, 1));
+        if (!covered(current, candidates, start, count)) {
+            target.fill(0, Shapes.elementCount(count), fillElement);
+        }
+        for (int i : candidates) {
+            Resolved r = current.resolved().get(i);
+            if (r.source() == null) {
                 continue;
             }
-            List<Block> virtualBlocks = blocks(mapping.virtual(), shape);
-            List<Block> sourceBlocks = blocks(mapping.source(), source.shape());
-            check(mapping, virtualBlocks, shape, "virtual");
-            check(mapping, sourceBlocks, source.shape(), "source");
-            if (elements(virtualBlocks) != elements(sourceBlocks)) {
-                throw unsupported(mapping, elements(virtualBlocks) + " virtual and "
-                        + elements(sourceBlocks) + " source elements");
-            }
-            if (virtualBlocks.size() == 1 && sourceBlocks.size() == 1
-                    && sameBox(virtualBlocks.get(0), sourceBlocks.get(0))) {
-                copy(virtualBlocks.get(0), sourceBlocks.get(0), source, start, count, target);
+            // The source may have been resized since the plan was made.
+            check(r.mapping(), r.sourceBlocks(), r.source().shape(), "source");
+            if (r.box()) {
+                copy(r.virtualBlocks().get(0), r.sourceBlocks().get(0), r.source(), start, count,
+                        target);
             } else {
-                copyRuns(mapping, virtualBlocks, sourceBlocks, source, start, count, target);
+                copyRuns(r.mapping(), r.virtualBlocks(), r.sourceBlocks(), r.source(), start,
+                        count, target);
             }
         }
+    }
+
+    private Plan plan(long[] shape) throws IOException {
+        if (plan != null && Arrays.equals(plan.shape(), shape) && sameSources(plan)) {
+            return plan;
+        }
+        Map<String, Dataset> sources = new HashMap<>();
+        List<Resolved> resolved = new ArrayList<>(mappings.size());
+        long[][] lows = new long[mappings.size()][];
+        long[][] highs = new long[mappings.size()][];
+        for (VirtualMapping mapping : mappings) {
+            Dataset source = source(mapping);
+            sources.put(mapping.sourceDataset(), source);
+            List<Block> virtualBlocks = blocks(mapping.virtual(), shape);
+            List<Block> sourceBlocks = List.of();
+            boolean box = false;
+            if (source != null) {
+                check(mapping, virtualBlocks, shape, "virtual");
+                sourceBlocks = blocks(mapping.source(), source.shape());
+                check(mapping, sourceBlocks, source.shape(), "source");
+                if (elements(virtualBlocks) != elements(sourceBlocks)) {
+                    throw unsupported(mapping, elements(virtualBlocks) + " virtual and "
+                            + elements(sourceBlocks) + " source elements");
+                }
+                box = virtualBlocks.size() == 1 && sourceBlocks.size() == 1
+                        && sameBox(virtualBlocks.get(0), sourceBlocks.get(0));
+                if (!virtualBlocks.isEmpty()) {
+                    lows[resolved.size()] = padded(new long[shape.length], 0);
+                    highs[resolved.size()] = padded(new long[shape.length], 1);
+                    Arrays.fill(lows[resolved.size()], Long.MAX_VALUE);
+                    Arrays.fill(highs[resolved.size()], Long.MIN_VALUE);
+                    for (Block block : virtualBlocks) {
+                        long[] low = padded(block.start(), 0);
+                        long[] count = padded(block.count(), 1);
+                        for (int d = 0; d < low.length; d++) {
+                            lows[resolved.size()][d] = Math.min(lows[resolved.size()][d], low[d]);
+                            highs[resolved.size()][d] = Math.max(highs[resolved.size()][d],
+                                    low[d] + count[d]);
+                        }
+                    }
+                }
+            }
+            resolved.add(new Resolved(mapping, source, virtualBlocks, sourceBlocks, box));
+        }
+        plan = new Plan(shape.clone(), resolved, new VirtualMappingIndex(lows, highs), sources);
+        return plan;
+    }
+
+    private boolean sameSources(Plan plan) throws IOException {
+        for (Map.Entry<String, Dataset> source : plan.sources().entrySet()) {
+            if (find(source.getKey()) != source.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the candidates' virtual blocks cover every element of the request: when each is
+     * one block and no two meet, the elements they share with the request add up to it.
+     */
+    private static boolean covered(Plan plan, int[] candidates, long[] start, long[] count) {
+        if (!plan.index().disjoint()) {
+            return false;
+        }
+        long covered = 0;
+        for (int i : candidates) {
+            Resolved r = plan.resolved().get(i);
+            if (r.virtualBlocks().size() != 1) {
+                return false;
+            }
+            Block block = r.virtualBlocks().get(0);
+            long shared = 1;
+            for (int d = 0; d < start.length; d++) {
+                shared *= Math.max(0, Math.min(block.start()[d] + block.count()[d],
+                        start[d] + count[d]) - Math.max(block.start()[d], start[d]));
+            }
+            covered += shared;
+        }
+        return covered == Shapes.elementCount(count);
+    }
+
+    /** {@code values} with a leading axis of {@code pad} for a scalar (rank 0), so every box has one. */
+    private static long[] padded(long[] values, long pad) {
+        return values.length > 0 ? values : new long[] {pad};
     }
 
     /** Every block of {@code blocks} must have the dataspace's rank and lie inside its shape. */
@@ -117,17 +227,8 @@ final class VirtualData {
         if (!mapping.sourceFile().equals(VirtualMapping.SAME_FILE)) {
             throw unsupported(mapping, "source file \"" + mapping.sourceFile() + "\"");
         }
-        Hdf5Object object = file.root();
-        try {
-            for (String part : mapping.sourceDataset().split("/")) {
-                if (!part.isEmpty() && !part.equals(".")) {
-                    object = ((Group) object).get(part);
-                }
-            }
-        } catch (NoSuchElementException | ClassCastException e) {
-            return null;
-        }
-        if (!(object instanceof Dataset dataset)) {
+        Dataset dataset = find(mapping.sourceDataset());
+        if (dataset == null) {
             return null;
         }
         if (dataset.layout() == StorageLayout.VIRTUAL) {
@@ -137,6 +238,21 @@ final class VirtualData {
             throw unsupported(mapping, "source type " + dataset.type() + " (no conversion)");
         }
         return dataset;
+    }
+
+    /** The dataset at {@code sourcePath} in this file, or null when there is none. */
+    private Dataset find(String sourcePath) throws IOException {
+        Hdf5Object object = file.root();
+        try {
+            for (String part : sourcePath.split("/")) {
+                if (!part.isEmpty() && !part.equals(".")) {
+                    object = ((Group) object).get(part);
+                }
+            }
+        } catch (NoSuchElementException | ClassCastException e) {
+            return null;
+        }
+        return object instanceof Dataset dataset ? dataset : null;
     }
 
     private static List<Block> blocks(DataspaceSelection selection, long[] shape) {
@@ -180,11 +296,34 @@ final class VirtualData {
             sourceStart[sourceAxes[i]] += lo[v] - to.start()[v];
             sourceCount[sourceAxes[i]] = extent[v];
         }
+        if (contiguousIn(extent, count)) {
+            source.readInto(sourceStart, sourceCount,
+                    target.from(BoxRuns.elementIndex(count, inRequest)));
+            return;
+        }
         ByteBuffer bytes = source.read(sourceStart, sourceCount);
         int size = type.size();
         BoxRuns.forEach(extent, new long[rank], count, inRequest, extent,
                 (element, at, elements) -> target.put(at, bytes.slice((int) element * size,
                         (int) elements * size)));
+    }
+
+    /**
+     * Whether a box of {@code extent} is one stretch of a request of {@code count} in row-major
+     * order (extents of 1, then at most one partial axis, then whole axes): then its source
+     * elements are read straight into the caller's memory.
+     */
+    private static boolean contiguousIn(long[] extent, long[] count) {
+        int d = 0;
+        while (d < extent.length && extent[d] == 1) {
+            d++;
+        }
+        for (d++; d < extent.length; d++) {
+            if (extent[d] != count[d]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
