@@ -21,6 +21,7 @@ import org.quire.format.hdf5.ExternalTools;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.versioned.VersionInfo;
 import org.quire.format.versioned.VersionedFile;
+import org.opentest4j.TestAbortedException;
 import org.quire.launcher.QuireCommand;
 
 /**
@@ -120,7 +121,8 @@ final class VersionKillRounds {
         this.referenceEvery = referenceEvery;
         // C1 only and one GC thread: each round's writer is a new JVM, killed within seconds.
         this.javaCommand = List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"));
     }
 
@@ -133,80 +135,98 @@ final class VersionKillRounds {
             long delay = (long) (random.nextDouble() * moment.maxDelayMillis);
             String where = "seed " + seed + ", round " + round + " (kill " + delay + " ms after "
                     + moment.what + ")";
-            VersionLog.dropCutLine(log);
-            int before = VersionLog.completeLines(log).size();
-            long writerStarted = System.nanoTime();
-            killWriter(before, moment, delay, where);
-            long checksStarted = System.nanoTime();
-            List<VersionLog.Entry> entries = VersionLog.completeLines(log);
-            List<VersionLog.Entry> steps = entries.subList(before, entries.size());
-            VersionLog.Entry inFlight = steps.get(steps.size() - 1).done() ? null
-                    : steps.get(steps.size() - 1);
-            TreeSet<Long> logged = new TreeSet<>(versions);
-            for (VersionLog.Entry step : steps) {
-                if (step.done()) {
-                    Set<Long> names = numbers(step.names());
-                    if (step.kind() == VersionLog.Kind.COMMIT) {
-                        logged.addAll(names);
-                        totals.commits++;
-                    } else {
-                        logged.removeAll(names);
-                        totals.deletes++;
-                    }
-                }
+            try {
+                round(round == kills || round % referenceEvery == 0, delay, moment, where,
+                        totals, out);
+            } catch (TestAbortedException missingOracle) {
+                throw missingOracle;
+            } catch (AssertionError e) {
+                throw e.getMessage() != null && e.getMessage().startsWith(where) ? e
+                        : new AssertionError(where + ": " + e.getMessage(), e);
+            } catch (Exception e) {
+                throw new AssertionError(where + ": " + e, e);
             }
-            Hdf5File.recover(file);
-            TreeSet<Long> found = checkWithQuire(where, totals);
-            String outcome = "no step in flight";
-            if (inFlight == null) {
-                expect(found.equals(logged), where, "found versions " + found + ", the log says "
-                        + logged);
-            } else {
-                Set<Long> names = numbers(inFlight.names());
-                TreeSet<Long> whole = new TreeSet<>(logged);
-                if (inFlight.kind() == VersionLog.Kind.COMMIT) {
-                    whole.addAll(names);
-                    totals.insideCommit++;
-                } else {
-                    expect(logged.containsAll(names), where, "the delete in flight names "
-                            + names + ", not all among the logged versions " + logged);
-                    whole.removeAll(names);
-                    totals.insideDelete++;
-                }
-                expect(found.equals(logged) || found.equals(whole), where, "killed inside "
-                        + inFlight.line() + ": found versions " + found + "; expected all of "
-                        + "that step or none of it: " + logged + " or " + whole);
-                boolean done = found.equals(whole);
-                if (inFlight.kind() == VersionLog.Kind.COMMIT) {
-                    totals.commitFoundDone += done ? 1 : 0;
-                } else {
-                    totals.deleteFoundDone += done ? 1 : 0;
-                }
-                outcome = "killed inside " + inFlight.kind().name().toLowerCase(Locale.ROOT)
-                        + " of " + inFlight.names().size() + ", found " + (done ? "done" : "undone");
-            }
-            versions = found;
-            boolean reference = round % referenceEvery == 0 || round == kills;
-            if (reference) {
-                checkWithReferenceClient(where);
-                totals.referenceChecks++;
-            }
-            totals.kills++;
-            totals.mostVersions = Math.max(totals.mostVersions, found.size());
-            out.println(where + ": " + steps.size() + " log lines, " + outcome + ", "
-                    + found.size() + " versions up to " + (found.isEmpty() ? "none"
-                    : VersionPlan.name(found.last())) + " ok" + (reference
-                    ? " (also versioned-hdf5 and h5py)" : "") + "; writer "
-                    + (checksStarted - writerStarted) / 1_000_000 + " ms, checks "
-                    + (System.nanoTime() - checksStarted) / 1_000_000 + " ms");
         }
         out.println(totals.line(seed, (System.nanoTime() - started) / 1e9));
         return totals;
     }
 
     /**
-     * Starts the writer and kills it by its pid {@code delay} ms after its first completed step
-     * of this round, or after a delete began; returns once it is dead.
+     * One round: starts the writer, kills it, recovers the file and checks it against the log;
+     * {@code reference}: versioned-hdf5 and h5py read it too.
+     */
+    private void round(boolean reference, long delay, Moment moment, String where,
+                       Totals totals, PrintStream out) throws Exception {
+        VersionLog.dropCutLine(log);
+        int before = VersionLog.completeLines(log).size();
+        long writerStarted = System.nanoTime();
+        killWriter(before, moment, delay, where);
+        long checksStarted = System.nanoTime();
+        List<VersionLog.Entry> entries = VersionLog.completeLines(log);
+        List<VersionLog.Entry> steps = entries.subList(before, entries.size());
+        VersionLog.Entry inFlight = steps.get(steps.size() - 1).done() ? null
+                : steps.get(steps.size() - 1);
+        TreeSet<Long> logged = new TreeSet<>(versions);
+        for (VersionLog.Entry step : steps) {
+            if (step.done()) {
+                Set<Long> names = numbers(step.names());
+                if (step.kind() == VersionLog.Kind.COMMIT) {
+                    logged.addAll(names);
+                    totals.commits++;
+                } else {
+                    logged.removeAll(names);
+                    totals.deletes++;
+                }
+            }
+        }
+        Hdf5File.recover(file);
+        TreeSet<Long> found = checkWithQuire(where, totals);
+        String outcome = "no step in flight";
+        if (inFlight == null) {
+            expect(found.equals(logged), where, "found versions " + found + ", the log says "
+                    + logged);
+        } else {
+            Set<Long> names = numbers(inFlight.names());
+            TreeSet<Long> whole = new TreeSet<>(logged);
+            if (inFlight.kind() == VersionLog.Kind.COMMIT) {
+                whole.addAll(names);
+                totals.insideCommit++;
+            } else {
+                expect(logged.containsAll(names), where, "the delete in flight names "
+                        + names + ", not all among the logged versions " + logged);
+                whole.removeAll(names);
+                totals.insideDelete++;
+            }
+            expect(found.equals(logged) || found.equals(whole), where, "killed inside "
+                    + inFlight.line() + ": found versions " + found + "; expected all of "
+                    + "that step or none of it: " + logged + " or " + whole);
+            boolean done = found.equals(whole);
+            if (inFlight.kind() == VersionLog.Kind.COMMIT) {
+                totals.commitFoundDone += done ? 1 : 0;
+            } else {
+                totals.deleteFoundDone += done ? 1 : 0;
+            }
+            outcome = "killed inside " + inFlight.kind().name().toLowerCase(Locale.ROOT)
+                    + " of " + inFlight.names().size() + ", found " + (done ? "done" : "undone");
+        }
+        versions = found;
+        if (reference) {
+            checkWithReferenceClient(where);
+            totals.referenceChecks++;
+        }
+        totals.kills++;
+        totals.mostVersions = Math.max(totals.mostVersions, found.size());
+        out.println(where + ": " + steps.size() + " log lines, " + outcome + ", "
+                + found.size() + " versions up to " + (found.isEmpty() ? "none"
+                : VersionPlan.name(found.last())) + " ok" + (reference
+                ? " (also versioned-hdf5 and h5py)" : "") + "; writer "
+                + (checksStarted - writerStarted) / 1_000_000 + " ms, checks "
+                + (System.nanoTime() - checksStarted) / 1_000_000 + " ms");
+    }
+
+    /**
+     * Starts the writer and kills it by its pid {@code delay} ms after its log shows
+     * {@code moment} (counting from line {@code before}); returns once it is dead.
      */
     private void killWriter(int before, Moment moment, long delay, String where)
             throws Exception {
@@ -219,9 +239,8 @@ final class VersionKillRounds {
             while (!moment.reached(VersionLog.completeLines(log), before)) {
                 if (!writer.process().isAlive() || System.nanoTime() > deadline) {
                     writer.process().destroyForcibly();
-                    throw new AssertionError(where + ": the writer never "
-                            + "reached " + moment.what + ": "
-                            + writer.await(LIMIT));
+                    throw new AssertionError(where + ": the writer never reached "
+                            + moment.what + ": " + writer.await(LIMIT));
                 }
                 Thread.sleep(1);
             }
