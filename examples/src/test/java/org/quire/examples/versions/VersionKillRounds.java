@@ -51,8 +51,12 @@ final class VersionKillRounds {
     enum Moment {
         /** any step returned: the kill lands anywhere */
         STEP_DONE("the first step returned", 600),
-        /** a delete began: the kill lands inside it, or in the commits after it */
-        DELETE_BEGUN("a delete began", 150),
+        /**
+         * a delete began: the kill lands inside it, or in the commits after it (the delay's
+         * range is the last delete's duration seen, so kills spread over its three flushes on a
+         * fast machine as on a loaded one)
+         */
+        DELETE_BEGUN("a delete began", 0),
         /** a delete returned: deletes complete (else a cold writer's first delete rarely would) */
         DELETE_DONE("a delete returned", 300);
 
@@ -62,6 +66,10 @@ final class VersionKillRounds {
         Moment(String what, long maxDelayMillis) {
             this.what = what;
             this.maxDelayMillis = maxDelayMillis;
+        }
+
+        long maxDelayMillis(long lastDeleteMillis) {
+            return this == DELETE_BEGUN ? lastDeleteMillis : maxDelayMillis;
         }
 
         boolean reached(List<VersionLog.Entry> entries, int before) {
@@ -86,6 +94,8 @@ final class VersionKillRounds {
     private final List<String> javaCommand;
     /** The versions the last check found (numbers). */
     private TreeSet<Long> versions = new TreeSet<>();
+    /** How long the last delete the rounds saw begin and end took (ms; a guess before). */
+    private long lastDeleteMillis = 150;
 
     /** What the rounds saw, for the summary line. */
     static final class Totals {
@@ -131,7 +141,7 @@ final class VersionKillRounds {
         Totals totals = new Totals();
         for (int round = 1; round <= kills; round++) {
             Moment moment = Moment.values()[random.nextInt(Moment.values().length)];
-            long delay = (long) (random.nextDouble() * moment.maxDelayMillis);
+            long delay = (long) (random.nextDouble() * moment.maxDelayMillis(lastDeleteMillis));
             String where = "seed " + seed + ", round " + round + " (kill " + delay + " ms after "
                     + moment.what + ")";
             try {
@@ -235,8 +245,23 @@ final class VersionKillRounds {
         QuireCommand.Running writer = QuireCommand.startProcess(new ProcessBuilder(command));
         try {
             long deadline = System.nanoTime() + LIMIT.toNanos();
-            while (!moment.reached(VersionLog.completeLines(log), before)) {
-                if (!writer.process().isAlive() || System.nanoTime() > deadline) {
+            int read = before;
+            long deleteBegan = -1;
+            while (true) {
+                List<VersionLog.Entry> entries = VersionLog.completeLines(log);
+                long now = System.nanoTime();
+                for (VersionLog.Entry entry : entries.subList(read, entries.size())) {
+                    if (entry.kind() == VersionLog.Kind.DELETE && !entry.done()) {
+                        deleteBegan = now;
+                    } else if (entry.kind() == VersionLog.Kind.DELETE && deleteBegan >= 0) {
+                        lastDeleteMillis = Math.max(1, (now - deleteBegan) / 1_000_000);
+                    }
+                }
+                read = entries.size();
+                if (moment.reached(entries, before)) {
+                    break;
+                }
+                if (!writer.process().isAlive() || now > deadline) {
                     writer.process().destroyForcibly();
                     throw new AssertionError(where + ": the writer never reached "
                             + moment.what + ": " + writer.await(LIMIT));
