@@ -14,13 +14,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
+import org.opentest4j.TestAbortedException;
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.ExternalTools;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.versioned.VersionInfo;
 import org.quire.format.versioned.VersionedFile;
-import org.opentest4j.TestAbortedException;
 import org.quire.launcher.QuireCommand;
 
 /**
@@ -190,34 +190,7 @@ final class VersionKillRounds {
         }
         Hdf5File.recover(file);
         TreeSet<Long> found = checkWithQuire(where, totals);
-        String outcome = "no step in flight";
-        if (inFlight == null) {
-            expect(found.equals(logged), where, "found versions " + found + ", the log says "
-                    + logged);
-        } else {
-            Set<Long> names = numbers(inFlight.names());
-            TreeSet<Long> whole = new TreeSet<>(logged);
-            if (inFlight.kind() == VersionLog.Kind.COMMIT) {
-                whole.addAll(names);
-                totals.insideCommit++;
-            } else {
-                expect(logged.containsAll(names), where, "the delete in flight names "
-                        + names + ", not all among the logged versions " + logged);
-                whole.removeAll(names);
-                totals.insideDelete++;
-            }
-            expect(found.equals(logged) || found.equals(whole), where, "killed inside "
-                    + inFlight.line() + ": found versions " + found + "; expected all of "
-                    + "that step or none of it: " + logged + " or " + whole);
-            boolean done = found.equals(whole);
-            if (inFlight.kind() == VersionLog.Kind.COMMIT) {
-                totals.commitFoundDone += done ? 1 : 0;
-            } else {
-                totals.deleteFoundDone += done ? 1 : 0;
-            }
-            outcome = "killed inside " + inFlight.kind().name().toLowerCase(Locale.ROOT)
-                    + " of " + inFlight.names().size() + ", found " + (done ? "done" : "undone");
-        }
+        String outcome = compareWithLog(found, logged, inFlight, where, totals);
         versions = found;
         if (reference) {
             checkWithReferenceClient(where);
@@ -231,6 +204,42 @@ final class VersionKillRounds {
                 ? " (also versioned-hdf5 and h5py)" : "") + "; writer "
                 + (checksStarted - writerStarted) / 1_000_000 + " ms, checks "
                 + (System.nanoTime() - checksStarted) / 1_000_000 + " ms");
+    }
+
+    /**
+     * Compares the versions found with those the log says: exactly {@code logged}, or, with a
+     * step in flight, {@code logged} with that step whole or not at all. Returns what it saw.
+     */
+    private static String compareWithLog(TreeSet<Long> found, TreeSet<Long> logged,
+                                         VersionLog.Entry inFlight, String where,
+                                         Totals totals) {
+        if (inFlight == null) {
+            expect(found.equals(logged), where, "found versions " + found + ", the log says "
+                    + logged);
+            return "no step in flight";
+        }
+        Set<Long> names = numbers(inFlight.names());
+        TreeSet<Long> whole = new TreeSet<>(logged);
+        if (inFlight.kind() == VersionLog.Kind.COMMIT) {
+            whole.addAll(names);
+            totals.insideCommit++;
+        } else {
+            expect(logged.containsAll(names), where, "the delete in flight names "
+                    + names + ", not all among the logged versions " + logged);
+            whole.removeAll(names);
+            totals.insideDelete++;
+        }
+        expect(found.equals(logged) || found.equals(whole), where, "killed inside "
+                + inFlight.line() + ": found versions " + found + "; expected all of "
+                + "that step or none of it: " + logged + " or " + whole);
+        boolean done = found.equals(whole);
+        if (inFlight.kind() == VersionLog.Kind.COMMIT) {
+            totals.commitFoundDone += done ? 1 : 0;
+        } else {
+            totals.deleteFoundDone += done ? 1 : 0;
+        }
+        return "killed inside " + inFlight.kind().name().toLowerCase(Locale.ROOT)
+                + " of " + inFlight.names().size() + ", found " + (done ? "done" : "undone");
     }
 
     /**
