@@ -18,8 +18,8 @@ import java.util.List;
 
 /**
  * N writers into the page cache (no fsync) in one JVM, one layout per run, for counting the inode
- * lock waits of each layout under {@code perf} (docs/benchmarks.md, "The write gap: one file per
- * rank"):
+ * lock waits of each layout under {@code perf} ({@code benchmarks/sion-write-lock.sh};
+ * docs/benchmarks.md, "The write gap: one SION file per rank"):
  *
  * <pre>
  * SionWriteProbe DIRECTORY RANKS MIB_PER_RANK WRITE_KIB LAYOUT     # LAYOUT: shared, perrank or own
