@@ -66,15 +66,8 @@ for ((r = 0; r < repeats; r++)); do
         bash -c "$(declare -p directory count kib writer); $(declare -f writers); writers $layout $n write" 2>/dev/null
       # lock-writer's contention_begin events in a down_write called by ext4_buffered_write_iter,
       # and the time from each to the same thread's contention_end
-      read -r waits wait_ms < <(perf script -i "$trace" -F comm,tid,time,event,ip,sym 2>/dev/null | awk '
-        $1 == "lock-writer" && $4 == "lock:contention_begin:" { tid = $2; t = $3 + 0; inside = 1; found = 0; next }
-        $1 == "lock-writer" && $4 == "lock:contention_end:" {
-          if ($2 in start) { waited += $3 - start[$2]; delete start[$2] }
-          inside = 0; next }
-        inside && / ext4_buffered_write_iter$/ && previous ~ / down_write$/ { found = 1 }
-        inside { previous = $0 }
-        inside && /^$/ { if (found) { hits++; start[tid] = t } inside = 0 }
-        END { printf "%d %.0f\n", hits, waited * 1000 }')
+      read -r waits wait_ms < <(perf script -i "$trace" -F comm,tid,time,event,ip,sym 2>/dev/null \
+        | awk -v comm='^lock-writer$' -f benchmarks/rwsem-waits.awk)
       echo "$layout write $n $write_seconds $waits $wait_ms" >>"$rows"
       rm -f "$directory"/lock.*
     done

@@ -16,7 +16,9 @@
 # block size) is passed to sion_paropen_mpi. OpenMPI (mpicc, mpirun) comes from Debian's
 # libopenmpi-dev and openmpi-bin, which the script installs with apt-get when they are missing and
 # it runs as root. Before timing, a check writes a container with each library and reads it with
-# the other (every task's bytes compared).
+# the other (every task's bytes compared). SION_MULTIFILE=1 adds a Quire method (its own column
+# "Quire SION, file per rank") writing the same data as a SION set of one physical file per rank
+# (SIONlib's multi-file mode) in the same JVM jobs.
 # Files go to $QUIRE_BENCH_DIR (default benchmarks/target/bench-data) and are deleted after each
 # step. Needs root to drop the page cache before cold reads (the table says when it could not).
 # Prints the conditions, then two Markdown tables of medians over REPEATS runs; every timed step
@@ -38,6 +40,8 @@ if [[ ! -f $bench_jar || ! -f launcher/target/quire-launcher.jar ]]; then
 fi
 sionlib_home=${SIONLIB_HOME:?set SIONLIB_HOME to an MPI-enabled SIONlib 1.7.6 installation (see the top of this script), or to none to leave the C program out}
 sionlib_fs_block_size=${SIONLIB_FS_BLOCK_SIZE:--1}
+quire_methods=()
+if [[ ${SION_MULTIFILE:-0} == 1 ]]; then quire_methods=(multifile); fi
 sionlib_bench=benchmarks/target/c/sionlib-bandwidth
 mpirun_args=(--oversubscribe)
 if [[ $(id -u) == 0 ]]; then mpirun_args+=(--allow-run-as-root); fi
@@ -125,7 +129,7 @@ for ((r = 0; r < repeats; r++)); do
       w=$((kib * 1024))
       echo "sion-bandwidth: repeat $r, $n ranks, $kib KiB writes" >&2
       out=$(timeout 1800 ./quire run -n "$n" --jvm-opt=-Xmx512m -cp "$bench_jar" org.quire.benchmarks.SionBandwidth \
-        "$directory" $((mib_per_rank * 1048576)) "$w" $((chunk_mib * 1048576)) "$r" 2>&1) || { echo "$out" >&2; exit 1; }
+        "$directory" $((mib_per_rank * 1048576)) "$w" $((chunk_mib * 1048576)) "$r" "${quire_methods[@]}" 2>&1) || { echo "$out" >&2; exit 1; }
       sed -n 's/^\[0\] result method=\(\S*\) op=\(\S*\) ranks=\(\S*\) write_size=\(\S*\) bytes=\(\S*\) seconds=\(\S*\)$/\1 \2 \3 \4 \5 \6/p' \
         <<<"$out" >>"$results"
       sed -n 's/^\[0\] phases //p' <<<"$out" >>"$phases"
@@ -151,13 +155,13 @@ for line in open(sys.argv[1]):
     mibs[(op, int(n), int(w), method)].append(int(total) / 1048576 / float(seconds))
 ops = [("write_fsync", "write + fsync"), ("write", "write, no fsync"), ("read_cold", "read, cache dropped"),
        ("read_warm", "read, page cache")]
-columns = [("sion", "Quire SION"), ("sionlib", "SIONlib C"), ("fpp", "Java fpp"), ("cfpp", "C fpp"),
-           ("cshared", "C shared file"), ("dd", "dd")]
+columns = [("sion", "Quire SION"), ("sionmf", "Quire SION, file per rank"), ("sionlib", "SIONlib C"),
+           ("fpp", "Java fpp"), ("cfpp", "C fpp"), ("cshared", "C shared file"), ("dd", "dd")]
 columns = [(method, title) for method, title in columns if any(k[3] == method for k in mibs)]
 ratios = [(a, b) for a, b in [("sion", "sionlib"), ("sion", "cfpp"), ("sion", "fpp"), ("sionlib", "cfpp"),
-                              ("cshared", "cfpp"), ("sion", "dd")]
+                              ("cshared", "cfpp"), ("sion", "dd"), ("sionmf", "fpp"), ("sionmf", "cfpp")]
           if a in dict(columns) and b in dict(columns)]
-short = {"sion": "Quire", "sionlib": "SIONlib", "fpp": "Java fpp", "cfpp": "C fpp", "cshared": "C shared", "dd": "dd"}
+short = {"sion": "Quire", "sionmf": "Quire file per rank", "sionlib": "SIONlib", "fpp": "Java fpp", "cfpp": "C fpp", "cshared": "C shared", "dd": "dd"}
 def cell(values):
     middle = f"{statistics.median(values):,.0f}"
     return middle if len(values) == 1 else f"{middle} ({min(values):,.0f}–{max(values):,.0f})"
@@ -220,7 +224,7 @@ for line in open(sys.argv[1]):
     fields = dict(f.split("=") for f in line.split())
     key = (fields["op"], int(fields["ranks"]), int(fields["write_size"]), fields["method"])
     phases[key].append([float(fields[p]) * 1000 for p in ("open", "data", "close")])
-columns = [(m, t) for m, t in [("sion", "Quire SION"), ("sionlib", "SIONlib C"), ("fpp", "Java fpp"), ("cfpp", "C fpp"),
+columns = [(m, t) for m, t in [("sion", "Quire SION"), ("sionmf", "Quire SION, file per rank"), ("sionlib", "SIONlib C"), ("fpp", "Java fpp"), ("cfpp", "C fpp"),
                                ("cshared", "C shared file")] if any(k[3] == m for k in phases)]
 ops = [("write_fsync", "write + fsync"), ("write", "write, no fsync"), ("read_cold", "read, cache dropped"),
        ("read_warm", "read, page cache")]

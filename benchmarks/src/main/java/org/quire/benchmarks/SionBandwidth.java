@@ -1,5 +1,6 @@
 package org.quire.benchmarks;
 
+import org.quire.format.sion.SionFileNames;
 import org.quire.format.sion.SionParallelReader;
 import org.quire.format.sion.SionParallelWriter;
 import org.quire.format.sion.SionTask;
@@ -17,6 +18,8 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -25,7 +28,7 @@ import java.util.List;
  *
  * <pre>
  * quire run -n N -cp benchmarks/target/quire-benchmarks.jar org.quire.benchmarks.SionBandwidth \
- *     DIRECTORY BYTES_PER_RANK WRITE_SIZE CHUNK_SIZE REPEAT
+ *     DIRECTORY BYTES_PER_RANK WRITE_SIZE CHUNK_SIZE REPEAT [multifile]
  * </pre>
  *
  * Every rank writes BYTES_PER_RANK bytes (zeros, as {@code dd if=/dev/zero}) in writes of
@@ -50,11 +53,16 @@ import java.util.List;
  * Dirty pages are written back (untimed) before every write step so that one step's write-back
  * does not land in the next. One small untimed write and read per method come first (class
  * loading). REPEAT only alternates which method goes first. Files are deleted at the end.
+ *
+ * <p>With {@code multifile} a third method, {@code sionmf}, writes the same data as a SION set of
+ * one physical file per rank ({@code fileCount} = ranks, SIONlib's multi-file mode:
+ * {@code DIRECTORY/bandwidth.mf.sion}, {@code .000001}, ...), read back the same way: one
+ * container for the job, but no file shared by two writers.
  */
 public final class SionBandwidth {
 
     private enum Method {
-        SION("sion"), FILE_PER_PROCESS("fpp");
+        SION("sion"), SION_FILE_PER_RANK("sionmf"), FILE_PER_PROCESS("fpp");
 
         final String label;
 
@@ -70,6 +78,9 @@ public final class SionBandwidth {
 
     private final Communicator world;
     private final Path container;
+    /** The multi-file set's name (its physical file 0). */
+    private final Path multiFileContainer;
+    private final List<Method> methods;
     private final Path ownFile;
     private final long bytesPerRank;
     private final ByteBuffer buffer;
@@ -78,13 +89,17 @@ public final class SionBandwidth {
     private long opened;
     private long closing;
 
-    private SionBandwidth(Communicator world, Path directory, long bytesPerRank, int writeSize, long chunkSize) {
+    private SionBandwidth(Communicator world, Path directory, long bytesPerRank, int writeSize, long chunkSize,
+                          boolean multiFile) {
         if (bytesPerRank <= 0 || writeSize <= 0 || bytesPerRank % writeSize != 0) {
             throw new IllegalArgumentException("BYTES_PER_RANK (" + bytesPerRank + ") must be a positive multiple of"
                     + " WRITE_SIZE (" + writeSize + ")");
         }
         this.world = world;
         this.container = directory.resolve("bandwidth.sion");
+        this.multiFileContainer = directory.resolve("bandwidth.mf.sion");
+        this.methods = multiFile ? List.of(Method.SION, Method.SION_FILE_PER_RANK, Method.FILE_PER_PROCESS)
+                : List.of(Method.SION, Method.FILE_PER_PROCESS);
         this.ownFile = directory.resolve("bandwidth.fpp." + world.rank());
         this.bytesPerRank = bytesPerRank;
         this.buffer = ByteBuffer.allocateDirect(writeSize);
@@ -94,19 +109,23 @@ public final class SionBandwidth {
     public static void main(String[] args) throws IOException {
         try (Job job = Quire.init(args)) {
             String[] arguments = job.arguments();
-            if (arguments.length != 5) {
+            boolean multiFile = arguments.length == 6 && arguments[5].equals("multifile");
+            if (arguments.length != 5 && !multiFile) {
                 throw new IllegalArgumentException("usage: SionBandwidth DIRECTORY BYTES_PER_RANK WRITE_SIZE CHUNK_SIZE"
-                        + " REPEAT");
+                        + " REPEAT [multifile]");
             }
             new SionBandwidth(job.world(), Path.of(arguments[0]), Long.parseLong(arguments[1]),
-                    Integer.parseInt(arguments[2]), Long.parseLong(arguments[3])).run(Integer.parseInt(arguments[4]));
+                    Integer.parseInt(arguments[2]), Long.parseLong(arguments[3]), multiFile)
+                    .run(Integer.parseInt(arguments[4]));
         }
     }
 
     private void run(int repeat) throws IOException {
         warmUp();
-        List<Method> order = repeat % 2 == 0 ? List.of(Method.SION, Method.FILE_PER_PROCESS)
-                : List.of(Method.FILE_PER_PROCESS, Method.SION);
+        List<Method> order = new ArrayList<>(methods);
+        if (repeat % 2 != 0) {
+            Collections.reverse(order);
+        }
         for (boolean fsync : new boolean[] {true, false}) {
             for (Method method : order) {
                 onRankZeroThenBarrier(PageCache::flush);
@@ -130,7 +149,7 @@ public final class SionBandwidth {
 
     /** One small untimed write and read per method, so that class loading is not timed. */
     private void warmUp() throws IOException {
-        for (Method method : Method.values()) {
+        for (Method method : methods) {
             write(method, false, buffer.capacity());
             read(method, buffer.capacity());
         }
@@ -142,14 +161,19 @@ public final class SionBandwidth {
         world.barrier();
         if (world.rank() == 0) {
             Files.deleteIfExists(container);
+            for (int file = 0; file < world.size(); file++) {
+                Files.deleteIfExists(SionFileNames.physicalFile(multiFileContainer, file));
+            }
         }
         Files.deleteIfExists(ownFile);
     }
 
     private void write(Method method, boolean fsync, long bytes) throws IOException {
         long writes = bytes / buffer.capacity();
-        if (method == Method.SION) {
-            try (SionParallelWriter out = SionParallelWriter.open(container, world, chunkSize, 1,
+        if (method != Method.FILE_PER_PROCESS) {
+            boolean shared = method == Method.SION;
+            try (SionParallelWriter out = SionParallelWriter.open(shared ? container : multiFileContainer, world,
+                    chunkSize, shared ? 1 : world.size(),
                     SionParallelWriter.FS_BLOCK_SIZE_FROM_FILE_STORE, SionWriteOptions.defaults().withFsyncOnClose(fsync))) {
                 opened = System.nanoTime();
                 for (long i = 0; i < writes; i++) {
@@ -177,8 +201,9 @@ public final class SionBandwidth {
 
     private void read(Method method, long bytes) throws IOException {
         long read;
-        if (method == Method.SION) {
-            try (SionParallelReader in = SionParallelReader.openOwnTask(container, world)) {
+        if (method != Method.FILE_PER_PROCESS) {
+            try (SionParallelReader in = SionParallelReader.openOwnTask(
+                    method == Method.SION ? container : multiFileContainer, world)) {
                 SionTask task = in.tasks().get(0);
                 try (TaskStreamChannel stream = in.openTaskStream(task)) {
                     opened = System.nanoTime();
