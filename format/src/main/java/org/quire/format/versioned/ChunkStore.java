@@ -47,6 +47,9 @@ final class ChunkStore {
         this.file = file;
         this.dataset = dataset;
         this.rawData = rawData;
+        // A commit adds a few slots after the last one's metadata: aligned, each commit would
+        // skip up to a chunk's size before its first slot (versioned-hdf5 does not align either).
+        rawData.packNewChunks();
         this.hashTable = hashTable;
         this.chunks = chunks;
         this.type = rawData.type();

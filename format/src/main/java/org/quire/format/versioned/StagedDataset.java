@@ -202,6 +202,31 @@ public final class StagedDataset {
         return parentSlots;
     }
 
+    /**
+     * The origins of the chunks this version maps, in C order: those kept from the parent and
+     * those changed; never the chunks of a sparse dataset nobody wrote.
+     */
+    List<long[]> mappedOrigins() {
+        List<List<Long>> keys = new ArrayList<>(parentSlots.keySet());
+        keys.addAll(touched.keySet());
+        keys.sort(StagedDataset::compareInCOrder);
+        List<long[]> origins = new ArrayList<>(keys.size());
+        for (List<Long> key : keys) {
+            origins.add(ChunkGrid.origin(key));
+        }
+        return origins;
+    }
+
+    private static int compareInCOrder(List<Long> a, List<Long> b) {
+        for (int d = 0; d < a.size(); d++) {
+            int order = Long.compare(a.get(d), b.get(d));
+            if (order != 0) {
+                return order;
+            }
+        }
+        return 0;
+    }
+
     /** Chunks changed in this version: hashed and stored at commit. */
     Set<List<Long>> changed() {
         return touched.keySet();
