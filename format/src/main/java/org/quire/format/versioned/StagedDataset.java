@@ -121,8 +121,9 @@ public final class StagedDataset {
             intersect(origin, start, count, from, common, inBox);
             boolean whole = Arrays.equals(common, grid().trimmed(origin));
             byte[] chunk = whole ? touchedFilled(origin) : touch(origin);
-            chunkGrid().copyIn(chunk, minus(from, origin), common,
-                    box.copyOut(elements, inBox, common));
+            // A box inside one chunk is its own part: no copy of it first.
+            byte[] part = Arrays.equals(common, count) ? elements : box.copyOut(elements, inBox, common);
+            chunkGrid().copyIn(chunk, minus(from, origin), common, part);
         }
     }
 
@@ -232,10 +233,15 @@ public final class StagedDataset {
         return touched.keySet();
     }
 
-    /** The elements of the changed chunk at {@code origin}, trimmed, in C order. */
+    /**
+     * The elements of the changed chunk at {@code origin}, trimmed, in C order: the staged
+     * buffer itself for a chunk inside the edge (not to be changed), a copy otherwise.
+     */
     byte[] chunk(long[] origin) {
-        return chunkGrid().copyOut(touched.get(ChunkGrid.key(origin)), new long[origin.length],
-                grid().trimmed(origin));
+        byte[] whole = touched.get(ChunkGrid.key(origin));
+        long[] trimmed = grid().trimmed(origin);
+        return Arrays.equals(trimmed, chunks) ? whole
+                : chunkGrid().copyOut(whole, new long[origin.length], trimmed);
     }
 
     ChunkGrid grid() {
@@ -297,9 +303,7 @@ public final class StagedDataset {
                     + "a box read or a chunk holds at most 2^31 - 9 bytes");
         }
         byte[] filled = new byte[(int) bytes];
-        for (int at = 0; at < filled.length; at += fill.length) {
-            System.arraycopy(fill, 0, filled, at, fill.length);
-        }
+        ChunkGrid.fill(filled, fill);
         return filled;
     }
 
