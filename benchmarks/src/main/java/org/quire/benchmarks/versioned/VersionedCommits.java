@@ -21,8 +21,8 @@ import java.nio.file.Path;
  *
  * Each repeat writes a new {@code DIRECTORY/quire.h5}. Timed per version: the whole
  * {@code VersionedFile.commit} call, staging included (writing the chunks into the staged dataset,
- * which first reads the parent version whole, hashing, storing, the version's metadata, the
- * flush). The file is opened before and closed after the timed call; the size of the file and
+ * which reads from the parent only the chunks a write covers in part, then hashing, storing, the
+ * version's metadata, the flush). The file is opened before and closed after the timed call; the size of the file and
  * the rows of {@code /_version_data/x/raw_data} are taken after the close. An untimed run of the
  * same plan on 16 MiB comes first (JIT warm-up). One line per commit:
  *

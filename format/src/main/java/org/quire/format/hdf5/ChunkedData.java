@@ -10,8 +10,8 @@ import org.quire.format.hdf5.chunk.BoxRuns;
 import org.quire.format.hdf5.chunk.ChunkCache;
 import org.quire.format.hdf5.chunk.ChunkGrid;
 import org.quire.format.hdf5.chunk.ChunkIndex;
-import org.quire.format.hdf5.chunk.ChunkStore;
 import org.quire.format.hdf5.chunk.HyperslabChunks;
+import org.quire.format.hdf5.chunk.InPlaceChunkStore;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
@@ -37,7 +37,7 @@ final class ChunkedData {
     private final Path file;
     private final ChunkGrid grid;
     private ChunkIndex index;
-    private final ChunkStore store;
+    private final InPlaceChunkStore store;
     private final FilterPipeline pipeline;
     private final TransferBuffer transfer;
     private final int elementSize;
@@ -50,7 +50,7 @@ final class ChunkedData {
     private byte[] fillPattern;
     private ChunkCache cache;
 
-    ChunkedData(Path file, ChunkGrid grid, ChunkIndex index, ChunkStore store,
+    ChunkedData(Path file, ChunkGrid grid, ChunkIndex index, InPlaceChunkStore store,
                 FilterPipeline pipeline, TransferBuffer transfer, int elementSize,
                 byte[] fillValue, ChunkCacheSettings cacheSettings) {
         this.file = file;
@@ -83,6 +83,11 @@ final class ChunkedData {
     void useIndex(ChunkIndex newIndex) {
         index = newIndex;
         cache.removeIf(scaled -> true);
+    }
+
+    /** New chunks go right after the last allocation (see {@link InPlaceChunkStore#pack()}). */
+    void packNewChunks() {
+        store.pack();
     }
 
     /** Replaces the chunk cache with an empty one of {@code settings}' size. */

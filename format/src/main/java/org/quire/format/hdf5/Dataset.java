@@ -839,6 +839,19 @@ public final class Dataset extends Hdf5Object {
         requireChunked().useCache(settings);
     }
 
+    /**
+     * New chunks of this dataset, from now on and for as long as it is open, go right after
+     * whatever the file allocated last, not at the aligned offsets a chunk whose size is a
+     * multiple of 64 KiB gets (docs/hdf5.md): no bytes skipped, for a dataset that grows a few
+     * chunks at a time between other metadata, at the cost of the faster copies aligned chunks
+     * get. Not stored in the file.
+     *
+     * @throws IllegalStateException the dataset is not chunked
+     */
+    public void packNewChunks() {
+        requireChunked().packNewChunks();
+    }
+
     private long checkSelection(long[] start, long[] count) {
         if (start.length != shape.length || count.length != shape.length) {
             throw new IllegalArgumentException("selection rank " + start.length + "/"

@@ -124,6 +124,25 @@ final class ChunkGrid {
         }
     }
 
+    /**
+     * Fills {@code target}, a new array (its length a multiple of the element's), with copies
+     * of {@code element}, doubling what is copied each time: a few bulk copies, not one per
+     * element. Nothing to do for an all-zero element (a new array is zeros already).
+     */
+    static void fill(byte[] target, byte[] element) {
+        boolean zero = true;
+        for (byte b : element) {
+            zero &= b == 0;
+        }
+        if (zero || target.length == 0) {
+            return;
+        }
+        System.arraycopy(element, 0, target, 0, element.length);
+        for (int done = element.length; done < target.length; done *= 2) {
+            System.arraycopy(target, 0, target, done, Math.min(done, target.length - done));
+        }
+    }
+
     static long elements(long[] count) {
         long n = 1;
         for (long c : count) {

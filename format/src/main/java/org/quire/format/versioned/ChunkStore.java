@@ -47,6 +47,9 @@ final class ChunkStore {
         this.file = file;
         this.dataset = dataset;
         this.rawData = rawData;
+        // A commit adds a few slots after the last one's metadata: aligned, each commit would
+        // skip up to a chunk's size before its first slot (versioned-hdf5 does not align either).
+        rawData.packNewChunks();
         this.hashTable = hashTable;
         this.chunks = chunks;
         this.type = rawData.type();
@@ -203,12 +206,13 @@ final class ChunkStore {
             rows[0] = start + chunks[0];
             rawData.setExtent(rows);
         }
-        ChunkGrid slot = new ChunkGrid(chunks, chunks, type.size());
-        byte[] padded = new byte[Math.toIntExact(ChunkGrid.elements(chunks) * type.size())];
-        for (int at = 0; at < padded.length; at += fill.length) {
-            System.arraycopy(fill, 0, padded, at, fill.length);
+        byte[] padded = elements;
+        if (!Arrays.equals(trimmed, chunks)) {
+            padded = new byte[Math.toIntExact(ChunkGrid.elements(chunks) * type.size())];
+            ChunkGrid.fill(padded, fill);
+            new ChunkGrid(chunks, chunks, type.size()).copyIn(padded, new long[chunks.length],
+                    trimmed, elements);
         }
-        slot.copyIn(padded, new long[chunks.length], trimmed, elements);
         long[] origin = new long[chunks.length];
         origin[0] = start;
         rawData.write(origin, chunks, ByteBuffer.wrap(padded).order(type.byteOrder()));

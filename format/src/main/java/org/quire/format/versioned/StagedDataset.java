@@ -121,8 +121,9 @@ public final class StagedDataset {
             intersect(origin, start, count, from, common, inBox);
             boolean whole = Arrays.equals(common, grid().trimmed(origin));
             byte[] chunk = whole ? touchedFilled(origin) : touch(origin);
-            chunkGrid().copyIn(chunk, minus(from, origin), common,
-                    box.copyOut(elements, inBox, common));
+            // A box inside one chunk is its own part: no copy of it first.
+            byte[] part = Arrays.equals(common, count) ? elements : box.copyOut(elements, inBox, common);
+            chunkGrid().copyIn(chunk, minus(from, origin), common, part);
         }
     }
 
@@ -202,15 +203,45 @@ public final class StagedDataset {
         return parentSlots;
     }
 
+    /**
+     * The origins of the chunks this version maps, in C order: those kept from the parent and
+     * those changed; never the chunks of a sparse dataset nobody wrote.
+     */
+    List<long[]> mappedOrigins() {
+        List<List<Long>> keys = new ArrayList<>(parentSlots.keySet());
+        keys.addAll(touched.keySet());
+        keys.sort(StagedDataset::compareInCOrder);
+        List<long[]> origins = new ArrayList<>(keys.size());
+        for (List<Long> key : keys) {
+            origins.add(ChunkGrid.origin(key));
+        }
+        return origins;
+    }
+
+    private static int compareInCOrder(List<Long> a, List<Long> b) {
+        for (int d = 0; d < a.size(); d++) {
+            int order = Long.compare(a.get(d), b.get(d));
+            if (order != 0) {
+                return order;
+            }
+        }
+        return 0;
+    }
+
     /** Chunks changed in this version: hashed and stored at commit. */
     Set<List<Long>> changed() {
         return touched.keySet();
     }
 
-    /** The elements of the changed chunk at {@code origin}, trimmed, in C order. */
+    /**
+     * The elements of the changed chunk at {@code origin}, trimmed, in C order: the staged
+     * buffer itself for a chunk inside the edge (not to be changed), a copy otherwise.
+     */
     byte[] chunk(long[] origin) {
-        return chunkGrid().copyOut(touched.get(ChunkGrid.key(origin)), new long[origin.length],
-                grid().trimmed(origin));
+        byte[] whole = touched.get(ChunkGrid.key(origin));
+        long[] trimmed = grid().trimmed(origin);
+        return Arrays.equals(trimmed, chunks) ? whole
+                : chunkGrid().copyOut(whole, new long[origin.length], trimmed);
     }
 
     ChunkGrid grid() {
@@ -272,9 +303,7 @@ public final class StagedDataset {
                     + "a box read or a chunk holds at most 2^31 - 9 bytes");
         }
         byte[] filled = new byte[(int) bytes];
-        for (int at = 0; at < filled.length; at += fill.length) {
-            System.arraycopy(fill, 0, filled, at, fill.length);
-        }
+        ChunkGrid.fill(filled, fill);
         return filled;
     }
 

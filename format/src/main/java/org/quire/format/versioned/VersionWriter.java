@@ -33,6 +33,7 @@ final class VersionWriter {
     private final Group versionData;
     private final Group versions;
     private final StagedVersion.StoreLookup stores;
+    private CommitCounts counts = CommitCounts.NONE;
 
     VersionWriter(Path path, Hdf5File file, Group versionData, Group versions,
                   StagedVersion.StoreLookup stores) {
@@ -43,7 +44,8 @@ final class VersionWriter {
         this.stores = stores;
     }
 
-    void commit(StagedVersion staged, String parent, Instant timestamp) throws IOException {
+    /** Commits {@code staged}; returns what it did per chunk. */
+    CommitCounts commit(StagedVersion staged, String parent, Instant timestamp) throws IOException {
         // First, so a versions group Quire cannot add to (dense links) fails before a chunk is stored.
         Group version = versions.createGroup(staged.name());
         try {
@@ -77,9 +79,13 @@ final class VersionWriter {
             throw e;
         }
         file.flush();
+        return counts;
     }
 
-    /** Stores the dataset's changed chunks; returns one mapping per chunk it shows (§1.5). */
+    /**
+     * Stores the dataset's changed chunks; returns one mapping per chunk it shows (§1.5),
+     * visiting those chunks only: a sparse dataset's unwritten chunks have no mapping.
+     */
     private List<VirtualMapping> storeChunks(StagedDataset dataset) throws IOException {
         ChunkStore store = stores.find(dataset.path());
         if (store == null) {
@@ -89,16 +95,18 @@ final class VersionWriter {
         String rawData = VersionDataLayout.rawDataPath(dataset.path());
         ChunkGrid grid = dataset.grid();
         List<VirtualMapping> mappings = new ArrayList<>();
-        for (long[] origin : grid.origins()) {
+        long visited = 0;
+        long hashed = 0;
+        for (long[] origin : dataset.mappedOrigins()) {
+            visited++;
             List<Long> key = ChunkGrid.key(origin);
             long[] trimmed = grid.trimmed(origin);
             long start;
             if (dataset.changed().contains(key)) {
                 start = store.store(dataset.chunk(origin), trimmed);
-            } else if (dataset.parentSlots().containsKey(key)) {
-                start = dataset.parentSlots().get(key);
+                hashed++;
             } else {
-                continue;
+                start = dataset.parentSlots().get(key);
             }
             long[] sourceStart = new long[origin.length];
             sourceStart[0] = start;
@@ -107,6 +115,7 @@ final class VersionWriter {
                     DataspaceSelection.block(origin, trimmed)));
         }
         store.finish();
+        counts = counts.plus(visited, hashed);
         return mappings;
     }
 

@@ -45,6 +45,7 @@ public final class VersionedFile implements AutoCloseable {
     private final Group versions;
     /** Chunk stores opened or created so far, by dataset path. */
     private final Map<String, ChunkStore> stores = new HashMap<>();
+    private CommitCounts lastCommit = CommitCounts.NONE;
 
     private VersionedFile(Path path, Hdf5File file, Group versionData, Group versions) {
         this.path = path;
@@ -277,13 +278,18 @@ public final class VersionedFile implements AutoCloseable {
         }
         staging.stage(staged);
         try {
-            new VersionWriter(path, file, versionData, versions, this::store)
+            lastCommit = new VersionWriter(path, file, versionData, versions, this::store)
                     .commit(staged, parentName, timestamp);
         } catch (IOException | RuntimeException e) {
             stores.clear();
             throw e;
         }
         return info(name);
+    }
+
+    /** What the last successful commit of this open did per chunk. */
+    CommitCounts lastCommitCounts() {
+        return lastCommit;
     }
 
     /** The paths of the datasets of version {@code version} ({@code x}, {@code grp/t}). */

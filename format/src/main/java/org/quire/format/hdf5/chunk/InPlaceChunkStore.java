@@ -35,6 +35,11 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * its own between two chunks (an extensible array's data blocks as it grows: 8 MiB over a
  * 256 MiB dataset of 1 MiB chunks); HDF5 addresses need no alignment (it
  * is what libhdf5's {@code H5Pset_alignment} does), so every reader reads such files.
+ *
+ * <p>After {@link #pack()} new space follows whatever was allocated last, as in libhdf5 without
+ * {@code H5Pset_alignment}: for a dataset that grows by a few chunks between other metadata
+ * (a versioned dataset's raw_data, one commit at a time) the skips would be most of the bytes a
+ * commit adds (docs/hdf5.md).
  */
 public final class InPlaceChunkStore implements ChunkStore {
 
@@ -47,11 +52,17 @@ public final class InPlaceChunkStore implements ChunkStore {
     private final MetadataCache cache;
     /** Whether the dataset has filters: its chunks carry their own checksums or encodings. */
     private final boolean filtered;
+    private boolean packed;
 
     public InPlaceChunkStore(BlockFile blocks, MetadataCache cache, boolean filtered) {
         this.blocks = blocks;
         this.cache = cache;
         this.filtered = filtered;
+    }
+
+    /** New chunks from now on go right after the last allocation, unaligned. */
+    public void pack() {
+        packed = true;
     }
 
     @Override
@@ -126,7 +137,7 @@ public final class InPlaceChunkStore implements ChunkStore {
     /** New space for a chunk of {@code length} bytes, aligned as the class comment says. */
     private long allocate(int length) {
         int alignment = Math.min(Integer.lowestOneBit(length), MAX_ALIGNMENT);
-        if (alignment >= MIN_ALIGNMENT) {
+        if (!packed && alignment >= MIN_ALIGNMENT) {
             long skip = Math.floorMod(-blocks.endOfAllocation(), (long) alignment);
             if (skip > 0) {
                 blocks.allocate(skip);

@@ -138,6 +138,21 @@ class InPlaceChunkStoreTest {
         }
     }
 
+    /** A packed store skips nothing: a versioned raw_data grows a slot or two per commit. */
+    @Test
+    void aPackedStorePutsAnAlignableChunkRightAfterTheLastAllocation() throws IOException {
+        try (Fixture f = Fixture.open(directory.resolve("f"), false)) {
+            f.store().pack();
+            f.blocks().allocate(100);
+            ChunkRecord first = f.store().write(ChunkRecord.UNWRITTEN, bytes(1 << 20, 0));
+            assertEquals(100, first.address());
+            f.blocks().allocate(7);
+            ChunkRecord zeroed = f.store().createZeroed(64 << 10);
+            assertEquals(100 + (1 << 20) + 7, zeroed.address());
+            assertArrayEquals(array(bytes(1 << 20, 0)), f.store().read(first));
+        }
+    }
+
     @Test
     void aZeroedChunkIsCoveredByTheFileAndReadsAsZeros() throws IOException {
         try (Fixture f = Fixture.open(directory.resolve("f"), false)) {
