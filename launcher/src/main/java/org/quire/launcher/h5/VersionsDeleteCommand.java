@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.quire.format.versioned.VersionedFile;
-import org.quire.format.versioned.VersionSelector;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
@@ -39,7 +38,7 @@ public final class VersionsDeleteCommand implements Callable<Integer> {
         return input.runOnVersionedFile(true, (file, out) -> {
             List<String> names = new ArrayList<>();
             for (String selector : selectors) {
-                names.add(VersionSelector.resolve(file, selector).name());
+                names.add(VersionedInput.resolve(file, selector).name());
             }
             file.deleteVersions(names.toArray(String[]::new));
             out.println("deleted " + String.join(", ", names.stream().map(ValueFormat::name).toList())

@@ -11,7 +11,6 @@ import java.util.concurrent.Callable;
 
 import org.quire.format.versioned.ChunkChange;
 import org.quire.format.versioned.VersionedFile;
-import org.quire.format.versioned.VersionSelector;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
@@ -52,8 +51,8 @@ public final class VersionsDiffCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return input.runOnVersionedFile(false, (file, out) -> {
-            String a = VersionSelector.resolve(file, from).name();
-            String b = VersionSelector.resolve(file, to).name();
+            String a = VersionedInput.resolve(file, from).name();
+            String b = VersionedInput.resolve(file, to).name();
             List<String> inA = file.datasetNames(a);
             List<String> inB = file.datasetNames(b);
             Set<String> datasets = new LinkedHashSet<>(inA);
