@@ -30,7 +30,7 @@ public final class VersionsDeleteCommand implements Callable<Integer> {
     @Mixin
     private VersionedInput input;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "VERSION", description = "name, latest, ~N or @TIME")
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "VERSION", description = "name, latest, ~N, @TIME or =NAME")
     private List<String> selectors;
 
     @Override

@@ -39,10 +39,10 @@ public final class VersionsDiffCommand implements Callable<Integer> {
     @Mixin
     private VersionedInput input;
 
-    @Parameters(index = "1", paramLabel = "A", description = "the older version: name, latest, ~N or @TIME")
+    @Parameters(index = "1", paramLabel = "A", description = "the older version: name, latest, ~N, @TIME or =NAME")
     private String from;
 
-    @Parameters(index = "2", paramLabel = "B", description = "the newer version: name, latest, ~N or @TIME")
+    @Parameters(index = "2", paramLabel = "B", description = "the newer version: name, latest, ~N, @TIME or =NAME")
     private String to;
 
     @Parameters(index = "3", arity = "0..1", paramLabel = "DATASET", description = "a dataset path, like grid or fields/t")

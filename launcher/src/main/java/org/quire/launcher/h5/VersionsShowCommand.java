@@ -34,7 +34,7 @@ public final class VersionsShowCommand implements Callable<Integer> {
     @Mixin
     private VersionedInput input;
 
-    @Parameters(index = "1", paramLabel = "VERSION", description = "name, latest, ~N or @TIME")
+    @Parameters(index = "1", paramLabel = "VERSION", description = "name, latest, ~N, @TIME or =NAME")
     private String selector;
 
     @Override
