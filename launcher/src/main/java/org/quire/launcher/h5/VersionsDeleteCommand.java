@@ -21,8 +21,9 @@ import picocli.CommandLine.Parameters;
         description = "Deletes versions of FILE and compacts raw_data to the chunks the remaining versions"
                 + " map; a remaining version whose parent was deleted gets its nearest remaining ancestor,"
                 + " and so does a deleted current version. Every VERSION is resolved before anything is"
-                + " deleted. Not crash-safe (chunks move in place): copy FILE first if a crash must not"
-                + " cost it.",
+                + " deleted, and a deletion Quire cannot do is refused before anything changes. Crash-safe:"
+                + " a killed deletion leaves the old or the new versions once 'quire h5 clear FILE' has"
+                + " cleared the file.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {VersionsCommand.OK, VersionsCommand.FAILED, VersionsCommand.USAGE})
 public final class VersionsDeleteCommand implements Callable<Integer> {
