@@ -3,6 +3,7 @@ package org.quire.examples.heat;
 import java.io.IOException;
 import java.nio.file.Path;
 
+import org.quire.examples.catalog.CatalogRuns;
 import org.quire.format.catalog.CatalogEntry;
 import org.quire.format.catalog.Checkpoint;
 import org.quire.format.catalog.CheckpointCatalog;
@@ -11,15 +12,13 @@ import org.quire.format.hdf5.Datatype;
 
 /**
  * The heat run's {@code --catalog FILE} on rank 0 (docs/heat.md, "A checkpoint catalog"): every
- * SION checkpoint committed as a version with its step, rank count, grid and run number. Runs are
- * numbered in the catalog (a new one is 1, each restart one more than the highest so far); run 1
- * names its checkpoints {@code step-S}, run R > 1 {@code step-S.rR}, and writes its containers to
- * {@code DIR/run-R}, so a restart from an older checkpoint never takes a name or overwrites a
- * container of an earlier run.
+ * SION checkpoint committed as a version with its step, rank count, grid and run number
+ * ({@link CatalogRuns}: names {@code step-S}, {@code step-S.rR}). Run R > 1 writes its containers
+ * to {@code DIR/run-R}, so a restart from an older checkpoint never overwrites a container an
+ * earlier checkpoint names.
  */
 final class HeatCatalog implements AutoCloseable {
 
-    static final String RUN = "run";
     static final String GRID = "grid";
 
     private final CheckpointCatalog catalog;
@@ -33,12 +32,7 @@ final class HeatCatalog implements AutoCloseable {
     /** The catalog at {@code file} (created if missing), for the next run's checkpoints. */
     static HeatCatalog open(Path file) throws IOException {
         CheckpointCatalog catalog = CheckpointCatalog.open(file);
-        int last = 0;
-        for (CatalogEntry entry : catalog.entries()) {
-            Attribute run = entry.metadata().get(RUN);
-            last = Math.max(last, run == null ? 0 : Math.toIntExact(run.longs()[0]));
-        }
-        return new HeatCatalog(catalog, last + 1);
+        return new HeatCatalog(catalog, CatalogRuns.next(catalog));
     }
 
     /** Whether the catalog holds checkpoints of an earlier run. */
@@ -61,9 +55,9 @@ final class HeatCatalog implements AutoCloseable {
 
     /** Commits the closed container {@code sion} of {@code step}; returns its version name. */
     String commit(Path sion, long step, int ranks, int grid) throws IOException {
-        String name = "step-" + step + (run == 1 ? "" : ".r" + run);
+        String name = CatalogRuns.name(step, run);
         catalog.commit(Checkpoint.builder(name, step, ranks).sionContainer(sion)
-                .metadata(Attribute.scalar(RUN, Datatype.INT64, run))
+                .metadata(CatalogRuns.metadata(run))
                 .metadata(Attribute.scalar(GRID, Datatype.INT64, grid))
                 .metadata(Attribute.of("method", "explicit 5-point finite differences"))
                 .build());
