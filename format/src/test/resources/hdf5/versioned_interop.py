@@ -2,6 +2,7 @@
 
 usage: /usr/bin/python3 versioned_interop.py read FILE
        /usr/bin/python3 versioned_interop.py commit FILE NAME same|change [PARENT]
+       /usr/bin/python3 versioned_interop.py chain FILE N
 
 read: every version as versioned-hdf5 1.7.0 reads it and as plain h5py reads the virtual
 datasets under /_version_data/versions, one line each:
@@ -12,6 +13,8 @@ datasets under /_version_data/versions, one line each:
 commit: versioned-hdf5 stages NAME on PARENT (default: the current version) and writes every dataset again,
 "same" with its own values (every chunk hashed again: nothing new may be stored), "change"
 with x[1] = 555; then prints what read prints.
+chain: a new file (libver 'latest') of versions v0 ... v{N-1}, x = arange(8) in chunks (4,), v{i}
+setting x[0] = i; with N > 7 its versions group stores its links densely, as libhdf5 does.
 """
 import sys
 
@@ -68,7 +71,20 @@ def commit(path, name, how, parent=None):
     read(path)
 
 
+def chain(path, count):
+    import numpy
+    with h5py.File(path, "w", libver="latest") as f:
+        vf = VersionedHDF5File(f)
+        for i in range(int(count)):
+            with vf.stage_version("v%d" % i) as g:
+                if i == 0:
+                    g.create_dataset("x", data=numpy.arange(8), chunks=(4,))
+                g["x"][0] = i
+
+
 if sys.argv[1] == "read":
     read(sys.argv[2])
+elif sys.argv[1] == "chain":
+    chain(*sys.argv[2:])
 else:
     commit(*sys.argv[2:])

@@ -24,7 +24,8 @@ import org.quire.format.hdf5.Datatype;
  * CatalogCheckpoint run CATALOG STEPS EVERY               from a cold field; checkpoints step-N
  * CatalogCheckpoint restart CATALOG VERSION STEPS EVERY   from checkpoint VERSION (a name, latest,
  *                                                         ~N or @TIME), STEPS more steps;
- *                                                         checkpoints VERSION+K
+ *                                                         checkpoints step-N.rR, R the run's
+ *                                                         number ({@link CatalogRuns})
  * </pre>
  * Prints each checkpoint and, at the end, the step and the SHA-256 of the field's bytes (a run
  * restarted from a checkpoint ends with the field of a run that never stopped). Exit 0 when done,
@@ -55,14 +56,15 @@ public final class CatalogCheckpoint {
         }
         try (CheckpointCatalog catalog = CheckpointCatalog.open(Path.of(args[1]))) {
             if (run) {
-                evolve(catalog, new double[SIZE * SIZE], 0, steps, every, "step-", false);
+                evolve(catalog, new double[SIZE * SIZE], 0, steps, every, CatalogRuns.next(catalog));
             } else {
+                int number = CatalogRuns.next(catalog);
                 CatalogEntry from = catalog.restart(args[2]);
                 double[] field = catalog.dataset(from, FIELD)
                         .readDoubles(new long[] {0, 0}, new long[] {SIZE, SIZE});
                 System.out.println("restart from " + from.version() + " (step " + from.step() + ", "
                         + from.timestamp() + ")");
-                evolve(catalog, field, from.step(), steps, every, from.version() + "+", true);
+                evolve(catalog, field, from.step(), steps, every, number);
             }
         } catch (FormatException | NoSuchElementException | IllegalArgumentException e) {
             fail(e.getMessage()); // each names the catalog already
@@ -72,11 +74,11 @@ public final class CatalogCheckpoint {
     }
 
     /**
-     * {@code steps} Jacobi steps from {@code start}, a checkpoint after every {@code every}-th,
-     * named {@code prefix} and the step ({@code relative}: the steps since {@code start}).
+     * {@code steps} Jacobi steps from {@code start}, a checkpoint of run {@code run} after every
+     * {@code every}-th.
      */
     private static void evolve(CheckpointCatalog catalog, double[] field, long start, int steps, int every,
-                               String prefix, boolean relative) throws IOException {
+                               int run) throws IOException {
         double[] next = new double[field.length];
         for (int done = 1; done <= steps; done++) {
             relax(field, next);
@@ -85,8 +87,9 @@ public final class CatalogCheckpoint {
             next = swap;
             long step = start + done;
             if (done % every == 0) {
-                CatalogEntry entry = catalog.commit(Checkpoint.builder(prefix + (relative ? done : step), step, 1)
+                CatalogEntry entry = catalog.commit(Checkpoint.builder(CatalogRuns.name(step, run), step, 1)
                         .dataset(FIELD, SPEC, bytes(field))
+                        .metadata(CatalogRuns.metadata(run))
                         .metadata(Attribute.of("method", "jacobi"))
                         .metadata(Attribute.of("edge_temperature", 1.0))
                         .build());

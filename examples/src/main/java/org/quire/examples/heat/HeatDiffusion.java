@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.NoSuchElementException;
 
+import org.quire.format.catalog.CatalogEntry;
 import org.quire.format.sion.RecordRange;
 import org.quire.format.sion.SionCheckpointSeries;
 import org.quire.runtime.Communicator;
@@ -75,12 +77,75 @@ public final class HeatDiffusion {
             }
             return 0;
         }
+        HeatCatalog catalog = null;
+        try {
+            // Rank 0 alone reads the catalog; every rank learns its verdict, so all go on or stop together.
+            String opened = "";
+            if (root && options.catalog() != null) {
+                try {
+                    catalog = HeatCatalog.open(options.catalog());
+                } catch (IOException | RuntimeException e) {
+                    opened = options.catalog() + ": " + e.getMessage();
+                }
+            }
+            String refusal = new String(world.broadcast(root ? opened.getBytes(UTF_8) : null, 0), UTF_8);
+            if (!refusal.isEmpty()) {
+                if (root) {
+                    System.err.println("HeatDiffusion: " + refusal);
+                }
+                return 1;
+            }
+            return options.restart() ? restart(job, options, catalog) : start(job, options, catalog);
+        } finally {
+            if (catalog != null) {
+                catalog.close();
+            }
+        }
+    }
+
+    /** A new run from step 0. */
+    private static int start(Job job, HeatOptions options, HeatCatalog catalog) throws IOException {
+        Communicator world = job.world();
+        boolean root = world.rank() == 0;
         SionCheckpointSeries series = HeatCheckpoint.series(options.directory());
-        long step;
-        RowBlock block;
-        long restartNanos = 0;
-        if (options.restart()) {
-            long restartBegin = System.nanoTime();
+        int n = options.grid() == 0 ? HeatOptions.DEFAULT_GRID : options.grid();
+        if (n < world.size()) {
+            return usageError(root, "a grid of " + n + " rows cannot be split over " + world.size() + " ranks");
+        }
+        // Rank 0 alone looks: a late rank would otherwise find the files this run's rank 0 just created.
+        byte[] refusal = world.broadcast(root ? freshStartRefusal(options, series, catalog).getBytes(UTF_8) : null, 0);
+        if (refusal.length > 0) {
+            return usageError(root, new String(refusal, UTF_8));
+        }
+        RowBlock block = RowBlock.initial(n, RecordRange.balanced(n, world.rank(), world.size()));
+        return simulate(job, options, series, catalog, 0, block, 0);
+    }
+
+    /**
+     * A run continued from a checkpoint: the latest complete one in DIR, or with a catalog the one
+     * {@code --restart CHECKPOINT} names there (rank 0 picks it, every rank reads it).
+     */
+    private static int restart(Job job, HeatOptions options, HeatCatalog catalog) throws IOException {
+        Communicator world = job.world();
+        boolean root = world.rank() == 0;
+        long restartBegin = System.nanoTime();
+        SionCheckpointSeries series;
+        Path file;
+        String from;
+        if (options.catalog() != null) {
+            String[] chosen = new String(world.broadcast(root ? catalogChoice(options, catalog).getBytes(UTF_8)
+                    : null, 0), UTF_8).split("\0", -1);
+            if (chosen.length == 1) {
+                if (root) {
+                    System.err.println("HeatDiffusion: " + chosen[0]);
+                }
+                return 1;
+            }
+            file = Path.of(chosen[0]);
+            from = file + " (checkpoint " + chosen[1] + " of " + options.catalog() + ")";
+            series = HeatCheckpoint.series(Path.of(chosen[2]));
+        } else {
+            series = HeatCheckpoint.series(options.directory());
             SionCheckpointSeries.Choice choice = series.latestComplete(world, HeatCheckpoint.COMPLETE);
             if (root) {
                 for (SionCheckpointSeries.Skipped skipped : choice.skipped()) {
@@ -95,47 +160,60 @@ public final class HeatDiffusion {
                 return 1;
             }
             SionCheckpointSeries.Checkpoint checkpoint = choice.latest().get();
-            HeatCheckpoint.Restored restored = HeatCheckpoint.read(world, checkpoint.file());
-            if (options.grid() != 0 && options.grid() != restored.block().n()) {
-                return usageError(root, "--grid " + options.grid() + " differs from the checkpoint's grid "
-                        + restored.block().n() + " (" + checkpoint.file() + "); leave --grid out to restart");
-            }
-            if (restored.block().n() < world.size()) {
-                return usageError(root, "the checkpoint's grid of " + restored.block().n() + " rows cannot be split"
-                        + " over " + world.size() + " ranks");
-            }
-            if (restored.step() > options.steps()) {
-                // Continuing would run no step, and the files already hold steps past S: say so, not "done".
-                return usageError(root, "the checkpoint's step " + restored.step() + " (" + checkpoint.file()
-                        + ") is past --steps " + options.steps() + "; give --steps " + restored.step()
-                        + " or more to continue the run");
-            }
-            step = restored.step();
-            block = restored.block();
-            restartNanos = System.nanoTime() - restartBegin;
-            if (root) {
-                System.out.println("restart: from step " + step + " of " + checkpoint.file()
-                        + (checkpoint.recovered() ? " (recovered from its journal: its job died before closing it)"
-                        : "") + " on " + world.size() + " ranks");
-            }
-        } else {
-            int n = options.grid() == 0 ? HeatOptions.DEFAULT_GRID : options.grid();
-            if (n < world.size()) {
-                return usageError(root, "a grid of " + n + " rows cannot be split over " + world.size() + " ranks");
-            }
-            // Rank 0 alone looks: a late rank would otherwise find the files this run's rank 0 just created.
-            byte[] refusal = world.broadcast(root ? freshStartRefusal(options, series).getBytes(UTF_8) : null, 0);
-            if (refusal.length > 0) {
-                return usageError(root, new String(refusal, UTF_8));
-            }
-            step = 0;
-            block = RowBlock.initial(n, RecordRange.balanced(n, world.rank(), world.size()));
+            file = checkpoint.file();
+            from = file + (checkpoint.recovered() ? " (recovered from its journal: its job died before closing it)"
+                    : "");
         }
-        return simulate(job, options, series, step, block, restartNanos);
+        HeatCheckpoint.Restored restored = HeatCheckpoint.read(world, file);
+        if (options.grid() != 0 && options.grid() != restored.block().n()) {
+            return usageError(root, "--grid " + options.grid() + " differs from the checkpoint's grid "
+                    + restored.block().n() + " (" + file + "); leave --grid out to restart");
+        }
+        if (restored.block().n() < world.size()) {
+            return usageError(root, "the checkpoint's grid of " + restored.block().n() + " rows cannot be split"
+                    + " over " + world.size() + " ranks");
+        }
+        if (restored.step() > options.steps()) {
+            // Continuing would run no step, and the files already hold steps past S: say so, not "done".
+            return usageError(root, "the checkpoint's step " + restored.step() + " (" + file
+                    + ") is past --steps " + options.steps() + "; give --steps " + restored.step()
+                    + " or more to continue the run");
+        }
+        long restartNanos = System.nanoTime() - restartBegin;
+        if (root) {
+            System.out.println("restart: from step " + restored.step() + " of " + from + " on " + world.size()
+                    + " ranks");
+        }
+        return simulate(job, options, series, catalog, restored.step(), restored.block(), restartNanos);
+    }
+
+    /**
+     * On rank 0: the container and version name of the catalog's checkpoint {@code --restart}
+     * names and this run's checkpoint directory, separated by NUL; or the one line saying why
+     * there is none.
+     */
+    private static String catalogChoice(HeatOptions options, HeatCatalog catalog) {
+        try {
+            CatalogEntry entry = catalog.restart(options.restartFrom());
+            if (entry.sionContainer() == null) {
+                return options.catalog() + ": checkpoint " + entry.version() + " has no SION container";
+            }
+            return entry.sionContainer().path() + "\0" + entry.version() + "\0"
+                    + catalog.directory(options.directory());
+        } catch (IOException | NoSuchElementException e) {
+            return e.getMessage(); // names the catalog already
+        } catch (IllegalArgumentException e) {
+            return options.catalog() + ": " + e.getMessage();
+        }
     }
 
     /** Why a fresh run must not start over an earlier run's files, or "" if it may. */
-    private static String freshStartRefusal(HeatOptions options, SionCheckpointSeries series) throws IOException {
+    private static String freshStartRefusal(HeatOptions options, SionCheckpointSeries series, HeatCatalog catalog)
+            throws IOException {
+        if (catalog != null && !catalog.isEmpty()) {
+            return "--catalog " + options.catalog() + " holds checkpoints of an earlier run: continue it with"
+                    + " --restart [CHECKPOINT], or give another --catalog";
+        }
         long[] steps = series.steps();
         if (steps.length > 0) {
             return options.directory() + " holds checkpoints of an earlier run ("
@@ -157,8 +235,8 @@ public final class HeatDiffusion {
         return 2;
     }
 
-    private static int simulate(Job job, HeatOptions options, SionCheckpointSeries series, long firstStep,
-                                RowBlock block, long restartNanos) throws IOException {
+    private static int simulate(Job job, HeatOptions options, SionCheckpointSeries series, HeatCatalog catalog,
+                                long firstStep, RowBlock block, long restartNanos) throws IOException {
         Communicator world = job.world();
         boolean root = world.rank() == 0;
         int n = block.n();
@@ -207,7 +285,7 @@ public final class HeatDiffusion {
                     && (step % options.checkpointEvery() == 0 || step == options.steps());
             if (stopped || periodic) {
                 long begin = System.nanoTime();
-                checkpointBytes += checkpoint(world, series, step, block, started);
+                checkpointBytes += checkpoint(world, series, catalog, step, block, started);
                 checkpointNanos += System.nanoTime() - begin;
                 checkpoints++;
                 checkpointed = step;
@@ -254,9 +332,12 @@ public final class HeatDiffusion {
         return status;
     }
 
-    /** Writes step's checkpoint (collective); its size in bytes on rank 0, 0 elsewhere. */
-    private static long checkpoint(Communicator world, SionCheckpointSeries series, long step, RowBlock block,
-                                   long started) throws IOException {
+    /**
+     * Writes step's checkpoint (collective), and commits it to the catalog on rank 0; its size in
+     * bytes on rank 0, 0 elsewhere.
+     */
+    private static long checkpoint(Communicator world, SionCheckpointSeries series, HeatCatalog catalog, long step,
+                                   RowBlock block, long started) throws IOException {
         Path file = series.file(step);
         if (world.rank() == 0) {
             Files.createDirectories(series.directory());
@@ -270,6 +351,9 @@ public final class HeatDiffusion {
         long bytes = Files.size(file);
         System.out.printf(Locale.ROOT, "checkpoint step %d: %s, %d bytes, in %.3f s (at %.2f s)%n", step, file,
                 bytes, (System.nanoTime() - begin) / 1e9, (System.nanoTime() - started) / 1e9);
+        if (catalog != null) {
+            System.out.println("catalog: committed " + catalog.commit(file, step, world.size(), block.n()));
+        }
         return bytes;
     }
 

@@ -35,18 +35,22 @@ class CatalogCheckpointIT {
 
         List<String> restart = example(0, "restart", catalog, "step-20", "40", "20");
         assertTrue(restart.get(0).startsWith("restart from step-20 (step 20, "), restart.toString());
-        assertEquals(List.of("checkpoint step-20+20 (step 40)", "checkpoint step-20+40 (step 60)", end),
+        assertEquals(List.of("checkpoint step-40.r2 (step 40)", "checkpoint step-60.r2 (step 60)", end),
                 restart.subList(1, 4));
+        // A second restart from the same checkpoint is run 3: its names are new.
+        List<String> again = example(0, "restart", catalog, "step-20", "20", "20");
+        assertEquals(List.of("checkpoint step-40.r3 (step 40)"), again.subList(1, 2));
 
         QuireCommand.Result ls = QuireCommand.run(LIMIT, "versions", "ls", catalog);
         assertEquals(0, ls.exitCode(), ls.toString());
         List<String> rows = ls.stdoutLines();
-        assertEquals(6, rows.size(), ls.toString());
-        assertTrue(rows.get(4).matches("step-20\\+20 +step-20 +\\S+ +1 +16 +8192 +16/16 \\(100%\\)"), ls.toString());
-        assertTrue(rows.get(5).matches("\\*step-20\\+40 +step-20\\+20 .*"), ls.toString());
+        assertEquals(7, rows.size(), ls.toString());
+        assertTrue(rows.get(4).matches("step-40\\.r2 +step-20 +\\S+ +1 +16 +8192 +16/16 \\(100%\\)"), ls.toString());
+        assertTrue(rows.get(5).matches("step-60\\.r2 +step-40\\.r2 .*"), ls.toString());
+        assertTrue(rows.get(6).matches("\\*step-40\\.r3 +step-20 .*"), ls.toString());
 
-        QuireCommand.Result diff = QuireCommand.run(LIMIT, "versions", "diff", catalog, "step-40", "step-20+20");
-        assertEquals(List.of("diff step-40 step-20+20", "/data/t: 0 chunks changed"), diff.stdoutLines(),
+        QuireCommand.Result diff = QuireCommand.run(LIMIT, "versions", "diff", catalog, "step-40", "step-40.r2");
+        assertEquals(List.of("diff step-40 step-40.r2", "/data/t: 0 chunks changed"), diff.stdoutLines(),
                 diff.toString());
     }
 

@@ -445,6 +445,28 @@ public final class Group extends Hdf5Object {
     }
 
     /**
+     * Throws, changing nothing, the refusal {@link #delete} would meet deleting the links
+     * {@code names} of this group one after another, so that a caller deleting links in several
+     * groups can refuse before its first change.
+     *
+     * @throws UnsupportedOperationException as {@link #delete}
+     */
+    public void requireDeletable(List<String> names) throws IOException {
+        if (names.isEmpty()) {
+            return;
+        }
+        if (symbolTable != null) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete \""
+                    + names.get(0) + "\" from group " + path() + ": " + linkStorage()
+                    + "; Quire deletes links of new-style groups only");
+        }
+        if (dense != null) {
+            // Only the first deletion can be refused: it moves the links into the header.
+            requireBelowMinDense(names.get(0));
+        }
+    }
+
+    /**
      * Refuses, changing nothing, to delete {@code name} from this dense group unless the links
      * left number fewer than its group info message's minimum for dense storage: only then does
      * libhdf5 move them into the header too. A header holding more (Quire does not yet delete

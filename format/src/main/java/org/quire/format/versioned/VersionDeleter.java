@@ -3,6 +3,7 @@ package org.quire.format.versioned;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +26,12 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * survivor's {@code prev_version} becomes its nearest surviving ancestor and so does the
  * current version.
  *
- * <p>Crash-safe in two flushes, each published atomically by the HDF5 writer's flush (docs/hdf5.md,
- * "Crashes and recovery"), neither writing a chunk any published state reads: (1) the
+ * <p>Every refusal comes first: each link the deletion removes (the versions' links, the views
+ * it rewrites, the stores it drops) is checked with the group holding it before anything
+ * changes, so a refused deletion leaves the file as it was.
+ *
+ * <p>Crash-safe in three flushes, each published atomically by the HDF5 writer's flush
+ * (docs/hdf5.md, "Crashes and recovery"), none writing a chunk any published state reads: (1) the
  * surviving chunks are copied to new slots past {@code largest_index}, the hash table names
  * only those (the old slots' rows retired, so no commit reuses a slot about to be
  * overwritten), the survivors map them, the deleted versions are gone and parents relinked;
@@ -65,13 +70,34 @@ final class VersionDeleter {
         for (VersionInfo version : all.values()) {
             datasets.addAll(versioned.datasetNames(version.name()));
         }
-        Map<String, Relocation> relocations = new HashMap<>();
+        LinkRemovals removals = new LinkRemovals();
+        removals.add(versions, doomed);
+        Map<String, Relocation> relocations = new LinkedHashMap<>();
         for (String dataset : datasets) {
-            Relocation relocation = relocate(dataset, survivors);
-            if (relocation != null) {
-                relocations.put(dataset, relocation);
+            Relocation relocation = plan(dataset, survivors);
+            if (relocation.maps.isEmpty()) {
+                removals.add((Group) GroupPaths.find(versionData, GroupPaths.parent(dataset)),
+                        Set.of(GroupPaths.name(dataset)));
+            } else {
+                for (String survivor : relocation.maps.keySet()) {
+                    removals.add((Group) GroupPaths.find(versions.group(survivor),
+                            GroupPaths.parent(dataset)), Set.of(GroupPaths.name(dataset)));
+                }
+            }
+            relocations.put(dataset, relocation);
+        }
+        removals.requireDeletable();
+
+        for (Map.Entry<String, Relocation> relocation : relocations.entrySet()) {
+            String dataset = relocation.getKey();
+            if (relocation.getValue().maps.isEmpty()) {
+                Group parent = (Group) GroupPaths.find(versionData, GroupPaths.parent(dataset));
+                parent.delete(GroupPaths.name(dataset));
+            } else {
+                relocation.getValue().move(dataset, versioned.store(dataset).slots());
             }
         }
+        relocations.values().removeIf(relocation -> relocation.maps.isEmpty());
         for (String name : doomed) {
             versions.delete(name);
         }
@@ -96,6 +122,23 @@ final class VersionDeleter {
             versioned.store(dataset).cutRawData();
         }
         file.flush();
+    }
+
+    /** The links a deletion removes, by the group holding them, checked before the first change. */
+    private static final class LinkRemovals {
+        private final Map<String, Group> groups = new LinkedHashMap<>();
+        private final Map<String, List<String>> names = new LinkedHashMap<>();
+
+        void add(Group group, Set<String> links) {
+            groups.putIfAbsent(group.path(), group);
+            names.computeIfAbsent(group.path(), path -> new ArrayList<>()).addAll(links);
+        }
+
+        void requireDeletable() throws IOException {
+            for (Map.Entry<String, Group> group : groups.entrySet()) {
+                group.getValue().requireDeletable(names.get(group.getKey()));
+            }
+        }
     }
 
     private static String survivingAncestor(String name, Map<String, VersionInfo> all,
@@ -135,10 +178,10 @@ final class VersionDeleter {
     }
 
     /**
-     * Copies {@code dataset}'s surviving slots past its last named slot (step 1 above) and
-     * returns them, or removes its store when no survivor has the dataset (null).
+     * {@code dataset}'s surviving slots and the survivors' maps of them, changing nothing; no
+     * maps when no survivor has the dataset (its store goes).
      */
-    private Relocation relocate(String dataset, List<VersionInfo> survivors) throws IOException {
+    private Relocation plan(String dataset, List<VersionInfo> survivors) throws IOException {
         Map<String, Map<List<Long>, Long>> maps = new HashMap<>();
         TreeMap<Long, long[]> kept = new TreeMap<>();
         for (VersionInfo survivor : survivors) {
@@ -155,14 +198,7 @@ final class VersionDeleter {
                 kept.put(chunk.getValue(), grid.trimmed(ChunkGrid.origin(chunk.getKey())));
             }
         }
-        if (maps.isEmpty()) {
-            Group parent = (Group) GroupPaths.find(versionData, GroupPaths.parent(dataset));
-            parent.delete(GroupPaths.name(dataset));
-            return null;
-        }
-        Relocation relocation = new Relocation(kept, maps);
-        relocation.move(dataset, versioned.store(dataset).slots());
-        return relocation;
+        return new Relocation(kept, maps);
     }
 
     /** Replaces the survivor's virtual dataset with one mapping the slots {@code map} names. */

@@ -16,12 +16,17 @@ import java.util.NoSuchElementException;
  *       {@code latest}, {@code ~1} its parent), as git's {@code HEAD~N};</li>
  *   <li>{@code @TIME}: the latest version committed at or before an ISO-8601 time,
  *       {@code @2030-01-01T12:00:00Z}; without an offset the time is UTC;</li>
+ *   <li>{@code =NAME}: the version named exactly NAME, for names another tool committed that
+ *       read as one of the above ({@code =latest}, {@code =~1});</li>
  *   <li>anything else: a version name.</li>
  * </ul>
+ *
+ * <p>{@link #requireVersionName} keeps new names reachable as themselves.
  */
 public final class VersionSelector {
 
     public static final String LATEST = "latest";
+    private static final String EXACT = "=";
 
     private VersionSelector() {
     }
@@ -43,7 +48,35 @@ public final class VersionSelector {
         if (selector.startsWith("@")) {
             return file.versionAt(time(selector.substring(1)));
         }
+        if (selector.startsWith(EXACT)) {
+            return file.version(selector.substring(EXACT.length()));
+        }
         return file.version(selector);
+    }
+
+    /**
+     * Refuses a name for a new version that a selector would not reach as itself: blank, a
+     * selector form ({@code latest}, {@code ~...}, {@code @...}, {@code =...}), or what is no
+     * version group name (a '/' nests groups, {@code .} and {@code ..} are path steps, and
+     * {@code __first_version__} is versioned-hdf5's empty parent, reference note §2).
+     *
+     * @throws IllegalArgumentException naming the name and the rule it breaks
+     */
+    public static void requireVersionName(String name) {
+        String rule = null;
+        if (name.isBlank()) {
+            rule = "it is blank";
+        } else if (name.equals(LATEST) || name.startsWith("~") || name.startsWith("@")
+                || name.startsWith(EXACT)) {
+            rule = "it reads as a selector (latest, ~N, @TIME, =NAME)";
+        } else if (name.contains("/") || name.equals(".") || name.equals("..")) {
+            rule = "a version name has no '/' and is not . or ..";
+        } else if (name.equals(VersionDataLayout.FIRST_VERSION)) {
+            rule = "it is the empty parent every first version has";
+        }
+        if (rule != null) {
+            throw new IllegalArgumentException("\"" + name + "\" is not a name for a new version: " + rule);
+        }
     }
 
     private static VersionInfo back(VersionedFile file, int steps, String selector) throws IOException {

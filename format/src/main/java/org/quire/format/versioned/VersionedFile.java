@@ -259,14 +259,13 @@ public final class VersionedFile implements AutoCloseable {
      * {@code timestamp}. An exception from the staging block or the commit leaves no version
      * {@code name} and the current version as it was, and is rethrown.
      *
-     * @throws IllegalArgumentException {@code name} exists or is not a version name
+     * @throws IllegalArgumentException {@code name} exists or is not a name for a new version
+     *                                  ({@link VersionSelector#requireVersionName})
      * @throws NoSuchElementException   {@code parent} does not exist
      */
     public VersionInfo commit(String name, String parent, Instant timestamp, Staging staging)
             throws IOException {
-        if (name.isEmpty() || name.contains("/") || name.equals(VersionDataLayout.FIRST_VERSION)) {
-            throw new IllegalArgumentException("\"" + name + "\" is not a version name");
-        }
+        VersionSelector.requireVersionName(name);
         if (versions.contains(name)) {
             throw new IllegalArgumentException(path + " already has version \"" + name + "\"");
         }

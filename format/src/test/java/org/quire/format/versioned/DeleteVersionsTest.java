@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quire.format.versioned.VersionedFileTest.DAY;
 import static org.quire.format.versioned.VersionedFileTest.int64;
 import static org.quire.format.versioned.VersionedFileTest.rawRows;
@@ -109,6 +110,28 @@ class DeleteVersionsTest {
         }
         try (Hdf5File file = Hdf5File.open(path)) {
             assertFalse(file.root().group("_version_data").group("grp").contains("t"));
+        }
+    }
+
+    /**
+     * A deletion Quire refuses (here: a link of a versions group libhdf5 stores densely) is
+     * refused before anything changes: the file stays byte for byte as it was.
+     */
+    @Test
+    void aRefusedDeletionLeavesTheFileAsItWas() throws IOException {
+        org.quire.format.hdf5.ExternalTools.requireH5py();
+        Path path = dir.resolve("ten.h5");
+        VersionedInteropTest.client("chain", path.toString(), "10");
+        byte[] before = java.nio.file.Files.readAllBytes(path);
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
+                    () -> vf.deleteVersions("v1"));
+            assertTrue(refused.getMessage().contains("/_version_data/versions"), refused.getMessage());
+        }
+        assertArrayEquals(before, java.nio.file.Files.readAllBytes(path));
+        try (VersionedFile vf = VersionedFile.open(path)) {
+            assertEquals(11, vf.verify(), "slots of v0 ... v9");
+            assertEquals("v0", vf.version("v1").parent());
         }
     }
 }

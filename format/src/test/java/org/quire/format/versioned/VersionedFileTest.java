@@ -276,6 +276,25 @@ class VersionedFileTest {
         }
     }
 
+    /** A new version's name must be reachable as itself by a selector. */
+    @Test
+    void namesASelectorReadsAsSomethingElseAreRefusedAtCommit() throws IOException {
+        Path path = worked();
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            for (String name : List.of("latest", "~1", "~x", "@x", "=v1", "", " ", "a/b", "/a", ".", "..",
+                    "__first_version__")) {
+                IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                        () -> vf.commit(name, "v1", DAY.plusSeconds(1), v -> { }), name);
+                assertTrue(refused.getMessage().startsWith("\"" + name + "\" is not a name for a new version: "),
+                        refused.getMessage());
+            }
+            vf.commit("latest-but-one", "v1", DAY.plusSeconds(1), v -> { });
+            assertEquals(List.of("v1", "latest-but-one"), vf.versions().stream().map(VersionInfo::name).toList());
+            assertEquals("latest-but-one", VersionSelector.resolve(vf, "latest").name());
+            assertEquals("v1", VersionSelector.resolve(vf, "=v1").name());
+        }
+    }
+
     @Test
     void behaviour11StepsBackFollowTheParents() throws IOException {
         Path path = worked();

@@ -259,4 +259,22 @@ class VersionedInteropTest {
         List<String> more = client("commit", path.toString(), "py", "change", "v2");
         assertTrue(kind(more, "D|").contains("D|py|x|<i8|10|100,555,2,3,4,5,6,7,8,9"), more.toString());
     }
+
+    /**
+     * versioned-hdf5 commits names a selector reads as something else ({@code latest}, {@code @x});
+     * Quire reads them by exact name with {@code =NAME}.
+     */
+    @Test
+    void namesOnlyVersionedHdf5CommitsAreReachedWithEquals() throws IOException {
+        Path path = dir.resolve("odd.h5");
+        client("chain", path.toString(), "2");
+        client("commit", path.toString(), "latest", "change");
+        client("commit", path.toString(), "@x", "same");
+        try (VersionedFile vf = VersionedFile.open(path)) {
+            assertEquals("@x", VersionSelector.resolve(vf, "latest").name());
+            assertEquals("latest", VersionSelector.resolve(vf, "=latest").name());
+            assertEquals("latest", VersionSelector.resolve(vf, "=@x").parent());
+            assertEquals(555L, vf.dataset("latest", "x").readLongs(new long[] {0}, new long[] {8})[1]);
+        }
+    }
 }

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.quire.format.versioned.VersionedFile;
-import org.quire.format.versioned.VersionSelector;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
@@ -22,8 +21,9 @@ import picocli.CommandLine.Parameters;
         description = "Deletes versions of FILE and compacts raw_data to the chunks the remaining versions"
                 + " map; a remaining version whose parent was deleted gets its nearest remaining ancestor,"
                 + " and so does a deleted current version. Every VERSION is resolved before anything is"
-                + " deleted. Not crash-safe (chunks move in place): copy FILE first if a crash must not"
-                + " cost it.",
+                + " deleted, and a deletion Quire cannot do is refused before anything changes. Crash-safe:"
+                + " a killed deletion leaves the old or the new versions once 'quire h5 clear FILE' has"
+                + " cleared the file.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {VersionsCommand.OK, VersionsCommand.FAILED, VersionsCommand.USAGE})
 public final class VersionsDeleteCommand implements Callable<Integer> {
@@ -31,7 +31,7 @@ public final class VersionsDeleteCommand implements Callable<Integer> {
     @Mixin
     private VersionedInput input;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "VERSION", description = "name, latest, ~N or @TIME")
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "VERSION", description = "name, latest, ~N, @TIME or =NAME")
     private List<String> selectors;
 
     @Override
@@ -39,7 +39,7 @@ public final class VersionsDeleteCommand implements Callable<Integer> {
         return input.runOnVersionedFile(true, (file, out) -> {
             List<String> names = new ArrayList<>();
             for (String selector : selectors) {
-                names.add(VersionSelector.resolve(file, selector).name());
+                names.add(VersionedInput.resolve(file, selector).name());
             }
             file.deleteVersions(names.toArray(String[]::new));
             out.println("deleted " + String.join(", ", names.stream().map(ValueFormat::name).toList())

@@ -11,7 +11,6 @@ import java.util.concurrent.Callable;
 
 import org.quire.format.versioned.ChunkChange;
 import org.quire.format.versioned.VersionedFile;
-import org.quire.format.versioned.VersionSelector;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
@@ -40,10 +39,10 @@ public final class VersionsDiffCommand implements Callable<Integer> {
     @Mixin
     private VersionedInput input;
 
-    @Parameters(index = "1", paramLabel = "A", description = "the older version: name, latest, ~N or @TIME")
+    @Parameters(index = "1", paramLabel = "A", description = "the older version: name, latest, ~N, @TIME or =NAME")
     private String from;
 
-    @Parameters(index = "2", paramLabel = "B", description = "the newer version: name, latest, ~N or @TIME")
+    @Parameters(index = "2", paramLabel = "B", description = "the newer version: name, latest, ~N, @TIME or =NAME")
     private String to;
 
     @Parameters(index = "3", arity = "0..1", paramLabel = "DATASET", description = "a dataset path, like grid or fields/t")
@@ -52,8 +51,8 @@ public final class VersionsDiffCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return input.runOnVersionedFile(false, (file, out) -> {
-            String a = VersionSelector.resolve(file, from).name();
-            String b = VersionSelector.resolve(file, to).name();
+            String a = VersionedInput.resolve(file, from).name();
+            String b = VersionedInput.resolve(file, to).name();
             List<String> inA = file.datasetNames(a);
             List<String> inB = file.datasetNames(b);
             Set<String> datasets = new LinkedHashSet<>(inA);

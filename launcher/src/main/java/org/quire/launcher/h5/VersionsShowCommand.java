@@ -10,7 +10,6 @@ import org.quire.format.hdf5.Dataset;
 import org.quire.format.versioned.StoredChunks;
 import org.quire.format.versioned.VersionInfo;
 import org.quire.format.versioned.VersionedFile;
-import org.quire.format.versioned.VersionSelector;
 import org.quire.launcher.CommandRun;
 import org.quire.launcher.QuireVersion;
 import picocli.CommandLine.Command;
@@ -35,13 +34,13 @@ public final class VersionsShowCommand implements Callable<Integer> {
     @Mixin
     private VersionedInput input;
 
-    @Parameters(index = "1", paramLabel = "VERSION", description = "name, latest, ~N or @TIME")
+    @Parameters(index = "1", paramLabel = "VERSION", description = "name, latest, ~N, @TIME or =NAME")
     private String selector;
 
     @Override
     public Integer call() {
         return input.runOnVersionedFile(false, (file, out) -> {
-            VersionInfo version = VersionSelector.resolve(file, selector);
+            VersionInfo version = VersionedInput.resolve(file, selector);
             String name = version.name();
             out.println("version " + ValueFormat.name(name) + (name.equals(file.currentVersion()) ? " (current)" : ""));
             out.println("  parent:    " + (version.isFirst() ? "-" : ValueFormat.name(version.parent())));

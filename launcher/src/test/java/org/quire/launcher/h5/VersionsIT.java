@@ -24,6 +24,7 @@ import org.quire.format.hdf5.Group;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.versioned.VersionedFile;
 import org.quire.launcher.QuireCommand;
+import org.quire.launcher.RequiredTool;
 
 /**
  * {@code quire versions}, run as a real process, on the file versioned-hdf5 1.7.0 wrote
@@ -178,6 +179,37 @@ class VersionsIT {
                 dir.resolve("missing.h5").toString());
         QuireCommand.Result help = QuireCommand.run(LIMIT, "versions", "diff", "--help");
         assertEquals(0, help.exitCode(), help.toString());
+    }
+
+    /** A deletion Quire refuses is decided before anything changes: one line, status 1, the file as it was. */
+    @Test
+    void aRefusedDeleteIsOneLineAndLeavesTheFileAsItWas() throws Exception {
+        Path python = RequiredTool.requireWorking(Path.of("/usr/bin/python3"), "python3-h5py",
+                "-c", "import h5py");
+        Path ten = dir.resolve("ten.h5");
+        QuireCommand.Result chain = QuireCommand.runProcess(new ProcessBuilder(python.toString(),
+                QuireCommand.repositoryRoot().resolve("format/src/test/resources/hdf5/versioned_interop.py")
+                        .toString(), "chain", ten.toString(), "10"), LIMIT);
+        assertEquals(0, chain.exitCode(), chain.toString());
+        byte[] before = Files.readAllBytes(ten);
+        fails(1, "quire versions delete: " + ten + ": cannot delete \"v1\" from group /_version_data/versions:"
+                + " its links are stored densely (fractal heap and version-2 B-trees) and 10 links would"
+                + " remain, at least its minimum for dense storage (6); Quire deletes from dense link"
+                + " storage only when fewer remain", "delete", ten.toString(), "v1");
+        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(ten)), "the file changed");
+        assertEquals(11, ok("ls", ten.toString()).size(), "a header and v0 ... v9");
+    }
+
+    /** Damage met after the first lines are decided prints none of them. */
+    @Test
+    void damageFoundHalfWayPrintsNothingOnStandardOutput() throws Exception {
+        Path broken = Files.copy(sparse, dir.resolve("broken.h5"), StandardCopyOption.REPLACE_EXISTING);
+        try (Hdf5File file = Hdf5File.openForWriting(broken)) {
+            file.root().group("_version_data").group("s").delete("hash_table");
+        }
+        fails(1, "quire versions show: " + broken + ": damaged versioned data at /_version_data/s/hash_table:"
+                + " expected a dataset (the store every versioned dataset has), found nothing",
+                "show", broken.toString(), "b");
     }
 
     private static List<String> ok(String... args) throws Exception {
