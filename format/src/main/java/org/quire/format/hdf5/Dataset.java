@@ -187,7 +187,7 @@ public final class Dataset extends Hdf5Object {
         if (!Addresses.isDefined(layout.heapAddress())) {
             return List.of();
         }
-        return VirtualMapping.decode(file.path(), layout.heapAddress(),
+        return VirtualMapping.decode(file.path(),
                 file.references().globalHeapObject(layout.heapAddress(), layout.index()));
     }
 
