@@ -7,10 +7,10 @@ import java.util.function.Supplier;
 /**
  * A communicator whose waiting calls a {@link WaitWatchdog} can see: every receive and every
  * collective records what it is and when it started, for as long as it runs. Sends return at once
- * (see {@link Communicator#send}) and are not watched. Sub-communicators made by {@link #split}
+ * (see {@link Communicator#send}) and are passed on unwatched, as are rank and size. Sub-communicators made by {@link #split}
  * record into the same slot, as they are used by the same thread.
  */
-final class WatchedCommunicator implements Communicator {
+final class WatchedCommunicator extends DelegatingCommunicator {
 
     private final Communicator inner;
     private final WaitWatchdog.Rank slot;
@@ -18,19 +18,10 @@ final class WatchedCommunicator implements Communicator {
     private final String name;
 
     WatchedCommunicator(Communicator inner, WaitWatchdog.Rank slot, String name) {
+        super(inner);
         this.inner = inner;
         this.slot = slot;
         this.name = name;
-    }
-
-    @Override
-    public int rank() {
-        return inner.rank();
-    }
-
-    @Override
-    public int size() {
-        return inner.size();
     }
 
     @Override
@@ -91,31 +82,6 @@ final class WatchedCommunicator implements Communicator {
         Communicator part = watched("split", null, 0, -1, () -> inner.split(color, key));
         return part == null ? null : new WatchedCommunicator(part, slot,
                 "a sub-communicator of " + part.size() + " ranks (rank " + part.rank() + " there)");
-    }
-
-    @Override
-    public void send(byte[] data, int destination, int tag) {
-        inner.send(data, destination, tag);
-    }
-
-    @Override
-    public void send(int[] data, int destination, int tag) {
-        inner.send(data, destination, tag);
-    }
-
-    @Override
-    public void send(long[] data, int destination, int tag) {
-        inner.send(data, destination, tag);
-    }
-
-    @Override
-    public void send(double[] data, int destination, int tag) {
-        inner.send(data, destination, tag);
-    }
-
-    @Override
-    public void send(ByteBuffer data, int destination, int tag) {
-        inner.send(data, destination, tag);
     }
 
     @Override
