@@ -125,6 +125,16 @@ class ChunkedSelectionTest {
             assertArrayEquals(new int[] {7, 7, 7, 7, 7, 7, 7, 7, 7}, seven);
             assertArrayEquals(new int[9], file.root().dataset("zero").readInts(
                     new long[] {8_191, 8_191}, new long[] {3, 3}));
+            // A zero fill is skipped only in memory the read allocated; the caller's is written.
+            int[] reused = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+            file.root().dataset("zero").read(new long[] {8_191, 8_191}, new long[] {3, 3},
+                    reused);
+            assertArrayEquals(new int[9], reused);
+            ByteBuffer buffer = ByteBuffer.allocate(9 * 4);
+            buffer.put(new byte[] {-1, -1, -1, -1}).clear();
+            file.root().dataset("zero").read(new long[] {8_191, 8_191}, new long[] {3, 3},
+                    buffer);
+            assertArrayEquals(new byte[9 * 4], buffer.array());
             assertArrayEquals(new int[] {7, 7, 7, 7, 7, 7, 7, 7, 7}, file.root()
                     .dataset("deflated").readInts(new long[] {8_191, 8_191}, new long[] {3, 3}));
         }
