@@ -1,6 +1,7 @@
 package org.quire.benchmarks;
 
 import org.quire.format.Collectives;
+import org.quire.format.DelegatingCollectives;
 
 /**
  * Passes every collective through to another {@link Collectives} and counts, on the root of each
@@ -8,35 +9,19 @@ import org.quire.format.Collectives;
  * rank, scatter parts for other ranks). Only the bytes the format hands over are counted, not the
  * engine's framing. One instance per rank; read the counts on rank 0.
  */
-final class CountingCollectives implements Collectives {
+final class CountingCollectives extends DelegatingCollectives {
 
-    private final Collectives inner;
     private long bytesGatheredAtRoot;
     private long bytesSentByRoot;
     private int gathers;
 
     CountingCollectives(Collectives inner) {
-        this.inner = inner;
-    }
-
-    @Override
-    public int rank() {
-        return inner.rank();
-    }
-
-    @Override
-    public int size() {
-        return inner.size();
-    }
-
-    @Override
-    public void barrier() {
-        inner.barrier();
+        super(inner);
     }
 
     @Override
     public byte[] broadcast(byte[] data, int root) {
-        byte[] result = inner.broadcast(data, root);
+        byte[] result = super.broadcast(data, root);
         if (rank() == root) {
             bytesSentByRoot += (long) result.length * (size() - 1);
         }
@@ -45,7 +30,7 @@ final class CountingCollectives implements Collectives {
 
     @Override
     public byte[][] gather(byte[] data, int root) {
-        byte[][] all = inner.gather(data, root);
+        byte[][] all = super.gather(data, root);
         if (rank() == root) {
             gathers++;
             for (int r = 0; r < all.length; r++) {
@@ -66,7 +51,7 @@ final class CountingCollectives implements Collectives {
                 }
             }
         }
-        return inner.scatter(parts, root);
+        return super.scatter(parts, root);
     }
 
     /** Payload bytes other ranks sent to this rank in gathers it was the root of. */

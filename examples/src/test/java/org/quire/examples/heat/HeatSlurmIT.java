@@ -3,6 +3,7 @@ package org.quire.examples.heat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quire.launcher.slurm.LocalSlurmCluster.jobOutput;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,9 +14,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.launcher.QuireCommand;
 import org.quire.launcher.slurm.LocalSlurmCluster;
@@ -27,24 +27,12 @@ import org.quire.runtime.JobSecret;
  * resumed by the job the script submits, and as {@code srun -N 2} steps restarted on another rank
  * count; every run ends bitwise identical to an uninterrupted one (grid 256 keeps the jobs short).
  */
+@ExtendWith(LocalSlurmCluster.class)
 class HeatSlurmIT {
 
     private static final Path ROOT = QuireCommand.repositoryRoot();
     private static final Duration JOB_LIMIT = Duration.ofMinutes(3);
     private static final String VERIFIED = "0: verify: final grid bitwise identical to an uninterrupted run (65536 cells)";
-    private static boolean startedHere;
-
-    @BeforeAll
-    static void bringUpTheCluster() throws Exception {
-        startedHere = LocalSlurmCluster.up();
-    }
-
-    @AfterAll
-    static void bringDownWhatWeStarted() throws Exception {
-        if (startedHere) {
-            LocalSlurmCluster.down();
-        }
-    }
 
     /**
      * The first job gets SIGUSR1 (what {@code --signal=USR1@60} sends before the time limit; sent here
@@ -57,27 +45,21 @@ class HeatSlurmIT {
     void aBatchJobStoppedBeforeItsTimeLimitResumesInTheJobItSubmitsAndVerifies(@TempDir Path dir) throws Exception {
         Path output = dir.resolve("heat.out");
         Path checkpoints = dir.resolve("ckpt");
-        ProcessBuilder sbatch = new ProcessBuilder("sbatch", "--parsable", "--nodes=2", "--ntasks=4", "--time=10",
+        String firstJob = LocalSlurmCluster.submit(Map.of("QUIRE_HOME", ROOT.toString(),
+                "QUIRE_SECRET_DIR", dir.resolve("secrets").toString()), "--nodes=2", "--ntasks=4", "--time=10",
                 "--output=" + output, ROOT.resolve("slurm/heat.sbatch").toString(), checkpoints.toString(), "400",
-                "--grid", "256", "--checkpoint-every", "100").redirectErrorStream(true);
-        sbatch.environment().putAll(Map.of("QUIRE_HOME", ROOT.toString(),
-                "QUIRE_SECRET_DIR", dir.resolve("secrets").toString()));
-        QuireCommand.Result submit = QuireCommand.runProcess(sbatch, Duration.ofSeconds(60));
-        assertEquals(0, submit.exitCode(), submit.toString());
-        String firstJob = submit.stdout().strip();
+                "--grid", "256", "--checkpoint-every", "100");
         awaitOutputLine(output, "0: checkpoint step 100: " + checkpoints.resolve("heat-100.sion") + ", ");
         QuireCommand.Result signal = QuireCommand.runProcess(new ProcessBuilder("scancel", "--signal=USR1", firstJob)
                 .redirectErrorStream(true), Duration.ofSeconds(30));
         assertEquals(0, signal.exitCode(), signal.toString());
 
-        String first = LocalSlurmCluster.awaitJobEnd(firstJob, JOB_LIMIT);
-        assertEndedCleanlyOnBothNodes(first, output);
+        assertRanOnBothNodes(LocalSlurmCluster.awaitJobCompleted(firstJob, JOB_LIMIT, output), output);
         Matcher next = Pattern.compile("(?m)^quire-batch: " + Pattern.quote(checkpoints.resolve("heat-400.sion")
                 + " missing: submitted job ") + "(\\d+) \\(resubmission 1\\) to resume after job " + firstJob + "$")
                 .matcher(Files.readString(output));
-        assertTrue(next.find(), log(output));
-        String second = LocalSlurmCluster.awaitJobEnd(next.group(1), JOB_LIMIT);
-        assertEndedCleanlyOnBothNodes(second, output);
+        assertTrue(next.find(), jobOutput(output));
+        assertRanOnBothNodes(LocalSlurmCluster.awaitJobCompleted(next.group(1), JOB_LIMIT, output), output);
 
         String log = Files.readString(output);
         Matcher stopped = Pattern.compile("(?m)^0: heat: stopped on request at step (\\d+) ").matcher(log);
@@ -140,9 +122,8 @@ class HeatSlurmIT {
         return QuireCommand.runProcess(srun, JOB_LIMIT);
     }
 
-    private static void assertEndedCleanlyOnBothNodes(String job, Path output) throws Exception {
-        assertTrue(job.contains("JobState=COMPLETED") && job.contains("ExitCode=0:0")
-                && job.contains("NodeList=node[1-2]"), job + log(output));
+    private static void assertRanOnBothNodes(String job, Path output) throws Exception {
+        assertTrue(job.contains("NodeList=node[1-2]"), job + jobOutput(output));
     }
 
     private static void awaitOutputLine(Path output, String prefix) throws Exception {
@@ -153,10 +134,6 @@ class HeatSlurmIT {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("no line \"" + prefix + "\" within " + JOB_LIMIT + log(output));
-    }
-
-    private static String log(Path output) throws Exception {
-        return "\n--- job output\n" + (Files.exists(output) ? Files.readString(output) : "(none)");
+        throw new AssertionError("no line \"" + prefix + "\" within " + JOB_LIMIT + jobOutput(output));
     }
 }

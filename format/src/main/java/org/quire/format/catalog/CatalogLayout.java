@@ -39,4 +39,9 @@ final class CatalogLayout {
     static String dataset(String name) {
         return DATA + "/" + name;
     }
+
+    /** The name of the checkpoint dataset at {@code path}; null for a path outside data/. */
+    static String datasetName(String path) {
+        return path.startsWith(DATA + "/") ? path.substring(DATA.length() + 1) : null;
+    }
 }

@@ -155,8 +155,9 @@ public final class CheckpointCatalog implements AutoCloseable {
         }
         List<String> datasets = new ArrayList<>();
         for (String dataset : versions.datasetNames(version)) {
-            if (dataset.startsWith(CatalogLayout.DATA + "/")) {
-                datasets.add(dataset.substring(CatalogLayout.DATA.length() + 1));
+            String name = CatalogLayout.datasetName(dataset);
+            if (name != null) {
+                datasets.add(name);
             }
         }
         return new CatalogEntry(version, info.timestamp(), integer(version, attributes, CatalogLayout.STEP),

@@ -187,7 +187,7 @@ public final class Dataset extends Hdf5Object {
         if (!Addresses.isDefined(layout.heapAddress())) {
             return List.of();
         }
-        return VirtualMapping.decode(file.path(), layout.heapAddress(),
+        return VirtualMapping.decode(file.path(),
                 file.references().globalHeapObject(layout.heapAddress(), layout.index()));
     }
 
@@ -606,7 +606,7 @@ public final class Dataset extends Hdf5Object {
     public ByteBuffer read(long[] start, long[] count) throws IOException {
         long elements = checkSelection(start, count);
         ByteBuffer target = ByteBuffer.allocate((int) (elements * type.size()));
-        read(start, count, target);
+        readInto(start, count, SelectionTarget.of(target, type).allocatedZeroed());
         return target.order(type.byteOrder());
     }
 
@@ -714,37 +714,37 @@ public final class Dataset extends Hdf5Object {
 
     public byte[] readBytes(long[] start, long[] count) throws IOException {
         byte[] values = new byte[elementsOf(start, count)];
-        read(start, count, values);
+        readInto(start, count, SelectionTarget.of(values, type).allocatedZeroed());
         return values;
     }
 
     public short[] readShorts(long[] start, long[] count) throws IOException {
         short[] values = new short[elementsOf(start, count)];
-        read(start, count, values);
+        readInto(start, count, SelectionTarget.of(values, type).allocatedZeroed());
         return values;
     }
 
     public int[] readInts(long[] start, long[] count) throws IOException {
         int[] values = new int[elementsOf(start, count)];
-        read(start, count, values);
+        readInto(start, count, SelectionTarget.of(values, type).allocatedZeroed());
         return values;
     }
 
     public long[] readLongs(long[] start, long[] count) throws IOException {
         long[] values = new long[elementsOf(start, count)];
-        read(start, count, values);
+        readInto(start, count, SelectionTarget.of(values, type).allocatedZeroed());
         return values;
     }
 
     public float[] readFloats(long[] start, long[] count) throws IOException {
         float[] values = new float[elementsOf(start, count)];
-        read(start, count, values);
+        readInto(start, count, SelectionTarget.of(values, type).allocatedZeroed());
         return values;
     }
 
     public double[] readDoubles(long[] start, long[] count) throws IOException {
         double[] values = new double[elementsOf(start, count)];
-        read(start, count, values);
+        readInto(start, count, SelectionTarget.of(values, type).allocatedZeroed());
         return values;
     }
 

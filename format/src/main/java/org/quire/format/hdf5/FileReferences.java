@@ -8,6 +8,7 @@ import java.util.Map;
 import org.quire.format.hdf5.layout.DatatypeDescription;
 import org.quire.format.hdf5.layout.GlobalHeapCollection;
 import org.quire.format.hdf5.layout.GlobalHeapId;
+import org.quire.format.hdf5.layout.GlobalHeapObject;
 import org.quire.format.hdf5.layout.StoredReferences;
 
 /**
@@ -58,7 +59,7 @@ final class FileReferences implements StoredReferences {
     }
 
     /** All bytes of object {@code index} of the global heap collection at {@code address}. */
-    byte[] globalHeapObject(long address, int index) throws IOException {
+    GlobalHeapObject globalHeapObject(long address, int index) throws IOException {
         if (file.globalHeap() != null) {
             return file.globalHeap().object(address, index);
         }

@@ -13,6 +13,7 @@ import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.GlobalHeapCollection;
 import org.quire.format.hdf5.layout.GlobalHeapId;
+import org.quire.format.hdf5.layout.GlobalHeapObject;
 import org.quire.format.hdf5.layout.LittleEndianWriter;
 
 /**
@@ -139,15 +140,15 @@ final class GlobalHeap {
     }
 
     /** All bytes of object {@code index} of the collection at {@code address}. */
-    byte[] object(long address, int index) throws IOException {
+    GlobalHeapObject object(long address, int index) throws IOException {
         return object(address, collection -> collection.object(blocks.path(), index));
     }
 
-    private interface ObjectRead {
-        byte[] from(GlobalHeapCollection collection) throws CorruptFileException;
+    private interface ObjectRead<T> {
+        T from(GlobalHeapCollection collection) throws CorruptFileException;
     }
 
-    private byte[] object(long address, ObjectRead read) throws IOException {
+    private <T> T object(long address, ObjectRead<T> read) throws IOException {
         CacheEntry entry = cache.protect(address, CacheEntry.class, this::load);
         try {
             if (entry instanceof BlockEntry<?> block

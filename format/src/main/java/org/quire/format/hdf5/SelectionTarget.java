@@ -33,19 +33,30 @@ final class SelectionTarget {
     /** The caller's buffer and its position when the read began, or null for an array. */
     private final ByteBuffer buffer;
     private final int base;
+    /** Whether the memory holds only zeros (allocated for this read): a zero fill is skipped. */
+    private final boolean zeroed;
 
     private SelectionTarget(Datatype type, Decoder decoder, ByteBuffer buffer) {
         this(type.size(), type.byteOrder(), decoder, buffer,
-                buffer == null ? 0 : buffer.position());
+                buffer == null ? 0 : buffer.position(), false);
     }
 
     private SelectionTarget(int elementSize, ByteOrder order, Decoder decoder, ByteBuffer buffer,
-                            int base) {
+                            int base, boolean zeroed) {
         this.elementSize = elementSize;
         this.order = order;
         this.decoder = decoder;
         this.buffer = buffer;
         this.base = base;
+        this.zeroed = zeroed;
+    }
+
+    /**
+     * The same memory, known to hold only zeros (a buffer or array the read allocated): elements
+     * of a zero fill value are then not written at all, so they cost no pass over the bytes.
+     */
+    SelectionTarget allocatedZeroed() {
+        return new SelectionTarget(elementSize, order, decoder, buffer, base, true);
     }
 
     /**
@@ -55,11 +66,11 @@ final class SelectionTarget {
     SelectionTarget from(long element) {
         if (buffer != null) {
             return new SelectionTarget(elementSize, order, null, buffer,
-                    base + (int) element * elementSize);
+                    base + (int) element * elementSize, zeroed);
         }
         int offset = (int) element;
         return new SelectionTarget(elementSize, order,
-                (bytes, at) -> decoder.decode(bytes, offset + at), null, 0);
+                (bytes, at) -> decoder.decode(bytes, offset + at), null, 0, zeroed);
     }
 
     /**
@@ -143,6 +154,9 @@ final class SelectionTarget {
 
     /** Stores {@code count} copies of {@code fillElement} from {@code element} on. */
     void fill(long element, long count, byte[] fillElement) {
+        if (zeroed && isZero(fillElement)) {
+            return;
+        }
         int runElements = (int) Math.min(count, Math.max(1, FILL_RUN_BYTES / elementSize));
         ByteBuffer run = ByteBuffer.allocate(runElements * elementSize);
         for (int i = 0; i < runElements; i++) {
@@ -152,5 +166,14 @@ final class SelectionTarget {
             int elements = (int) Math.min(runElements, count - done);
             put(element + done, run.clear().limit(elements * elementSize));
         }
+    }
+
+    private static boolean isZero(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 }

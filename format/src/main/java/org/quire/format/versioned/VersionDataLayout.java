@@ -41,6 +41,16 @@ final class VersionDataLayout {
     private VersionDataLayout() {
     }
 
+    /** The group of version {@code version}. */
+    static String versionPath(String version) {
+        return VERSIONS_PATH + "/" + version;
+    }
+
+    /** Version {@code version}'s view of {@code dataset} (a virtual dataset). */
+    static String versionDatasetPath(String version, String dataset) {
+        return versionPath(version) + "/" + dataset;
+    }
+
     /** The group holding {@code dataset}'s raw_data and hash_table. */
     static String storePath(String dataset) {
         return "/" + VERSION_DATA + "/" + dataset;

@@ -180,7 +180,7 @@ public final class VersionedFile implements AutoCloseable {
     }
 
     private boolean isCommitted(String name) throws IOException {
-        String where = VersionDataLayout.VERSIONS_PATH + "/" + name;
+        String where = VersionDataLayout.versionPath(name);
         return VersionAttributes.bool(path, requireGroup(path, versions, name, where), where,
                 VersionDataLayout.COMMITTED);
     }
@@ -419,7 +419,7 @@ public final class VersionedFile implements AutoCloseable {
                     if (checked.add(dataset + "@" + chunk.getValue())) {
                         store(dataset).verifySlot(chunk.getValue(),
                                 grid.trimmed(ChunkGrid.origin(chunk.getKey())),
-                                VersionDataLayout.VERSIONS_PATH + "/" + version.name() + "/" + dataset);
+                                VersionDataLayout.versionDatasetPath(version.name(), dataset));
                     }
                 }
             }
@@ -433,7 +433,7 @@ public final class VersionedFile implements AutoCloseable {
     }
 
     private VersionInfo info(String name) throws IOException {
-        String where = VersionDataLayout.VERSIONS_PATH + "/" + name;
+        String where = VersionDataLayout.versionPath(name);
         Group group = requireGroup(path, versions, name, where);
         if (!isCommitted(name)) {
             throw new IllegalStateException(path + ": version \"" + name + "\" was never committed");
@@ -468,7 +468,7 @@ public final class VersionedFile implements AutoCloseable {
     }
 
     ChunkMap chunkMap(String version, String dataset, Dataset view) throws IOException {
-        String where = VersionDataLayout.VERSIONS_PATH + "/" + version + "/" + dataset;
+        String where = VersionDataLayout.versionDatasetPath(version, dataset);
         ChunkStore store = store(dataset);
         if (store == null) {
             throw new DamagedVersionDataException(path, VersionDataLayout.storePath(dataset),

@@ -98,6 +98,52 @@ class ChunkedSelectionTest {
     }
 
     @Test
+    void aSelectionOverUnwrittenQuarterGibibyteChunksCostsTheSelectionNotTheChunks()
+            throws Exception {
+        // Chunks of 8,192 x 8,192 int32 = 256 MiB, none written; the child JVM reading one
+        // element of each dataset has a heap of 32 MiB, so the fill must go straight into the
+        // selection: a chunk of fill made first runs out of memory.
+        Path path = dir.resolve("unwritten.h5");
+        try (Hdf5File file = Hdf5File.create(path)) {
+            for (String name : List.of("seven", "zero", "deflated")) {
+                DatasetSpec.Builder spec = DatasetSpec.builder(Datatype.INT32, 16_384, 16_384)
+                        .chunkShape(8_192, 8_192);
+                if (!name.equals("zero")) {
+                    spec.fillValue(7);
+                }
+                if (name.equals("deflated")) {
+                    spec.filter(Filter.deflate(1));
+                }
+                file.root().createDataset(name, spec.build());
+            }
+        }
+        try (Hdf5File file = Hdf5File.open(path)) {
+            // A 3 x 3 box across the corner where four chunks meet.
+            int[] seven = new int[9];
+            file.root().dataset("seven").read(new long[] {8_191, 8_191}, new long[] {3, 3},
+                    seven);
+            assertArrayEquals(new int[] {7, 7, 7, 7, 7, 7, 7, 7, 7}, seven);
+            assertArrayEquals(new int[9], file.root().dataset("zero").readInts(
+                    new long[] {8_191, 8_191}, new long[] {3, 3}));
+            // A zero fill is skipped only in memory the read allocated; the caller's is written.
+            int[] reused = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+            file.root().dataset("zero").read(new long[] {8_191, 8_191}, new long[] {3, 3},
+                    reused);
+            assertArrayEquals(new int[9], reused);
+            ByteBuffer buffer = ByteBuffer.allocate(9 * 4);
+            buffer.put(new byte[] {-1, -1, -1, -1}).clear();
+            file.root().dataset("zero").read(new long[] {8_191, 8_191}, new long[] {3, 3},
+                    buffer);
+            assertArrayEquals(new byte[9 * 4], buffer.array());
+            assertArrayEquals(new int[] {7, 7, 7, 7, 7, 7, 7, 7, 7}, file.root()
+                    .dataset("deflated").readInts(new long[] {8_191, 8_191}, new long[] {3, 3}));
+        }
+        for (String name : List.of("seven", "zero", "deflated")) {
+            assertEquals("read", BoundedHeapRead.run(path, name, 8_191, 8_191), name);
+        }
+    }
+
+    @Test
     void aCachedFilteredChunkIsKeptDecodedAndReplacedByAWrite() throws IOException {
         Path path = dir.resolve("cached.h5");
         try (Hdf5File file = Hdf5File.create(path)) {

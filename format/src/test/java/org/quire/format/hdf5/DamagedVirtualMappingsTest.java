@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,9 +16,11 @@ import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.DataspaceSelection;
+import org.quire.format.hdf5.layout.JenkinsLookup3;
 import org.quire.format.hdf5.layout.LittleEndianWriter;
 import org.quire.format.hdf5.layout.VirtualMapping;
 
@@ -24,7 +28,8 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * Damaged virtual dataset mapping blocks (a heap object with a valid lookup3 checksum): regular
  * hyperslabs that would expand into more blocks than memory holds, and coordinates that
  * overflow, a regular hyperslab of rank 0, each refused with one line naming the file, the
- * dataset and the place.
+ * dataset and the place: the offset in the file of the field that is wrong, counted from where
+ * the heap object's bytes start; and a flipped bit, refused at the checksum's offset.
  */
 class DamagedVirtualMappingsTest {
 
@@ -42,29 +47,34 @@ class DamagedVirtualMappingsTest {
         Path file = dir.resolve("expanding.h5");
         byte[] damaged = mappingBlock(ENTRIES, "/a", in -> regular(in, 0, 1, 1L << 20));
         assertEquals(8413, damaged.length);
-        writeDamaged(file, damaged);
+        long at = writeDamaged(file, damaged);
 
         long began = System.nanoTime();
         UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
                 () -> open(file));
         double seconds = (System.nanoTime() - began) / 1e9;
         assertTrue(seconds < 2, seconds + " s");
-        assertMessage(file + ": unsupported /v: dataspace selection at offset ", ": found a regular hyperslab of more block coordinates "
+        // Version and entry count (9 bytes), entry 0 (70), entry 1's two names (5).
+        assertEquals(file + ": unsupported /v: dataspace selection at offset " + (at + 9 + 70 + 5)
+                + ": found a regular hyperslab of more block coordinates "
                 + "(blocks x rank; start 0, stride 1, count 1048576, block 1 in dimension 0, rank "
                 + "1) than the 0 left after 1048576 in earlier selections; supported: at most 1048576 across a "
-                + "virtual dataset's mappings", e);
+                + "virtual dataset's mappings", e.getMessage());
     }
 
     /** An irregular block from 0 to 2^63 - 1 has 2^63 elements: more than a long counts. */
     @Test
     void irregularBlockEndingAtTheLargestLongIsCorrupt() throws IOException {
         Path file = dir.resolve("irregular.h5");
-        writeDamaged(file, mappingBlock(ENTRIES, "/abcdefghi", in -> in.putInt(2)
+        long at = writeDamaged(file, mappingBlock(ENTRIES, "/abcdefghi", in -> in.putInt(2)
                 .putInt(2).putByte(0).putInt(4 + 8 + 16).putInt(1).putLong(1).putLong(0)
                 .putLong(Long.MAX_VALUE)));
         CorruptFileException e = assertThrows(CorruptFileException.class, () -> open(file));
-        assertMessage(file + ": corrupt virtual dataset mappings of /v at offset ", ": hyperslab block expected start <= end < 2^63 - 1, "
-                + "found start 0, end " + Long.MAX_VALUE + " in dimension 0", e);
+        // Entry 0's names (13 bytes), selection header (13), rank and block count (12): the
+        // block starts there.
+        assertEquals(file + ": corrupt virtual dataset mappings of /v at offset "
+                + (at + 9 + 13 + 13 + 12) + ": hyperslab block expected start <= end < 2^63 - 1, "
+                + "found start 0, end " + Long.MAX_VALUE + " in dimension 0", e.getMessage());
     }
 
     /** Stride 2^62 - 1, count 4: the last block would start beyond 2^63. */
@@ -72,32 +82,42 @@ class DamagedVirtualMappingsTest {
     void regularHyperslabWhoseLastBlockOverflowsIsCorrupt() throws IOException {
         Path file = dir.resolve("stride.h5");
         long stride = Long.MAX_VALUE / 2;
-        writeDamaged(file, mappingBlock(ENTRIES, "/a", in -> regular(in, 0, stride, 4)));
+        long at = writeDamaged(file, mappingBlock(ENTRIES, "/a", in -> regular(in, 0, stride, 4)));
         CorruptFileException e = assertThrows(CorruptFileException.class, () -> open(file));
-        assertMessage(file + ": corrupt virtual dataset mappings of /v at offset ", ": regular hyperslab expected a last block ending below 2^63 - 1, found start 0, "
-                + "stride " + stride + ", count 4, block 1 in dimension 0", e);
+        // Entry 0's names (5 bytes): the regular hyperslab is named where its selection starts.
+        assertEquals(file + ": corrupt virtual dataset mappings of /v at offset "
+                + (at + 9 + 5) + ": regular hyperslab expected a last block ending below 2^63 - 1, found start 0, "
+                + "stride " + stride + ", count 4, block 1 in dimension 0", e.getMessage());
     }
 
     /** A regular hyperslab of rank 0 selects nothing to expand. */
     @Test
     void regularHyperslabOfRankZeroIsCorrupt() throws IOException {
         Path file = dir.resolve("rank0.h5");
-        writeDamaged(file, mappingBlock(ENTRIES, "/" + "a".repeat(33), in -> in.putInt(2)
+        long at = writeDamaged(file, mappingBlock(ENTRIES, "/" + "a".repeat(33), in -> in.putInt(2)
                 .putInt(2).putByte(1).putInt(4).putInt(0)));
         CorruptFileException e = assertThrows(CorruptFileException.class, () -> open(file));
-        assertMessage(file + ": corrupt virtual dataset mappings of /v at offset ",
-                ": regular hyperslab expected a rank, found rank 0", e);
+        // Entry 0's names (37 bytes): the selection starts there.
+        assertEquals(file + ": corrupt virtual dataset mappings of /v at offset "
+                + (at + 9 + 37) + ": regular hyperslab expected a rank, found rank 0",
+                e.getMessage());
     }
 
-    /**
-     * {@code e}'s message is one line: {@code before}, an offset, {@code after}. The offset is
-     * not pinned: Quire counts it from the heap collection's address, not the object's.
-     */
-    private static void assertMessage(String before, String after, Exception e) {
-        String message = e.getMessage();
-        assertTrue(message.startsWith(before) && message.endsWith(after) && message
-                .substring(before.length(), message.length() - after.length()).matches("[0-9]+"),
-                message);
+    /** A bit flipped in an entry: the checksum over the block fails, named at its own offset. */
+    @Test
+    void aFlippedBitFailsTheChecksumAtTheChecksumsOffset() throws IOException {
+        Path file = dir.resolve("flipped.h5");
+        byte[] damaged = mappingBlock(ENTRIES, "/a", in -> regular(in, 0, 1, 1));
+        int stored = ByteBuffer.wrap(damaged, damaged.length - 4, 4)
+                .order(ByteOrder.LITTLE_ENDIAN).getInt();
+        damaged[20] ^= 1;
+        int computed = JenkinsLookup3.checksum(damaged, 0, damaged.length - 4);
+        long at = writeDamaged(file, damaged);
+        ChecksumMismatchException e = assertThrows(ChecksumMismatchException.class,
+                () -> open(file));
+        assertEquals(String.format("%s: corrupt virtual dataset mappings of /v at offset %d:"
+                + " checksum expected 0x%08x, found 0x%08x", file, at + damaged.length - 4,
+                computed, stored), e.getMessage());
     }
 
     private static void open(Path file) throws IOException {
@@ -108,9 +128,9 @@ class DamagedVirtualMappingsTest {
 
     /**
      * Writes {@code file} with virtual dataset /v of 120 mappings of 70 bytes each and puts
-     * {@code damaged} (as many bytes) over its mapping block.
+     * {@code damaged} (as many bytes) over its mapping block; returns the block's offset.
      */
-    private static void writeDamaged(Path file, byte[] damaged) throws IOException {
+    private static long writeDamaged(Path file, byte[] damaged) throws IOException {
         List<VirtualMapping> written = new ArrayList<>();
         for (int i = 0; i < ENTRIES; i++) {
             written.add(VirtualMapping.sameFile("/ab", DataspaceSelection.block(new long[] {i},
@@ -127,7 +147,7 @@ class DamagedVirtualMappingsTest {
             if (Arrays.equals(bytes, at, at + stored.length, stored, 0, stored.length)) {
                 System.arraycopy(damaged, 0, bytes, at, damaged.length);
                 Files.write(file, bytes);
-                return;
+                return at;
             }
         }
         throw new AssertionError("mapping block not found in " + file);

@@ -2,7 +2,6 @@ package org.quire.launcher.h5;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -13,9 +12,16 @@ import org.quire.format.hdf5.Datatype;
  * Prints the elements of a hyperslab of a dataset, one line per row of the last dimension:
  * {@code [i, j, k]: v, v, v}, where {@code [i, j, k]} is the dataset index of the row's first
  * element ({@code []: v} for a scalar). The hyperslab is read in boxes of at most a fixed number of bytes (several whole
- * rows, or pieces of one long row), so memory stays bounded whatever the selection's size.
+ * rows, or pieces of one long row), so memory stays bounded whatever the selection's size; each
+ * value is formatted as it is printed, so a box costs its bytes, not a string per element.
  */
 final class HyperslabPrinter {
+
+    /** The elements of one box read, formatted one at a time, by index in the box. */
+    @FunctionalInterface
+    private interface Box {
+        String format(int element);
+    }
 
     private final Dataset dataset;
     private final Datatype type;
@@ -36,7 +42,7 @@ final class HyperslabPrinter {
         }
         if (start.length == 0) { // a scalar: one value, at index []
             out.print("[]: ");
-            printValues(values(start, count), 0, 1, out);
+            printValues(read(start, count), 0, 1, out);
             out.println();
             return;
         }
@@ -68,7 +74,7 @@ final class HyperslabPrinter {
         if (row.length > 1) {
             boxCount[row.length - 2] = rows;
         }
-        List<String> data = values(row, boxCount);
+        Box data = read(row, boxCount);
         long[] index = row.clone();
         for (long r = 0; r < rows; r++) {
             if (row.length > 1) {
@@ -95,33 +101,27 @@ final class HyperslabPrinter {
             if (done > 0) {
                 out.print(", ");
             }
-            printValues(values(pieceStart, pieceCount), 0, (int) pieceCount[last], out);
+            printValues(read(pieceStart, pieceCount), 0, (int) pieceCount[last], out);
         }
         out.println();
     }
 
-    /** The hyperslab's elements as text, variable-length strings read from the global heap. */
-    private List<String> values(long[] start, long[] count) throws IOException {
-        List<String> values = new ArrayList<>();
+    /** The hyperslab's elements, variable-length strings read from the global heap. */
+    private Box read(long[] start, long[] count) throws IOException {
         if (type instanceof Datatype.VariableLengthStringType string) {
-            for (byte[] bytes : dataset.readStringBytes(start, count)) {
-                values.add(ValueFormat.string(bytes, string.utf8()));
-            }
-            return values;
+            List<byte[]> strings = dataset.readStringBytes(start, count);
+            return element -> ValueFormat.string(strings.get(element), string.utf8());
         }
         byte[] data = dataset.read(start, count).array();
-        for (int offset = 0; offset < data.length; offset += type.size()) {
-            values.add(ValueFormat.format(type, data, offset));
-        }
-        return values;
+        return element -> ValueFormat.format(type, data, element * type.size());
     }
 
-    private static void printValues(List<String> values, int first, int count, PrintWriter out) {
+    private static void printValues(Box values, int first, int count, PrintWriter out) {
         for (int i = 0; i < count; i++) {
             if (i > 0) {
                 out.print(", ");
             }
-            out.print(values.get(first + i));
+            out.print(values.format(first + i));
         }
     }
 

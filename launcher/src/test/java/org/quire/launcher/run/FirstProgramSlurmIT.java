@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.sion.SionFile;
 import org.quire.launcher.slurm.LocalSlurmCluster;
@@ -17,25 +16,13 @@ import org.quire.launcher.slurm.LocalSlurmCluster;
  * on the two nodes of {@code slurm/local-cluster.sh} ({@link DocPage}): each block as written
  * must succeed with the output under it, and the 4-rank runs write the rod of the 2-rank one.
  */
+@ExtendWith(LocalSlurmCluster.class)
 class FirstProgramSlurmIT {
 
     private static final int CELLS = 1200;
-    private static boolean startedHere;
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void bringUpTheCluster() throws Exception {
-        startedHere = LocalSlurmCluster.up();
-    }
-
-    @AfterAll
-    static void bringDownWhatWeStarted() throws Exception {
-        if (startedHere) {
-            LocalSlurmCluster.down();
-        }
-    }
 
     @Test
     void everyBlockOfThePageRunsAsWrittenSlurmsIncluded() throws Exception {

@@ -1,8 +1,8 @@
 package org.quire.launcher.slurm;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,28 +27,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Real Slurm: a cluster of two nodes on this machine (slurmctld, two slurmd, munged) brought up by
  * {@code slurm/local-cluster.sh}, and jobs submitted with {@code srun} and {@code sbatch}.
  */
+@ExtendWith(LocalSlurmCluster.class)
 class SlurmIT {
 
     private static final Path ROOT = QuireCommand.repositoryRoot();
-    private static boolean startedHere;
     /** The steps' job secret, as a submitting user would create it (docs/security.md). */
     @TempDir
     static Path secretDirectory;
     private static String secretFile;
 
     @BeforeAll
-    static void bringUpTheCluster() throws Exception {
-        startedHere = LocalSlurmCluster.up();
+    static void writeTheSecret() throws Exception {
         Path secret = secretDirectory.resolve("job.secret");
         JobSecret.generate().writeTo(secret);
         secretFile = secret.toString();
-    }
-
-    @AfterAll
-    static void bringDownWhatWeStarted() throws Exception {
-        if (startedHere) {
-            LocalSlurmCluster.down();
-        }
     }
 
     private static String quireClassPath() {
@@ -215,15 +207,12 @@ class SlurmIT {
     @Test
     void theBatchScriptRunsAWorkerAsAJob(@TempDir Path dir) throws Exception {
         Path output = dir.resolve("job.out");
-        Output submit = exec(Map.of("QUIRE_HOME", ROOT.toString(), "QUIRE_CLASSPATH", QuireCommand.testWorkers()), 60,
-                "sbatch", "--parsable", "--ntasks=4", "--output=" + output,
+        String jobId = LocalSlurmCluster.submit(Map.of("QUIRE_HOME", ROOT.toString(), "QUIRE_CLASSPATH",
+                QuireCommand.testWorkers()), "--ntasks=4", "--output=" + output,
                 ROOT.resolve("slurm/quire-job.sbatch").toString(), "org.quire.launcher.workers.PrintArguments", "a b",
                 "c");
-        assertEquals(0, submit.status(), submit.text());
-        String jobId = submit.text().strip();
-        String state = LocalSlurmCluster.awaitJobEnd(jobId, Duration.ofSeconds(120));
-        String printed = Files.exists(output) ? Files.readString(output) : "(no output file)";
-        assertTrue(state.contains("JobState=COMPLETED") && state.contains("ExitCode=0:0"), state + "\n" + printed);
+        LocalSlurmCluster.awaitJobCompleted(jobId, Duration.ofSeconds(120), output);
+        String printed = Files.readString(output);
         for (int rank = 0; rank < 4; rank++) {
             assertTrue(printed.lines().toList().contains(rank + ": args=a b|c"), printed);
         }

@@ -1,6 +1,7 @@
 package org.quire.runtime.local;
 
 import org.quire.runtime.Communicator;
+import org.quire.runtime.DelegatingCommunicator;
 import org.quire.runtime.QuireRuntimeException;
 import org.quire.runtime.check.CommunicatorContract;
 import org.quire.runtime.check.ContractViolation;

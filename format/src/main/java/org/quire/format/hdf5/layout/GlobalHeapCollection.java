@@ -202,20 +202,26 @@ public final class GlobalHeapCollection {
     }
 
     /**
-     * The bytes of object {@code id.objectIndex()}, the first {@code id.length()} of them.
+     * All bytes of object {@code index} (a blob such as a virtual dataset's mappings) and
+     * where they start.
      *
-     * @throws CorruptFileException the collection has no such object, or a shorter one
+     * @throws CorruptFileException the collection has no such object
      */
-    /** All bytes of object {@code index} (a blob such as a virtual dataset's mappings). */
-    public byte[] object(Path file, int index) throws CorruptFileException {
+    public GlobalHeapObject object(Path file, int index) throws CorruptFileException {
         long[] object = objects.get(index);
         if (object == null) {
             throw new CorruptFileException(file, address, IDENTITY.structure(), "object "
                     + index, "an object", "no such object");
         }
-        return Arrays.copyOfRange(image, (int) object[0], (int) (object[0] + object[1]));
+        return new GlobalHeapObject(address + object[0], Arrays.copyOfRange(image,
+                (int) object[0], (int) (object[0] + object[1])));
     }
 
+    /**
+     * The bytes of object {@code id.objectIndex()}, the first {@code id.length()} of them.
+     *
+     * @throws CorruptFileException the collection has no such object, or a shorter one
+     */
     public byte[] object(Path file, GlobalHeapId id) throws CorruptFileException {
         long[] object = objects.get(id.objectIndex());
         if (object == null || object[1] < id.length()) {

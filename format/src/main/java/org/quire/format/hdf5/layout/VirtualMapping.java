@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 
@@ -53,25 +54,28 @@ public record VirtualMapping(String sourceFile, String sourceDataset, DataspaceS
     }
 
     /**
-     * The mappings in the heap object {@code bytes}, read from the collection at
-     * {@code address} of {@code file}.
+     * The mappings in the heap object {@code object} of {@code file}; errors name the offset of
+     * the field in the file, counted from where the object's bytes start.
      */
-    public static List<VirtualMapping> decode(Path file, long address, byte[] bytes)
+    public static List<VirtualMapping> decode(Path file, GlobalHeapObject object)
             throws CorruptFileException, UnsupportedFormatException {
         String structure = "virtual dataset mappings";
+        long address = object.address();
+        byte[] bytes = object.bytes();
         if (bytes.length < 13) {
             throw new CorruptFileException(file, address, structure, "size",
                     "at least 13 bytes", bytes.length + " bytes");
         }
-        int stored = new LittleEndianReader(file, address, structure, bytes, bytes.length - 4, 4)
-                .getInt("checksum");
-        int computed = JenkinsLookup3.checksum(bytes, 0, bytes.length - 4);
+        int checksumAt = bytes.length - MetadataValidator.CHECKSUM_SIZE;
+        int stored = new LittleEndianReader(file, address, structure, bytes, checksumAt,
+                MetadataValidator.CHECKSUM_SIZE).getInt("checksum");
+        int computed = JenkinsLookup3.checksum(bytes, 0, checksumAt);
         if (stored != computed) {
-            throw new CorruptFileException(file, address, structure, "checksum",
-                    String.format("0x%08x (computed)", computed), String.format("0x%08x", stored));
+            throw new ChecksumMismatchException(file, address + checksumAt, structure, stored,
+                    computed);
         }
         LittleEndianReader in = new LittleEndianReader(file, address, structure, bytes, 0,
-                bytes.length - 4);
+                checksumAt);
         int version = in.getUnsignedByte("version");
         if (version != VERSION) {
             throw new UnsupportedFormatException(file, structure, address, "version " + version,

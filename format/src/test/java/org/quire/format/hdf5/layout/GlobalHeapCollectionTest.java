@@ -60,7 +60,9 @@ class GlobalHeapCollectionTest {
         assertEquals(1, heap.add(exact));
         assertFalse(heap.fits(new byte[0]));
         assertEquals(1, heap.objectCount());
-        assertArrayEquals(exact, heap.object(Path.of("x"), 1));
+        GlobalHeapObject object = heap.object(Path.of("x"), 1);
+        assertArrayEquals(exact, object.bytes());
+        assertEquals(AT + 32, object.address()); // past the collection's and the object's header
     }
 
     @Test
@@ -75,7 +77,7 @@ class GlobalHeapCollectionTest {
             assertEquals(1L, file.checkedBlocks().get(GlobalHeapCollection.IDENTITY.structure()));
             assertTrue(read.fits(new byte[0]));
             assertEquals(2, read.add(new byte[0]));
-            assertEquals(0, read.object(file.path(), 2).length);
+            assertEquals(0, read.object(file.path(), 2).bytes().length);
         }
     }
 
@@ -91,7 +93,7 @@ class GlobalHeapCollectionTest {
             assertEquals(0, after[100]);
             assertEquals(0, after[4095]);
             // The object takes 16 + 8 bytes from 16; the free space header at 40 says the rest.
-            assertEquals("abc", new String(heap.object(file.path(), 1), StandardCharsets.US_ASCII));
+            assertEquals("abc", new String(heap.object(file.path(), 1).bytes(), StandardCharsets.US_ASCII));
             assertEquals(4096 - 40, readLong(after, 48));
         }
     }
@@ -133,8 +135,10 @@ class GlobalHeapCollectionTest {
         try (BlockFile file = file(0, collection(56, body))) {
             GlobalHeapCollection read = GlobalHeapCollection.read(file, 0);
             assertEquals(2, read.objectCount());
-            assertEquals(0, read.object(file.path(), 2).length);
-            assertArrayEquals(new byte[] {-1, -1, -1, -1, -1, -1, -1, -1}, read.object(file.path(), 1));
+            assertEquals(0, read.object(file.path(), 2).bytes().length);
+            assertArrayEquals(new byte[] {-1, -1, -1, -1, -1, -1, -1, -1}, read.object(file.path(), 1).bytes());
+            assertEquals(16 + 16, read.object(file.path(), 1).address());
+            assertEquals(16 + 16 + 8 + 16, read.object(file.path(), 2).address());
         }
         for (long size : new long[] {15, 57}) {
             try (BlockFile file = file(0, collection(size, body))) {
@@ -152,7 +156,7 @@ class GlobalHeapCollectionTest {
     void anObjectReachingExactlyToTheEndIsReadAndOneByteMoreIsCorrupt() throws IOException {
         byte[] fits = object(new LittleEndianWriter(), 1, 16).putZeros(16).toByteArray();
         try (BlockFile file = file(0, collection(48, fits))) {
-            assertEquals(16, GlobalHeapCollection.read(file, 0).object(file.path(), 1).length);
+            assertEquals(16, GlobalHeapCollection.read(file, 0).object(file.path(), 1).bytes().length);
         }
         byte[] beyond = object(new LittleEndianWriter(), 1, 17).putZeros(16).toByteArray();
         try (BlockFile file = file(0, collection(48, beyond))) {

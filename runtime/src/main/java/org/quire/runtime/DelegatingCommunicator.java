@@ -1,21 +1,22 @@
-package org.quire.runtime.local;
+package org.quire.runtime;
 
 import org.quire.format.DelegatingCollectives;
-import org.quire.runtime.Communicator;
-import org.quire.runtime.PendingReceive;
-import org.quire.runtime.ReduceOp;
 
 import java.nio.ByteBuffer;
 
 /**
- * Passes every operation to another communicator; tests override one operation to plant an engine
- * bug. The {@link org.quire.format.Collectives} part is the format module's delegating double.
+ * Passes every operation to another communicator: the base of a decorator that overrides only
+ * what it changes ({@link WatchedCommunicator} watches the waiting calls; tests plant engine
+ * bugs). The {@link org.quire.format.Collectives} part is {@link DelegatingCollectives}. The
+ * interface's default methods ({@code allreduce} of bytes, {@code sendrecv}) are not passed on:
+ * they run on this communicator's own operations, so an overridden receive changes them too; a
+ * decorator that wants the inner communicator's own versions overrides them.
  */
-class DelegatingCommunicator extends DelegatingCollectives implements Communicator {
+public class DelegatingCommunicator extends DelegatingCollectives implements Communicator {
 
-    final Communicator delegate;
+    protected final Communicator delegate;
 
-    DelegatingCommunicator(Communicator delegate) {
+    public DelegatingCommunicator(Communicator delegate) {
         super(delegate);
         this.delegate = delegate;
     }

@@ -1,8 +1,9 @@
 package org.quire.format;
 
 /**
- * Passes every operation to another {@link Collectives}; a test overrides one to plant a fault.
- * The runtime's tests extend it to a delegating communicator (the format module's test jar).
+ * Passes every operation to another {@link Collectives}: the base of a decorator that overrides
+ * only the operations it watches, counts or (in a test) breaks. The runtime's
+ * {@code DelegatingCommunicator} extends it to the whole communicator.
  */
 public class DelegatingCollectives implements Collectives {
 
