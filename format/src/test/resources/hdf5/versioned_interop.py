@@ -2,6 +2,7 @@
 
 usage: /usr/bin/python3 versioned_interop.py read FILE
        /usr/bin/python3 versioned_interop.py commit FILE NAME same|change [PARENT]
+       /usr/bin/python3 versioned_interop.py create FILE COUNT
 
 read: every version as versioned-hdf5 1.7.0 reads it and as plain h5py reads the virtual
 datasets under /_version_data/versions, one line each:
@@ -12,10 +13,14 @@ datasets under /_version_data/versions, one line each:
 commit: versioned-hdf5 stages NAME on PARENT (default: the current version) and writes every dataset again,
 "same" with its own values (every chunk hashed again: nothing new may be stored), "change"
 with x[1] = 555; then prints what read prints.
+create: versioned-hdf5 writes a new file in libhdf5's latest format with COUNT versions p0 ...
+in a chain: p0 creates x (int64, 10 elements in chunks of 4) and grid (float64, 3 x 5 in
+chunks of 2 x 2) with 0 ... in order, p{i} sets x[i % 10] = 100 + i and grid[i % 3, 4] = -i.
 """
 import sys
 
 import h5py
+import numpy as np
 
 import reference_client
 
@@ -68,7 +73,22 @@ def commit(path, name, how, parent=None):
     read(path)
 
 
+def create(path, count):
+    with h5py.File(path, "w", libver="latest") as f:
+        vf = VersionedHDF5File(f)
+        with vf.stage_version("p0") as g:
+            g.create_dataset("x", data=np.arange(10, dtype="<i8"), chunks=(4,))
+            g.create_dataset("grid", data=np.arange(15, dtype="<f8").reshape(3, 5), chunks=(2, 2))
+        for i in range(1, int(count)):
+            with vf.stage_version("p%d" % i) as g:
+                g["x"][i % 10] = 100 + i
+                g["grid"][i % 3, 4] = -i
+    read(path)
+
+
 if sys.argv[1] == "read":
     read(sys.argv[2])
+elif sys.argv[1] == "create":
+    create(*sys.argv[2:])
 else:
     commit(*sys.argv[2:])

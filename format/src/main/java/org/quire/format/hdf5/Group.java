@@ -1,6 +1,7 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +31,10 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * in the group's object header (with a link info and a group info message, as libhdf5 writes
  * new-style groups); it reads those, groups libhdf5 stores densely (more than 8 links: link
  * messages in a fractal heap, found by name through a B-tree of name hashes) and old-style
- * groups, libhdf5's default ({@link SymbolTable}: read whole when the group is opened).
+ * groups, libhdf5's default ({@link SymbolTable}: read whole when the group is opened). A new
+ * link or a deletion in a dense group first moves its links into its header
+ * ({@link #storeLinksCompactly}); libhdf5 moves them back into dense storage at its next new
+ * link there.
  */
 public final class Group extends Hdf5Object {
 
@@ -238,8 +242,9 @@ public final class Group extends Hdf5Object {
     /**
      * Adds a new, empty group {@code name}.
      *
-     * @throws UnsupportedOperationException this group (read from a file) stores its links
-     *                                       densely or in a symbol table
+     * @throws UnsupportedOperationException this group (read from a file) stores its links in
+     *                                       a symbol table or tracks their creation order
+     * @throws UncheckedIOException          reading the dense links of this group failed
      * @throws SwmrWriteRefusedException     the file is SWMR writing (every create method)
      */
     public Group createGroup(String name) {
@@ -465,8 +470,9 @@ public final class Group extends Hdf5Object {
     }
 
     /**
-     * Moves a dense group's links into its header, as libhdf5 does when a group shrinks below its
-     * minimum for dense storage: each link message as the fractal heap stores it (creation order
+     * Moves a dense group's links into its header (before a new link, or a deletion leaving fewer
+     * than its minimum for dense storage), as libhdf5 does when a group shrinks below that
+     * minimum: each link message as the fractal heap stores it (creation order
      * field included), in name order, and the link info message's addresses undefined. The heap
      * and its B-trees stay in the file, unreachable (their space is not reused).
      */
@@ -608,13 +614,36 @@ public final class Group extends Hdf5Object {
         if (name.isEmpty() || name.contains("/") || name.equals(".")) {
             throw new IllegalArgumentException("not a link name: \"" + name + "\"");
         }
-        if (dense != null || symbolTable != null) {
+        if (symbolTable != null) {
             throw new UnsupportedOperationException(file.blocks().path() + ": cannot add \""
                     + name + "\" to group " + path() + ": " + linkStorage()
-                    + "; Quire adds links to compactly stored groups only");
+                    + "; Quire adds links to new-style groups only");
         }
-        if (links.containsKey(name)) {
-            throw new IllegalArgumentException(path() + " already has a member \"" + name + "\"");
+        try {
+            if (link(name) != null) {
+                throw new IllegalArgumentException(path() + " already has a member \"" + name
+                        + "\"");
+            }
+            requireCreationOrderUntracked(name);
+            if (dense != null) {
+                storeLinksCompactly();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Refuses a new link in a group tracking link creation order (libhdf5 numbers every new
+     * link there; Quire's link messages carry no creation order). h5py's {@code
+     * track_order=True} groups are refused earlier, at the reopening.
+     */
+    private void requireCreationOrderUntracked(String name) {
+        int info = header.handleOf(LinkInfoMessage.TYPE);
+        if (info >= 0 && LinkInfoMessage.tracksCreationOrder(header.messages().get(info).body())) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot add \""
+                    + name + "\" to group " + path() + ": it tracks link creation order; Quire "
+                    + "adds links to groups that do not");
         }
     }
 }

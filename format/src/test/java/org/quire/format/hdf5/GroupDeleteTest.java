@@ -167,7 +167,7 @@ class GroupDeleteTest {
     }
 
     /** Each group as "path|members" and each dataset as "path|values", as h5py sees them. */
-    private static List<String> h5pyTree(Path path) {
+    static List<String> h5pyTree(Path path) {
         ExternalTools.Result result = h5py(path,
                 "out = []",
                 "def visit(name, obj):",
@@ -182,7 +182,7 @@ class GroupDeleteTest {
         return result.stdout().lines().toList();
     }
 
-    private static ExternalTools.Result h5py(Path path, String... lines) {
+    static ExternalTools.Result h5py(Path path, String... lines) {
         ExternalTools.requireH5py();
         ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
                 "-c", "import sys, h5py, numpy as np\n" + String.join("\n", lines),
@@ -191,7 +191,7 @@ class GroupDeleteTest {
         return result;
     }
 
-    private static void h5dumpSucceeds(Path path) {
+    static void h5dumpSucceeds(Path path) {
         ExternalTools.requireTool("h5dump");
         ExternalTools.Result result = ExternalTools.run(List.of("h5dump", path.toString()), 120);
         assertEquals(0, result.exitCode(), result.output());
