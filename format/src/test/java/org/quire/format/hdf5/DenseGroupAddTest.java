@@ -136,6 +136,31 @@ class DenseGroupAddTest {
         assertTrue(olds > 0 && news > 0, olds + " old, " + news + " new");
     }
 
+    /**
+     * A group numbering its links (link creation order tracked, attribute creation order not:
+     * the reopening accepts the file) refuses a new link, naming the group and why, and the
+     * file keeps every byte.
+     */
+    @Test
+    void aGroupTrackingLinkCreationOrderRefusesANewLink() throws IOException {
+        Path path = dir.resolve("ordered.h5");
+        h5py(path, "with h5py.File(sys.argv[1], 'w', libver='latest') as f:",
+                "    gcpl = h5py.h5p.create(h5py.h5p.GROUP_CREATE)",
+                "    gcpl.set_link_creation_order(h5py.h5p.CRT_ORDER_TRACKED)",
+                "    h5py.h5g.create(f.id, b'g', gcpl=gcpl)",
+                "    f['g']['a'] = [1]");
+        byte[] before = Files.readAllBytes(path);
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Group g = file.root().group("g");
+            UnsupportedOperationException refused = assertThrows(
+                    UnsupportedOperationException.class, () -> g.createGroup("b"));
+            assertTrue(refused.getMessage().contains("cannot add \"b\" to group /g: it tracks "
+                    + "link creation order"), refused.getMessage());
+            assertEquals(List.of("a"), g.memberNames());
+        }
+        assertEquals(Arrays.toString(before), Arrays.toString(Files.readAllBytes(path)));
+    }
+
     /** /g's members after recovery, datasets as name=values; the recovered file verifies. */
     private static List<String> contents(Map<Path, byte[]> files, Path file) throws IOException {
         CrashSimulator disk = new CrashSimulator(files);
