@@ -473,8 +473,9 @@ public final class Group extends Hdf5Object {
      * Moves a dense group's links into its header (before a new link, or a deletion leaving fewer
      * than its minimum for dense storage), as libhdf5 does when a group shrinks below that
      * minimum: each link message as the fractal heap stores it (creation order
-     * field included), in name order, and the link info message's addresses undefined. The heap
-     * and its B-trees stay in the file, unreachable (their space is not reused).
+     * field included), in name order, in one new continuation block when they do not fit the
+     * last chunk, and the link info message's addresses undefined. The heap and its B-trees
+     * stay in the file, unreachable (their space is not reused).
      */
     private void storeLinksCompactly() throws IOException {
         List<DenseMessageStorage.Stored<LinkMessage>> stored;
@@ -486,9 +487,16 @@ public final class Group extends Hdf5Object {
         int info = header.handleOf(LinkInfoMessage.TYPE);
         header.replace(info, LinkInfoMessage.withoutDenseStorage(
                 header.messages().get(info).body()));
+        List<HeaderMessage> messages = new ArrayList<>();
+        int bytes = 0;
         for (DenseMessageStorage.Stored<LinkMessage> link : stored) {
-            header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.bytes()));
-            links.put(link.message().name(), link.message());
+            messages.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.bytes()));
+            bytes += messages.get(messages.size() - 1).storedSize();
+        }
+        header.reserve(bytes);  // one chunk for all: libhdf5 pays for every chunk it changes
+        for (int i = 0; i < stored.size(); i++) {
+            header.add(messages.get(i));
+            links.put(stored.get(i).message().name(), stored.get(i).message());
         }
         dense = null;
     }
