@@ -408,16 +408,14 @@ public final class Group extends Hdf5Object {
     /**
      * Deletes the link {@code name} (hard or soft) from this group, as h5py's {@code del
      * group[name]}: its link message becomes a null message; a group storing its links densely
-     * first moves them into its header ({@link #storeLinksCompactly}), which it does only when
-     * fewer links than its minimum for dense storage remain, as libhdf5. An object whose only link it was is
+     * first moves them into its header ({@link #storeLinksCompactly}). An object whose only link it was is
      * unreachable from then on; its space is not reused (libhdf5 frees it; Quire leaks it, as
      * h5repack would reclaim it). Objects of the deleted member handed out before must not be
      * used any more.
      *
      * @throws NoSuchElementException        there is no member {@code name}
      * @throws UnsupportedOperationException this group (read from a file) stores its links in a
-     *                                       symbol table (old format), or densely with at least
-     *                                       its minimum for dense storage remaining
+     *                                       symbol table (old format)
      * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void delete(String name) throws IOException {
@@ -432,7 +430,6 @@ public final class Group extends Hdf5Object {
             throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
         }
         if (dense != null) {
-            requireBelowMinDense(name);
             storeLinksCompactly();
         }
         List<HeaderMessage> messages = header.messages();
@@ -450,29 +447,8 @@ public final class Group extends Hdf5Object {
     }
 
     /**
-     * Refuses, changing nothing, to delete {@code name} from this dense group unless the links
-     * left number fewer than its group info message's minimum for dense storage: only then does
-     * libhdf5 move them into the header too. A header holding more (Quire does not yet delete
-     * from the fractal heap and B-trees) would cost libhdf5 minutes at its next change of the
-     * group.
-     */
-    private void requireBelowMinDense(String name) throws IOException {
-        int info = header.handleOf(GroupInfoMessage.TYPE);
-        int minDense = info < 0 ? GroupInfoMessage.DEFAULT_MIN_DENSE : GroupInfoMessage.minDense(
-                header.messages().get(info).reader(file.blocks().path(), "group info message"));
-        long remaining = dense.nameIndex().size() - 1;
-        if (remaining >= minDense) {
-            throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete \""
-                    + name + "\" from group " + path() + ": " + linkStorage() + " and " + remaining
-                    + " links would remain, at least its minimum for dense storage (" + minDense
-                    + "); Quire deletes from dense link storage only when fewer remain");
-        }
-    }
-
-    /**
-     * Moves a dense group's links into its header (before a new link, or a deletion leaving fewer
-     * than its minimum for dense storage), as libhdf5 does when a group shrinks below that
-     * minimum: each link message as the fractal heap stores it (creation order
+     * Moves a dense group's links into its header (before a new link or a deletion), as libhdf5
+     * does when a group shrinks below its minimum for dense storage: each link message as the fractal heap stores it (creation order
      * field included), in name order, in one new continuation block when they do not fit the
      * last chunk, and the link info message's addresses undefined. The heap and its B-trees
      * stay in the file, unreachable (their space is not reused).

@@ -204,8 +204,8 @@ class VersionedInteropTest {
      * group, /_version_data and every version group densely): Quire commits two more, one with
      * a new dataset (the links of the versions group and of /_version_data move into their
      * headers first), then versioned-hdf5 reads every version and commits on top (libhdf5 moves
-     * the versions group's links back into dense storage), and Quire, h5py, h5dump and the
-     * verifier read all of it.
+     * the versions group's links back into dense storage), Quire deletes a version from it, and
+     * Quire, h5py, h5dump and the verifiers read all of it.
      */
     @Test
     void quireCommitsToAVersionsGroupVersionedHdf5MadeDense() throws IOException {
@@ -243,9 +243,18 @@ class VersionedInteropTest {
         // The versions group's 16 links dense again; py's 10 datasets (q1's); /_version_data stays
         // compact (libhdf5 moves links into dense storage only when it adds one).
         assertEquals(12 * 10 + 16 + 10, Hdf5Verifier.verify(path).denseMessages());
-        try (VersionedFile vf = VersionedFile.open(path)) {
+
+        // Deleting a version from the versions group libhdf5 stored densely again.
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.deleteVersions("p3");
             vf.verify();
         }
+        List<String> left = client("read", path.toString());
+        assertEquals(quireLines(path), kind(left, "D|"));
+        assertTrue(kind(left, "V|").stream().anyMatch(l -> l.startsWith("V|q2|p2|")), left.toString());
+        assertEquals(14, kind(left, "V|").size(), left.toString());
+        assertTrue(kind(left, "D|").contains("D|q2|grid|<f8|3,5|-2.5,1.0,2.0,3.0,-3.0,5.0,6.0,7.0,8.0,"
+                + "-1.0,10.0,11.0,12.0,13.0,-2.0"), left.toString());
         // Every object's metadata, and every version's data (h5dump has no LZF for hash_table).
         for (List<String> args : List.of(List.of("-H"), List.of("-g", "/_version_data/versions"))) {
             List<String> command = new ArrayList<>(List.of("h5dump"));
