@@ -2,7 +2,7 @@
 
 usage: /usr/bin/python3 versioned_interop.py read FILE
        /usr/bin/python3 versioned_interop.py commit FILE NAME same|change [PARENT]
-       /usr/bin/python3 versioned_interop.py chain FILE N
+       /usr/bin/python3 versioned_interop.py create FILE COUNT [EXTRA]
 
 read: every version as versioned-hdf5 1.7.0 reads it and as plain h5py reads the virtual
 datasets under /_version_data/versions, one line each:
@@ -13,12 +13,15 @@ datasets under /_version_data/versions, one line each:
 commit: versioned-hdf5 stages NAME on PARENT (default: the current version) and writes every dataset again,
 "same" with its own values (every chunk hashed again: nothing new may be stored), "change"
 with x[1] = 555; then prints what read prints.
-chain: a new file (libver 'latest') of versions v0 ... v{N-1}, x = arange(8) in chunks (4,), v{i}
-setting x[0] = i; with N > 7 its versions group stores its links densely, as libhdf5 does.
+create: versioned-hdf5 writes a new file in libhdf5's latest format with COUNT versions p0 ...
+in a chain: p0 creates x (int64, 10 elements in chunks of 4) and grid (float64, 3 x 5 in
+chunks of 2 x 2) with 0 ... in order and EXTRA (default 0) datasets e0 ... (int64 [j, j + 1, j + 2]
+in chunks of 2), p{i} sets x[i % 10] = 100 + i and grid[i % 3, 4] = -i.
 """
 import sys
 
 import h5py
+import numpy as np
 
 import reference_client
 
@@ -71,20 +74,24 @@ def commit(path, name, how, parent=None):
     read(path)
 
 
-def chain(path, count):
-    import numpy
+def create(path, count, extra=0):
     with h5py.File(path, "w", libver="latest") as f:
         vf = VersionedHDF5File(f)
-        for i in range(int(count)):
-            with vf.stage_version("v%d" % i) as g:
-                if i == 0:
-                    g.create_dataset("x", data=numpy.arange(8), chunks=(4,))
-                g["x"][0] = i
+        with vf.stage_version("p0") as g:
+            g.create_dataset("x", data=np.arange(10, dtype="<i8"), chunks=(4,))
+            g.create_dataset("grid", data=np.arange(15, dtype="<f8").reshape(3, 5), chunks=(2, 2))
+            for j in range(int(extra)):
+                g.create_dataset("e%d" % j, data=np.arange(j, j + 3, dtype="<i8"), chunks=(2,))
+        for i in range(1, int(count)):
+            with vf.stage_version("p%d" % i) as g:
+                g["x"][i % 10] = 100 + i
+                g["grid"][i % 3, 4] = -i
+    read(path)
 
 
 if sys.argv[1] == "read":
     read(sys.argv[2])
-elif sys.argv[1] == "chain":
-    chain(*sys.argv[2:])
+elif sys.argv[1] == "create":
+    create(*sys.argv[2:])
 else:
     commit(*sys.argv[2:])

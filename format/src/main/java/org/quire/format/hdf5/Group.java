@@ -1,6 +1,7 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +31,10 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * in the group's object header (with a link info and a group info message, as libhdf5 writes
  * new-style groups); it reads those, groups libhdf5 stores densely (more than 8 links: link
  * messages in a fractal heap, found by name through a B-tree of name hashes) and old-style
- * groups, libhdf5's default ({@link SymbolTable}: read whole when the group is opened).
+ * groups, libhdf5's default ({@link SymbolTable}: read whole when the group is opened). A new
+ * link or a deletion in a dense group first moves its links into its header
+ * ({@link #storeLinksCompactly}); libhdf5 moves them back into dense storage at its next new
+ * link there.
  */
 public final class Group extends Hdf5Object {
 
@@ -238,8 +242,9 @@ public final class Group extends Hdf5Object {
     /**
      * Adds a new, empty group {@code name}.
      *
-     * @throws UnsupportedOperationException this group (read from a file) stores its links
-     *                                       densely or in a symbol table
+     * @throws UnsupportedOperationException this group (read from a file) stores its links in
+     *                                       a symbol table or tracks their creation order
+     * @throws UncheckedIOException          reading the dense links of this group failed
      * @throws SwmrWriteRefusedException     the file is SWMR writing (every create method)
      */
     public Group createGroup(String name) {
@@ -403,31 +408,24 @@ public final class Group extends Hdf5Object {
     /**
      * Deletes the link {@code name} (hard or soft) from this group, as h5py's {@code del
      * group[name]}: its link message becomes a null message; a group storing its links densely
-     * first moves them into its header ({@link #storeLinksCompactly}), which it does only when
-     * fewer links than its minimum for dense storage remain, as libhdf5. An object whose only link it was is
+     * first moves them into its header ({@link #storeLinksCompactly}). An object whose only link it was is
      * unreachable from then on; its space is not reused (libhdf5 frees it; Quire leaks it, as
      * h5repack would reclaim it). Objects of the deleted member handed out before must not be
      * used any more.
      *
      * @throws NoSuchElementException        there is no member {@code name}
      * @throws UnsupportedOperationException this group (read from a file) stores its links in a
-     *                                       symbol table (old format), or densely with at least
-     *                                       its minimum for dense storage remaining
+     *                                       symbol table (old format)
      * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void delete(String name) throws IOException {
         requireWritable();
         file.requireNotSwmrWriting("delete " + childPath(path(), name));
-        if (symbolTable != null) {
-            throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete \""
-                    + name + "\" from group " + path() + ": " + linkStorage()
-                    + "; Quire deletes links of new-style groups only");
-        }
+        requireDeletable(List.of(name));
         if (link(name) == null) {
             throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
         }
         if (dense != null) {
-            requireBelowMinDense(name);
             storeLinksCompactly();
         }
         List<HeaderMessage> messages = header.messages();
@@ -460,37 +458,14 @@ public final class Group extends Hdf5Object {
                     + names.get(0) + "\" from group " + path() + ": " + linkStorage()
                     + "; Quire deletes links of new-style groups only");
         }
-        if (dense != null) {
-            // Only the first deletion can be refused: it moves the links into the header.
-            requireBelowMinDense(names.get(0));
-        }
     }
 
     /**
-     * Refuses, changing nothing, to delete {@code name} from this dense group unless the links
-     * left number fewer than its group info message's minimum for dense storage: only then does
-     * libhdf5 move them into the header too. A header holding more (Quire does not yet delete
-     * from the fractal heap and B-trees) would cost libhdf5 minutes at its next change of the
-     * group.
-     */
-    private void requireBelowMinDense(String name) throws IOException {
-        int info = header.handleOf(GroupInfoMessage.TYPE);
-        int minDense = info < 0 ? GroupInfoMessage.DEFAULT_MIN_DENSE : GroupInfoMessage.minDense(
-                header.messages().get(info).reader(file.blocks().path(), "group info message"));
-        long remaining = dense.nameIndex().size() - 1;
-        if (remaining >= minDense) {
-            throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete \""
-                    + name + "\" from group " + path() + ": " + linkStorage() + " and " + remaining
-                    + " links would remain, at least its minimum for dense storage (" + minDense
-                    + "); Quire deletes from dense link storage only when fewer remain");
-        }
-    }
-
-    /**
-     * Moves a dense group's links into its header, as libhdf5 does when a group shrinks below its
-     * minimum for dense storage: each link message as the fractal heap stores it (creation order
-     * field included), in name order, and the link info message's addresses undefined. The heap
-     * and its B-trees stay in the file, unreachable (their space is not reused).
+     * Moves a dense group's links into its header (before a new link or a deletion), as libhdf5
+     * does when a group shrinks below its minimum for dense storage: each link message as the fractal heap stores it (creation order
+     * field included), in name order, in one new continuation block when they do not fit the
+     * last chunk, and the link info message's addresses undefined. The heap and its B-trees
+     * stay in the file, unreachable (their space is not reused).
      */
     private void storeLinksCompactly() throws IOException {
         List<DenseMessageStorage.Stored<LinkMessage>> stored;
@@ -502,9 +477,16 @@ public final class Group extends Hdf5Object {
         int info = header.handleOf(LinkInfoMessage.TYPE);
         header.replace(info, LinkInfoMessage.withoutDenseStorage(
                 header.messages().get(info).body()));
+        List<HeaderMessage> messages = new ArrayList<>();
+        int bytes = 0;
         for (DenseMessageStorage.Stored<LinkMessage> link : stored) {
-            header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.bytes()));
-            links.put(link.message().name(), link.message());
+            messages.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.bytes()));
+            bytes += messages.get(messages.size() - 1).storedSize();
+        }
+        header.reserve(bytes);  // one chunk for all: libhdf5 pays for every chunk it changes
+        for (int i = 0; i < stored.size(); i++) {
+            header.add(messages.get(i));
+            links.put(stored.get(i).message().name(), stored.get(i).message());
         }
         dense = null;
     }
@@ -630,13 +612,36 @@ public final class Group extends Hdf5Object {
         if (name.isEmpty() || name.contains("/") || name.equals(".")) {
             throw new IllegalArgumentException("not a link name: \"" + name + "\"");
         }
-        if (dense != null || symbolTable != null) {
+        if (symbolTable != null) {
             throw new UnsupportedOperationException(file.blocks().path() + ": cannot add \""
                     + name + "\" to group " + path() + ": " + linkStorage()
-                    + "; Quire adds links to compactly stored groups only");
+                    + "; Quire adds links to new-style groups only");
         }
-        if (links.containsKey(name)) {
-            throw new IllegalArgumentException(path() + " already has a member \"" + name + "\"");
+        try {
+            if (link(name) != null) {
+                throw new IllegalArgumentException(path() + " already has a member \"" + name
+                        + "\"");
+            }
+            requireCreationOrderUntracked(name);
+            if (dense != null) {
+                storeLinksCompactly();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Refuses a new link in a group tracking link creation order (libhdf5 numbers every new
+     * link there; Quire's link messages carry no creation order). h5py's {@code
+     * track_order=True} groups are refused earlier, at the reopening.
+     */
+    private void requireCreationOrderUntracked(String name) {
+        int info = header.handleOf(LinkInfoMessage.TYPE);
+        if (info >= 0 && LinkInfoMessage.tracksCreationOrder(header.messages().get(info).body())) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot add \""
+                    + name + "\" to group " + path() + ": it tracks link creation order; Quire "
+                    + "adds links to groups that do not");
         }
     }
 }

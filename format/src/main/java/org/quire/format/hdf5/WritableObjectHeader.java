@@ -174,31 +174,43 @@ final class WritableObjectHeader {
             throw new IllegalArgumentException("a header message holds at most 65535 bytes; this "
                     + "one needs " + message.body().length);
         }
-        BlockEntry<Chunk> last = chunks.get(chunks.size() - 1);
-        int reserve = ObjectHeaderV2.CONTINUATION_STORED_SIZE;
-        if (last.value().used + message.storedSize() + reserve > last.value().capacity) {
-            List<Slot> moved = makeRoomForContinuation(last);
-            int capacity = message.storedSize() + reserve + CONTINUATION_ROOM;
-            for (Slot slot : moved) {
-                capacity += slot.message.storedSize();
-            }
-            int blockSize = ObjectHeaderV2.continuationSize(capacity);
-            BlockEntry<Chunk> next = held(BlockEntry.metadata(file.allocate(blockSize),
-                    blockSize, new Chunk(ObjectHeaderV2.continuationPrefix(), capacity),
-                    Chunk::encode));
-            place(last, new Slot(HeaderMessage.of(ContinuationMessage.TYPE, 0,
-                    new ContinuationMessage(next.address(), blockSize).encode())));
-            cache.createFlushDependency(last.address(), next.address());
-            chunks.add(next);
-            last = next;
-            for (Slot slot : moved) {
-                place(last, slot);
-            }
-        }
+        reserve(message.storedSize());
         Slot slot = new Slot(message);
-        place(last, slot);
+        place(chunks.get(chunks.size() - 1), slot);
         slots.add(slot);
         return slots.size() - 1;
+    }
+
+    /**
+     * Makes room for messages of {@code bytes} stored bytes in the last chunk: when they do not
+     * fit, one new continuation block takes them all. Call it before adding many messages at
+     * once: libhdf5 pays for every chunk of a header it changes (moving the links of a group
+     * out of 84 small chunks into dense storage took it 0.65 s of CPU for 1,000 links and 9.4 s
+     * for 2,000; out of 2 chunks, 0.01 s: docs/hdf5.md, "Adding links to a group libhdf5
+     * stores densely").
+     */
+    void reserve(int bytes) {
+        BlockEntry<Chunk> last = chunks.get(chunks.size() - 1);
+        int reserve = ObjectHeaderV2.CONTINUATION_STORED_SIZE;
+        if (last.value().used + bytes + reserve <= last.value().capacity) {
+            return;
+        }
+        List<Slot> moved = makeRoomForContinuation(last);
+        int capacity = bytes + reserve + CONTINUATION_ROOM;
+        for (Slot slot : moved) {
+            capacity += slot.message.storedSize();
+        }
+        int blockSize = ObjectHeaderV2.continuationSize(capacity);
+        BlockEntry<Chunk> next = held(BlockEntry.metadata(file.allocate(blockSize),
+                blockSize, new Chunk(ObjectHeaderV2.continuationPrefix(), capacity),
+                Chunk::encode));
+        place(last, new Slot(HeaderMessage.of(ContinuationMessage.TYPE, 0,
+                new ContinuationMessage(next.address(), blockSize).encode())));
+        cache.createFlushDependency(last.address(), next.address());
+        chunks.add(next);
+        for (Slot slot : moved) {
+            place(next, slot);
+        }
     }
 
     /**

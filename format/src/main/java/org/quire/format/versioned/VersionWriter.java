@@ -46,7 +46,7 @@ final class VersionWriter {
 
     /** Commits {@code staged}; returns what it did per chunk. */
     CommitCounts commit(StagedVersion staged, String parent, Instant timestamp) throws IOException {
-        // First, so a versions group Quire cannot add to (dense links) fails before a chunk is stored.
+        // First, so a versions group Quire cannot add to (old-style links) fails before a chunk is stored.
         Group version = versions.createGroup(staged.name());
         try {
             Map<String, List<VirtualMapping>> mappings = new LinkedHashMap<>();

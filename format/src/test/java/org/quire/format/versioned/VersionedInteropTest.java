@@ -27,6 +27,7 @@ import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.ExternalTools;
+import org.quire.format.hdf5.Hdf5Verifier;
 
 /**
  * Behaviours 6 and 7 and issue 11 item 3: versions Quire commits read the same through
@@ -198,22 +199,71 @@ class VersionedInteropTest {
         assertEquals(List.of("32000 1 [4, 261, 196608]"), result.stdout().lines().toList(), result.output());
     }
 
+    /**
+     * A history versioned-hdf5 took past 8 versions and 8 datasets (libhdf5 stores the versions
+     * group, /_version_data and every version group densely): Quire commits two more, one with
+     * a new dataset (the links of the versions group and of /_version_data move into their
+     * headers first), then versioned-hdf5 reads every version and commits on top (libhdf5 moves
+     * the versions group's links back into dense storage), Quire deletes a version from it, and
+     * Quire, h5py, h5dump and the verifiers read all of it.
+     */
     @Test
-    void aCommitToAVersionsGroupH5pyMadeDenseFailsBeforeStoringAChunk() throws IOException {
-        Path path = quireFile();
-        // __first_version__, v1, v2, v3 and five more: libhdf5 stores the ninth link densely.
-        for (int i = 1; i <= 5; i++) {
-            client("commit", path.toString(), "py" + i, "change", "v2");
-        }
-        long rows = VersionedFileTest.rawRows(path, "x");
+    void quireCommitsToAVersionsGroupVersionedHdf5MadeDense() throws IOException {
+        Path path = dir.resolve("long.h5");
+        List<String> theirs = client("create", path.toString(), "12", "8");
+        assertEquals(kind(theirs, "D|"), quireLines(path));
+        // Dense links: the versions group's 13 (__first_version__, p0 ... p11), /_version_data's
+        // 11 (versions, x, grid, e0 ... e7), each version group's 10 datasets.
+        assertEquals(13 + 11 + 12 * 10, Hdf5Verifier.verify(path).denseMessages());
         try (VersionedFile vf = VersionedFile.openForWriting(path)) {
-            UnsupportedOperationException e = org.junit.jupiter.api.Assertions.assertThrows(
-                    UnsupportedOperationException.class, () -> vf.commit("q", "v1", DAY,
-                            v -> v.dataset("x").write(new long[] {0}, new long[] {1}, new long[] {-5})));
-            assertTrue(e.getMessage().contains("densely"), e.getMessage());
-            assertEquals("py5", vf.currentVersion());
+            vf.commit("q1", "p11", DAY, v -> v.dataset("x").write(new long[] {0}, new long[] {1},
+                    new long[] {-1}));
+            vf.commit("q2", "p3", DAY.plusSeconds(1), v -> {
+                v.dataset("grid").write(new long[] {0, 0}, new long[] {1, 1}, new double[] {-2.5});
+                v.createDataset("y", DatasetSpec.builder(Datatype.INT64, 3).chunkShape(2).build(),
+                        int64(7, 8, 9));
+            });
         }
-        assertEquals(rows, VersionedFileTest.rawRows(path, "x"));
+        assertEquals(12 * 10, Hdf5Verifier.verify(path).denseMessages(),
+                "the links of the versions group and of /_version_data moved into their headers");
+        List<String> read = client("read", path.toString());
+        assertEquals(quireLines(path), kind(read, "D|"));
+        assertEquals(kind(read, "D|").stream().map(l -> l.substring(1)).toList(),
+                kind(read, "H|").stream().map(l -> l.substring(1)).toList());
+        assertTrue(kind(read, "D|").contains("D|q1|x|<i8|10|-1,111,102,103,104,105,106,107,108,109"), read.toString());
+        assertTrue(kind(read, "D|").contains("D|q2|grid|<f8|3,5|-2.5,1.0,2.0,3.0,-3.0,5.0,6.0,7.0,8.0,"
+                + "-1.0,10.0,11.0,12.0,13.0,-2.0"), read.toString());
+        assertTrue(kind(read, "D|").contains("D|q2|y|<i8|3|7,8,9"), read.toString());
+        assertEquals(List.of("C|q2"), kind(read, "C|"));
+        assertEquals(14, kind(read, "V|").size(), "p0 ... p11, q1, q2");
+
+        List<String> more = client("commit", path.toString(), "py", "change", "q1");
+        assertTrue(kind(more, "D|").contains("D|py|x|<i8|10|-1,555,102,103,104,105,106,107,108,109"), more.toString());
+        assertEquals(quireLines(path), kind(more, "D|"));
+        // The versions group's 16 links dense again; py's 10 datasets (q1's); /_version_data stays
+        // compact (libhdf5 moves links into dense storage only when it adds one).
+        assertEquals(12 * 10 + 16 + 10, Hdf5Verifier.verify(path).denseMessages());
+
+        // Deleting a version from the versions group libhdf5 stored densely again.
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.deleteVersions("p3");
+            vf.verify();
+        }
+        List<String> left = client("read", path.toString());
+        assertEquals(quireLines(path), kind(left, "D|"));
+        assertTrue(kind(left, "V|").stream().anyMatch(l -> l.startsWith("V|q2|p2|")), left.toString());
+        assertEquals(14, kind(left, "V|").size(), left.toString());
+        assertTrue(kind(left, "D|").contains("D|q2|grid|<f8|3,5|-2.5,1.0,2.0,3.0,-3.0,5.0,6.0,7.0,8.0,"
+                + "-1.0,10.0,11.0,12.0,13.0,-2.0"), left.toString());
+        // Every object's metadata, and every version's data (h5dump has no LZF for hash_table).
+        for (List<String> args : List.of(List.of("-H"), List.of("-g", "/_version_data/versions"))) {
+            List<String> command = new ArrayList<>(List.of("h5dump"));
+            command.addAll(args);
+            command.add(path.toString());
+            ExternalTools.Result dump = ExternalTools.run(command, 120);
+            assertEquals(0, dump.exitCode(), dump.output());
+            assertTrue(dump.stdout().contains("GROUP \"q2\""), args.toString());
+        }
     }
 
     @Test
@@ -267,7 +317,7 @@ class VersionedInteropTest {
     @Test
     void namesOnlyVersionedHdf5CommitsAreReachedWithEquals() throws IOException {
         Path path = dir.resolve("odd.h5");
-        client("chain", path.toString(), "2");
+        client("create", path.toString(), "2");
         client("commit", path.toString(), "latest", "change");
         client("commit", path.toString(), "@x", "same");
         try (VersionedFile vf = VersionedFile.open(path)) {

@@ -52,6 +52,11 @@ public record LinkInfoMessage(long fractalHeapAddress, long nameIndexAddress,
         return compact;
     }
 
+    /** Whether the message {@code body} (as stored) has its group number new links. */
+    public static boolean tracksCreationOrder(byte[] body) {
+        return (body[1] & FLAG_CREATION_ORDER_TRACKED) != 0;
+    }
+
     public static LinkInfoMessage decode(LittleEndianReader in)
             throws CorruptFileException, UnsupportedFormatException {
         long at = in.absolutePosition();
