@@ -36,9 +36,11 @@ final class OpenLocks implements AutoCloseable {
      * How long a writer refused by a shared lock on the writer byte tries again before it says
      * readers hold the file: a {@link #writerHolds} probe (a job's in-situ reader, {@code quire
      * watch}) holds that lock for microseconds, a plain reader for as long as it has the file
-     * open. So a status probe never makes an open for writing fail.
+     * open. So a status probe never makes an open for writing fail. A second, because a probe
+     * descheduled on a loaded machine holds the lock that long: 200 ms let a brief SWMR look
+     * refuse a writer at load average 27 on 2 cores.
      */
-    static final long PROBE_PATIENCE_NANOS = 200_000_000L;
+    static final long PROBE_PATIENCE_NANOS = 1_000_000_000L;
 
     /** How a file is opened, as the locks see it. */
     enum Role { WRITER, SWMR_READER, READER }
