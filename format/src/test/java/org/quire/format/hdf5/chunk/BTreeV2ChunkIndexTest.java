@@ -1,9 +1,11 @@
 package org.quire.format.hdf5.chunk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,8 +14,10 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
+import org.quire.format.hdf5.layout.BTreeV2Header;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
@@ -27,7 +31,9 @@ import org.quire.format.storage.Storage;
  * The version-2 B-tree index on its own, beyond the chunk index contract
  * ({@code BTreeV2ChunkIndexContractTest}): records inserted in any order through leaf and
  * internal splits, and rewritten records that allocate no new nodes; through a metadata cache
- * of 16 KiB, so nodes are evicted (written early, children before parents) and reloaded.
+ * of 16 KiB, so nodes are evicted (written early, children before parents) and reloaded;
+ * while SWMR readers follow the file, no node of a flushed state is rewritten; the header
+ * checked against the layout message and the filters.
  */
 class BTreeV2ChunkIndexTest {
 
@@ -145,5 +151,112 @@ class BTreeV2ChunkIndexTest {
             index.forEachStoredChunk((scaled, record) -> count[0]++);
             assertEquals(keys.size(), count[0]);
         }
+    }
+
+    /**
+     * With readers following the file, inserts (through leaf splits) and replacements after a
+     * flush leave every byte the flushed state holds as it was, but the header: the old state,
+     * its header put back, still reads its records, and the new one reads the new records.
+     */
+    @Test
+    void whileReadersFollowTheFileNoNodeOfAFlushedStateIsRewritten() throws IOException {
+        List<long[]> keys = shuffledGrid(8, 3);
+        List<long[]> first = keys.subList(0, 400);
+        List<long[]> later = keys.subList(400, keys.size());
+        Path path = dir.resolve("swmr.h5");
+        long address;
+        byte[] flushed;
+        try (TreeFile file = open("swmr.h5")) {
+            file.file().allocate(64);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file.blocks(),
+                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+            address = index.address();
+            for (long[] key : first) {
+                index.put(key, recordOf(key, 0));
+            }
+            assertTrue(index.depth() >= 1, "depth " + index.depth());
+            file.file().flushBegins();
+            file.cache().flush();
+            flushed = Files.readAllBytes(path);
+
+            file.file().followedByReaders(true);
+            for (long[] key : later) {
+                index.put(key, recordOf(key, 0));
+            }
+            for (long[] key : first.subList(0, 50)) {
+                index.put(key, recordOf(key, 1));
+            }
+            file.file().flushBegins();
+            file.cache().flush();
+        }
+        byte[] now = Files.readAllBytes(path);
+        for (int i = 0; i < flushed.length; i++) {
+            if ((i < address || i >= address + BTreeV2Header.SIZE) && flushed[i] != now[i]) {
+                throw new AssertionError("byte " + i + " of the flushed state rewritten");
+            }
+        }
+        try (TreeFile file = open("swmr.h5")) {
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+            for (int i = 0; i < keys.size(); i++) {
+                assertEquals(recordOf(keys.get(i), i < 50 ? 1 : 0), index.get(keys.get(i)));
+            }
+            long[] count = {0};
+            index.forEachStoredChunk((scaled, record) -> count[0]++);
+            assertEquals(keys.size(), count[0]);
+        }
+        System.arraycopy(flushed, (int) address, now, (int) address, BTreeV2Header.SIZE);
+        Files.write(path, now);
+        try (TreeFile file = open("swmr.h5")) {
+            BTreeV2ChunkIndex old = BTreeV2ChunkIndex.open(file.blocks(), address,
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+            for (long[] key : first) {
+                assertEquals(recordOf(key, 0), old.get(key));
+            }
+            assertEquals(ChunkRecord.UNWRITTEN, old.get(later.get(0)));
+            long[] count = {0};
+            old.forEachStoredChunk((scaled, record) -> count[0]++);
+            assertEquals(first.size(), count[0]);
+        }
+    }
+
+    @Test
+    void theHeaderMustHoldTheLayoutMessagesParametersAndRecordType() throws IOException {
+        long filtered;
+        long unfiltered;
+        try (TreeFile file = open("checks.h5")) {
+            file.file().allocate(64);
+            filtered = BTreeV2ChunkIndex.create(file.blocks(),
+                    ChunkRecordFormat.filtered(CHUNK_BYTES), 2, CHUNK_BYTES).address();
+            unfiltered = BTreeV2ChunkIndex.create(file.blocks(),
+                    ChunkRecordFormat.unfiltered(), 2, CHUNK_BYTES).address();
+            file.cache().flush();
+        }
+        try (TreeFile file = open("checks.h5")) {
+            ChunkIndexParameters.BTreeV2 other = new ChunkIndexParameters.BTreeV2(2048, 100, 39);
+            CorruptFileException parameters = assertThrows(CorruptFileException.class,
+                    () -> BTreeV2ChunkIndex.open(file.blocks(), filtered, other, 2,
+                            CHUNK_BYTES, true, false));
+            assertHeaderError(parameters, filtered, "creation parameters",
+                    other + " (from the data layout message)",
+                    ChunkIndexParameters.BTreeV2.DEFAULT.toString());
+            CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
+                    () -> BTreeV2ChunkIndex.open(file.blocks(), filtered,
+                            ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, false));
+            assertHeaderError(asUnfiltered, filtered, "type", "10 (unfiltered chunks)", "11");
+            CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
+                    () -> BTreeV2ChunkIndex.open(file.blocks(), unfiltered,
+                            ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, true, false));
+            assertHeaderError(asFiltered, unfiltered, "type", "11 (filtered chunks)", "10");
+        }
+    }
+
+    private static void assertHeaderError(CorruptFileException e, long address, String field,
+                                          String expected, String found) {
+        assertEquals(address, e.offset());
+        assertEquals(BTreeV2Header.IDENTITY.structure(), e.structure());
+        assertEquals(field, e.field());
+        assertEquals(expected, e.expected());
+        assertEquals(found, e.found());
     }
 }
