@@ -178,6 +178,11 @@ class ExtensibleArrayChunkIndexTest {
         }
     }
 
+    /**
+     * After a flush, records put into the blocks and page it wrote, and into blocks and a page
+     * new under them (a direct data block, a data block of a super block, a super block, a
+     * page of a data block), are written by the next flush: each parent is rewritten.
+     */
     @Test
     void aRecordPutAfterAFlushIsWrittenByTheNextOne() throws IOException {
         MetadataCache cache = cache(1 << 24);
@@ -187,57 +192,70 @@ class ExtensibleArrayChunkIndexTest {
             index.put(new long[] {element}, newChunk(cache));
         }
         cache.flush();
+        int indexed = GEOMETRY.firstIndexedSuperBlock();
+        long[] later = {IN_INDEX_BLOCK + 1, DIRECT + 1, INDEXED + 1, PAGED + 1,
+            4 + GEOMETRY.startElement(2), // a new data block of the index block
+            INDEXED + GEOMETRY.dataBlockElements(indexed), // a new one of a super block
+            4 + GEOMETRY.startElement(indexed + 1), // a new super block
+            PAGED + GEOMETRY.pageElements()}; // a new page of a data block
         List<ChunkRecord> second = new ArrayList<>();
-        for (long element : elements) { // the same blocks and page, now clean
+        for (long element : later) {
             ChunkRecord chunk = newChunk(cache);
             second.add(chunk);
-            index.put(new long[] {element + 1}, chunk);
+            index.put(new long[] {element}, chunk);
         }
         cache.flush();
         ExtensibleArrayChunkIndex reopened = open(cache(1 << 24), index.address(), false);
-        for (int i = 0; i < elements.length; i++) {
-            assertEquals(second.get(i), reopened.get(new long[] {elements[i] + 1}),
-                    "element " + (elements[i] + 1));
+        for (int i = 0; i < later.length; i++) {
+            assertEquals(second.get(i), reopened.get(new long[] {later[i]}),
+                    "element " + later[i]);
         }
-        assertEquals(PAGED + 2, ExtensibleArrayHeader.read(file, index.address()).statistics()
-                .maxIndexSet());
+        assertEquals(PAGED + GEOMETRY.pageElements() + 1,
+                ExtensibleArrayHeader.read(file, index.address()).statistics().maxIndexSet());
     }
 
     /**
-     * A cache with room for the header, the index block, a super block and about two pages:
-     * writing, reading and visiting one chunk in each of eight pages stays within it, because
-     * every block is unprotected after use and can be evicted.
+     * A cache with room for the header, the index block, the largest super block and about
+     * three pages: writing, reading and visiting two chunks in pages of each of eight paged
+     * super blocks stays within it, because every block is unprotected after use and can be
+     * evicted.
      */
     @Test
     void blocksAreReleasedAfterEachPutGetAndVisitSoTheCacheBoundHolds() throws IOException {
-        int s = firstPagedSuperBlock();
+        int firstPaged = firstPagedSuperBlock();
+        int lastPaged = firstPaged + 7;
         ExtensibleArrayDataBlock layout = new ExtensibleArrayDataBlock(GEOMETRY,
-                ChunkRecordFormat.unfiltered(), s);
-        long pageCharge = layout.pageSize() + MetadataCache.BOOKKEEPING_BYTES_PER_ENTRY;
-        long bound = 3 * pageCharge + ExtensibleArraySuperBlock.size(GEOMETRY, s)
+                ChunkRecordFormat.unfiltered(), firstPaged);
+        long bound = 3L * (layout.pageSize() + MetadataCache.BOOKKEEPING_BYTES_PER_ENTRY)
+                + ExtensibleArraySuperBlock.size(GEOMETRY, lastPaged)
                 + ExtensibleArrayIndexBlock.size(GEOMETRY, ChunkRecordFormat.unfiltered())
-                + layout.prefixSize() + ExtensibleArrayHeader.SIZE
-                + 4 * MetadataCache.BOOKKEEPING_BYTES_PER_ENTRY;
-        long first = 4 + GEOMETRY.startElement(s);
+                + new ExtensibleArrayDataBlock(GEOMETRY, ChunkRecordFormat.unfiltered(),
+                        lastPaged).prefixSize()
+                + ExtensibleArrayHeader.SIZE + 4 * MetadataCache.BOOKKEEPING_BYTES_PER_ENTRY;
+        List<Long> elements = new ArrayList<>();
+        for (int s = firstPaged; s <= lastPaged; s++) {
+            long first = 4 + GEOMETRY.startElement(s);
+            elements.add(first + 3);
+            elements.add(first + GEOMETRY.pageElements() + 3);
+        }
         MetadataCache writing = cache(bound);
         ExtensibleArrayChunkIndex index = create(writing);
         List<ChunkRecord> written = new ArrayList<>();
-        for (int page = 0; page < 8; page++) {
+        for (long element : elements) {
             ChunkRecord chunk = new ChunkRecord(file.allocate(CHUNK_BYTES), CHUNK_BYTES, 0);
             written.add(chunk);
-            index.put(new long[] {first + page * GEOMETRY.pageElements() + page}, chunk);
-            assertTrue(writing.accountedBytes() <= bound, "after the put in page " + page
+            index.put(new long[] {element}, chunk);
+            assertTrue(writing.accountedBytes() <= bound, "after the put of " + element
                     + ": " + writing.accountedBytes() + " bytes");
         }
         writing.flush();
 
         MetadataCache reading = cache(bound);
         ExtensibleArrayChunkIndex looked = open(reading, index.address(), false);
-        for (int page = 0; page < 8; page++) {
-            assertEquals(written.get(page), looked.get(new long[] {first
-                    + page * GEOMETRY.pageElements() + page}));
-            assertTrue(reading.accountedBytes() <= bound, "after the get in page " + page
-                    + ": " + reading.accountedBytes() + " bytes");
+        for (int i = 0; i < elements.size(); i++) {
+            assertEquals(written.get(i), looked.get(new long[] {elements.get(i)}));
+            assertTrue(reading.accountedBytes() <= bound, "after the get of "
+                    + elements.get(i) + ": " + reading.accountedBytes() + " bytes");
         }
 
         MetadataCache visiting = cache(bound);
@@ -248,6 +266,7 @@ class ExtensibleArrayChunkIndexTest {
                     + visiting.accountedBytes() + " bytes");
         });
         assertEquals(written, visited);
+        assertTrue(visiting.accountedBytes() <= bound, visiting.accountedBytes() + " bytes");
     }
 
     @Test
