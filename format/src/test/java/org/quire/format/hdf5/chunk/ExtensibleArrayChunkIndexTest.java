@@ -216,7 +216,7 @@ class ExtensibleArrayChunkIndexTest {
 
     /**
      * A cache with room for the header, the index block, the largest super block and about
-     * three pages: writing, reading and visiting two chunks in pages of each of eight paged
+     * three pages: writing, reading and visiting three chunks in pages of each of eight paged
      * super blocks stays within it, because every block is unprotected after use and can be
      * evicted.
      */
@@ -237,6 +237,7 @@ class ExtensibleArrayChunkIndexTest {
             long first = 4 + GEOMETRY.startElement(s);
             elements.add(first + 3);
             elements.add(first + GEOMETRY.pageElements() + 3);
+            elements.add(first + GEOMETRY.dataBlockElements(s) + 3); // data block 1, page 0
         }
         MetadataCache writing = cache(bound);
         ExtensibleArrayChunkIndex index = create(writing);
