@@ -18,6 +18,7 @@ import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
 import org.quire.format.hdf5.layout.BTreeV2Header;
+import org.quire.format.hdf5.layout.BTreeV2InternalNode;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
@@ -258,5 +259,54 @@ class BTreeV2ChunkIndexTest {
         assertEquals(field, e.field());
         assertEquals(expected, e.expected());
         assertEquals(found, e.found());
+    }
+
+    /**
+     * A root whose first child pointer leads back to the root: a lookup below it is corrupt
+     * at that address (a cycle), not an endless walk; keys the root holds are still found.
+     */
+    @Test
+    void aChildPointerBackToTheRootIsACycle() throws IOException {
+        List<long[]> keys = shuffledGrid(6, 5);
+        long address;
+        try (TreeFile file = open("cycle.h5")) {
+            file.file().allocate(64);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file.blocks(),
+                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+            address = index.address();
+            for (long[] key : keys) {
+                index.put(key, recordOf(key, 0));
+            }
+            assertEquals(1, index.depth());
+            file.cache().flush();
+        }
+        long root;
+        long[] inRoot;
+        try (TreeFile file = open("cycle.h5")) {
+            BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file.file(), address,
+                    3, CHUNK_BYTES);
+            root = header.rootAddress();
+            BTreeV2InternalNode<BTreeV2ChunkRecord> node = BTreeV2InternalNode.read(file.file(),
+                    root, header.format(), header.geometry(), 1, header.rootRecords());
+            List<BTreeV2InternalNode.ChildPointer> children = new ArrayList<>(node.children());
+            BTreeV2InternalNode.ChildPointer first = children.get(0);
+            children.set(0, new BTreeV2InternalNode.ChildPointer(root, first.records(),
+                    first.totalRecords()));
+            file.file().write(root, new BTreeV2InternalNode<>(node.records(), children)
+                    .encode(header.format(), header.geometry(), 1));
+            inRoot = node.records().get(0).scaled();
+        }
+        try (TreeFile file = open("cycle.h5")) {
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+            assertEquals(recordOf(inRoot, 0), index.get(inRoot));
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> index.get(new long[] {0, 0, 0}));
+            assertEquals(root, e.offset());
+            assertEquals(BTreeV2InternalNode.IDENTITY.structure(), e.structure());
+            assertEquals("child node address", e.field());
+            assertEquals("a node below its parent", e.expected());
+            assertEquals(root + ", a node above it (a cycle)", e.found());
+        }
     }
 }
