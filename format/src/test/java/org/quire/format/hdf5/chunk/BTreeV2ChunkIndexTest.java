@@ -15,10 +15,12 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.ChunkProxy;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
 import org.quire.format.hdf5.layout.BTreeV2Header;
 import org.quire.format.hdf5.layout.BTreeV2InternalNode;
+import org.quire.format.hdf5.layout.BTreeV2LeafNode;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
@@ -307,6 +309,70 @@ class BTreeV2ChunkIndexTest {
             assertEquals("child node address", e.field());
             assertEquals("a node below its parent", e.expected());
             assertEquals(root + ", a node above it (a cycle)", e.found());
+        }
+    }
+
+    /**
+     * Through leaf and internal splits (depth 2), every node waits for the nodes and chunks it
+     * points at: the header for the root, each internal node for its children, each leaf for
+     * the chunks of its records; read back from the tree as flushed.
+     */
+    @Test
+    void eachNodeWaitsForItsChildrenAndItsRecordsChunks() throws IOException {
+        List<long[]> keys = shuffledGrid(14, 13);
+        try (Storage storage = FileStorage.open(dir.resolve("dependencies.h5"),
+                OpenMode.CREATE_NEW)) {
+            BlockFile file = new BlockFile(storage);
+            file.allocate(64);
+            MetadataCache cache = new MetadataCache(storage, 1 << 24, Durability.NONE);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(new IndexBlocks(file, cache),
+                    ChunkRecordFormat.unfiltered(), 3, CHUNK_BYTES);
+            for (long[] key : keys) {
+                ChunkRecord chunk = new ChunkRecord(file.allocate(CHUNK_BYTES),
+                        CHUNK_BYTES, 0);
+                cache.insert(new ChunkProxy(chunk.address(), CHUNK_BYTES));
+                cache.chunkWritten(chunk.address());
+                index.put(key, chunk);
+            }
+            assertEquals(2, index.depth());
+            cache.flush();
+            BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file,
+                    index.address(), 3, CHUNK_BYTES);
+            assertTrue(cache.dependsOn(index.address(), header.rootAddress()), "header on root");
+            int[] counts = new int[3];
+            assertSubtreeDependencies(file, cache, header, header.rootAddress(), 2,
+                    header.rootRecords(), counts);
+            assertTrue(counts[1] > 1, "internal nodes below the root: " + counts[1]);
+            assertTrue(counts[0] > keys.size() / 2, "leaf records: " + counts[0]);
+        }
+    }
+
+    /**
+     * Checks the dependencies of the node at {@code address} and below; counts leaf records and
+     * internal nodes per depth. (An internal node's own records came up from split leaves,
+     * which still depend on their chunks.)
+     */
+    private static void assertSubtreeDependencies(BlockFile file, MetadataCache cache,
+                                                  BTreeV2Header<BTreeV2ChunkRecord> header,
+                                                  long address, int depth, int records,
+                                                  int[] counts) throws IOException {
+        if (depth == 0) {
+            for (BTreeV2ChunkRecord record : BTreeV2LeafNode.read(file, address,
+                    header.format(), header.geometry(), records).records()) {
+                assertTrue(cache.dependsOn(address, record.chunk().address()),
+                        "leaf " + address + " on chunk " + record.chunk().address());
+                counts[0]++;
+            }
+            return;
+        }
+        counts[depth]++;
+        BTreeV2InternalNode<BTreeV2ChunkRecord> node = BTreeV2InternalNode.read(file, address,
+                header.format(), header.geometry(), depth, records);
+        for (BTreeV2InternalNode.ChildPointer child : node.children()) {
+            assertTrue(cache.dependsOn(address, child.address()),
+                    "node " + address + " at depth " + depth + " on child " + child.address());
+            assertSubtreeDependencies(file, cache, header, child.address(), depth - 1,
+                    child.records(), counts);
         }
     }
 }
