@@ -101,6 +101,8 @@ class BTreeV2ChunkIndexTest {
             }
             assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {20, 0, 0}));
             file.cache().flush();
+            assertTrue(file.cache().accountedBytes() <= file.cache().maxBytes(),
+                    "every node unprotected: " + file.cache().accountedBytes() + " bytes");
         }
         try (TreeFile file = open("tree.h5")) {
             BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
@@ -191,6 +193,9 @@ class BTreeV2ChunkIndexTest {
             }
             file.file().flushBegins();
             file.cache().flush();
+            assertTrue(file.cache().accountedBytes() <= file.cache().maxBytes(),
+                    "every node moved or changed unprotected: " + file.cache().accountedBytes()
+                    + " bytes");
         }
         byte[] now = Files.readAllBytes(path);
         for (int i = 0; i < flushed.length; i++) {
