@@ -18,6 +18,7 @@ import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.cache.ChunkProxy;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
+import org.quire.format.hdf5.layout.BTreeV2Geometry;
 import org.quire.format.hdf5.layout.BTreeV2Header;
 import org.quire.format.hdf5.layout.BTreeV2InternalNode;
 import org.quire.format.hdf5.layout.BTreeV2LeafNode;
@@ -333,11 +334,7 @@ class BTreeV2ChunkIndexTest {
             BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(new IndexBlocks(file, cache),
                     ChunkRecordFormat.unfiltered(), 3, CHUNK_BYTES);
             for (long[] key : keys) {
-                ChunkRecord chunk = new ChunkRecord(file.allocate(CHUNK_BYTES),
-                        CHUNK_BYTES, 0);
-                cache.insert(new ChunkProxy(chunk.address(), CHUNK_BYTES));
-                cache.chunkWritten(chunk.address());
-                index.put(key, chunk);
+                index.put(key, writtenChunk(file, cache));
             }
             assertEquals(2, index.depth());
             cache.flush();
@@ -379,5 +376,87 @@ class BTreeV2ChunkIndexTest {
             assertSubtreeDependencies(file, cache, header, child.address(), depth - 1,
                     child.records(), counts);
         }
+    }
+
+    /**
+     * A root leaf holds exactly as many records as fit; one more splits it: the old root,
+     * keeping its address, becomes the left child of a new root, which the header now depends
+     * on instead of it; the new root depends on both children, the right child on the chunks
+     * of the records moved into it, and a replaced record's leaf on the new chunk. Opened for
+     * writing again, the tree takes more records.
+     */
+    @Test
+    void aFullRootLeafSplitsUnderANewRootOnlyAtTheRecordPastItsCapacity() throws IOException {
+        int capacity = BTreeV2Geometry.of(ChunkIndexParameters.BTreeV2.DEFAULT.nodeSize(),
+                new BTreeV2ChunkRecord.Format(ChunkRecordFormat.unfiltered(), 2, CHUNK_BYTES)
+                        .size()).capacity(0);
+        Path path = dir.resolve("split.h5");
+        long address;
+        try (Storage storage = FileStorage.open(path, OpenMode.CREATE_NEW)) {
+            BlockFile file = new BlockFile(storage);
+            file.allocate(64);
+            MetadataCache cache = new MetadataCache(storage, 1 << 24, Durability.NONE);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(new IndexBlocks(file, cache),
+                    ChunkRecordFormat.unfiltered(), 2, CHUNK_BYTES);
+            address = index.address();
+            List<ChunkRecord> chunks = new ArrayList<>();
+            for (int i = 0; i <= capacity; i++) {
+                if (i == capacity) {
+                    assertEquals(0, index.depth(), capacity + " records in the root leaf");
+                    cache.flush();
+                }
+                ChunkRecord chunk = writtenChunk(file, cache);
+                chunks.add(chunk);
+                index.put(new long[] {0, i}, chunk);
+            }
+            assertEquals(1, index.depth());
+            cache.flush();
+            BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file, address, 2,
+                    CHUNK_BYTES);
+            BTreeV2InternalNode<BTreeV2ChunkRecord> root = BTreeV2InternalNode.read(file,
+                    header.rootAddress(), header.format(), header.geometry(), 1,
+                    header.rootRecords());
+            long left = root.children().get(0).address();
+            long right = root.children().get(1).address();
+            assertTrue(cache.dependsOn(address, header.rootAddress()), "header on the new root");
+            assertTrue(!cache.dependsOn(address, left), "header no longer on the old root");
+            assertTrue(cache.dependsOn(header.rootAddress(), left), "root on its left child");
+            assertTrue(cache.dependsOn(header.rootAddress(), right), "root on its right child");
+            List<BTreeV2ChunkRecord> moved = BTreeV2LeafNode.read(file, right, header.format(),
+                    header.geometry(), root.children().get(1).records()).records();
+            for (BTreeV2ChunkRecord record : moved) {
+                assertTrue(cache.dependsOn(right, record.chunk().address()),
+                        "right child on the chunk of " + record.scaled()[1]);
+            }
+            ChunkRecord replacement = writtenChunk(file, cache);
+            index.put(new long[] {0, 0}, replacement);
+            assertTrue(cache.dependsOn(left, replacement.address()), "leaf on the new chunk");
+            cache.flush();
+        }
+        try (Storage storage = FileStorage.open(path, OpenMode.READ_WRITE)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 24, Durability.NONE);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(new IndexBlocks(file, cache),
+                    address, ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, true);
+            index.put(new long[] {1, 0}, new ChunkRecord(4096, CHUNK_BYTES, 0));
+            cache.flush();
+        }
+        try (TreeFile file = open("split.h5")) {
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, false);
+            assertEquals(new ChunkRecord(4096, CHUNK_BYTES, 0), index.get(new long[] {1, 0}));
+            long[] count = {0};
+            index.forEachStoredChunk((scaled, record) -> count[0]++);
+            assertEquals(capacity + 2, count[0]);
+        }
+    }
+
+    /** A chunk's record at a real place in the file, its proxy in {@code cache}, written. */
+    private static ChunkRecord writtenChunk(BlockFile file, MetadataCache cache)
+            throws IOException {
+        ChunkRecord chunk = new ChunkRecord(file.allocate(CHUNK_BYTES), CHUNK_BYTES, 0);
+        cache.insert(new ChunkProxy(chunk.address(), CHUNK_BYTES));
+        cache.chunkWritten(chunk.address());
+        return chunk;
     }
 }
