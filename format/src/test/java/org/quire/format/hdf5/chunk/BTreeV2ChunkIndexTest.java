@@ -197,6 +197,12 @@ class BTreeV2ChunkIndexTest {
             assertTrue(file.cache().accountedBytes() <= file.cache().maxBytes(),
                     "every node moved or changed unprotected: " + file.cache().accountedBytes()
                     + " bytes");
+            // The moved root hangs under the header as the one it replaced did (its children
+            // may have been written early and evicted under the 16 KiB bound, and with them
+            // their dependencies).
+            long root = BTreeV2Header.read(file.file(), address, 3, CHUNK_BYTES).rootAddress();
+            assertTrue(root >= flushed.length, "the root moved");
+            assertTrue(file.cache().dependsOn(address, root), "header on root");
         }
         byte[] now = Files.readAllBytes(path);
         for (int i = 0; i < flushed.length; i++) {
