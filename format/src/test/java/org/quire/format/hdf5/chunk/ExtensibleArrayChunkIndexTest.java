@@ -106,9 +106,8 @@ class ExtensibleArrayChunkIndexTest {
     private static final long DIRECT = 4 + GEOMETRY.startElement(1);
     /** The first element of the first super block the index block points at (unpaged). */
     private static final long INDEXED = 4 + GEOMETRY.startElement(GEOMETRY.firstIndexedSuperBlock());
-    /** Page 1 of the first paged data block. */
-    private static final long PAGED = 4 + GEOMETRY.startElement(firstPagedSuperBlock())
-            + GEOMETRY.pageElements() + 5;
+    /** Page 0 of the first paged data block. */
+    private static final long PAGED = 4 + GEOMETRY.startElement(firstPagedSuperBlock()) + 5;
 
     private static int firstPagedSuperBlock() {
         int s = 0;
@@ -179,39 +178,38 @@ class ExtensibleArrayChunkIndexTest {
     }
 
     /**
-     * After a flush, records put into the blocks and page it wrote, and into blocks and a page
-     * new under them (a direct data block, a data block of a super block, a super block, a
-     * page of a data block), are written by the next flush: each parent is rewritten.
+     * After a flush, each change alone is written by the next flush, so each block marks
+     * itself or its parent changed: a record in a flushed index block, data block and page; a
+     * new super block (the index block points at it), a new page (its super block marks it),
+     * a larger max index set and a new data block below it (the header's statistics).
      */
     @Test
-    void aRecordPutAfterAFlushIsWrittenByTheNextOne() throws IOException {
+    void eachChangeAfterAFlushIsWrittenByTheNextOne() throws IOException {
         MetadataCache cache = cache(1 << 24);
         ExtensibleArrayChunkIndex index = create(cache);
-        long[] elements = {IN_INDEX_BLOCK, DIRECT, INDEXED, PAGED};
-        for (long element : elements) {
+        for (long element : new long[] {IN_INDEX_BLOCK, DIRECT, INDEXED, PAGED}) {
             index.put(new long[] {element}, newChunk(cache));
         }
         cache.flush();
         int indexed = GEOMETRY.firstIndexedSuperBlock();
         long[] later = {IN_INDEX_BLOCK + 1, DIRECT + 1, INDEXED + 1, PAGED + 1,
-            4 + GEOMETRY.startElement(2), // a new data block of the index block
-            INDEXED + GEOMETRY.dataBlockElements(indexed), // a new one of a super block
             4 + GEOMETRY.startElement(indexed + 1), // a new super block
-            PAGED + GEOMETRY.pageElements()}; // a new page of a data block
-        List<ChunkRecord> second = new ArrayList<>();
+            PAGED + GEOMETRY.pageElements(), // a new page of the same data block
+            PAGED + GEOMETRY.pageElements() + 1, // only the max index set grows
+            4 + GEOMETRY.startElement(2)}; // a new data block, below the max index set
         for (long element : later) {
             ChunkRecord chunk = newChunk(cache);
-            second.add(chunk);
             index.put(new long[] {element}, chunk);
+            cache.flush();
+            // Read back before the next change, which could rewrite the same block.
+            assertEquals(chunk, open(cache(1 << 24), index.address(), false)
+                    .get(new long[] {element}), "element " + element);
         }
-        cache.flush();
-        ExtensibleArrayChunkIndex reopened = open(cache(1 << 24), index.address(), false);
-        for (int i = 0; i < later.length; i++) {
-            assertEquals(second.get(i), reopened.get(new long[] {later[i]}),
-                    "element " + later[i]);
-        }
-        assertEquals(PAGED + GEOMETRY.pageElements() + 1,
-                ExtensibleArrayHeader.read(file, index.address()).statistics().maxIndexSet());
+        ExtensibleArrayHeader.Statistics statistics =
+                ExtensibleArrayHeader.read(file, index.address()).statistics();
+        assertEquals(PAGED + GEOMETRY.pageElements() + 2, statistics.maxIndexSet());
+        // Data blocks of super blocks 1 and 2, INDEXED's, PAGED's and the new super block's.
+        assertEquals(5, statistics.dataBlocks());
     }
 
     /**
@@ -268,6 +266,17 @@ class ExtensibleArrayChunkIndexTest {
         });
         assertEquals(written, visited);
         assertTrue(visiting.accountedBytes() <= bound, visiting.accountedBytes() + " bytes");
+
+        // A cache that keeps nothing unprotected: only the index block, held for the index's
+        // life, stays after the gets and the visit.
+        MetadataCache none = cache(1);
+        ExtensibleArrayChunkIndex held = open(none, index.address(), false);
+        for (long element : elements) {
+            held.get(new long[] {element});
+        }
+        assertEquals(1, none.entryCount(), "entries after the gets");
+        held.forEachStoredChunk((scaled, record) -> { });
+        assertEquals(1, none.entryCount(), "entries after the visit");
     }
 
     @Test
@@ -316,6 +325,10 @@ class ExtensibleArrayChunkIndexTest {
         ExtensibleArrayChunkIndex index = create(cache);
         assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {capacity}));
         assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {capacity - 1}));
+        ChunkRecord last = newChunk(cache);
+        index.put(new long[] {capacity - 1}, last); // the last data block of the last super block
+        assertEquals(last, index.get(new long[] {capacity - 1}));
+        assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {capacity}));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> index.put(new long[] {capacity}, newChunk(cache)));
         assertEquals("chunk " + capacity + " is beyond the extensible array's capacity of "
