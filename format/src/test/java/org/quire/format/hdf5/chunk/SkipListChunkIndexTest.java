@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.ChunkProxy;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
@@ -670,6 +671,59 @@ class SkipListChunkIndexTest {
             assertEquals("skip list index at " + address + " was opened read only",
                     e.getMessage());
             assertEquals(201, list.chunkCount());
+        }
+    }
+
+    /**
+     * The configuration node depends on the tail and the ghost; the tail on each supernode an
+     * append creates; a supernode on the chunks it records. A cache that keeps nothing
+     * unprotected holds no entry after lookups and a visit of a read-only index.
+     */
+    @Test
+    void theTailWaitsForItsSupernodesAndEachSupernodeForItsChunksAndNothingStaysHeld()
+            throws IOException {
+        Path path = dir.resolve("dependencies.idx");
+        long address;
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.CREATE_NEW)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            SkipListChunkIndex index = (SkipListChunkIndex) ChunkIndexes.create(file, cache,
+                    new long[] {0}, MAX, CHUNK, ELEMENT_SIZE, false, true);
+            address = index.address();
+            cache.flush();
+            SkipListConfiguration configuration = SkipListConfiguration.read(file, address);
+            long tail = configuration.tailAddress();
+            assertTrue(cache.dependsOn(address, tail), "configuration on the tail");
+            assertTrue(cache.dependsOn(address, configuration.ghostAddress()),
+                    "configuration on the ghost");
+            for (long c = 0; c < 64 * 3; c++) {
+                ChunkRecord chunk = new ChunkRecord(file.allocate(ELEMENT_SIZE), ELEMENT_SIZE, 0);
+                cache.insert(new ChunkProxy(chunk.address(), ELEMENT_SIZE));
+                cache.chunkWritten(chunk.address());
+                index.put(new long[] {c}, chunk);
+                cache.flush();
+                long newest = SkipListTail.read(file, tail, index.geometry()).rightmost()[0];
+                assertTrue(cache.dependsOn(tail, newest), "tail on supernode " + newest);
+                assertTrue(cache.dependsOn(newest, chunk.address()),
+                        "supernode " + newest + " on chunk " + c);
+            }
+        }
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache none = new MetadataCache(storage, 1, Durability.NONE);
+            DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
+                    new ChunkIndexParameters.SkipList(SkipListGeometry.DEFAULT.supernodeBits(),
+                            SkipListGeometry.DEFAULT.maxHeight()), address);
+            ChunkIndex index = ChunkIndexes.open(file, none, null, layout, new long[] {192},
+                    MAX, false, false);
+            for (long c = 0; c < 192; c += 17) {
+                assertTrue(index.get(new long[] {c}).isWritten(), "chunk " + c);
+            }
+            assertEquals(0, none.entryCount(), "entries after the lookups");
+            long[] count = {0};
+            index.forEachStoredChunk((scaled, record) -> count[0]++);
+            assertEquals(192, count[0]);
+            assertEquals(0, none.entryCount(), "entries after the visit");
         }
     }
 }
