@@ -186,11 +186,12 @@ class BTreeV2ChunkIndexTest {
             flushed = Files.readAllBytes(path);
 
             file.file().followedByReaders(true);
-            for (long[] key : later) {
-                index.put(key, recordOf(key, 0));
-            }
+            // Replacements first, so they meet nodes of the flushed state; inserts after.
             for (long[] key : first.subList(0, 50)) {
                 index.put(key, recordOf(key, 1));
+            }
+            for (long[] key : later) {
+                index.put(key, recordOf(key, 0));
             }
             file.file().flushBegins();
             file.cache().flush();
