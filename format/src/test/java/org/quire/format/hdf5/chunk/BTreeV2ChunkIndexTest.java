@@ -466,4 +466,47 @@ class BTreeV2ChunkIndexTest {
         cache.chunkWritten(chunk.address());
         return chunk;
     }
+
+    /**
+     * Through a cache that keeps nothing unprotected (bound of one byte; dirty nodes written
+     * early), inserts through root splits and replacements leave only the header held once
+     * flushed, and lookups and a visit of the tree read only leave nothing held.
+     */
+    @Test
+    void noNodeStaysHeldAfterPutsGetsAndAVisit() throws IOException {
+        List<long[]> keys = shuffledGrid(8, 17);
+        Path path = dir.resolve("held.h5");
+        long address;
+        try (Storage storage = FileStorage.open(path, OpenMode.CREATE_NEW)) {
+            BlockFile file = new BlockFile(storage);
+            file.allocate(64);
+            MetadataCache none = new MetadataCache(storage, 1, Durability.NONE);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(new IndexBlocks(file, none),
+                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+            address = index.address();
+            for (long[] key : keys) {
+                index.put(key, recordOf(key, 0));
+            }
+            for (long[] key : keys.subList(0, 40)) {
+                index.put(key, recordOf(key, 1));
+            }
+            assertTrue(index.depth() >= 1, "depth " + index.depth());
+            none.flush();
+            assertEquals(1, none.entryCount(), "entries after the puts (the header)");
+        }
+        try (Storage storage = FileStorage.open(path, OpenMode.READ)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache none = new MetadataCache(storage, 1, Durability.NONE);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(new IndexBlocks(file, none),
+                    address, ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+            for (int i = 0; i < keys.size(); i += 7) {
+                assertEquals(recordOf(keys.get(i), i < 40 ? 1 : 0), index.get(keys.get(i)));
+            }
+            assertEquals(0, none.entryCount(), "entries after the lookups");
+            long[] count = {0};
+            index.forEachStoredChunk((scaled, record) -> count[0]++);
+            assertEquals(keys.size(), count[0]);
+            assertEquals(0, none.entryCount(), "entries after the visit");
+        }
+    }
 }
