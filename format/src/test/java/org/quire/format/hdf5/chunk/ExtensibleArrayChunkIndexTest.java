@@ -197,6 +197,7 @@ class ExtensibleArrayChunkIndexTest {
             PAGED + GEOMETRY.pageElements(), // a new page of the same data block
             PAGED + GEOMETRY.pageElements() + 1, // only the max index set grows
             4 + GEOMETRY.startElement(2)}; // a new data block, below the max index set
+        long maxIndexSet = PAGED + 1;
         for (long element : later) {
             ChunkRecord chunk = newChunk(cache);
             index.put(new long[] {element}, chunk);
@@ -204,6 +205,9 @@ class ExtensibleArrayChunkIndexTest {
             // Read back before the next change, which could rewrite the same block.
             assertEquals(chunk, open(cache(1 << 24), index.address(), false)
                     .get(new long[] {element}), "element " + element);
+            maxIndexSet = Math.max(maxIndexSet, element + 1);
+            assertEquals(maxIndexSet, ExtensibleArrayHeader.read(file, index.address())
+                    .statistics().maxIndexSet(), "max index set after element " + element);
         }
         ExtensibleArrayHeader.Statistics statistics =
                 ExtensibleArrayHeader.read(file, index.address()).statistics();
