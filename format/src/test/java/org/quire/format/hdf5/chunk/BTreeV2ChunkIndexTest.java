@@ -1,9 +1,11 @@
 package org.quire.format.hdf5.chunk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,8 +14,14 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.ChunkProxy;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
+import org.quire.format.hdf5.layout.BTreeV2Geometry;
+import org.quire.format.hdf5.layout.BTreeV2Header;
+import org.quire.format.hdf5.layout.BTreeV2InternalNode;
+import org.quire.format.hdf5.layout.BTreeV2LeafNode;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
@@ -27,7 +35,9 @@ import org.quire.format.storage.Storage;
  * The version-2 B-tree index on its own, beyond the chunk index contract
  * ({@code BTreeV2ChunkIndexContractTest}): records inserted in any order through leaf and
  * internal splits, and rewritten records that allocate no new nodes; through a metadata cache
- * of 16 KiB, so nodes are evicted (written early, children before parents) and reloaded.
+ * of 16 KiB, so nodes are evicted (written early, children before parents) and reloaded;
+ * while SWMR readers follow the file, no node of a flushed state is rewritten; the header
+ * checked against the layout message and the filters.
  */
 class BTreeV2ChunkIndexTest {
 
@@ -92,6 +102,8 @@ class BTreeV2ChunkIndexTest {
             }
             assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {20, 0, 0}));
             file.cache().flush();
+            assertTrue(file.cache().accountedBytes() <= file.cache().maxBytes(),
+                    "every node unprotected: " + file.cache().accountedBytes() + " bytes");
         }
         try (TreeFile file = open("tree.h5")) {
             BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
@@ -144,6 +156,357 @@ class BTreeV2ChunkIndexTest {
             long[] count = {0};
             index.forEachStoredChunk((scaled, record) -> count[0]++);
             assertEquals(keys.size(), count[0]);
+        }
+    }
+
+    /**
+     * With readers following the file, inserts (through leaf splits) and replacements after a
+     * flush leave every byte the flushed state holds as it was, but the header: the old state,
+     * its header put back, still reads its records, and the new one reads the new records.
+     */
+    @Test
+    void whileReadersFollowTheFileNoNodeOfAFlushedStateIsRewritten() throws IOException {
+        List<long[]> keys = shuffledGrid(8, 3);
+        List<long[]> first = keys.subList(0, 400);
+        List<long[]> later = keys.subList(400, keys.size());
+        Path path = dir.resolve("swmr.h5");
+        long address;
+        byte[] flushed;
+        try (TreeFile file = open("swmr.h5")) {
+            file.file().allocate(64);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file.blocks(),
+                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+            address = index.address();
+            for (long[] key : first) {
+                index.put(key, recordOf(key, 0));
+            }
+            assertTrue(index.depth() >= 1, "depth " + index.depth());
+            file.file().flushBegins();
+            file.cache().flush();
+            flushed = Files.readAllBytes(path);
+
+            file.file().followedByReaders(true);
+            // Replacements first, so they meet nodes of the flushed state; inserts after.
+            for (long[] key : first.subList(0, 50)) {
+                index.put(key, recordOf(key, 1));
+            }
+            for (long[] key : later) {
+                index.put(key, recordOf(key, 0));
+            }
+            file.file().flushBegins();
+            file.cache().flush();
+            assertTrue(file.cache().accountedBytes() <= file.cache().maxBytes(),
+                    "every node moved or changed unprotected: " + file.cache().accountedBytes()
+                    + " bytes");
+            // The moved root hangs under the header as the one it replaced did (its children
+            // may have been written early and evicted under the 16 KiB bound, and with them
+            // their dependencies).
+            long root = BTreeV2Header.read(file.file(), address, 3, CHUNK_BYTES).rootAddress();
+            assertTrue(root >= flushed.length, "the root moved");
+            assertTrue(file.cache().dependsOn(address, root), "header on root");
+        }
+        byte[] now = Files.readAllBytes(path);
+        for (int i = 0; i < flushed.length; i++) {
+            if ((i < address || i >= address + BTreeV2Header.SIZE) && flushed[i] != now[i]) {
+                throw new AssertionError("byte " + i + " of the flushed state rewritten");
+            }
+        }
+        try (TreeFile file = open("swmr.h5")) {
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+            for (int i = 0; i < keys.size(); i++) {
+                assertEquals(recordOf(keys.get(i), i < 50 ? 1 : 0), index.get(keys.get(i)));
+            }
+            long[] count = {0};
+            index.forEachStoredChunk((scaled, record) -> count[0]++);
+            assertEquals(keys.size(), count[0]);
+        }
+        System.arraycopy(flushed, (int) address, now, (int) address, BTreeV2Header.SIZE);
+        Files.write(path, now);
+        try (TreeFile file = open("swmr.h5")) {
+            BTreeV2ChunkIndex old = BTreeV2ChunkIndex.open(file.blocks(), address,
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+            for (long[] key : first) {
+                assertEquals(recordOf(key, 0), old.get(key));
+            }
+            assertEquals(ChunkRecord.UNWRITTEN, old.get(later.get(0)));
+            long[] count = {0};
+            old.forEachStoredChunk((scaled, record) -> count[0]++);
+            assertEquals(first.size(), count[0]);
+        }
+    }
+
+    @Test
+    void theHeaderMustHoldTheLayoutMessagesParametersAndRecordType() throws IOException {
+        long filtered;
+        long unfiltered;
+        try (TreeFile file = open("checks.h5")) {
+            file.file().allocate(64);
+            filtered = BTreeV2ChunkIndex.create(file.blocks(),
+                    ChunkRecordFormat.filtered(CHUNK_BYTES), 2, CHUNK_BYTES).address();
+            unfiltered = BTreeV2ChunkIndex.create(file.blocks(),
+                    ChunkRecordFormat.unfiltered(), 2, CHUNK_BYTES).address();
+            file.cache().flush();
+        }
+        try (TreeFile file = open("checks.h5")) {
+            ChunkIndexParameters.BTreeV2 other = new ChunkIndexParameters.BTreeV2(2048, 100, 39);
+            CorruptFileException parameters = assertThrows(CorruptFileException.class,
+                    () -> BTreeV2ChunkIndex.open(file.blocks(), filtered, other, 2,
+                            CHUNK_BYTES, true, false));
+            assertHeaderError(parameters, filtered, "creation parameters",
+                    other + " (from the data layout message)",
+                    ChunkIndexParameters.BTreeV2.DEFAULT.toString());
+            CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
+                    () -> BTreeV2ChunkIndex.open(file.blocks(), filtered,
+                            ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, false));
+            assertHeaderError(asUnfiltered, filtered, "type", "10 (unfiltered chunks)", "11");
+            CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
+                    () -> BTreeV2ChunkIndex.open(file.blocks(), unfiltered,
+                            ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, true, false));
+            assertHeaderError(asFiltered, unfiltered, "type", "11 (filtered chunks)", "10");
+        }
+    }
+
+    private static void assertHeaderError(CorruptFileException e, long address, String field,
+                                          String expected, String found) {
+        assertEquals(address, e.offset());
+        assertEquals(BTreeV2Header.IDENTITY.structure(), e.structure());
+        assertEquals(field, e.field());
+        assertEquals(expected, e.expected());
+        assertEquals(found, e.found());
+    }
+
+    /**
+     * A root whose first child pointer leads back to the root: a lookup below it is corrupt
+     * at that address (a cycle), not an endless walk; keys the root holds are still found.
+     */
+    @Test
+    void aChildPointerBackToTheRootIsACycle() throws IOException {
+        List<long[]> keys = shuffledGrid(6, 5);
+        long address;
+        try (TreeFile file = open("cycle.h5")) {
+            file.file().allocate(64);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file.blocks(),
+                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+            address = index.address();
+            for (long[] key : keys) {
+                index.put(key, recordOf(key, 0));
+            }
+            assertEquals(1, index.depth());
+            file.cache().flush();
+        }
+        long root;
+        long[] inRoot;
+        try (TreeFile file = open("cycle.h5")) {
+            BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file.file(), address,
+                    3, CHUNK_BYTES);
+            root = header.rootAddress();
+            BTreeV2InternalNode<BTreeV2ChunkRecord> node = BTreeV2InternalNode.read(file.file(),
+                    root, header.format(), header.geometry(), 1, header.rootRecords());
+            List<BTreeV2InternalNode.ChildPointer> children = new ArrayList<>(node.children());
+            BTreeV2InternalNode.ChildPointer first = children.get(0);
+            children.set(0, new BTreeV2InternalNode.ChildPointer(root, first.records(),
+                    first.totalRecords()));
+            file.file().write(root, new BTreeV2InternalNode<>(node.records(), children)
+                    .encode(header.format(), header.geometry(), 1));
+            inRoot = node.records().get(0).scaled();
+        }
+        try (TreeFile file = open("cycle.h5")) {
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+            assertEquals(recordOf(inRoot, 0), index.get(inRoot));
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> index.get(new long[] {0, 0, 0}));
+            assertEquals(root, e.offset());
+            assertEquals(BTreeV2InternalNode.IDENTITY.structure(), e.structure());
+            assertEquals("child node address", e.field());
+            assertEquals("a node below its parent", e.expected());
+            assertEquals(root + ", a node above it (a cycle)", e.found());
+        }
+    }
+
+    /**
+     * Through leaf and internal splits (depth 2), every node waits for the nodes and chunks it
+     * points at: the header for the root, each internal node for its children, each leaf for
+     * the chunks of its records; read back from the tree as flushed.
+     */
+    @Test
+    void eachNodeWaitsForItsChildrenAndItsRecordsChunks() throws IOException {
+        List<long[]> keys = shuffledGrid(14, 13);
+        try (Storage storage = FileStorage.open(dir.resolve("dependencies.h5"),
+                OpenMode.CREATE_NEW)) {
+            BlockFile file = new BlockFile(storage);
+            file.allocate(64);
+            MetadataCache cache = new MetadataCache(storage, 1 << 24, Durability.NONE);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(new IndexBlocks(file, cache),
+                    ChunkRecordFormat.unfiltered(), 3, CHUNK_BYTES);
+            for (long[] key : keys) {
+                index.put(key, writtenChunk(file, cache));
+            }
+            assertEquals(2, index.depth());
+            cache.flush();
+            BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file,
+                    index.address(), 3, CHUNK_BYTES);
+            assertTrue(cache.dependsOn(index.address(), header.rootAddress()), "header on root");
+            int[] counts = new int[3];
+            assertSubtreeDependencies(file, cache, header, header.rootAddress(), 2,
+                    header.rootRecords(), counts);
+            assertTrue(counts[1] > 1, "internal nodes below the root: " + counts[1]);
+            assertTrue(counts[0] > keys.size() / 2, "leaf records: " + counts[0]);
+        }
+    }
+
+    /**
+     * Checks the dependencies of the node at {@code address} and below; counts leaf records and
+     * internal nodes per depth. (An internal node's own records came up from split leaves,
+     * which still depend on their chunks.)
+     */
+    private static void assertSubtreeDependencies(BlockFile file, MetadataCache cache,
+                                                  BTreeV2Header<BTreeV2ChunkRecord> header,
+                                                  long address, int depth, int records,
+                                                  int[] counts) throws IOException {
+        if (depth == 0) {
+            for (BTreeV2ChunkRecord record : BTreeV2LeafNode.read(file, address,
+                    header.format(), header.geometry(), records).records()) {
+                assertTrue(cache.dependsOn(address, record.chunk().address()),
+                        "leaf " + address + " on chunk " + record.chunk().address());
+                counts[0]++;
+            }
+            return;
+        }
+        counts[depth]++;
+        BTreeV2InternalNode<BTreeV2ChunkRecord> node = BTreeV2InternalNode.read(file, address,
+                header.format(), header.geometry(), depth, records);
+        for (BTreeV2InternalNode.ChildPointer child : node.children()) {
+            assertTrue(cache.dependsOn(address, child.address()),
+                    "node " + address + " at depth " + depth + " on child " + child.address());
+            assertSubtreeDependencies(file, cache, header, child.address(), depth - 1,
+                    child.records(), counts);
+        }
+    }
+
+    /**
+     * A root leaf holds exactly as many records as fit; one more splits it: the old root,
+     * keeping its address, becomes the left child of a new root, which the header now depends
+     * on instead of it; the new root depends on both children, the right child on the chunks
+     * of the records moved into it, and a replaced record's leaf on the new chunk. Opened for
+     * writing again, the tree takes more records.
+     */
+    @Test
+    void aFullRootLeafSplitsUnderANewRootOnlyAtTheRecordPastItsCapacity() throws IOException {
+        int capacity = BTreeV2Geometry.of(ChunkIndexParameters.BTreeV2.DEFAULT.nodeSize(),
+                new BTreeV2ChunkRecord.Format(ChunkRecordFormat.unfiltered(), 2, CHUNK_BYTES)
+                        .size()).capacity(0);
+        Path path = dir.resolve("split.h5");
+        long address;
+        try (Storage storage = FileStorage.open(path, OpenMode.CREATE_NEW)) {
+            BlockFile file = new BlockFile(storage);
+            file.allocate(64);
+            MetadataCache cache = new MetadataCache(storage, 1 << 24, Durability.NONE);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(new IndexBlocks(file, cache),
+                    ChunkRecordFormat.unfiltered(), 2, CHUNK_BYTES);
+            address = index.address();
+            List<ChunkRecord> chunks = new ArrayList<>();
+            for (int i = 0; i <= capacity; i++) {
+                if (i == capacity) {
+                    assertEquals(0, index.depth(), capacity + " records in the root leaf");
+                    cache.flush();
+                }
+                ChunkRecord chunk = writtenChunk(file, cache);
+                chunks.add(chunk);
+                index.put(new long[] {0, i}, chunk);
+            }
+            assertEquals(1, index.depth());
+            cache.flush();
+            BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file, address, 2,
+                    CHUNK_BYTES);
+            BTreeV2InternalNode<BTreeV2ChunkRecord> root = BTreeV2InternalNode.read(file,
+                    header.rootAddress(), header.format(), header.geometry(), 1,
+                    header.rootRecords());
+            long left = root.children().get(0).address();
+            long right = root.children().get(1).address();
+            assertTrue(cache.dependsOn(address, header.rootAddress()), "header on the new root");
+            assertTrue(!cache.dependsOn(address, left), "header no longer on the old root");
+            assertTrue(cache.dependsOn(header.rootAddress(), left), "root on its left child");
+            assertTrue(cache.dependsOn(header.rootAddress(), right), "root on its right child");
+            List<BTreeV2ChunkRecord> moved = BTreeV2LeafNode.read(file, right, header.format(),
+                    header.geometry(), root.children().get(1).records()).records();
+            for (BTreeV2ChunkRecord record : moved) {
+                assertTrue(cache.dependsOn(right, record.chunk().address()),
+                        "right child on the chunk of " + record.scaled()[1]);
+            }
+            ChunkRecord replacement = writtenChunk(file, cache);
+            index.put(new long[] {0, 0}, replacement);
+            assertTrue(cache.dependsOn(left, replacement.address()), "leaf on the new chunk");
+            cache.flush();
+        }
+        try (Storage storage = FileStorage.open(path, OpenMode.READ_WRITE)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 24, Durability.NONE);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(new IndexBlocks(file, cache),
+                    address, ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, true);
+            index.put(new long[] {1, 0}, new ChunkRecord(4096, CHUNK_BYTES, 0));
+            cache.flush();
+        }
+        try (TreeFile file = open("split.h5")) {
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
+                    ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, false);
+            assertEquals(new ChunkRecord(4096, CHUNK_BYTES, 0), index.get(new long[] {1, 0}));
+            long[] count = {0};
+            index.forEachStoredChunk((scaled, record) -> count[0]++);
+            assertEquals(capacity + 2, count[0]);
+        }
+    }
+
+    /** A chunk's record at a real place in the file, its proxy in {@code cache}, written. */
+    private static ChunkRecord writtenChunk(BlockFile file, MetadataCache cache)
+            throws IOException {
+        ChunkRecord chunk = new ChunkRecord(file.allocate(CHUNK_BYTES), CHUNK_BYTES, 0);
+        cache.insert(new ChunkProxy(chunk.address(), CHUNK_BYTES));
+        cache.chunkWritten(chunk.address());
+        return chunk;
+    }
+
+    /**
+     * Through a cache that keeps nothing unprotected (bound of one byte; dirty nodes written
+     * early), inserts through root splits and replacements leave only the header held once
+     * flushed, and lookups and a visit of the tree read only leave nothing held.
+     */
+    @Test
+    void noNodeStaysHeldAfterPutsGetsAndAVisit() throws IOException {
+        List<long[]> keys = shuffledGrid(8, 17);
+        Path path = dir.resolve("held.h5");
+        long address;
+        try (Storage storage = FileStorage.open(path, OpenMode.CREATE_NEW)) {
+            BlockFile file = new BlockFile(storage);
+            file.allocate(64);
+            MetadataCache none = new MetadataCache(storage, 1, Durability.NONE);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(new IndexBlocks(file, none),
+                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+            address = index.address();
+            for (long[] key : keys) {
+                index.put(key, recordOf(key, 0));
+            }
+            for (long[] key : keys.subList(0, 40)) {
+                index.put(key, recordOf(key, 1));
+            }
+            assertTrue(index.depth() >= 1, "depth " + index.depth());
+            none.flush();
+            assertEquals(1, none.entryCount(), "entries after the puts (the header)");
+        }
+        try (Storage storage = FileStorage.open(path, OpenMode.READ)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache none = new MetadataCache(storage, 1, Durability.NONE);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(new IndexBlocks(file, none),
+                    address, ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+            for (int i = 0; i < keys.size(); i += 7) {
+                assertEquals(recordOf(keys.get(i), i < 40 ? 1 : 0), index.get(keys.get(i)));
+            }
+            assertEquals(0, none.entryCount(), "entries after the lookups");
+            long[] count = {0};
+            index.forEachStoredChunk((scaled, record) -> count[0]++);
+            assertEquals(keys.size(), count[0]);
+            assertEquals(0, none.entryCount(), "entries after the visit");
         }
     }
 }

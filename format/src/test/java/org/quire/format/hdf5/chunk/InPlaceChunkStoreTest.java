@@ -22,6 +22,7 @@ import org.quire.format.storage.Durability;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
+import org.quire.format.storage.TrackingOpener;
 
 /**
  * The chunk store's crash-safety rules together with its partial rewrites: where a chunk goes,
@@ -246,6 +247,59 @@ class InPlaceChunkStoreTest {
                         () -> f.store().read(new ChunkRecord(8, size, 0), 0,
                                 ByteBuffer.allocate(1)));
             }
+        }
+    }
+
+    /**
+     * A chunk rewritten in part whose proxy the cache evicted (clean, under a bound of two
+     * proxies) gets a proxy again, marked written, so the index block recording it can depend
+     * on its bytes.
+     */
+    @Test
+    void aChunkRewrittenInPartAfterItsProxyWasEvictedGetsOneAgain() throws IOException {
+        try (Storage storage = FileStorage.open(directory.resolve("f"), OpenMode.CREATE_NEW)) {
+            BlockFile blocks = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage,
+                    2 * MetadataCache.BOOKKEEPING_BYTES_PER_ENTRY, Durability.NONE);
+            InPlaceChunkStore store = new InPlaceChunkStore(blocks, cache, false);
+            ChunkRecord first = store.write(ChunkRecord.UNWRITTEN, bytes(16, 0));
+            store.write(ChunkRecord.UNWRITTEN, bytes(16, 20));
+            store.write(ChunkRecord.UNWRITTEN, bytes(16, 40));
+            assertFalse(cache.contains(first.address()), "the oldest proxy evicted");
+
+            store.overwrite(first, 12, bytes(4, 100));
+
+            assertTrue(cache.contains(first.address()));
+            assertFalse(cache.isDirty(first.address()), "the proxy is marked written");
+        }
+    }
+
+    /** The file reaching exactly to a zeroed chunk's end already covers it: nothing written. */
+    @Test
+    void aZeroedChunkEndingExactlyAtTheFilesEndIsNotWritten() throws IOException {
+        TrackingOpener opener = new TrackingOpener();
+        Path path = directory.resolve("f");
+        try (Storage storage = opener.open(path, OpenMode.CREATE_NEW)) {
+            BlockFile blocks = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            storage.write(ByteBuffer.wrap(new byte[1]), 49);
+            blocks.allocate(10);
+            opener.resetCounts();
+            ChunkRecord zeroed = new InPlaceChunkStore(blocks, cache, false).createZeroed(40);
+            assertEquals(new ChunkRecord(10, 40, 0), zeroed);
+            assertEquals(0, opener.counts(path).writes(), "writes");
+            assertEquals(50, blocks.size());
+        }
+    }
+
+    /** A stored size of exactly 2^31 - 1 is one Quire reads from (in part). */
+    @Test
+    void aRecordOfTheLargestSizeIsReadInPart() throws IOException {
+        try (Fixture f = Fixture.open(directory.resolve("f"), false)) {
+            f.store().write(ChunkRecord.UNWRITTEN, bytes(16, 0));
+            ByteBuffer part = ByteBuffer.allocate(4);
+            f.store().read(new ChunkRecord(0, Integer.MAX_VALUE, 0), 8, part);
+            assertArrayEquals(array(bytes(4, 8)), part.array());
         }
     }
 }

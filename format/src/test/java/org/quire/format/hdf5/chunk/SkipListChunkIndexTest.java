@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.ChunkProxy;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
@@ -566,5 +567,163 @@ class SkipListChunkIndexTest {
                 SkipListGeometry.DEFAULT);
         return SkipListSupernode.read(file, tail.rightmost()[0], 7, SkipListGeometry.DEFAULT,
                 configuration.format(), ELEMENT_SIZE);
+    }
+
+    /**
+     * The configuration node is checked against the layout message and the filters: each
+     * mismatch corrupt at the node, with the field, what the layout says and what was found.
+     */
+    @Test
+    void aConfigurationOtherThanTheLayoutAndFiltersSayIsCorruptAtItsFields() throws IOException {
+        Path path = dir.resolve("checks.idx");
+        long unfiltered;
+        long filtered;
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.CREATE_NEW)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            unfiltered = ChunkIndexes.create(file, cache, new long[] {0}, MAX, CHUNK,
+                    ELEMENT_SIZE, false, true).address();
+            filtered = ChunkIndexes.create(file, cache, new long[] {0}, MAX, CHUNK,
+                    ELEMENT_SIZE, true, true).address();
+            cache.flush();
+        }
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            for (ChunkIndexParameters.SkipList other : List.of(
+                    new ChunkIndexParameters.SkipList(5, SkipListGeometry.DEFAULT.maxHeight()),
+                    new ChunkIndexParameters.SkipList(SkipListGeometry.DEFAULT.supernodeBits(),
+                            SkipListGeometry.DEFAULT.maxHeight() - 1))) {
+                DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE, other,
+                        unfiltered);
+                CorruptFileException e = assertThrows(CorruptFileException.class,
+                        () -> ChunkIndexes.open(file, cache, null, layout, new long[] {0}, MAX,
+                                false, false));
+                assertConfigurationError(e, unfiltered, "supernode bits and max height",
+                        other + " (from the data layout message)",
+                        SkipListGeometry.DEFAULT.toString());
+            }
+            ChunkIndexParameters.SkipList same = new ChunkIndexParameters.SkipList(
+                    SkipListGeometry.DEFAULT.supernodeBits(), SkipListGeometry.DEFAULT.maxHeight());
+            CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
+                    () -> ChunkIndexes.open(file, cache, null, new DataLayoutMessage(CHUNK,
+                            ELEMENT_SIZE, same, unfiltered), new long[] {0}, MAX, true, false));
+            assertConfigurationError(asFiltered, unfiltered, "client ID", "1 (filtered chunks)",
+                    "0");
+            CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
+                    () -> ChunkIndexes.open(file, cache, null, new DataLayoutMessage(CHUNK,
+                            ELEMENT_SIZE, same, filtered), new long[] {0}, MAX, false, false));
+            assertConfigurationError(asUnfiltered, filtered, "client ID",
+                    "0 (unfiltered chunks)", "1");
+        }
+    }
+
+    private static void assertConfigurationError(CorruptFileException e, long address,
+                                                 String field, String expected, String found) {
+        assertEquals(address, e.offset());
+        assertEquals(SkipListConfiguration.IDENTITY.structure(), e.structure());
+        assertEquals(field, e.field());
+        assertEquals(expected, e.expected());
+        assertEquals(found, e.found());
+    }
+
+    /**
+     * Opened for writing, the index continues where the tail says: a chunk rewritten in an
+     * earlier supernode keeps the count, appends extend it, and a read-only index refuses a
+     * put; the count is the boundary of what a lookup finds.
+     */
+    @Test
+    void aReopenedIndexRewritesEarlierChunksAndAppendsAndAReadOnlyOneRefuses()
+            throws IOException {
+        Path path = dir.resolve("reopened.idx");
+        long address;
+        try (IndexFile index = create(new TrackingOpener(), path)) {
+            for (long c = 0; c < 200; c++) {
+                index.append(c);
+            }
+            index.cache().flush();
+            address = index.index().address();
+        }
+        ChunkRecord rewritten = new ChunkRecord(7, ELEMENT_SIZE, 0);
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ_WRITE)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
+                    new ChunkIndexParameters.SkipList(SkipListGeometry.DEFAULT.supernodeBits(),
+                            SkipListGeometry.DEFAULT.maxHeight()), address);
+            SkipListChunkIndex index = (SkipListChunkIndex) ChunkIndexes.open(file, cache, null,
+                    layout, new long[] {200}, MAX, false, true);
+            index.put(new long[] {5}, rewritten);
+            assertEquals(200, index.chunkCount());
+            index.put(new long[] {200}, record(200));
+            assertEquals(201, index.chunkCount());
+            cache.flush();
+        }
+        try (IndexFile index = open(new TrackingOpener(), path, address)) {
+            SkipListChunkIndex list = (SkipListChunkIndex) index.index();
+            assertEquals(201, list.chunkCount());
+            assertEquals(rewritten, list.get(new long[] {5}));
+            assertEquals(record(4), list.get(new long[] {4}));
+            assertEquals(record(200), list.get(new long[] {200}));
+            assertEquals(ChunkRecord.UNWRITTEN, list.get(new long[] {201}));
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> index.append(201));
+            assertEquals("skip list index at " + address + " was opened read only",
+                    e.getMessage());
+            assertEquals(201, list.chunkCount());
+        }
+    }
+
+    /**
+     * The configuration node depends on the tail and the ghost; the tail on each supernode an
+     * append creates; a supernode on the chunks it records. A cache that keeps nothing
+     * unprotected holds no entry after lookups and a visit of a read-only index.
+     */
+    @Test
+    void theTailWaitsForItsSupernodesAndEachSupernodeForItsChunksAndNothingStaysHeld()
+            throws IOException {
+        Path path = dir.resolve("dependencies.idx");
+        long address;
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.CREATE_NEW)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            SkipListChunkIndex index = (SkipListChunkIndex) ChunkIndexes.create(file, cache,
+                    new long[] {0}, MAX, CHUNK, ELEMENT_SIZE, false, true);
+            address = index.address();
+            cache.flush();
+            SkipListConfiguration configuration = SkipListConfiguration.read(file, address);
+            long tail = configuration.tailAddress();
+            assertTrue(cache.dependsOn(address, tail), "configuration on the tail");
+            assertTrue(cache.dependsOn(address, configuration.ghostAddress()),
+                    "configuration on the ghost");
+            for (long c = 0; c < 64 * 3; c++) {
+                ChunkRecord chunk = new ChunkRecord(file.allocate(ELEMENT_SIZE), ELEMENT_SIZE, 0);
+                cache.insert(new ChunkProxy(chunk.address(), ELEMENT_SIZE));
+                cache.chunkWritten(chunk.address());
+                index.put(new long[] {c}, chunk);
+                cache.flush();
+                long newest = SkipListTail.read(file, tail, index.geometry()).rightmost()[0];
+                assertTrue(cache.dependsOn(tail, newest), "tail on supernode " + newest);
+                assertTrue(cache.dependsOn(newest, chunk.address()),
+                        "supernode " + newest + " on chunk " + c);
+            }
+        }
+        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
+            BlockFile file = new BlockFile(storage);
+            MetadataCache none = new MetadataCache(storage, 1, Durability.NONE);
+            DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
+                    new ChunkIndexParameters.SkipList(SkipListGeometry.DEFAULT.supernodeBits(),
+                            SkipListGeometry.DEFAULT.maxHeight()), address);
+            ChunkIndex index = ChunkIndexes.open(file, none, null, layout, new long[] {192},
+                    MAX, false, false);
+            for (long c = 0; c < 192; c += 17) {
+                assertTrue(index.get(new long[] {c}).isWritten(), "chunk " + c);
+            }
+            assertEquals(0, none.entryCount(), "entries after the lookups");
+            long[] count = {0};
+            index.forEachStoredChunk((scaled, record) -> count[0]++);
+            assertEquals(192, count[0]);
+            assertEquals(0, none.entryCount(), "entries after the visit");
+        }
     }
 }
