@@ -19,7 +19,9 @@ import org.quire.format.hdf5.layout.ObjectHeaderV2;
  * so a flush rewrites them in place (what an SWMR reader needs). Messages are only appended or
  * replaced by a body of the same length. Every last chunk keeps room for one continuation
  * message; when a new message does not fit, a continuation block is allocated at the end of
- * the file and the continuation message pointing at it goes into that reserved room.
+ * the file and the continuation message pointing at it goes into that reserved room. Each new
+ * block has at least the room of all chunks before it (up to {@link #MAX_GROWTH_ROOM}), so the
+ * number of chunks grows with the logarithm of the header's size.
  *
  * <p>A header of a reopened file ({@link #open}) keeps its chunks and their addresses, chunk
  * 0's fields as read; its null messages are free room. New messages go to its last chunk, and
@@ -35,6 +37,13 @@ final class WritableObjectHeader {
 
     /** Message room of a new continuation block beyond what its first message needs. */
     private static final int CONTINUATION_ROOM = 256;
+
+    /**
+     * The most message room growth gives a new continuation block: a flush rewrites a dirty
+     * chunk whole, so the last chunk (where new messages go) stays at most this large unless
+     * its first messages need more (docs/hdf5.md, "How object headers grow").
+     */
+    static final int MAX_GROWTH_ROOM = 1 << 20;
 
     private final BlockFile file;
     private final MetadataCache cache;
@@ -196,10 +205,13 @@ final class WritableObjectHeader {
             return;
         }
         List<Slot> moved = makeRoomForContinuation(last);
-        int capacity = bytes + reserve + CONTINUATION_ROOM;
+        int needed = bytes + reserve + CONTINUATION_ROOM;
         for (Slot slot : moved) {
-            capacity += slot.message.storedSize();
+            needed += slot.message.storedSize();
         }
+        // At least the room of all chunks so far: a header grown one message at a time
+        // (also across reopenings) has O(log size) chunks, which libhdf5 pays for.
+        int capacity = Math.max(needed, Math.min(totalCapacity(), MAX_GROWTH_ROOM));
         int blockSize = ObjectHeaderV2.continuationSize(capacity);
         BlockEntry<Chunk> next = held(BlockEntry.metadata(file.allocate(blockSize),
                 blockSize, new Chunk(ObjectHeaderV2.continuationPrefix(), capacity),
@@ -211,6 +223,15 @@ final class WritableObjectHeader {
         for (Slot slot : moved) {
             place(next, slot);
         }
+    }
+
+    /** The message room of all chunks together. */
+    private int totalCapacity() {
+        int total = 0;
+        for (BlockEntry<Chunk> chunk : chunks) {
+            total += chunk.value().capacity;
+        }
+        return total;
     }
 
     /**
