@@ -19,7 +19,10 @@ import org.quire.format.hdf5.layout.ObjectHeaderV2;
  * so a flush rewrites them in place (what an SWMR reader needs). Messages are only appended or
  * replaced by a body of the same length. Every last chunk keeps room for one continuation
  * message; when a new message does not fit, a continuation block is allocated at the end of
- * the file and the continuation message pointing at it goes into that reserved room.
+ * the file and the continuation message pointing at it goes into that reserved room (in a
+ * continuation block, room kept before its messages). Each new
+ * block has at least the room of all chunks before it (up to {@link #MAX_GROWTH_ROOM}), so the
+ * number of chunks grows with the logarithm of the header's size.
  *
  * <p>A header of a reopened file ({@link #open}) keeps its chunks and their addresses, chunk
  * 0's fields as read; its null messages are free room. New messages go to its last chunk, and
@@ -36,6 +39,13 @@ final class WritableObjectHeader {
     /** Message room of a new continuation block beyond what its first message needs. */
     private static final int CONTINUATION_ROOM = 256;
 
+    /**
+     * The most message room growth gives a new continuation block: a flush rewrites a dirty
+     * chunk whole, so the last chunk (where new messages go) stays at most this large unless
+     * its first messages need more (docs/hdf5.md, "How object headers grow").
+     */
+    static final int MAX_GROWTH_ROOM = 1 << 20;
+
     private final BlockFile file;
     private final MetadataCache cache;
     private final List<BlockEntry<Chunk>> chunks = new ArrayList<>();
@@ -47,6 +57,11 @@ final class WritableObjectHeader {
         final int capacity;
         int used;
         final List<Slot> slots = new ArrayList<>();
+        /**
+         * A null message at the start of a continuation block, kept for the continuation
+         * message to the next block (see reserve), or null.
+         */
+        Slot continuationRoom;
 
         Chunk(byte[] prefix, int capacity) {
             this.prefix = prefix;
@@ -123,6 +138,12 @@ final class WritableObjectHeader {
                         + " is open twice");
             }
             Chunk chunk = new Chunk(read.prefix(), read.capacity());
+            if (!header.chunks.isEmpty()
+                    && ObjectHeaderV2.startsWithNullMessage(read, ContinuationMessage.SIZE)) {
+                chunk.continuationRoom = new Slot(continuationRoom());
+                chunk.slots.add(chunk.continuationRoom);
+                chunk.used += chunk.continuationRoom.message.storedSize();
+            }
             for (HeaderMessage message : read.messages()) {
                 Slot slot = new Slot(message);
                 chunk.slots.add(slot);
@@ -191,26 +212,57 @@ final class WritableObjectHeader {
      */
     void reserve(int bytes) {
         BlockEntry<Chunk> last = chunks.get(chunks.size() - 1);
-        int reserve = ObjectHeaderV2.CONTINUATION_STORED_SIZE;
+        Slot room = last.value().continuationRoom;
+        int reserve = room != null ? 0 : ObjectHeaderV2.CONTINUATION_STORED_SIZE;
         if (last.value().used + bytes + reserve <= last.value().capacity) {
             return;
         }
-        List<Slot> moved = makeRoomForContinuation(last);
-        int capacity = bytes + reserve + CONTINUATION_ROOM;
+        List<Slot> moved = room != null ? List.of() : makeRoomForContinuation(last);
+        int needed = bytes + ObjectHeaderV2.CONTINUATION_STORED_SIZE + CONTINUATION_ROOM;
         for (Slot slot : moved) {
-            capacity += slot.message.storedSize();
+            needed += slot.message.storedSize();
         }
+        // At least the room of all chunks so far: a header grown one message at a time
+        // (also across reopenings) has O(log size) chunks, which libhdf5 pays for.
+        int capacity = Math.max(needed, Math.min(totalCapacity(), MAX_GROWTH_ROOM));
         int blockSize = ObjectHeaderV2.continuationSize(capacity);
         BlockEntry<Chunk> next = held(BlockEntry.metadata(file.allocate(blockSize),
                 blockSize, new Chunk(ObjectHeaderV2.continuationPrefix(), capacity),
                 Chunk::encode));
-        place(last, new Slot(HeaderMessage.of(ContinuationMessage.TYPE, 0,
-                new ContinuationMessage(next.address(), blockSize).encode())));
+        HeaderMessage continuation = HeaderMessage.of(ContinuationMessage.TYPE, 0,
+                new ContinuationMessage(next.address(), blockSize).encode());
+        if (room != null) {
+            room.message = continuation;
+            last.value().continuationRoom = null;
+            cache.markDirty(last);
+        } else {
+            place(last, new Slot(continuation));
+        }
         cache.createFlushDependency(last.address(), next.address());
         chunks.add(next);
+        // The next continuation message goes before the block's messages, not after them:
+        // when libhdf5 removes the links of a group (moving them into dense storage) it
+        // carries every message after removed ones forward step by step (docs/hdf5.md).
+        Slot nextRoom = new Slot(continuationRoom());
+        place(next, nextRoom);
+        next.value().continuationRoom = nextRoom;
         for (Slot slot : moved) {
             place(next, slot);
         }
+    }
+
+    /** A null message as large as a continuation message. */
+    private static HeaderMessage continuationRoom() {
+        return HeaderMessage.of(ObjectHeaderV2.NULL_MESSAGE, 0, new byte[ContinuationMessage.SIZE]);
+    }
+
+    /** The message room of all chunks together. */
+    private int totalCapacity() {
+        int total = 0;
+        for (BlockEntry<Chunk> chunk : chunks) {
+            total += chunk.value().capacity;
+        }
+        return total;
     }
 
     /**

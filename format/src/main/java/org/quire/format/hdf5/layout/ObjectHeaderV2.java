@@ -149,6 +149,19 @@ public final class ObjectHeaderV2 {
     }
 
     /**
+     * Whether {@code chunk}'s first message is a null message of {@code bodySize} body bytes
+     * (headers without creation order fields): the room a writer keeps at the start of a
+     * continuation block for the continuation message to the next one.
+     */
+    public static boolean startsWithNullMessage(StoredChunk chunk, int bodySize) {
+        byte[] image = chunk.image();
+        int at = chunk.prefix().length;
+        return chunk.capacity() >= MESSAGE_HEADER_SIZE + bodySize
+                && (image[at] & 0xff) == NULL_MESSAGE
+                && ((image[at + 1] & 0xff) | (image[at + 2] & 0xff) << 8) == bodySize;
+    }
+
+    /**
      * A stored header's chunks in the order they are read (chunk 0, then continuation blocks
      * as their messages are met), and whether its messages carry creation order fields.
      */
