@@ -72,6 +72,19 @@ class CollectionFileLayoutTest {
         }
     }
 
+    /**
+     * int64 rows of 3 elements: chunks of 24 bytes divide the 255,000-byte cache exactly, so
+     * the cache holds 10,625 chunks, not one more: 1,062,500 slots, the next prime 1,062,511
+     * (rounding up past an exact quotient would give 1,062,601).
+     */
+    @Test
+    void aCacheOfWholeChunksIsNotRoundedUp() throws Exception {
+        try (Hdf5File file = written(ArraySchema.of(Datatype.INT64, 3), 1)) {
+            assertEquals(255_000, scalar(file, "rdcc_nbytes"));
+            assertEquals(1_062_511, scalar(file, "rdcc_nslots"));
+        }
+    }
+
     /** h5py stores the empty tuple of a 0-d schema as an empty float64 array; bools as numpy's. */
     @Test
     void aZeroDimensionalSchemaShapeIsAnEmptyFloatArrayAndFlagsAreBooleans() throws Exception {
