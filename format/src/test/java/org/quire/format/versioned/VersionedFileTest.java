@@ -228,14 +228,20 @@ class VersionedFileTest {
         }
     }
 
-    @Test
-    void rowsACrashedCommitLeftPastLargestIndexAreOverwrittenAndCut() throws IOException {
+    /** {@link #worked()} with raw_data grown to 20 rows and rows 12 to 19 written, as a crashed commit leaves them. */
+    private Path workedWithRowsACrashedCommitLeft() throws IOException {
         Path path = worked();
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Dataset raw = file.root().group("_version_data").group("x").dataset("raw_data");
             raw.setExtent(20);
             raw.write(new long[] {12}, new long[] {8}, new long[] {9, 9, 9, 9, 9, 9, 9, 9});
         }
+        return path;
+    }
+
+    @Test
+    void rowsACrashedCommitLeftPastLargestIndexAreOverwrittenAndCut() throws IOException {
+        Path path = workedWithRowsACrashedCommitLeft();
         try (VersionedFile vf = VersionedFile.openForWriting(path)) {
             vf.commit("v2", "v1", DAY.plusSeconds(1),
                     v -> v.dataset("x").write(new long[] {9}, new long[] {1}, new long[] {-1}));
@@ -251,12 +257,7 @@ class VersionedFileTest {
 
     @Test
     void rowsACrashedCommitLeftAreCutByACommitStoringNothingNew() throws IOException {
-        Path path = worked();
-        try (Hdf5File file = Hdf5File.openForWriting(path)) {
-            Dataset raw = file.root().group("_version_data").group("x").dataset("raw_data");
-            raw.setExtent(20);
-            raw.write(new long[] {12}, new long[] {8}, new long[] {9, 9, 9, 9, 9, 9, 9, 9});
-        }
+        Path path = workedWithRowsACrashedCommitLeft();
         try (VersionedFile vf = VersionedFile.openForWriting(path)) {
             vf.commit("v2", "v1", DAY.plusSeconds(1),
                     v -> v.dataset("x").write(new long[] {0}, new long[] {1}, new long[] {0}));
