@@ -21,10 +21,6 @@ import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.ChunkRecordFormat;
 import org.quire.format.hdf5.layout.FixedArrayDataBlock;
 import org.quire.format.hdf5.layout.FixedArrayHeader;
-import org.quire.format.storage.Durability;
-import org.quire.format.storage.FileStorage;
-import org.quire.format.storage.OpenMode;
-import org.quire.format.storage.Storage;
 
 /**
  * The fixed array index against its file and the metadata cache: the flush dependencies it
@@ -42,39 +38,37 @@ class FixedArrayChunkIndexTest {
 
     @TempDir
     Path directory;
-    private Storage storage;
+    private IndexTestFile indexFile;
     private BlockFile file;
 
     @BeforeEach
     void openFile() throws IOException {
-        storage = FileStorage.open(directory.resolve("f"), OpenMode.CREATE_NEW);
-        file = new BlockFile(storage);
-        file.allocate(64);
+        indexFile = IndexTestFile.create(directory.resolve("f"));
+        file = indexFile.file();
     }
 
     @AfterEach
     void closeFile() throws IOException {
-        storage.close();
+        indexFile.close();
     }
 
     private MetadataCache cache(long maxBytes) {
-        return new MetadataCache(storage, maxBytes, Durability.NONE);
+        return indexFile.cache(maxBytes);
     }
 
     private FixedArrayChunkIndex create(MetadataCache cache, ChunkGrid grid) throws IOException {
-        return FixedArrayChunkIndex.create(new IndexBlocks(file, cache),
+        return FixedArrayChunkIndex.create(indexFile.blocks(cache),
                 ChunkRecordFormat.unfiltered(), grid, CHUNK_BYTES);
     }
 
     private FixedArrayChunkIndex open(MetadataCache cache, long address, ChunkGrid grid)
             throws IOException {
-        return FixedArrayChunkIndex.open(new IndexBlocks(file, cache), address, grid,
+        return FixedArrayChunkIndex.open(indexFile.blocks(cache), address, grid,
                 CHUNK_BYTES, false);
     }
 
-    /** A chunk's record at a real place in the file. */
     private ChunkRecord newChunk() throws IOException {
-        return new ChunkRecord(file.allocate(CHUNK_BYTES), CHUNK_BYTES, 0);
+        return indexFile.chunk(CHUNK_BYTES);
     }
 
     @Test
@@ -166,15 +160,15 @@ class FixedArrayChunkIndexTest {
     void aClientIdOtherThanTheFiltersSayIsCorruptAtTheHeader() throws IOException {
         MetadataCache cache = cache(1 << 20);
         FixedArrayChunkIndex unfiltered = create(cache, UNPAGED);
-        FixedArrayChunkIndex filtered = FixedArrayChunkIndex.create(new IndexBlocks(file, cache),
+        FixedArrayChunkIndex filtered = FixedArrayChunkIndex.create(indexFile.blocks(cache),
                 ChunkRecordFormat.filtered(CHUNK_BYTES), UNPAGED, CHUNK_BYTES);
         cache.flush();
         CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
-                () -> FixedArrayChunkIndex.open(new IndexBlocks(file, cache(1 << 20)),
+                () -> FixedArrayChunkIndex.open(indexFile.blocks(cache(1 << 20)),
                         unfiltered.address(), UNPAGED, CHUNK_BYTES, true));
         assertClientId(asFiltered, unfiltered.address(), "1 (filtered chunks)", "0");
         CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
-                () -> FixedArrayChunkIndex.open(new IndexBlocks(file, cache(1 << 20)),
+                () -> FixedArrayChunkIndex.open(indexFile.blocks(cache(1 << 20)),
                         filtered.address(), UNPAGED, CHUNK_BYTES, false));
         assertClientId(asUnfiltered, filtered.address(), "0 (unfiltered chunks)", "1");
     }
