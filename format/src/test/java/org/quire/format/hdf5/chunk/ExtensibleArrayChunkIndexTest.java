@@ -72,10 +72,6 @@ class ExtensibleArrayChunkIndexTest {
         indexFile.close();
     }
 
-    private MetadataCache cache(long maxBytes) {
-        return indexFile.cache(maxBytes);
-    }
-
     private ExtensibleArrayChunkIndex create(MetadataCache cache) throws IOException {
         return ExtensibleArrayChunkIndex.create(indexFile.blocks(cache),
                 ChunkRecordFormat.unfiltered(), LINE, CHUNK_BYTES);
@@ -137,7 +133,7 @@ class ExtensibleArrayChunkIndexTest {
     @Test
     void eachBlockWaitsForTheBlocksAndChunksItPointsAt() throws IOException {
         assertTrue(GEOMETRY.pagesPerDataBlock(GEOMETRY.firstIndexedSuperBlock()) == 0);
-        MetadataCache cache = cache(1 << 24);
+        MetadataCache cache = indexFile.cache(1 << 24);
         ExtensibleArrayChunkIndex index = create(cache);
         long[] elements = {IN_INDEX_BLOCK, DIRECT, INDEXED, PAGED};
         for (long element : elements) {
@@ -176,7 +172,7 @@ class ExtensibleArrayChunkIndexTest {
      */
     @Test
     void eachChangeAfterAFlushIsWrittenByTheNextOne() throws IOException {
-        MetadataCache cache = cache(1 << 24);
+        MetadataCache cache = indexFile.cache(1 << 24);
         ExtensibleArrayChunkIndex index = create(cache);
         for (long element : new long[] {IN_INDEX_BLOCK, DIRECT, INDEXED, PAGED}) {
             index.put(new long[] {element}, newChunk(cache));
@@ -194,7 +190,7 @@ class ExtensibleArrayChunkIndexTest {
             index.put(new long[] {element}, chunk);
             cache.flush();
             // Read back before the next change, which could rewrite the same block.
-            assertEquals(chunk, open(cache(1 << 24), index.address(), false)
+            assertEquals(chunk, open(indexFile.cache(1 << 24), index.address(), false)
                     .get(new long[] {element}), "element " + element);
             maxIndexSet = Math.max(maxIndexSet, element + 1);
             assertEquals(maxIndexSet, ExtensibleArrayHeader.read(file, index.address())
@@ -232,7 +228,7 @@ class ExtensibleArrayChunkIndexTest {
             elements.add(first + GEOMETRY.pageElements() + 3);
             elements.add(first + GEOMETRY.dataBlockElements(s) + 3); // data block 1, page 0
         }
-        MetadataCache writing = cache(bound);
+        MetadataCache writing = indexFile.cache(bound);
         ExtensibleArrayChunkIndex index = create(writing);
         List<ChunkRecord> written = new ArrayList<>();
         for (long element : elements) {
@@ -244,7 +240,7 @@ class ExtensibleArrayChunkIndexTest {
         }
         writing.flush();
 
-        MetadataCache reading = cache(bound);
+        MetadataCache reading = indexFile.cache(bound);
         ExtensibleArrayChunkIndex looked = open(reading, index.address(), false);
         for (int i = 0; i < elements.size(); i++) {
             assertEquals(written.get(i), looked.get(new long[] {elements.get(i)}));
@@ -252,7 +248,7 @@ class ExtensibleArrayChunkIndexTest {
                     + elements.get(i) + ": " + reading.accountedBytes() + " bytes");
         }
 
-        MetadataCache visiting = cache(bound);
+        MetadataCache visiting = indexFile.cache(bound);
         List<ChunkRecord> visited = new ArrayList<>();
         open(visiting, index.address(), false).forEachStoredChunk((scaled, record) -> {
             visited.add(record);
@@ -264,7 +260,7 @@ class ExtensibleArrayChunkIndexTest {
 
         // A cache that keeps nothing unprotected: only the index block, held for the index's
         // life, stays after the gets and the visit.
-        MetadataCache none = cache(1);
+        MetadataCache none = indexFile.cache(1);
         ExtensibleArrayChunkIndex held = open(none, index.address(), false);
         for (long element : elements) {
             held.get(new long[] {element});
@@ -276,7 +272,7 @@ class ExtensibleArrayChunkIndexTest {
 
     @Test
     void theHeaderMustHoldTheLayoutMessagesParametersAndClientId() throws IOException {
-        MetadataCache cache = cache(1 << 20);
+        MetadataCache cache = indexFile.cache(1 << 20);
         ExtensibleArrayChunkIndex unfiltered = create(cache);
         ExtensibleArrayChunkIndex filtered = ExtensibleArrayChunkIndex.create(
                 indexFile.blocks(cache), ChunkRecordFormat.filtered(CHUNK_BYTES), LINE,
@@ -285,19 +281,19 @@ class ExtensibleArrayChunkIndexTest {
         ChunkIndexParameters.ExtensibleArray other =
                 new ChunkIndexParameters.ExtensibleArray(32, 4, 4, 16, 9);
         CorruptFileException parameters = assertThrows(CorruptFileException.class,
-                () -> ExtensibleArrayChunkIndex.open(indexFile.blocks(cache(1 << 20)),
+                () -> ExtensibleArrayChunkIndex.open(indexFile.blocks(indexFile.cache(1 << 20)),
                         unfiltered.address(), LINE, other, CHUNK_BYTES, false, false));
         assertHeaderError(parameters, unfiltered.address(), "creation parameters",
                 other + " (from the data layout message)",
                 ChunkIndexParameters.ExtensibleArray.DEFAULT.toString());
         CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
-                () -> ExtensibleArrayChunkIndex.open(indexFile.blocks(cache(1 << 20)),
+                () -> ExtensibleArrayChunkIndex.open(indexFile.blocks(indexFile.cache(1 << 20)),
                         unfiltered.address(), LINE, ChunkIndexParameters.ExtensibleArray.DEFAULT,
                         CHUNK_BYTES, true, false));
         assertHeaderError(asFiltered, unfiltered.address(), "client ID", "1 (filtered chunks)",
                 "0");
         CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
-                () -> open(cache(1 << 20), filtered.address(), false));
+                () -> open(indexFile.cache(1 << 20), filtered.address(), false));
         assertHeaderError(asUnfiltered, filtered.address(), "client ID",
                 "0 (unfiltered chunks)", "1");
     }
@@ -316,7 +312,7 @@ class ExtensibleArrayChunkIndexTest {
     void elementsFromTheCapacityOnAreUnwrittenAndRefused() throws IOException {
         long capacity = 4 + (1L << 32);
         assertEquals(capacity, GEOMETRY.capacity());
-        MetadataCache cache = cache(1 << 20);
+        MetadataCache cache = indexFile.cache(1 << 20);
         ExtensibleArrayChunkIndex index = create(cache);
         assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {capacity}));
         assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {capacity - 1}));
@@ -341,14 +337,14 @@ class ExtensibleArrayChunkIndexTest {
                 ChunkIndexParameters.ExtensibleArray.DEFAULT,
                 new ExtensibleArrayHeader.Statistics(0, 0, 0, 0, 0, 0), Addresses.UNDEFINED)
                 .encode());
-        ExtensibleArrayChunkIndex empty = open(cache(1 << 20), address, false);
+        ExtensibleArrayChunkIndex empty = open(indexFile.cache(1 << 20), address, false);
         assertEquals(ChunkRecord.UNWRITTEN, empty.get(new long[] {0}));
         assertEquals(ChunkRecord.UNWRITTEN, empty.get(new long[] {DIRECT}));
         List<long[]> visited = new ArrayList<>();
         empty.forEachStoredChunk((scaled, record) -> visited.add(scaled));
         assertTrue(visited.isEmpty());
 
-        MetadataCache cache = cache(1 << 20);
+        MetadataCache cache = indexFile.cache(1 << 20);
         ExtensibleArrayChunkIndex writable = open(cache, address, true);
         ChunkRecord chunk = newChunk(cache);
         writable.put(new long[] {1}, chunk);
@@ -356,8 +352,8 @@ class ExtensibleArrayChunkIndexTest {
         ExtensibleArrayHeader header = ExtensibleArrayHeader.read(file, address);
         assertTrue(Addresses.isDefined(header.indexBlockAddress()));
         assertEquals(2, header.statistics().maxIndexSet());
-        assertEquals(chunk, open(cache(1 << 20), address, false).get(new long[] {1}));
-        assertFalse(open(cache(1 << 20), address, false).get(new long[] {0}).isWritten());
+        assertEquals(chunk, open(indexFile.cache(1 << 20), address, false).get(new long[] {1}));
+        assertFalse(open(indexFile.cache(1 << 20), address, false).get(new long[] {0}).isWritten());
     }
 
     /**
