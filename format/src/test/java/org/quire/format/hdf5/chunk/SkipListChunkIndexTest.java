@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.quire.format.hdf5.chunk.CorruptFileAssertions.assertCorrupt;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -590,6 +591,7 @@ class SkipListChunkIndexTest {
         try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
             BlockFile file = new BlockFile(storage);
             MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            String configuration = SkipListConfiguration.IDENTITY.structure();
             for (ChunkIndexParameters.SkipList other : List.of(
                     new ChunkIndexParameters.SkipList(5, SkipListGeometry.DEFAULT.maxHeight()),
                     new ChunkIndexParameters.SkipList(SkipListGeometry.DEFAULT.supernodeBits(),
@@ -599,7 +601,7 @@ class SkipListChunkIndexTest {
                 CorruptFileException e = assertThrows(CorruptFileException.class,
                         () -> ChunkIndexes.open(file, cache, null, layout, new long[] {0}, MAX,
                                 false, false));
-                assertConfigurationError(e, unfiltered, "supernode bits and max height",
+                assertCorrupt(e, unfiltered, configuration, "supernode bits and max height",
                         other + " (from the data layout message)",
                         SkipListGeometry.DEFAULT.toString());
             }
@@ -608,23 +610,14 @@ class SkipListChunkIndexTest {
             CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
                     () -> ChunkIndexes.open(file, cache, null, new DataLayoutMessage(CHUNK,
                             ELEMENT_SIZE, same, unfiltered), new long[] {0}, MAX, true, false));
-            assertConfigurationError(asFiltered, unfiltered, "client ID", "1 (filtered chunks)",
-                    "0");
+            assertCorrupt(asFiltered, unfiltered, configuration, "client ID",
+                    "1 (filtered chunks)", "0");
             CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
                     () -> ChunkIndexes.open(file, cache, null, new DataLayoutMessage(CHUNK,
                             ELEMENT_SIZE, same, filtered), new long[] {0}, MAX, false, false));
-            assertConfigurationError(asUnfiltered, filtered, "client ID",
+            assertCorrupt(asUnfiltered, filtered, configuration, "client ID",
                     "0 (unfiltered chunks)", "1");
         }
-    }
-
-    private static void assertConfigurationError(CorruptFileException e, long address,
-                                                 String field, String expected, String found) {
-        assertEquals(address, e.offset());
-        assertEquals(SkipListConfiguration.IDENTITY.structure(), e.structure());
-        assertEquals(field, e.field());
-        assertEquals(expected, e.expected());
-        assertEquals(found, e.found());
     }
 
     /**
