@@ -126,6 +126,50 @@ class BTreeV1ChunkIndexWriteTest {
         buildBoth("rewritten", 2, "240", "4", true, order);
     }
 
+    /**
+     * Group (type 0) and chunk nodes libhdf5 wrote with default and other K values (h5py's
+     * legacy fixtures: /many's two-level group tree, /chunked/resizable's three-level chunk
+     * tree) encode back to their bytes.
+     */
+    @Test
+    void libhdf5NodesEncodeToTheirBytes() throws IOException {
+        H5pyFixtures fixtures = H5pyFixtures.of(H5pyFixtures.LEGACY);
+        for (String name : List.of("legacy.h5", "ranks.h5")) {
+            try (Hdf5File file = Hdf5File.open(fixtures.file(name))) {
+                int groupK = file.ranks().groupInternalNodeK();
+                int nodes = nodesBreadthFirst(file.blocks(), BTreeV1Node.GROUP_KEYS, groupK,
+                        file.root().group("many").symbolTable().bTreeAddress()).size();
+                assertTrue(nodes > 2, name + ": " + nodes + " group nodes");
+                Dataset resizable = file.root().group("chunked").dataset("resizable");
+                nodes = nodesBreadthFirst(file.blocks(), BTreeV1ChunkKey.format(1),
+                        file.ranks().chunkNodeK(), resizable.chunkIndex().address()).size();
+                assertTrue(nodes > 2, name + ": " + nodes + " chunk nodes");
+            }
+        }
+    }
+
+    /**
+     * Every node from {@code root} down, breadth first, each checked to encode back to its
+     * bytes in the file.
+     */
+    private static <K> List<BTreeV1Node<K>> nodesBreadthFirst(BlockFile blocks,
+            BTreeV1Node.KeyFormat<K> format, int k, long root) throws IOException {
+        List<BTreeV1Node<K>> nodes = new ArrayList<>();
+        ArrayDeque<Long> queue = new ArrayDeque<>(List.of(root));
+        while (!queue.isEmpty()) {
+            BTreeV1Node<K> node = BTreeV1Node.read(blocks, queue.poll(), format, k);
+            assertArrayEquals(blocks.read(node.address(), BTreeV1Node.size(k, format.keySize()),
+                    "node"), node.encode(format, k), "node at " + node.address());
+            nodes.add(node);
+            if (node.level() > 0) {
+                for (long child : node.children()) {
+                    queue.add(child);
+                }
+            }
+        }
+        return nodes;
+    }
+
     @Test
     void aReadOnlyIndexRefusesToWrite() throws IOException {
         List<String> order = List.of("0");
@@ -155,6 +199,10 @@ class BTreeV1ChunkIndexWriteTest {
     private record Tree(BlockFile blocks, long root, int rank, int k) {
         BTreeV1Node<BTreeV1ChunkKey> node(long address) throws IOException {
             return BTreeV1Node.read(blocks, address, BTreeV1ChunkKey.format(rank), k);
+        }
+
+        List<BTreeV1Node<BTreeV1ChunkKey>> nodes() throws IOException {
+            return nodesBreadthFirst(blocks, BTreeV1ChunkKey.format(rank), k, root);
         }
     }
 
@@ -245,20 +293,9 @@ class BTreeV1ChunkIndexWriteTest {
      * node encodes back to its bytes in the file.
      */
     private static String describe(Tree tree) throws IOException {
-        BTreeV1Node.KeyFormat<BTreeV1ChunkKey> format = BTreeV1ChunkKey.format(tree.rank());
         Map<Long, BTreeV1Node<BTreeV1ChunkKey>> nodes = new LinkedHashMap<>();
-        ArrayDeque<Long> queue = new ArrayDeque<>(List.of(tree.root()));
-        while (!queue.isEmpty()) {
-            BTreeV1Node<BTreeV1ChunkKey> node = tree.node(queue.poll());
+        for (BTreeV1Node<BTreeV1ChunkKey> node : tree.nodes()) {
             nodes.put(node.address(), node);
-            if (node.level() > 0) {
-                for (long child : node.children()) {
-                    queue.add(child);
-                }
-            }
-            assertArrayEquals(tree.blocks().read(node.address(),
-                            BTreeV1Node.size(tree.k(), format.keySize()), "node"),
-                    node.encode(format, tree.k()), "node at " + node.address());
         }
         List<Long> numbers = new ArrayList<>(nodes.keySet());
         StringBuilder text = new StringBuilder();
@@ -292,9 +329,7 @@ class BTreeV1ChunkIndexWriteTest {
     /** {@code h5debug} dumps each node with its level and child count. */
     private static void dumpEveryNode(Path path, Tree tree, long[] chunkShape)
             throws IOException {
-        ArrayDeque<Long> queue = new ArrayDeque<>(List.of(tree.root()));
-        while (!queue.isEmpty()) {
-            BTreeV1Node<BTreeV1ChunkKey> node = tree.node(queue.poll());
+        for (BTreeV1Node<BTreeV1ChunkKey> node : tree.nodes()) {
             List<String> command = new ArrayList<>(List.of("h5debug", path.toString(),
                     Long.toString(node.address()), Integer.toString(chunkShape.length + 1)));
             for (long size : chunkShape) {
@@ -307,11 +342,6 @@ class BTreeV1ChunkIndexWriteTest {
                     dump.output());
             assertTrue(dump.stdout().matches("(?s).*Number of children \\(max\\):\\s+"
                     + node.entries() + " \\(" + 2 * tree.k() + "\\).*"), dump.output());
-            if (node.level() > 0) {
-                for (long child : node.children()) {
-                    queue.add(child);
-                }
-            }
         }
     }
 }
