@@ -193,7 +193,7 @@ class BTreeV1ChunkIndexWriteTest {
 
     @Test
     void aTreeNeverAllocatedIsRefused() throws IOException {
-        UnsupportedFormatException e = refusedPut(Addresses.UNDEFINED, false);
+        UnsupportedFormatException e = refusedPut(Addresses.UNDEFINED, false, 16);
         assertEquals("chunk index (writing)", e.structure());
         assertTrue(e.found().contains("never allocated"), e.found());
     }
@@ -201,13 +201,30 @@ class BTreeV1ChunkIndexWriteTest {
     /** Nodes change in place without checksums: no writing while SWMR readers follow. */
     @Test
     void aTreeIsNotWrittenUnderSwmrReaders() throws IOException {
-        UnsupportedFormatException e = refusedPut(0, true);
+        UnsupportedFormatException e = refusedPut(0, true, 16);
         assertEquals("chunk index (writing)", e.structure());
         assertTrue(e.found().contains("SWMR readers"), e.found());
     }
 
-    /** What a put into the tree at {@code root} of an empty file throws. */
-    private UnsupportedFormatException refusedPut(long root, boolean followed)
+    /** A key records a chunk's size in 32 bits, and a stored chunk has bytes. */
+    @Test
+    void chunkSizesAKeyCannotHoldAreRefused() throws IOException {
+        for (long size : new long[] {0, 1L << 32}) {
+            UnsupportedFormatException e = refusedPut(0, false, size);
+            assertEquals(dir.resolve("empty.h5"), e.file());
+            assertEquals("chunk index (writing)", e.structure());
+            assertEquals(0, e.offset());
+            assertEquals("a chunk of " + size + " bytes at [0]", e.found());
+            assertTrue(e.getMessage().endsWith("supported: chunks of 1 to 2^32-1 bytes (a "
+                    + "version-1 B-tree key's 32-bit size)"), e.getMessage());
+        }
+    }
+
+    /**
+     * What a put of a chunk of {@code size} bytes into the tree at {@code root} of an empty
+     * file throws.
+     */
+    private UnsupportedFormatException refusedPut(long root, boolean followed, long size)
             throws IOException {
         Path path = dir.resolve("empty.h5");
         Files.write(path, new byte[64]);
@@ -218,7 +235,7 @@ class BTreeV1ChunkIndexWriteTest {
                     new MetadataCache(storage, 1 << 20, Durability.NONE), root,
                     new long[] {4}, ELEMENT_SIZE, 32);
             return assertThrows(UnsupportedFormatException.class,
-                    () -> index.put(new long[] {0}, new ChunkRecord(0, 16, 0)));
+                    () -> index.put(new long[] {0}, new ChunkRecord(0, size, 0)));
         }
     }
 
