@@ -38,8 +38,11 @@ import org.quire.format.hdf5.layout.BlockFile;
  * BTreeV1ChunkIndex}): construct one writer per tree with the file (its {@link
  * BlockFile#allocate} places new nodes at the end), the {@link MetadataCache} every node goes
  * through, the key format ({@link BTreeV1Node#GROUP_KEYS}, {@code BTreeV1ChunkKey.format(rank)}),
- * K (the superblock's group internal K or indexed storage K) and the root address; then call
- * {@link #insert} with an {@link Item} per insertion. Nodes are {@link BlockEntry} metadata
+ * K (the superblock's group internal K or indexed storage K), the root address and
+ * optionally the {@link NodeCheck} its reader applies; then call {@link #insert} with an {@link
+ * Item} per insertion. An insertion reads and checks every node it may change before it changes
+ * one, so a damaged node fails it with the tree unchanged; after a failure past that point the
+ * writer refuses every call. Nodes are {@link BlockEntry} metadata
  * entries whose value is the node ({@link #node} reads the current state through the cache:
  * read nodes that way while the cache may hold changes); every changed or new node is marked
  * dirty, and flush dependencies follow the pointers (a node is written after the children it

@@ -101,7 +101,7 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
                         : ChunkRecord.UNWRITTEN;
             }
             BTreeV1Node<BTreeV1ChunkKey> child = cachedNode(node.children()[i]);
-            check(node, i, child); // levels fall by one: the descent ends
+            requireChild(node, i, child); // levels fall by one: the descent ends
             node = child;
         }
     }
@@ -142,31 +142,37 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
     }
 
     /**
-     * Reads a node and checks its keys ({@link #requireKeysInOrder}); through the writer of a
-     * writable index, which checks every node it reads the same way.
+     * Reads a node (through the writer of a writable index: its changes) and checks its keys
+     * ({@link #requireKeysInOrder}); lookups keep it, so the keys are checked once.
      */
     private BTreeV1Node<BTreeV1ChunkKey> readNode(long address) throws IOException {
-        if (writer != null) {
-            return writer.node(address);
-        }
-        BTreeV1Node<BTreeV1ChunkKey> node = BTreeV1Node.read(file, address, keys, k);
+        BTreeV1Node<BTreeV1ChunkKey> node = writer != null ? writer.node(address)
+                : BTreeV1Node.read(file, address, keys, k);
         requireKeysInOrder(node);
         return node;
     }
 
     /**
-     * The checks of every node read, by lookups, {@link #forEachStoredChunk} and insertions:
-     * its keys in order ({@link #requireKeysInOrder}) and, reached as child {@code i} of
-     * {@code parent} (null: the root or a sibling), one level below it and within its keys
-     * ({@link #requireWithinKeys}).
+     * The checks of a node an insertion reads, as lookups and {@link #forEachStoredChunk} check
+     * what they read: its keys in order and, reached as child {@code i} of {@code parent}
+     * (null: the root or a sibling), {@link #requireChild}.
      */
     private void check(BTreeV1Node<BTreeV1ChunkKey> parent, int i,
                        BTreeV1Node<BTreeV1ChunkKey> node) throws CorruptFileException {
         requireKeysInOrder(node);
         if (parent != null) {
-            node.requireChildOf(parent, file.path());
-            requireWithinKeys(parent, i, node);
+            requireChild(parent, i, node);
         }
+    }
+
+    /**
+     * {@code child}, reached as child {@code i} of {@code parent}: one level below it, within
+     * its keys.
+     */
+    private void requireChild(BTreeV1Node<BTreeV1ChunkKey> parent, int i,
+                              BTreeV1Node<BTreeV1ChunkKey> child) throws CorruptFileException {
+        child.requireChildOf(parent, file.path());
+        requireWithinKeys(parent, i, child);
     }
 
     /**
@@ -311,7 +317,7 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
                             "a second pointer from the node at " + node.address());
                 }
                 BTreeV1Node<BTreeV1ChunkKey> next = readNode(child);
-                check(node, i, next);
+                requireChild(node, i, next);
                 walk(next, visited, previous, visitor);
                 continue;
             }
