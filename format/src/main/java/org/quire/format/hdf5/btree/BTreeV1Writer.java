@@ -2,7 +2,9 @@ package org.quire.format.hdf5.btree;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.cache.BlockEntry;
@@ -36,8 +38,11 @@ import org.quire.format.hdf5.layout.BlockFile;
  * BTreeV1ChunkIndex}): construct one writer per tree with the file (its {@link
  * BlockFile#allocate} places new nodes at the end), the {@link MetadataCache} every node goes
  * through, the key format ({@link BTreeV1Node#GROUP_KEYS}, {@code BTreeV1ChunkKey.format(rank)}),
- * K (the superblock's group internal K or indexed storage K) and the root address; then call
- * {@link #insert} with an {@link Item} per insertion. Nodes are {@link BlockEntry} metadata
+ * K (the superblock's group internal K or indexed storage K), the root address and
+ * optionally the {@link NodeCheck} its reader applies; then call {@link #insert} with an {@link
+ * Item} per insertion. An insertion reads and checks every node it may change before it changes
+ * one, so a damaged node fails it with the tree unchanged; after a failure past that point the
+ * writer refuses every call. Nodes are {@link BlockEntry} metadata
  * entries whose value is the node ({@link #node} reads the current state through the cache:
  * read nodes that way while the cache may hold changes); every changed or new node is marked
  * dirty, and flush dependencies follow the pointers (a node is written after the children it
@@ -144,26 +149,61 @@ public final class BTreeV1Writer<K> {
                              BlockEntry<Node<K>> split) {
     }
 
+    /** A node on an insertion's path: child {@code i} takes the item ({@link Edge#EMPTY}: -1). */
+    private record Step<K>(BlockEntry<Node<K>> entry, int i, Edge edge) {
+    }
+
+    /**
+     * The checks a tree's reader applies to the nodes it reads, applied to every node an
+     * insertion reads before it changes anything.
+     */
+    @FunctionalInterface
+    public interface NodeCheck<K> {
+        /**
+         * Fails when {@code node}, reached as child {@code i} of {@code parent} (null for the
+         * root and for a sibling about to be relinked), is damaged.
+         */
+        void check(BTreeV1Node<K> parent, int i, BTreeV1Node<K> node) throws CorruptFileException;
+    }
+
     private final BlockFile file;
     private final MetadataCache cache;
     private final BTreeV1Node.KeyFormat<K> format;
     private final int k;
     private final long root;
     private final int nodeSize;
+    private final NodeCheck<K> check;
+    /** Why an insertion failed after its first change (the cache holds half of it), or null. */
+    private String broken;
 
     /** The tree rooted at {@code root}, in nodes of 2 x {@code k} children. */
     public BTreeV1Writer(BlockFile file, MetadataCache cache, BTreeV1Node.KeyFormat<K> format,
                          int k, long root) {
+        this(file, cache, format, k, root, (parent, i, node) -> { });
+    }
+
+    /**
+     * The tree rooted at {@code root}, in nodes of 2 x {@code k} children, each node an
+     * insertion reads passing {@code check}.
+     */
+    public BTreeV1Writer(BlockFile file, MetadataCache cache, BTreeV1Node.KeyFormat<K> format,
+                         int k, long root, NodeCheck<K> check) {
         this.file = file;
         this.cache = cache;
         this.format = format;
         this.k = k;
         this.root = root;
         this.nodeSize = BTreeV1Node.size(k, format.keySize());
+        this.check = check;
     }
 
-    /** The node at {@code address} as it is now (the cache's version if it holds one). */
+    /**
+     * The node at {@code address} as it is now (the cache's version if it holds one).
+     *
+     * @throws IllegalStateException an earlier insertion failed half way
+     */
     public BTreeV1Node<K> node(long address) throws IOException {
+        requireIntact();
         BlockEntry<Node<K>> entry = protect(address);
         try {
             return entry.value().snapshot(address);
@@ -172,16 +212,38 @@ public final class BTreeV1Writer<K> {
         }
     }
 
-    /** Inserts {@code item} (libhdf5's H5B_insert). */
+    /**
+     * Inserts {@code item} (libhdf5's H5B_insert). Every node the insertion may change (its
+     * path from the root, and the right siblings a split relinks) is read and checked, and the
+     * item's own {@link Item#insert} done, before the first change: a damaged node fails the
+     * insertion with the tree as it was. Should anything fail after that (the cache evicting
+     * to storage that fails), the writer refuses every later call.
+     *
+     * @throws IllegalStateException an earlier insertion failed half way
+     */
     public void insert(Item<K> item) throws IOException {
+        requireIntact();
         List<BlockEntry<?>> held = new ArrayList<>();
+        boolean changing = false;
         try {
-            BlockEntry<Node<K>> top = protect(root);
-            held.add(top);
-            Result<K> result = insert(top, item, held);
+            List<Step<K>> path = descend(item, held);
+            Map<Long, BlockEntry<Node<K>>> siblings = siblings(path, held);
+            Step<K> leaf = path.get(path.size() - 1);
+            Node<K> node = leaf.entry().value();
+            LeafChange<K> change = leaf.edge() == Edge.EMPTY
+                    ? item.insert(null, Addresses.UNDEFINED, null, Edge.EMPTY)
+                    : item.insert(node.keys.get(leaf.i()), node.children.get(leaf.i()),
+                            node.keys.get(leaf.i() + 1), leaf.edge());
+            changing = true;
+            Result<K> result = apply(path, 0, change, siblings, held);
             if (result.split() != null) {
-                splitRoot(top, result.split(), held);
+                splitRoot(path.get(0).entry(), result.split(), held);
             }
+        } catch (Throwable failure) {
+            if (changing) {
+                broken = failure.toString();
+            }
+            throw failure;
         } finally {
             for (int i = held.size() - 1; i >= 0; i--) {
                 cache.unprotect(held.get(i));
@@ -189,24 +251,48 @@ public final class BTreeV1Writer<K> {
         }
     }
 
-    private Result<K> insert(BlockEntry<Node<K>> entry, Item<K> item,
-                             List<BlockEntry<?>> held) throws IOException {
+    private void requireIntact() {
+        if (broken != null) {
+            throw new IllegalStateException(file.path() + ": the version 1 B-tree at " + root
+                    + " is half changed by an insertion that failed (" + broken
+                    + "); nothing more is read or written through it");
+        }
+    }
+
+    /** The path of {@code item} from the root, each node protected, checked and held. */
+    private List<Step<K>> descend(Item<K> item, List<BlockEntry<?>> held) throws IOException {
+        List<Step<K>> path = new ArrayList<>();
+        BlockEntry<Node<K>> entry = protect(root);
+        held.add(entry);
+        BTreeV1Node<K> node = entry.value().snapshot(root);
+        check.check(null, -1, node);
+        while (true) {
+            Step<K> step = step(entry, item);
+            path.add(step);
+            if (node.level() == 0) {
+                return path;
+            }
+            BlockEntry<Node<K>> child = protect(node.children()[step.i()]);
+            held.add(child);
+            BTreeV1Node<K> below = child.value().snapshot(child.address());
+            below.requireChildOf(node, file.path());
+            check.check(node, step.i(), below);
+            entry = child;
+            node = below;
+        }
+    }
+
+    /** libhdf5's binary search: it stops at the first child whose keys hold the item. */
+    private Step<K> step(BlockEntry<Node<K>> entry, Item<K> item) throws IOException {
         Node<K> node = entry.value();
         int n = node.children.size();
         if (n == 0) {
             if (node.level != 0) {
-                throw corrupt(entry.address() + BTreeV1Node.ENTRIES_USED_OFFSET, "entries used", "children below level "
-                        + node.level, "0");
+                throw corrupt(entry.address() + BTreeV1Node.ENTRIES_USED_OFFSET, "entries used",
+                        "children below level " + node.level, "0");
             }
-            LeafChange<K> first = item.insert(null, Addresses.UNDEFINED, null, Edge.EMPTY);
-            node.keys.clear();
-            node.keys.add(first.left());
-            node.keys.add(first.right());
-            node.children.add(first.child());
-            changed(entry);
-            return new Result<>(true, true, null);
+            return new Step<>(entry, -1, Edge.EMPTY);
         }
-        // libhdf5's binary search: it stops at the first child whose keys hold the item
         int low = 0;
         int high = n;
         int i = 0;
@@ -220,32 +306,71 @@ public final class BTreeV1Writer<K> {
                 low = i + 1;
             }
         }
-        Edge edge;
         if (cmp < 0 && i == 0) {
-            edge = Edge.BEFORE_FIRST;
+            return new Step<>(entry, 0, Edge.BEFORE_FIRST);
         } else if (cmp > 0 && i + 1 >= n) {
-            edge = Edge.AFTER_LAST;
-            i = n - 1;
+            return new Step<>(entry, n - 1, Edge.AFTER_LAST);
         } else if (cmp != 0) {
             throw corrupt(entry.address(), "keys", "keys in order around child " + i,
                     "an item after key " + i + " and before key " + (i + 1));
-        } else {
-            edge = Edge.WITHIN;
         }
+        return new Step<>(entry, i, Edge.WITHIN);
+    }
+
+    /**
+     * The right siblings a split may relink, protected, checked and held: those of the full
+     * nodes from the leaf up (a node splits only when it is full and the one below it split or,
+     * the leaf, took a new child).
+     */
+    private Map<Long, BlockEntry<Node<K>>> siblings(List<Step<K>> path, List<BlockEntry<?>> held)
+            throws IOException {
+        Map<Long, BlockEntry<Node<K>>> siblings = new HashMap<>();
+        for (int p = path.size() - 1; p >= 0; p--) {
+            Node<K> node = path.get(p).entry().value();
+            if (node.children.size() != 2 * k) {
+                break;
+            }
+            if (Addresses.isDefined(node.right)) {
+                BlockEntry<Node<K>> sibling = protect(node.right);
+                held.add(sibling);
+                BTreeV1Node<K> read = sibling.value().snapshot(node.right);
+                if (read.level() != node.level) {
+                    throw corrupt(node.right + BTreeV1Node.LEVEL_OFFSET, "node level",
+                            node.level + " (the level of its left sibling at "
+                                    + path.get(p).entry().address() + ")",
+                            Integer.toString(read.level()));
+                }
+                check.check(null, -1, read);
+                siblings.put(node.right, sibling);
+            }
+        }
+        return siblings;
+    }
+
+    /** Changes the node at {@code depth} of {@code path} and those below it; reads nothing. */
+    private Result<K> apply(List<Step<K>> path, int depth, LeafChange<K> change,
+                            Map<Long, BlockEntry<Node<K>>> siblings, List<BlockEntry<?>> held)
+            throws IOException {
+        Step<K> step = path.get(depth);
+        BlockEntry<Node<K>> entry = step.entry();
+        Node<K> node = entry.value();
+        if (step.edge() == Edge.EMPTY) {
+            node.keys.clear();
+            node.keys.add(change.left());
+            node.keys.add(change.right());
+            node.children.add(change.child());
+            changed(entry);
+            return new Result<>(true, true, null);
+        }
+        int n = node.children.size();
+        int i = step.i();
         boolean leftChanged;
         boolean rightChanged;
         K middle = null;
         long newChild = Addresses.UNDEFINED;
-        if (node.level > 0) {
-            BlockEntry<Node<K>> child = protect(node.children.get(i));
-            held.add(child);
-            if (child.value().level != node.level - 1) {
-                throw corrupt(child.address() + BTreeV1Node.LEVEL_OFFSET, "node level", (node.level - 1)
-                        + " (one below its parent at " + entry.address() + ")",
-                        Integer.toString(child.value().level));
-            }
-            Result<K> below = insert(child, item, held);
-            Node<K> changedChild = child.value();
+        if (depth + 1 < path.size()) {
+            Result<K> below = apply(path, depth + 1, change, siblings, held);
+            Node<K> changedChild = path.get(depth + 1).entry().value();
             leftChanged = below.leftChanged();
             rightChanged = below.rightChanged();
             if (leftChanged) {
@@ -260,8 +385,6 @@ public final class BTreeV1Writer<K> {
                 newChild = below.split().address();
             }
         } else {
-            LeafChange<K> change = item.insert(node.keys.get(i), node.children.get(i),
-                    node.keys.get(i + 1), edge);
             leftChanged = change.left() != null;
             rightChanged = change.right() != null;
             if (leftChanged) {
@@ -290,7 +413,7 @@ public final class BTreeV1Writer<K> {
             BlockEntry<Node<K>> target = entry;
             int at = i;
             if (n == 2 * k) {
-                split = split(entry, i, held);
+                split = split(entry, i, siblings, held);
                 if (at >= node.children.size()) {
                     at -= node.children.size();
                     target = split;
@@ -309,6 +432,7 @@ public final class BTreeV1Writer<K> {
      * its node.
      */
     private BlockEntry<Node<K>> split(BlockEntry<Node<K>> entry, int i,
+                                      Map<Long, BlockEntry<Node<K>>> siblings,
                                       List<BlockEntry<?>> held) throws IOException {
         Node<K> node = entry.value();
         int twoK = 2 * k;
@@ -328,13 +452,9 @@ public final class BTreeV1Writer<K> {
         BlockEntry<Node<K>> created = cache.insertProtected(entry(address, right));
         held.add(created);
         if (Addresses.isDefined(node.right)) {
-            BlockEntry<Node<K>> sibling = protect(node.right);
-            try {
-                sibling.value().left = address;
-                changed(sibling);
-            } finally {
-                cache.unprotect(sibling);
-            }
+            BlockEntry<Node<K>> sibling = siblings.get(node.right);
+            sibling.value().left = address;
+            changed(sibling);
         }
         node.right = address;
         changed(entry);

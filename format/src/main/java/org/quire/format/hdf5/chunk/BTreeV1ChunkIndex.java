@@ -69,7 +69,7 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
         this.k = k;
         this.keys = BTreeV1ChunkKey.format(chunkShape.length);
         this.writer = cache == null ? null
-                : new BTreeV1Writer<>(file, cache, keys, k, rootAddress);
+                : new BTreeV1Writer<>(file, cache, keys, k, rootAddress, this::check);
     }
 
     @Override
@@ -87,10 +87,7 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
         if (!Addresses.isDefined(rootAddress)) {
             return ChunkRecord.UNWRITTEN;
         }
-        long[] offsets = new long[scaled.length];
-        for (int d = 0; d < scaled.length; d++) {
-            offsets[d] = scaled[d] * chunkShape[d];
-        }
+        long[] offsets = offsets(scaled);
         BTreeV1Node<BTreeV1ChunkKey> node = cachedNode(rootAddress);
         while (true) {
             int i = lastKeyAtMost(node, offsets);
@@ -104,10 +101,18 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
                         : ChunkRecord.UNWRITTEN;
             }
             BTreeV1Node<BTreeV1ChunkKey> child = cachedNode(node.children()[i]);
-            child.requireChildOf(node, file.path()); // levels fall by one: the descent ends
-            requireWithinKeys(node, i, child);
+            requireChild(node, i, child); // levels fall by one: the descent ends
             node = child;
         }
+    }
+
+    /** The element offsets of the chunk at {@code scaled}: its left key's. */
+    private long[] offsets(long[] scaled) {
+        long[] offsets = new long[scaled.length];
+        for (int d = 0; d < scaled.length; d++) {
+            offsets[d] = scaled[d] * chunkShape[d];
+        }
+        return offsets;
     }
 
     /** The last child whose left key is at or before {@code offsets}, or -1. */
@@ -137,13 +142,45 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
     }
 
     /**
-     * Reads and checks a node the way both lookups and {@link #forEachStoredChunk} need it: the
-     * keys a binary search relies on in order (a leaf's strictly ascending and on chunk
-     * boundaries), so a damaged key fails instead of hiding a chunk behind the fill value.
+     * Reads a node (through the writer of a writable index: its changes) and checks its keys
+     * ({@link #requireKeysInOrder}); lookups keep it, so the keys are checked once.
      */
     private BTreeV1Node<BTreeV1ChunkKey> readNode(long address) throws IOException {
         BTreeV1Node<BTreeV1ChunkKey> node = writer != null ? writer.node(address)
                 : BTreeV1Node.read(file, address, keys, k);
+        requireKeysInOrder(node);
+        return node;
+    }
+
+    /**
+     * The checks of a node an insertion reads, as lookups and {@link #forEachStoredChunk} check
+     * what they read: its keys in order and, reached as child {@code i} of {@code parent}
+     * (null: the root or a sibling), {@link #requireChild}.
+     */
+    private void check(BTreeV1Node<BTreeV1ChunkKey> parent, int i,
+                       BTreeV1Node<BTreeV1ChunkKey> node) throws CorruptFileException {
+        requireKeysInOrder(node);
+        if (parent != null) {
+            requireChild(parent, i, node);
+        }
+    }
+
+    /**
+     * {@code child}, reached as child {@code i} of {@code parent}: one level below it, within
+     * its keys.
+     */
+    private void requireChild(BTreeV1Node<BTreeV1ChunkKey> parent, int i,
+                              BTreeV1Node<BTreeV1ChunkKey> child) throws CorruptFileException {
+        child.requireChildOf(parent, file.path());
+        requireWithinKeys(parent, i, child);
+    }
+
+    /**
+     * The keys a binary search relies on in order (a leaf's strictly ascending and on chunk
+     * boundaries), so a damaged key fails instead of hiding a chunk behind the fill value.
+     */
+    private void requireKeysInOrder(BTreeV1Node<BTreeV1ChunkKey> node)
+            throws CorruptFileException {
         for (int i = 0; i < node.entries(); i++) {
             long[] offsets = node.keys().get(i).offsets();
             if (node.level() == 0) {
@@ -163,7 +200,6 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
                 }
             }
         }
-        return node;
     }
 
     /**
@@ -171,8 +207,10 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
      *
      * @throws UnsupportedOperationException the index was opened read only
      * @throws UnsupportedFormatException the tree was never allocated (no chunk written by
-     *         libhdf5): its address would have to enter the layout message; or SWMR readers
-     *         follow the file
+     *         libhdf5): its address would have to enter the layout message; SWMR readers follow
+     *         the file; or the chunk's size does not fit a key (0, or 2^32 bytes or more)
+     * @throws CorruptFileException a node the insertion would change is damaged (nothing
+     *         changed)
      */
     @Override
     public void put(long[] scaled, ChunkRecord record) throws IOException {
@@ -192,16 +230,17 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
                     "version-1 B-trees holding at least their root node");
         }
         if (record.storedSize() > 0xffffffffL || record.storedSize() <= 0) {
-            throw new IllegalArgumentException("a version-1 B-tree key records chunk sizes of "
-                    + "1 to 2^32-1 bytes, not " + record.storedSize());
+            throw new UnsupportedFormatException(file.path(), "chunk index (writing)",
+                    rootAddress, "a chunk of " + record.storedSize() + " bytes at "
+                    + Arrays.toString(scaled), "chunks of 1 to 2^32-1 bytes (a version-1 "
+                    + "B-tree key's 32-bit size)");
         }
-        long[] offsets = new long[scaled.length];
-        for (int d = 0; d < scaled.length; d++) {
-            offsets[d] = scaled[d] * chunkShape[d];
+        try {
+            writer.insert(new ChunkInsertion(new BTreeV1ChunkKey(record.storedSize(),
+                    record.filterMask(), offsets(scaled)), record.address()));
+        } finally {
+            cache.clear(); // also after a failure: lookups then ask the writer, never a stale node
         }
-        writer.insert(new ChunkInsertion(new BTreeV1ChunkKey(record.storedSize(),
-                record.filterMask(), offsets), record.address()));
-        cache.clear();
     }
 
     /** One chunk's insertion: libhdf5's H5D__btree_cmp3, _new_node and _insert. */
@@ -278,8 +317,7 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
                             "a second pointer from the node at " + node.address());
                 }
                 BTreeV1Node<BTreeV1ChunkKey> next = readNode(child);
-                next.requireChildOf(node, file.path());
-                requireWithinKeys(node, i, next);
+                requireChild(node, i, next);
                 walk(next, visited, previous, visitor);
                 continue;
             }

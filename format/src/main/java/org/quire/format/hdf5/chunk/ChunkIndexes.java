@@ -82,13 +82,32 @@ public final class ChunkIndexes {
      * do not overflow). A {@code writable} index (a file reopened for writing) also holds the
      * header blocks it changes. A fixed array, extensible array or version-2 B-tree libhdf5
      * never allocated (no chunk written: an undefined address) is an {@link
-     * UnallocatedChunkIndex}; writable, its first write creates it.
+     * UnallocatedChunkIndex}; writable, its first write creates it. A version-1 B-tree index
+     * is written only in the old format ({@link #open(BlockFile, MetadataCache, BTreeV1Ranks,
+     * DataLayoutMessage, long[], long[], boolean, boolean, boolean)}).
      *
      * @throws UnsupportedFormatException {@code writable}, and the index is one Quire only reads
      */
     public static ChunkIndex open(BlockFile file, MetadataCache cache, BTreeV1Ranks ranks,
                                   DataLayoutMessage layout, long[] shape, long[] maxShape,
                                   boolean filtered, boolean writable) throws IOException {
+        return open(file, cache, ranks, layout, shape, maxShape, filtered, writable, false);
+    }
+
+    /**
+     * As {@link #open(BlockFile, MetadataCache, BTreeV1Ranks, DataLayoutMessage, long[], long[],
+     * boolean, boolean)}, in a file of the old format ({@code oldFormat}: superblock 0 or 1) or
+     * not. Writable, a version-1 B-tree index is written only in the old format, as libhdf5
+     * writes it there; in a file of superblock 2 or 3 it is refused (libhdf5 1.10 does not
+     * make one such that Quire could be checked against it).
+     *
+     * @throws UnsupportedFormatException {@code writable}, and the index is one Quire only reads
+     *         (in this format)
+     */
+    public static ChunkIndex open(BlockFile file, MetadataCache cache, BTreeV1Ranks ranks,
+                                  DataLayoutMessage layout, long[] shape, long[] maxShape,
+                                  boolean filtered, boolean writable, boolean oldFormat)
+            throws IOException {
         IndexBlocks blocks = new IndexBlocks(file, cache);
         long chunkBytes = Shapes.elementCount(layout.chunkDimensions()) * layout.elementSize();
         ChunkGrid grid = new ChunkGrid(layout.chunkDimensions(), maxShape);
@@ -113,11 +132,12 @@ public final class ChunkIndexes {
             return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(address,
                     filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
         }
-        if (writable && parameters instanceof ChunkIndexParameters.Implicit) {
+        if (writable && (parameters instanceof ChunkIndexParameters.Implicit
+                || parameters instanceof ChunkIndexParameters.BTreeV1 && !oldFormat)) {
             throw new UnsupportedFormatException(file.path(), "chunk index (writing)", address,
                     parameters.toString(), "single chunk, fixed array, extensible array and "
-                    + "version-1 and version-2 B-tree indexes; this one is read with "
-                    + "Hdf5File.open");
+                    + "version-2 B-tree indexes, and version-1 B-tree indexes in files of "
+                    + "superblock 0 or 1; this one is read with Hdf5File.open");
         }
         if (parameters instanceof ChunkIndexParameters.Implicit) {
             return ImplicitChunkIndex.open(file, address, grid, shape, chunkBytes, filtered);

@@ -16,6 +16,7 @@ import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
+import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
@@ -140,14 +141,34 @@ class ChunkIndexesTest {
                 false).get(new long[] {0, 0}));
     }
 
+    /** Implicit indexes are not written; version-1 B-trees only in superblock 0 and 1 files. */
     @Test
-    void implicitIndexesAreNotWritten() {
-        ChunkIndexParameters index = new ChunkIndexParameters.Implicit();
+    void implicitAndVersionOneIndexesAreNotWritten() {
+        for (ChunkIndexParameters index : new ChunkIndexParameters[] {
+                new ChunkIndexParameters.Implicit(), new ChunkIndexParameters.BTreeV1()}) {
+            UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
+                    () -> open(index, 64, new long[] {2, 2}, false, true));
+            assertEquals("chunk index (writing)", e.structure());
+            assertEquals(64, e.offset());
+            assertEquals(index.toString(), e.found());
+            assertTrue(e.getMessage().contains("version-1 B-tree indexes in files of superblock "
+                    + "0 or 1"), e.getMessage());
+        }
+    }
+
+    /**
+     * In the old format (superblock 0 or 1) a version-1 B-tree index opens writable (its put
+     * reached: a tree libhdf5 never allocated is refused there).
+     */
+    @Test
+    void versionOneIndexesAreWrittenInTheOldFormat() throws IOException {
+        ChunkIndex index = ChunkIndexes.open(file, cache, BTreeV1Ranks.DEFAULT,
+                new DataLayoutMessage(new long[] {2, 2}, 4, new ChunkIndexParameters.BTreeV1(),
+                        Addresses.UNDEFINED), new long[] {2, 2}, new long[] {2, 2}, false, true,
+                true);
         UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
-                () -> open(index, 64, new long[] {2, 2}, false, true));
-        assertEquals("chunk index (writing)", e.structure());
-        assertEquals(64, e.offset());
-        assertEquals(index.toString(), e.found());
+                () -> index.put(new long[] {0, 0}, new ChunkRecord(4096, 16, 0)));
+        assertTrue(e.found().contains("never allocated"), e.found()); // the writer's refusal
     }
 
     @Test
