@@ -73,7 +73,7 @@ final class SymbolTable {
 
     private void addEntries(long nodeAddress) throws IOException {
         List<SymbolTableEntry> entries = SymbolTableNode.read(file, nodeAddress,
-                ranks.groupLeafNodeK());
+                ranks.groupLeafNodeK()).entries();
         for (int i = 0; i < entries.size(); i++) {
             SymbolTableEntry entry = entries.get(i);
             long entryAt = SymbolTableNode.entryAddress(nodeAddress, i);
