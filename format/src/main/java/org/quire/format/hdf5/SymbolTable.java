@@ -6,8 +6,11 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.LongFunction;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.btree.BTreeV1Writer;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeV1Node;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
@@ -25,6 +28,14 @@ import org.quire.format.hdf5.layout.SymbolTableNode;
  * symbol table nodes, whose entries name (by offset in the group's local heap) the members'
  * object headers. Read whole, each block once, checking that every node is reached by one
  * pointer only, each child one level below its parent, and the names strictly ascending.
+ *
+ * <p>Written as libhdf5's H5Gnode.c/H5Gstab.c write it ({@link #insert}): the name goes into the
+ * local heap, its entry into the symbol table node whose keys hold it, in name order (the
+ * bytes of the names, unsigned: "v10" before "v2"); a full node (2 x group leaf K entries)
+ * splits first into two halves, the new node right of it at the end of the file, and the
+ * B-tree ({@link BTreeV1Writer}) takes the new node with the largest name of the left half as
+ * the key between them. Key 0 of the tree is the empty string (heap offset 0), key i + 1 the
+ * largest name under child i; the root never moves.
  */
 final class SymbolTable {
 
@@ -95,5 +106,131 @@ final class SymbolTable {
     /** libhdf5 orders names with strcmp: by their bytes, unsigned. */
     private static int compareUtf8(String a, String b) {
         return Arrays.compareUnsigned(LosslessUtf8.encode(a), LosslessUtf8.encode(b));
+    }
+
+    /**
+     * Adds {@code name} to the symbol table {@code message} of group {@code group}, its entry
+     * made by {@code entry} from the name's heap offset (H5G__stab_insert). Every block changed
+     * goes through {@code blocks}' cache.
+     *
+     * @throws IllegalArgumentException the name is there already, is empty or holds a NUL
+     */
+    static void insert(SymbolTableBlocks blocks, SymbolTableMessage message, BTreeV1Ranks ranks,
+                       String name, LongFunction<SymbolTableEntry> entry) throws IOException {
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("an empty name cannot be linked in a symbol table");
+        }
+        LocalHeap heap = blocks.heap(message.localHeapAddress());
+        new BTreeV1Writer<>(blocks.file(), blocks.cache(), BTreeV1Node.GROUP_KEYS,
+                ranks.groupInternalNodeK(), message.bTreeAddress())
+                .insert(new Insertion(blocks, heap, message.bTreeAddress(),
+                        LosslessUtf8.encode(name), entry));
+    }
+
+    /** One name on its way into a group's B-tree: libhdf5's H5G__node_cmp3 and H5G__node_insert. */
+    private record Insertion(SymbolTableBlocks blocks, LocalHeap heap, long tree, byte[] name,
+                             LongFunction<SymbolTableEntry> entry)
+            implements BTreeV1Writer.Item<Long> {
+
+        @Override
+        public int compare(Long left, Long right) throws IOException {
+            if (Arrays.compareUnsigned(name, key(left)) <= 0) {
+                return -1;
+            }
+            return Arrays.compareUnsigned(name, key(right)) > 0 ? 1 : 0;
+        }
+
+        private byte[] key(long offset) throws CorruptFileException {
+            return LosslessUtf8.encode(heap.string(offset, tree, "version 1 B-tree node",
+                    "name offset key"));
+        }
+
+        @Override
+        public BTreeV1Writer.LeafChange<Long> insert(Long left, long child, Long right,
+                                                     BTreeV1Writer.Edge edge) throws IOException {
+            if (edge == BTreeV1Writer.Edge.EMPTY) {
+                // H5G__node_create: the first node's keys both name the heap's empty string.
+                if (!heap.string(0, tree, "version 1 B-tree node", "name offset key").isEmpty()) {
+                    throw new UnsupportedFormatException(blocks.file().path(), "local heap",
+                            heap.dataAddress(), "a name at offset 0",
+                            "the empty string at offset 0 (libhdf5's first key)");
+                }
+                SymbolTableNode node = blocks.newNode();
+                long offset = add(node, 0);
+                return new BTreeV1Writer.LeafChange<>(0L, node.address(), offset, null,
+                        Addresses.UNDEFINED);
+            }
+            SymbolTableNode node = blocks.node(child);
+            int index = place(node);
+            int count = node.entries().size();
+            if (!node.isFull()) {
+                long offset = add(node, index);
+                return new BTreeV1Writer.LeafChange<>(null, Addresses.UNDEFINED,
+                        index == count ? offset : null, null, Addresses.UNDEFINED);
+            }
+            int k = count / 2;
+            long offset = heapInsert();
+            SymbolTableNode split = blocks.newNode();
+            node.splitInto(split);
+            long middle = node.entries().get(k - 1).linkNameOffset();
+            Long newRight = null;
+            SymbolTableNode into = node;
+            if (index == k) {
+                middle = offset;
+            } else if (index > k) {
+                index -= k;
+                into = split;
+                if (index == k) {
+                    newRight = offset;
+                }
+            }
+            into.insert(index, entry.apply(offset));
+            blocks.nodeChanged(node, heap.address());
+            blocks.nodeChanged(split, heap.address());
+            return new BTreeV1Writer.LeafChange<>(null, Addresses.UNDEFINED, newRight, middle,
+                    split.address());
+        }
+
+        /** libhdf5's binary search for the name's place among the node's entries. */
+        private int place(SymbolTableNode node) throws CorruptFileException {
+            List<SymbolTableEntry> entries = node.entries();
+            if (entries.isEmpty()) {
+                return 0;
+            }
+            int low = 0;
+            int high = entries.size();
+            int index = 0;
+            int cmp = 1;
+            while (low < high) {
+                index = (low + high) >>> 1;
+                long nameAt = SymbolTableNode.entryAddress(node.address(), index);
+                cmp = Arrays.compareUnsigned(name, LosslessUtf8.encode(heap.string(
+                        entries.get(index).linkNameOffset(), nameAt, "symbol table node",
+                        "link name offset")));
+                if (cmp == 0) {
+                    throw new IllegalArgumentException("\"" + LosslessUtf8.decode(name)
+                            + "\" is linked in the symbol table already");
+                }
+                if (cmp < 0) {
+                    high = index;
+                } else {
+                    low = index + 1;
+                }
+            }
+            return cmp > 0 ? index + 1 : index;
+        }
+
+        private long heapInsert() throws IOException {
+            long offset = heap.insert(name, length -> blocks.file().allocate(length));
+            blocks.heapChanged(heap);
+            return offset;
+        }
+
+        private long add(SymbolTableNode node, int index) throws IOException {
+            long offset = heapInsert();
+            node.insert(index, entry.apply(offset));
+            blocks.nodeChanged(node, heap.address());
+            return offset;
+        }
     }
 }

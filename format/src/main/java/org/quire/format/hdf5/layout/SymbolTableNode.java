@@ -99,19 +99,18 @@ public final class SymbolTableNode {
     }
 
     /**
-     * Splits this full node: its upper K entries move, in order, to a new node at {@code
-     * newAddress}, which is returned; K stay here.
+     * Splits this full node: its upper K entries move, in order, into the empty node {@code
+     * right}; K stay here.
      */
-    public SymbolTableNode splitOff(long newAddress) {
-        if (!isFull()) {
+    public void splitInto(SymbolTableNode right) {
+        if (!isFull() || !right.entries.isEmpty()) {
             throw new IllegalStateException("symbol table node at " + address + " holds "
-                    + entries.size() + " entries: only a full node is split");
+                    + entries.size() + " entries, the one at " + right.address + " "
+                    + right.entries.size() + ": only a full node splits, into an empty one");
         }
         List<SymbolTableEntry> upper = entries.subList(groupLeafNodeK, entries.size());
-        SymbolTableNode right = new SymbolTableNode(newAddress, groupLeafNodeK,
-                new ArrayList<>(upper));
+        right.entries.addAll(upper);
         upper.clear();
-        return right;
     }
 
     /** The node's bytes at its full size. */
