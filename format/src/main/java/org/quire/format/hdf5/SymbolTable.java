@@ -3,8 +3,11 @@ package org.quire.format.hdf5;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.LongFunction;
 
@@ -36,6 +39,14 @@ import org.quire.format.hdf5.layout.SymbolTableNode;
  * B-tree ({@link BTreeV1Writer}) takes the new node with the largest name of the left half as
  * the key between them. Key 0 of the tree is the empty string (heap offset 0), key i + 1 the
  * largest name under child i; the root never moves.
+ *
+ * <p>{@link #remove} frees the name (and a soft link's value) in the heap and takes the entry
+ * out of its node, as H5G__node_remove; removing a node's last entry makes its right key the
+ * new last name, copied up through every parent whose last child it is (libhdf5's
+ * H5B__remove_helper, which never merges or rebalances nodes). Two removals need what {@link
+ * BTreeV1Writer} does not offer and are refused before any change ({@link #requireRemovable}):
+ * a node's only entry (libhdf5 drops the node from the tree) and a right key that reaches a
+ * B-tree node with a right sibling (libhdf5 copies it into that sibling's first key).
  */
 final class SymbolTable {
 
@@ -125,6 +136,170 @@ final class SymbolTable {
                 ranks.groupInternalNodeK(), message.bTreeAddress())
                 .insert(new Insertion(blocks, heap, message.bTreeAddress(),
                         LosslessUtf8.encode(name), entry));
+    }
+
+    /**
+     * Fails, changing nothing, unless {@link #remove} can take the names {@code names} out one
+     * after another (names not in the table are passed over: removing them fails anyway).
+     *
+     * @throws UnsupportedOperationException a removal would drop a symbol table node from the
+     *                                       tree or change a key of a node with a right
+     *                                       sibling; the message names the link
+     */
+    static void requireRemovable(SymbolTableBlocks blocks, SymbolTableMessage message,
+                                 BTreeV1Ranks ranks, List<String> names, String group)
+            throws IOException {
+        LocalHeap heap = blocks.heap(message.localHeapAddress());
+        BTreeV1Writer<Long> tree = writer(blocks, message, ranks);
+        Map<Long, List<String>> left = new HashMap<>();
+        for (String name : names) {
+            Place place = locate(blocks, tree, heap, message.bTreeAddress(),
+                    LosslessUtf8.encode(name));
+            if (place == null) {
+                continue;
+            }
+            List<String> inNode = left.get(place.node);
+            if (inNode == null) {
+                inNode = new ArrayList<>();
+                SymbolTableNode node = blocks.node(place.node);
+                for (int i = 0; i < node.entries().size(); i++) {
+                    inNode.add(heap.string(node.entries().get(i).linkNameOffset(),
+                            SymbolTableNode.entryAddress(node.address(), i), "symbol table node",
+                            "link name offset"));
+                }
+                left.put(place.node, inNode);
+            }
+            int index = inNode.indexOf(name);
+            if (index < 0) {
+                continue;
+            }
+            String refusal = inNode.size() == 1
+                    ? "it is the only link in its symbol table node, which libhdf5 would drop "
+                            + "from the group's B-tree"
+                    : index == inNode.size() - 1 && place.rightKeyReachesSibling
+                            ? "it is the last link of a symbol table node whose new right key "
+                                    + "libhdf5 would copy into a B-tree node's right sibling"
+                            : null;
+            if (refusal != null) {
+                throw new UnsupportedOperationException(blocks.file().path() + ": cannot delete \""
+                        + name + "\" from group " + group + " (old format): " + refusal
+                        + "; Quire does not change the shape of a group's version-1 B-tree yet");
+            }
+            inNode.remove(index);
+        }
+    }
+
+    /**
+     * Removes {@code name} from the symbol table {@code message}, which {@link
+     * #requireRemovable} allowed (H5G__stab_remove).
+     *
+     * @throws NoSuchElementException the name is not in the table
+     */
+    static void remove(SymbolTableBlocks blocks, SymbolTableMessage message, BTreeV1Ranks ranks,
+                       String name, String group) throws IOException {
+        requireRemovable(blocks, message, ranks, List.of(name), group);
+        LocalHeap heap = blocks.heap(message.localHeapAddress());
+        byte[] bytes = LosslessUtf8.encode(name);
+        if (locate(blocks, writer(blocks, message, ranks), heap, message.bTreeAddress(), bytes)
+                == null) {
+            throw new NoSuchElementException(group + " has no member \"" + name + "\"");
+        }
+        writer(blocks, message, ranks).insert(new Removal(blocks, heap, message.bTreeAddress(),
+                bytes));
+    }
+
+    private static BTreeV1Writer<Long> writer(SymbolTableBlocks blocks, SymbolTableMessage message,
+                                              BTreeV1Ranks ranks) {
+        return new BTreeV1Writer<>(blocks.file(), blocks.cache(), BTreeV1Node.GROUP_KEYS,
+                ranks.groupInternalNodeK(), message.bTreeAddress());
+    }
+
+    /**
+     * The symbol table node whose keys hold a name, and whether a change of its right key would
+     * reach a B-tree node with a right sibling (on the way up, through last children only).
+     */
+    private record Place(long node, boolean rightKeyReachesSibling) {
+    }
+
+    /** libhdf5's descent for a removal (H5B__remove_helper's search); null: not there. */
+    private static Place locate(SymbolTableBlocks blocks, BTreeV1Writer<Long> tree,
+                                LocalHeap heap, long root, byte[] name) throws IOException {
+        Insertion keys = new Insertion(blocks, heap, root, name, null);
+        BTreeV1Node<Long> node = tree.node(root);
+        while (true) {
+            int n = node.children().length;
+            int low = 0;
+            int high = n;
+            int index = 0;
+            int cmp = 1;
+            while (low < high && cmp != 0) {
+                index = (low + high) >>> 1;
+                cmp = keys.compare(node.keys().get(index), node.keys().get(index + 1));
+                if (cmp < 0) {
+                    high = index;
+                } else {
+                    low = index + 1;
+                }
+            }
+            if (cmp != 0) {
+                return null;
+            }
+            if (node.level() == 0) {
+                // A right key change climbs only from a last child; it reaches a node with a
+                // right sibling exactly when this leaf has one (rightmost nodes' parents are
+                // rightmost).
+                return new Place(node.children()[index], index == n - 1
+                        && Addresses.isDefined(node.rightSibling()));
+            }
+            BTreeV1Node<Long> child = tree.node(node.children()[index]);
+            child.requireChildOf(node, blocks.file().path());
+            node = child;
+        }
+    }
+
+    /**
+     * One name on its way out of a group's B-tree: H5G__node_remove, reached by the writer's
+     * descent (an existing name lies between its node's keys, as for an insertion).
+     */
+    private record Removal(SymbolTableBlocks blocks, LocalHeap heap, long tree, byte[] name)
+            implements BTreeV1Writer.Item<Long> {
+
+        @Override
+        public int compare(Long left, Long right) throws IOException {
+            return new Insertion(blocks, heap, tree, name, null).compare(left, right);
+        }
+
+        @Override
+        public BTreeV1Writer.LeafChange<Long> insert(Long left, long child, Long right,
+                                                     BTreeV1Writer.Edge edge) throws IOException {
+            SymbolTableNode node = blocks.node(child);
+            List<SymbolTableEntry> entries = node.entries();
+            int index = -1;
+            for (int i = 0; i < entries.size() && index < 0; i++) {
+                if (Arrays.equals(name, LosslessUtf8.encode(heap.string(
+                        entries.get(i).linkNameOffset(), SymbolTableNode.entryAddress(child, i),
+                        "symbol table node", "link name offset")))) {
+                    index = i;
+                }
+            }
+            if (edge != BTreeV1Writer.Edge.WITHIN || index < 0 || entries.size() == 1) {
+                throw new IllegalStateException("\"" + LosslessUtf8.decode(name)
+                        + "\" was found removable in the symbol table node at " + child);
+            }
+            SymbolTableEntry entry = node.remove(index);
+            if (entry.cacheType() == SymbolTableEntry.CACHE_SOFT_LINK) {
+                String value = heap.string(entry.softLinkValueOffset(), child, "symbol table node",
+                        "soft link value offset");
+                heap.remove(entry.softLinkValueOffset(), LosslessUtf8.encode(value).length + 1);
+            }
+            heap.remove(entry.linkNameOffset(), name.length + 1);
+            blocks.heapChanged(heap);
+            blocks.nodeChanged(node, heap.address());
+            boolean wasLast = index == node.entries().size();
+            return wasLast ? new BTreeV1Writer.LeafChange<>(null, Addresses.UNDEFINED,
+                    node.entries().get(index - 1).linkNameOffset(), null, Addresses.UNDEFINED)
+                    : BTreeV1Writer.LeafChange.none();
+        }
     }
 
     /** One name on its way into a group's B-tree: libhdf5's H5G__node_cmp3 and H5G__node_insert. */

@@ -232,7 +232,10 @@ public final class LocalHeap {
         return grow(string, need, last, allocate);
     }
 
-    /** No free block fits {@code need} bytes: doubles the segment at least ({@code last}: the free block nearest its end). */
+    /**
+     * No free block fits {@code need} bytes: the segment at least doubles ({@code last}: the
+     * free block nearest its end, which grows when it ends the segment).
+     */
     private long grow(byte[] string, long need, FreeBlock last, LongUnaryOperator allocate) {
         int oldSize = data.length;
         boolean lastEndsSegment = last != null && last.end() == oldSize;
