@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.Set;
 
 import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
+import org.quire.format.hdf5.btree.BTreeV1Writer;
+import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BTreeV1ChunkKey;
 import org.quire.format.hdf5.layout.BTreeV1Node;
@@ -20,7 +23,15 @@ import org.quire.format.hdf5.layout.ChunkRecord;
  * B-tree of node type 1 whose keys are chunk offsets in elements (libhdf5's H5Dbtree.c). Child
  * {@code i} of a node holds the chunks from key {@code i} up to key {@code i + 1}; in a leaf
  * (level 0), child {@code i} is the chunk at key {@code i}'s offsets, with its stored size and
- * filter mask. Read only: Quire writes the version-4 indexes.
+ * filter mask.
+ *
+ * <p>Opened for writing (a file in libhdf5's default format extended in place), {@link #put}
+ * inserts through {@link BTreeV1Writer} as libhdf5's H5Dbtree.c does: a chunk past the last
+ * key is appended with a new right key (size 0, offsets one chunk past the chunk's in every
+ * dimension, the element size as the last offset); one between two keys goes right of the
+ * left one; one before the first key becomes the first; a chunk stored again replaces its
+ * key's size and filter mask and its address where it is. Nodes then come from the metadata
+ * cache, which holds the changes until its flush.
  */
 public final class BTreeV1ChunkIndex implements ChunkIndex {
 
@@ -30,7 +41,10 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
     private final BlockFile file;
     private final long rootAddress;
     private final long[] chunkShape;
+    private final int elementSize;
     private final int k;
+    /** The writer of an index opened for writing, or null. */
+    private final BTreeV1Writer<BTreeV1ChunkKey> writer;
     private final BTreeV1Node.KeyFormat<BTreeV1ChunkKey> keys;
     private final Map<Long, BTreeV1Node<BTreeV1ChunkKey>> cache =
             new LinkedHashMap<>(16, 0.75f, true) {
@@ -43,14 +57,19 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
 
     /**
      * The index at {@code rootAddress} (undefined: no chunk written yet) of chunks of
-     * {@code chunkShape}, in nodes of 2 x {@code k} children.
+     * {@code chunkShape} with elements of {@code elementSize} bytes, in nodes of 2 x {@code k}
+     * children; writable when {@code cache} (its nodes' metadata cache) is not null.
      */
-    BTreeV1ChunkIndex(BlockFile file, long rootAddress, long[] chunkShape, int k) {
+    BTreeV1ChunkIndex(BlockFile file, MetadataCache cache, long rootAddress, long[] chunkShape,
+                      int elementSize, int k) {
         this.file = file;
         this.rootAddress = rootAddress;
         this.chunkShape = chunkShape.clone();
+        this.elementSize = elementSize;
         this.k = k;
         this.keys = BTreeV1ChunkKey.format(chunkShape.length);
+        this.writer = cache == null ? null
+                : new BTreeV1Writer<>(file, cache, keys, k, rootAddress);
     }
 
     @Override
@@ -123,7 +142,8 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
      * boundaries), so a damaged key fails instead of hiding a chunk behind the fill value.
      */
     private BTreeV1Node<BTreeV1ChunkKey> readNode(long address) throws IOException {
-        BTreeV1Node<BTreeV1ChunkKey> node = BTreeV1Node.read(file, address, keys, k);
+        BTreeV1Node<BTreeV1ChunkKey> node = writer != null ? writer.node(address)
+                : BTreeV1Node.read(file, address, keys, k);
         for (int i = 0; i < node.entries(); i++) {
             long[] offsets = node.keys().get(i).offsets();
             if (node.level() == 0) {
@@ -146,10 +166,83 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
         return node;
     }
 
-    /** Never called: Quire opens files with this index read-only. */
+    /**
+     * Inserts or replaces the chunk at {@code scaled}.
+     *
+     * @throws UnsupportedOperationException the index was opened read only
+     * @throws UnsupportedFormatException the tree was never allocated (no chunk written by
+     *         libhdf5): its address would have to enter the layout message
+     */
     @Override
-    public void put(long[] scaled, ChunkRecord record) {
-        throw new UnsupportedOperationException("Quire does not write version-1 B-tree indexes");
+    public void put(long[] scaled, ChunkRecord record) throws IOException {
+        if (writer == null) {
+            throw new UnsupportedOperationException("this version-1 B-tree index was opened "
+                    + "read only");
+        }
+        if (!Addresses.isDefined(rootAddress)) {
+            throw new UnsupportedFormatException(file.path(), "chunk index (writing)",
+                    rootAddress, "a version-1 B-tree libhdf5 never allocated (no chunk written)",
+                    "version-1 B-trees holding at least their root node");
+        }
+        if (record.storedSize() > 0xffffffffL || record.storedSize() <= 0) {
+            throw new IllegalArgumentException("a version-1 B-tree key records chunk sizes of "
+                    + "1 to 2^32-1 bytes, not " + record.storedSize());
+        }
+        long[] offsets = new long[scaled.length];
+        for (int d = 0; d < scaled.length; d++) {
+            offsets[d] = scaled[d] * chunkShape[d];
+        }
+        writer.insert(new ChunkInsertion(new BTreeV1ChunkKey(record.storedSize(),
+                record.filterMask(), offsets), record.address()));
+        cache.clear();
+    }
+
+    /** One chunk's insertion: libhdf5's H5D__btree_cmp3, _new_node and _insert. */
+    private final class ChunkInsertion implements BTreeV1Writer.Item<BTreeV1ChunkKey> {
+        private final BTreeV1ChunkKey key;
+        private final long address;
+
+        ChunkInsertion(BTreeV1ChunkKey key, long address) {
+            this.key = key;
+            this.address = address;
+        }
+
+        @Override
+        public int compare(BTreeV1ChunkKey left, BTreeV1ChunkKey right) {
+            if (BTreeV1ChunkKey.compare(key, right) >= 0) {
+                return 1;
+            }
+            return BTreeV1ChunkKey.compare(key, left) < 0 ? -1 : 0;
+        }
+
+        @Override
+        public BTreeV1Writer.LeafChange<BTreeV1ChunkKey> insert(BTreeV1ChunkKey left,
+                long child, BTreeV1ChunkKey right, BTreeV1Writer.Edge edge) {
+            return switch (edge) {
+                case EMPTY -> new BTreeV1Writer.LeafChange<>(key, address, rightKey(), null,
+                        Addresses.UNDEFINED);
+                // the chunk becomes the first child, the old first one moves right of it
+                case BEFORE_FIRST -> new BTreeV1Writer.LeafChange<>(key, address, null, left,
+                        child);
+                case AFTER_LAST -> new BTreeV1Writer.LeafChange<>(null, Addresses.UNDEFINED,
+                        rightKey(), key, address);
+                case WITHIN -> BTreeV1ChunkKey.compareOffsets(key.offsets(), left.offsets()) == 0
+                        && left.chunkSize() > 0
+                        ? new BTreeV1Writer.LeafChange<>(key.chunkSize() == left.chunkSize()
+                                && key.filterMask() == left.filterMask() ? null : key, address,
+                                null, null, Addresses.UNDEFINED)
+                        : BTreeV1Writer.LeafChange.right(key, address);
+            };
+        }
+
+        /** The right key libhdf5 writes past a chunk it appends: one chunk further everywhere. */
+        private BTreeV1ChunkKey rightKey() {
+            long[] end = new long[chunkShape.length];
+            for (int d = 0; d < end.length; d++) {
+                end[d] = key.offsets()[d] + chunkShape[d];
+            }
+            return new BTreeV1ChunkKey(0, 0, end, elementSize);
+        }
     }
 
     /**

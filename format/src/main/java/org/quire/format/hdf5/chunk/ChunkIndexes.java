@@ -113,11 +113,11 @@ public final class ChunkIndexes {
             return new SingleChunkIndex(grid.rank(), filtered, new ChunkRecord(address,
                     filtered ? single.filteredSize() : chunkBytes, single.filterMask()));
         }
-        if (writable && (parameters instanceof ChunkIndexParameters.Implicit
-                || parameters instanceof ChunkIndexParameters.BTreeV1)) {
+        if (writable && parameters instanceof ChunkIndexParameters.Implicit) {
             throw new UnsupportedFormatException(file.path(), "chunk index (writing)", address,
                     parameters.toString(), "single chunk, fixed array, extensible array and "
-                    + "version-2 B-tree indexes; this one is read with Hdf5File.open");
+                    + "version-1 and version-2 B-tree indexes; this one is read with "
+                    + "Hdf5File.open");
         }
         if (parameters instanceof ChunkIndexParameters.Implicit) {
             return ImplicitChunkIndex.open(file, address, grid, shape, chunkBytes, filtered);
@@ -144,8 +144,8 @@ public final class ChunkIndexes {
                     writable);
         }
         if (parameters instanceof ChunkIndexParameters.BTreeV1) {
-            return new BTreeV1ChunkIndex(file, address, layout.chunkDimensions(),
-                    ranks.chunkNodeK());
+            return new BTreeV1ChunkIndex(file, writable ? cache : null, address,
+                    layout.chunkDimensions(), layout.elementSize(), ranks.chunkNodeK());
         }
         throw new IllegalStateException("no chunk index implements " + parameters);
     }

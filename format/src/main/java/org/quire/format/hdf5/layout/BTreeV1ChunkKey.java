@@ -5,8 +5,10 @@ import org.quire.format.CorruptFileException;
 /**
  * Key of a version-1 B-tree of type 1 (raw data chunks), specification section III.A.1: the
  * stored size and filter mask of the chunk it precedes, and that chunk's offset in elements per
- * dimension, plus a last offset for the element-size "dimension", always 0. A node's last key
- * bounds its last chunk from above.
+ * dimension, plus a last offset for the element-size "dimension": 0, except in the right key
+ * libhdf5 writes past the last chunk it appended (chunk size 0, the chunk's offsets plus one
+ * chunk in every dimension and the element size there). A node's last key bounds its last
+ * chunk from above.
  *
  * <pre>
  * +----------------+-----------------+----------------------------------------------+
@@ -14,9 +16,16 @@ import org.quire.format.CorruptFileException;
  * +----------------+-----------------+----------------------------------------------+
  * </pre>
  *
- * @param offsets the element offsets of the dataset's dimensions (the last, 0, not kept)
+ * @param offsets the element offsets of the dataset's dimensions
+ * @param elementOffset the offset of the element-size "dimension" (0 or the element size)
  */
-public record BTreeV1ChunkKey(long chunkSize, int filterMask, long[] offsets) {
+public record BTreeV1ChunkKey(long chunkSize, int filterMask, long[] offsets,
+                              long elementOffset) {
+
+    /** The key of a stored chunk (element offset 0). */
+    public BTreeV1ChunkKey(long chunkSize, int filterMask, long[] offsets) {
+        this(chunkSize, filterMask, offsets, 0);
+    }
 
     /** The key format of chunk B-trees of datasets of {@code rank}. */
     public static BTreeV1Node.KeyFormat<BTreeV1ChunkKey> format(int rank) {
@@ -39,10 +48,28 @@ public record BTreeV1ChunkKey(long chunkSize, int filterMask, long[] offsets) {
                 for (int d = 0; d < rank; d++) {
                     offsets[d] = in.getLong("chunk offset");
                 }
-                in.getLong("element offset");
-                return new BTreeV1ChunkKey(size, mask, offsets);
+                long elementOffset = in.getLong("element offset");
+                return new BTreeV1ChunkKey(size, mask, offsets, elementOffset);
+            }
+
+            @Override
+            public void encode(BTreeV1ChunkKey key, LittleEndianWriter out) {
+                out.putInt((int) key.chunkSize()).putInt(key.filterMask());
+                for (long offset : key.offsets()) {
+                    out.putLong(offset);
+                }
+                out.putLong(key.elementOffset());
             }
         };
+    }
+
+    /**
+     * Compares whole keys as libhdf5 orders them (H5Dbtree.c): the chunk offsets, then the
+     * element offset, so a right key past the last chunk comes after that chunk's own key.
+     */
+    public static int compare(BTreeV1ChunkKey a, BTreeV1ChunkKey b) {
+        int c = compareOffsets(a.offsets, b.offsets);
+        return c != 0 ? c : Long.compareUnsigned(a.elementOffset, b.elementOffset);
     }
 
     /** Compares chunk offsets dimension 0 first, as unsigned numbers (libhdf5's order). */

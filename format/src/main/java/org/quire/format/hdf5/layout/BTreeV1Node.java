@@ -23,12 +23,15 @@ import org.quire.format.CorruptFileException;
  * | key 0 | child 0 (8) | key 1 | child 1 (8) | ... | key 2K      (keys of the type's size)   |
  * +-------+-------------+-------+-------------+-----+-------------------------------------------+
  * children of a level-0 node: symbol table nodes (type 0) or chunks (type 1);
- * of a higher level: nodes of the level below.
+ * of a higher level: nodes of the level below. Unused key and child slots are zeros.
  * </pre>
  *
+ * @param leftSibling the node left of this one at its level, or undefined
+ * @param rightSibling the node right of this one at its level, or undefined
  * @param <K> the key of the node type
  */
-public record BTreeV1Node<K>(long address, int level, List<K> keys, long[] children) {
+public record BTreeV1Node<K>(long address, int level, List<K> keys, long[] children,
+                             long leftSibling, long rightSibling) {
 
     static final BlockIdentity IDENTITY = new BlockIdentity("version 1 B-tree node",
             "TREE".getBytes(StandardCharsets.US_ASCII), BlockIdentity.NO_VERSION);
@@ -50,6 +53,9 @@ public record BTreeV1Node<K>(long address, int level, List<K> keys, long[] child
         int keySize();
 
         K decode(LittleEndianReader in) throws CorruptFileException;
+
+        /** Writes {@code key} in exactly {@link #keySize} bytes. */
+        void encode(K key, LittleEndianWriter out);
     }
 
     /** Type 0 keys: the offset in the group's local heap of a member name. */
@@ -67,6 +73,11 @@ public record BTreeV1Node<K>(long address, int level, List<K> keys, long[] child
         @Override
         public Long decode(LittleEndianReader in) throws CorruptFileException {
             return in.getLength("name offset key");
+        }
+
+        @Override
+        public void encode(Long key, LittleEndianWriter out) {
+            out.putLength(key);
         }
     };
 
@@ -96,8 +107,8 @@ public record BTreeV1Node<K>(long address, int level, List<K> keys, long[] child
         }
         int level = in.getUnsignedByte("node level");
         int entries = in.getCount(2, 2 * k, "entries used");
-        in.getAddress("left sibling address");
-        in.getAddress("right sibling address");
+        long left = in.getAddress("left sibling address");
+        long right = in.getAddress("right sibling address");
         List<K> keys = new ArrayList<>(entries + 1);
         long[] children = new long[entries];
         for (int i = 0; i < entries; i++) {
@@ -106,7 +117,29 @@ public record BTreeV1Node<K>(long address, int level, List<K> keys, long[] child
         }
         keys.add(format.decode(in));
         file.countChecked(IDENTITY.structure());
-        return new BTreeV1Node<>(address, level, keys, children);
+        return new BTreeV1Node<>(address, level, keys, children, left, right);
+    }
+
+    /**
+     * The node's image: {@link #size} bytes for 2 x {@code k} children, unused slots zero (as
+     * libhdf5 writes them, so a node read and encoded again is the same bytes).
+     */
+    public byte[] encode(KeyFormat<K> format, int k) {
+        if (children.length > 2 * k || keys.size() != children.length + 1) {
+            throw new IllegalStateException("a node of " + children.length + " children and "
+                    + keys.size() + " keys in nodes of at most " + 2 * k);
+        }
+        int size = size(k, format.keySize());
+        LittleEndianWriter out = new LittleEndianWriter(size);
+        out.putBytes(IDENTITY.signature()).putByte(format.nodeType()).putByte(level)
+                .putShort(children.length).putAddress(leftSibling).putAddress(rightSibling);
+        for (int i = 0; i < children.length; i++) {
+            format.encode(keys.get(i), out);
+            out.putAddress(children[i]);
+        }
+        format.encode(keys.get(children.length), out);
+        out.putZeros(size - out.position());
+        return out.toByteArray();
     }
 
     /**

@@ -141,15 +141,13 @@ class ChunkIndexesTest {
     }
 
     @Test
-    void implicitAndVersionOneIndexesAreNotWritten() {
-        for (ChunkIndexParameters index : new ChunkIndexParameters[] {
-                new ChunkIndexParameters.Implicit(), new ChunkIndexParameters.BTreeV1()}) {
-            UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
-                    () -> open(index, 64, new long[] {2, 2}, false, true));
-            assertEquals("chunk index (writing)", e.structure());
-            assertEquals(64, e.offset());
-            assertEquals(index.toString(), e.found());
-        }
+    void implicitIndexesAreNotWritten() {
+        ChunkIndexParameters index = new ChunkIndexParameters.Implicit();
+        UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
+                () -> open(index, 64, new long[] {2, 2}, false, true));
+        assertEquals("chunk index (writing)", e.structure());
+        assertEquals(64, e.offset());
+        assertEquals(index.toString(), e.found());
     }
 
     @Test

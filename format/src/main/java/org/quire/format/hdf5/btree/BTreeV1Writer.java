@@ -1,0 +1,412 @@
+package org.quire.format.hdf5.btree;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.cache.BlockEntry;
+import org.quire.format.hdf5.cache.MetadataCache;
+import org.quire.format.hdf5.layout.Addresses;
+import org.quire.format.hdf5.layout.BTreeV1Node;
+import org.quire.format.hdf5.layout.BlockFile;
+
+/**
+ * Inserts into a version-1 B-tree (specification III.A.1) of either node type the way
+ * libhdf5's H5B.c does, so the file looks as if libhdf5 had written it:
+ * <ul>
+ * <li>the descent picks child {@code i} by the item's {@link Item#compare} against keys
+ * {@code i} and {@code i + 1}; an item before the first key or after the last goes to the
+ * first or last child ({@link Edge});</li>
+ * <li>at level 0 the node type's own insertion ({@link Item#insert}) says what changes: the
+ * child's bounding keys, its address, or a new child right of it with the key between them;
+ * changed first/last keys are copied up into every parent whose first/last child changed;</li>
+ * <li>a full node (2K children) splits before the new child goes in: a node with no right
+ * sibling keeps {@code floor(2K x 0.9)} children, one with no left sibling
+ * {@code floor(2K x 0.1)}, any other half (libhdf5's default split ratios); the new node is
+ * allocated at the end of the file, linked between the node and its right sibling (whose left
+ * pointer is rewritten), and the key they share goes up;</li>
+ * <li>when the root splits it stays where it is: its content is copied to a new node at the
+ * end of the file (allocated after the split node) and the root is rewritten in place one level
+ * higher with the two as its children, so the symbol table message, the layout message and
+ * the scratch pads cached in symbol table entries keep pointing at it.</li>
+ * </ul>
+ *
+ * <p>API for callers (group trees: {@code SymbolTable}; chunk trees: {@code
+ * BTreeV1ChunkIndex}): construct one writer per tree with the file (its {@link
+ * BlockFile#allocate} places new nodes at the end), the {@link MetadataCache} every node goes
+ * through, the key format ({@link BTreeV1Node#GROUP_KEYS}, {@code BTreeV1ChunkKey.format(rank)}),
+ * K (the superblock's group internal K or indexed storage K) and the root address; then call
+ * {@link #insert} with an {@link Item} per insertion. Nodes are {@link BlockEntry} metadata
+ * entries whose value is the node ({@link #node} reads the current state through the cache:
+ * read nodes that way while the cache may hold changes); every changed or new node is marked
+ * dirty, and flush dependencies follow the pointers (a node is written after the children it
+ * points at that the cache holds, chunks and symbol table nodes included), so the caller's
+ * {@code flush} writes children first. The writer keeps no node itself between calls.
+ *
+ * @param <K> the key of the node type
+ */
+public final class BTreeV1Writer<K> {
+
+    /** libhdf5's default B-tree split ratios (H5Dpublic.h: left, middle, right). */
+    private static final double SPLIT_LEFT = 0.1;
+    private static final double SPLIT_MIDDLE = 0.5;
+    private static final double SPLIT_RIGHT = 0.9;
+
+    /** Where the item lies against the keys of the level-0 child it is offered. */
+    public enum Edge {
+        /** The tree is empty: the item must become its first child. */
+        EMPTY,
+        /** Before the first key of the tree. */
+        BEFORE_FIRST,
+        /** Between the child's keys. */
+        WITHIN,
+        /** At or past the last key of the tree. */
+        AFTER_LAST
+    }
+
+    /**
+     * What an insertion at level 0 changed in the child it was offered: any field may be null
+     * (or undefined) for "unchanged" / "no new child".
+     *
+     * @param left the child's new left key (keys[i])
+     * @param child the child's new address (a chunk rewritten elsewhere)
+     * @param right the child's new right key (keys[i + 1])
+     * @param middle the key between the child and the new child right of it
+     * @param newChild a new child right of the child, or undefined
+     */
+    public record LeafChange<K>(K left, long child, K right, K middle, long newChild) {
+
+        /** Nothing changed (the item was already there as it is). */
+        public static <K> LeafChange<K> none() {
+            return new LeafChange<>(null, Addresses.UNDEFINED, null, null, Addresses.UNDEFINED);
+        }
+
+        /** A new child right of the child, {@code middle} between them. */
+        public static <K> LeafChange<K> right(K middle, long newChild) {
+            return new LeafChange<>(null, Addresses.UNDEFINED, null, middle, newChild);
+        }
+
+        boolean addsChild() {
+            return Addresses.isDefined(newChild);
+        }
+    }
+
+    /** One insertion: how the item compares with keys, and what the node type does at level 0. */
+    public interface Item<K> {
+
+        /**
+         * libhdf5's "cmp3": negative when the item lies before {@code left}, positive when it
+         * lies after {@code right} (at or after for chunk keys), 0 when the child between them
+         * takes it.
+         */
+        int compare(K left, K right) throws IOException;
+
+        /**
+         * Inserts the item into (or beside) the level-0 child {@code child} between {@code left}
+         * and {@code right} (for {@link Edge#EMPTY}: all three null/undefined; the change must
+         * then give left, child and right of the first child).
+         */
+        LeafChange<K> insert(K left, long child, K right, Edge edge) throws IOException;
+    }
+
+    /** A node as the cache holds it: changed in place by the insertion. */
+    private static final class Node<K> {
+        int level;
+        final List<K> keys;
+        final List<Long> children;
+        long left;
+        long right;
+
+        Node(int level, List<K> keys, List<Long> children, long left, long right) {
+            this.level = level;
+            this.keys = keys;
+            this.children = children;
+            this.left = left;
+            this.right = right;
+        }
+
+        static <K> Node<K> of(BTreeV1Node<K> read) {
+            List<Long> children = new ArrayList<>(read.children().length);
+            for (long child : read.children()) {
+                children.add(child);
+            }
+            return new Node<>(read.level(), new ArrayList<>(read.keys()), children,
+                    read.leftSibling(), read.rightSibling());
+        }
+
+        BTreeV1Node<K> snapshot(long address) {
+            long[] addresses = new long[children.size()];
+            for (int i = 0; i < addresses.length; i++) {
+                addresses[i] = children.get(i);
+            }
+            return new BTreeV1Node<>(address, level, List.copyOf(keys), addresses, left, right);
+        }
+    }
+
+    /** After an insertion below a node: its changed edge keys and the node split off it. */
+    private record Result<K>(boolean leftChanged, boolean rightChanged,
+                             BlockEntry<Node<K>> split) {
+    }
+
+    private final BlockFile file;
+    private final MetadataCache cache;
+    private final BTreeV1Node.KeyFormat<K> format;
+    private final int k;
+    private final long root;
+    private final int nodeSize;
+
+    /** The tree rooted at {@code root}, in nodes of 2 x {@code k} children. */
+    public BTreeV1Writer(BlockFile file, MetadataCache cache, BTreeV1Node.KeyFormat<K> format,
+                         int k, long root) {
+        this.file = file;
+        this.cache = cache;
+        this.format = format;
+        this.k = k;
+        this.root = root;
+        this.nodeSize = BTreeV1Node.size(k, format.keySize());
+    }
+
+    /** Bytes of one node of this tree. */
+    public int nodeSize() {
+        return nodeSize;
+    }
+
+    /** The node at {@code address} as it is now (the cache's version if it holds one). */
+    public BTreeV1Node<K> node(long address) throws IOException {
+        BlockEntry<Node<K>> entry = protect(address);
+        try {
+            return entry.value().snapshot(address);
+        } finally {
+            cache.unprotect(entry);
+        }
+    }
+
+    /** Inserts {@code item} (libhdf5's H5B_insert). */
+    public void insert(Item<K> item) throws IOException {
+        List<BlockEntry<?>> held = new ArrayList<>();
+        try {
+            BlockEntry<Node<K>> top = protect(root);
+            held.add(top);
+            Result<K> result = insert(top, item, held);
+            if (result.split() != null) {
+                splitRoot(top, result.split(), held);
+            }
+        } finally {
+            for (int i = held.size() - 1; i >= 0; i--) {
+                cache.unprotect(held.get(i));
+            }
+        }
+    }
+
+    private Result<K> insert(BlockEntry<Node<K>> entry, Item<K> item,
+                             List<BlockEntry<?>> held) throws IOException {
+        Node<K> node = entry.value();
+        int n = node.children.size();
+        if (n == 0) {
+            if (node.level != 0) {
+                throw corrupt(entry.address(), "entries used", "children below level "
+                        + node.level, "0");
+            }
+            LeafChange<K> first = item.insert(null, Addresses.UNDEFINED, null, Edge.EMPTY);
+            node.keys.clear();
+            node.keys.add(first.left());
+            node.keys.add(first.right());
+            node.children.add(first.child());
+            changed(entry);
+            return new Result<>(true, true, null);
+        }
+        // libhdf5's binary search: it stops at the first child whose keys hold the item
+        int low = 0;
+        int high = n;
+        int i = 0;
+        int cmp = -1;
+        while (low < high && cmp != 0) {
+            i = (low + high) >>> 1;
+            cmp = item.compare(node.keys.get(i), node.keys.get(i + 1));
+            if (cmp < 0) {
+                high = i;
+            } else {
+                low = i + 1;
+            }
+        }
+        Edge edge;
+        if (cmp < 0 && i == 0) {
+            edge = Edge.BEFORE_FIRST;
+        } else if (cmp > 0 && i + 1 >= n) {
+            edge = Edge.AFTER_LAST;
+            i = n - 1;
+        } else if (cmp != 0) {
+            throw corrupt(entry.address(), "keys", "keys in order around child " + i,
+                    "an item after key " + i + " and before key " + (i + 1));
+        } else {
+            edge = Edge.WITHIN;
+        }
+        boolean leftChanged;
+        boolean rightChanged;
+        K middle = null;
+        long newChild = Addresses.UNDEFINED;
+        if (node.level > 0) {
+            BlockEntry<Node<K>> child = protect(node.children.get(i));
+            held.add(child);
+            if (child.value().level != node.level - 1) {
+                throw corrupt(child.address(), "node level", (node.level - 1)
+                        + " (one below its parent at " + entry.address() + ")",
+                        Integer.toString(child.value().level));
+            }
+            Result<K> below = insert(child, item, held);
+            Node<K> changedChild = child.value();
+            leftChanged = below.leftChanged();
+            rightChanged = below.rightChanged();
+            if (leftChanged) {
+                node.keys.set(i, changedChild.keys.get(0));
+            }
+            if (rightChanged) {
+                Node<K> last = below.split() != null ? below.split().value() : changedChild;
+                node.keys.set(i + 1, last.keys.get(last.keys.size() - 1));
+            }
+            if (below.split() != null) {
+                middle = below.split().value().keys.get(0);
+                newChild = below.split().address();
+            }
+        } else {
+            LeafChange<K> change = item.insert(node.keys.get(i), node.children.get(i),
+                    node.keys.get(i + 1), edge);
+            leftChanged = change.left() != null;
+            rightChanged = change.right() != null;
+            if (leftChanged) {
+                node.keys.set(i, change.left());
+            }
+            if (rightChanged) {
+                node.keys.set(i + 1, change.right());
+            }
+            if (Addresses.isDefined(change.child())) {
+                node.children.set(i, change.child());
+                changed(entry);
+            }
+            if (change.addsChild()) {
+                middle = change.middle();
+                newChild = change.newChild();
+            }
+        }
+        if (leftChanged || rightChanged) {
+            changed(entry);
+        }
+        // only the node's own first/last keys concern its parent
+        leftChanged &= i == 0;
+        rightChanged &= i + 1 == n;
+        BlockEntry<Node<K>> split = null;
+        if (newChild != Addresses.UNDEFINED) {
+            BlockEntry<Node<K>> target = entry;
+            int at = i;
+            if (n == 2 * k) {
+                split = split(entry, i, held);
+                if (at >= node.children.size()) {
+                    at -= node.children.size();
+                    target = split;
+                }
+            }
+            target.value().keys.add(at + 1, middle);
+            target.value().children.add(at + 1, newChild);
+            changed(target);
+        }
+        return new Result<>(leftChanged, rightChanged, split);
+    }
+
+    /**
+     * Splits the full node {@code entry} (libhdf5's H5B__split): a new node right of it takes
+     * its last children; {@code i} is the child about to get a new sibling, which stays with
+     * its node.
+     */
+    private BlockEntry<Node<K>> split(BlockEntry<Node<K>> entry, int i,
+                                      List<BlockEntry<?>> held) throws IOException {
+        Node<K> node = entry.value();
+        int twoK = 2 * k;
+        double ratio = !Addresses.isDefined(node.right) ? SPLIT_RIGHT
+                : !Addresses.isDefined(node.left) ? SPLIT_LEFT : SPLIT_MIDDLE;
+        int keep = (int) (twoK * ratio);
+        if (i < keep && keep == twoK) {
+            keep--;
+        } else if (i >= keep && keep == 0) {
+            keep++;
+        }
+        long address = file.allocate(nodeSize);
+        Node<K> right = new Node<>(node.level, new ArrayList<>(node.keys.subList(keep, twoK + 1)),
+                new ArrayList<>(node.children.subList(keep, twoK)), entry.address(), node.right);
+        node.keys.subList(keep + 1, twoK + 1).clear();
+        node.children.subList(keep, twoK).clear();
+        BlockEntry<Node<K>> created = cache.insertProtected(entry(address, right));
+        held.add(created);
+        if (Addresses.isDefined(node.right)) {
+            BlockEntry<Node<K>> sibling = protect(node.right);
+            try {
+                sibling.value().left = address;
+                changed(sibling);
+            } finally {
+                cache.unprotect(sibling);
+            }
+        }
+        node.right = address;
+        changed(entry);
+        changed(created);
+        return created;
+    }
+
+    /**
+     * The root split: its content moves to a new node at the end of the file and the root, at
+     * its address, becomes the parent of that node and {@code split}.
+     */
+    private void splitRoot(BlockEntry<Node<K>> top, BlockEntry<Node<K>> split,
+                           List<BlockEntry<?>> held) throws IOException {
+        Node<K> old = top.value();
+        long moved = file.allocate(nodeSize);
+        Node<K> copy = new Node<>(old.level, new ArrayList<>(old.keys),
+                new ArrayList<>(old.children), Addresses.UNDEFINED, old.right);
+        BlockEntry<Node<K>> copied = cache.insertProtected(entry(moved, copy));
+        held.add(copied);
+        changed(copied);
+        split.value().left = moved;
+        changed(split);
+        K first = old.keys.get(0);
+        K middle = split.value().keys.get(0);
+        K last = split.value().keys.get(split.value().keys.size() - 1);
+        old.level++;
+        old.keys.clear();
+        old.keys.add(first);
+        old.keys.add(middle);
+        old.keys.add(last);
+        old.children.clear();
+        old.children.add(moved);
+        old.children.add(split.address());
+        old.left = Addresses.UNDEFINED;
+        old.right = Addresses.UNDEFINED;
+        changed(top);
+    }
+
+    /** Marks {@code entry} dirty; it is written after every child of it the cache holds. */
+    private void changed(BlockEntry<Node<K>> entry) {
+        cache.markDirty(entry);
+        for (long child : entry.value().children) {
+            if (cache.contains(child) && !cache.dependsOn(entry.address(), child)) {
+                cache.createFlushDependency(entry.address(), child);
+            }
+        }
+    }
+
+    private BlockEntry<Node<K>> entry(long address, Node<K> node) {
+        return BlockEntry.metadata(address, nodeSize, node,
+                value -> value.snapshot(address).encode(format, k));
+    }
+
+    @SuppressWarnings("unchecked")
+    private BlockEntry<Node<K>> protect(long address) throws IOException {
+        return cache.protect(address, BlockEntry.class,
+                (at, storage) -> entry(at, Node.of(BTreeV1Node.read(file, at, format, k))));
+    }
+
+    private CorruptFileException corrupt(long address, String field, String expected,
+                                         String found) {
+        return new CorruptFileException(file.path(), address, "version 1 B-tree node", field,
+                expected, found);
+    }
+}
