@@ -137,6 +137,7 @@ class OldFormatCrashTest {
                 }
                 CrashSimulator disk = new CrashSimulator(files);
                 Hdf5File.recover(FILE, disk);
+                Hdf5Verifier.verify(FILE, disk);
                 String state = quireState(disk);
                 assertTrue(STATES.contains(state), name + ": " + state);
                 Path after = dir.resolve(name + "-recovered.h5");
