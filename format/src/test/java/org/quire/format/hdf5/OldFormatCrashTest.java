@@ -124,6 +124,7 @@ class OldFormatCrashTest {
         List<String> recovered = new ArrayList<>();
         List<String> expectedRecovered = new ArrayList<>();
         int guarded = 0;
+        Set<String> seenStates = new java.util.HashSet<>();
         for (int point = 0; point <= events; point++) {
             for (int seed = -1; seed < (point % 5 == 0 ? 1 : 0); seed++) {
                 Map<Path, byte[]> files = seed < 0 ? run.processCrash(point)
@@ -140,6 +141,7 @@ class OldFormatCrashTest {
                 Hdf5Verifier.verify(FILE, disk);
                 String state = quireState(disk);
                 assertTrue(STATES.contains(state), name + ": " + state);
+                seenStates.add(state);
                 Path after = dir.resolve(name + "-recovered.h5");
                 Files.write(after, disk.files().get(FILE));
                 recovered.add(after.toString());
@@ -147,6 +149,7 @@ class OldFormatCrashTest {
             }
         }
         assertTrue(guarded > events / 2, guarded + " guarded images of " + events);
+        assertEquals(STATES, seenStates, "every state is left by some crash");
         String script = String.join("\n", "import sys, h5py",
                 "for path in sys.argv[1:]:",
                 "    try:",
