@@ -205,7 +205,7 @@ public final class BTreeV1Writer<K> {
         int n = node.children.size();
         if (n == 0) {
             if (node.level != 0) {
-                throw corrupt(entry.address(), "entries used", "children below level "
+                throw corrupt(entry.address() + BTreeV1Node.ENTRIES_USED_OFFSET, "entries used", "children below level "
                         + node.level, "0");
             }
             LeafChange<K> first = item.insert(null, Addresses.UNDEFINED, null, Edge.EMPTY);
@@ -250,7 +250,7 @@ public final class BTreeV1Writer<K> {
             BlockEntry<Node<K>> child = protect(node.children.get(i));
             held.add(child);
             if (child.value().level != node.level - 1) {
-                throw corrupt(child.address(), "node level", (node.level - 1)
+                throw corrupt(child.address() + BTreeV1Node.LEVEL_OFFSET, "node level", (node.level - 1)
                         + " (one below its parent at " + entry.address() + ")",
                         Integer.toString(child.value().level));
             }
