@@ -1,15 +1,17 @@
 """Lets libhdf5 build a version-1 B-tree chunk index chunk by chunk, for Quire to build the same.
 
-Usage: /usr/bin/python3 btree_v1_chunks.py write REFERENCE.h5 BASE.h5 ISTORE_K SHAPE CHUNK GZIP ORDER CHUNKS
+Usage: /usr/bin/python3 btree_v1_chunks.py write REFERENCE.h5 BASE.h5 ISTORE_K SHAPE CHUNK OPTION ORDER CHUNKS
        /usr/bin/python3 btree_v1_chunks.py compare A.h5 B.h5
 
 write: creates two files in libhdf5's default format (superblock 0, or 1 with ISTORE_K > 0: the
 indexed storage K set through ctypes, since h5py does not wrap H5Pset_istore_k), each with the
-int32 dataset "x" of SHAPE (e.g. 40x8) in chunks of CHUNK, gzip-compressed when GZIP is 1. ORDER
-names one chunk per word ("i,j" in chunk coordinates; "i,j,r": the chunk rewritten, its values
-plus 7, compressed to another size). REFERENCE.h5 gets every chunk in that order through
-write_direct_chunk (each one inserted into the B-tree at once, no chunk cache between); BASE.h5
-only the first. CHUNKS gets one line per word, "coordinates hex-bytes", the exact bytes stored.
+int32 dataset "x" of SHAPE (e.g. 40x8) in chunks of CHUNK. OPTION "gzip": gzip-compressed chunks;
+"emptied": a 1-D dataset whose chunks libhdf5 wrote and removed again (resized to 0 and back),
+leaving a root node with no child; "-": neither. ORDER names one chunk per word ("i,j" in chunk
+coordinates; "i,j,r": the chunk rewritten, its values plus 7, compressed to another size).
+REFERENCE.h5 gets every chunk in that order through write_direct_chunk (each one inserted into
+the B-tree at once, no chunk cache between); BASE.h5 only the first, none when emptied. CHUNKS
+gets one line per word, "coordinates hex-bytes", the exact bytes stored.
 compare: prints "same" when both files' "x" hold the same values, else what differs.
 """
 import ctypes
@@ -29,7 +31,7 @@ def chunk_bytes(shape, chunk, coords, rewrite, gzip):
     return zlib.compress(raw, 9 if rewrite else 1) if gzip else raw
 
 
-def create(path, k, shape, chunk, gzip):
+def create(path, k, shape, chunk, option):
     fcpl = h5py.h5p.create(h5py.h5p.FILE_CREATE)
     if k:
         lib = ctypes.CDLL("libhdf5_serial.so.103")
@@ -37,17 +39,23 @@ def create(path, k, shape, chunk, gzip):
         if lib.H5Pset_istore_k(fcpl.id, k) < 0:
             sys.exit("H5Pset_istore_k failed")
     f = h5py.File(h5py.h5f.create(path.encode(), h5py.h5f.ACC_TRUNC, fcpl=fcpl))
-    return f, f.create_dataset("x", shape=shape, chunks=chunk, dtype="<i4",
-                               compression="gzip" if gzip else None)
+    x = f.create_dataset("x", shape=shape, chunks=chunk, dtype="<i4",
+                         compression="gzip" if option == "gzip" else None,
+                         maxshape=(None,) if option == "emptied" else None)
+    if option == "emptied":
+        x[:] = 1
+        x.resize((0,))
+        x.resize(shape)
+    return f, x
 
 
-def write(reference, base, k, shape, chunk, gzip, order, chunks):
+def write(reference, base, k, shape, chunk, option, order, chunks):
     shape = tuple(int(x) for x in shape.split("x"))
     chunk = tuple(int(x) for x in chunk.split("x"))
-    gzip = gzip == "1"
+    gzip = option == "gzip"
     words = open(order).read().split()
-    ref_file, ref = create(reference, int(k), shape, chunk, gzip)
-    base_file, first = create(base, int(k), shape, chunk, gzip)
+    ref_file, ref = create(reference, int(k), shape, chunk, option)
+    base_file, first = create(base, int(k), shape, chunk, option)
     with ref_file, base_file, open(chunks, "w") as out:
         for n, word in enumerate(words):
             parts = word.split(",")
@@ -55,7 +63,7 @@ def write(reference, base, k, shape, chunk, gzip, order, chunks):
             data = chunk_bytes(shape, chunk, coords, parts[-1] == "r", gzip)
             offset = tuple(coords[d] * chunk[d] for d in range(len(shape)))
             ref.id.write_direct_chunk(offset, data)
-            if n == 0:
+            if n == 0 and option != "emptied":
                 first.id.write_direct_chunk(offset, data)
             out.write(",".join(map(str, coords)) + " " + data.hex() + "\n")
 

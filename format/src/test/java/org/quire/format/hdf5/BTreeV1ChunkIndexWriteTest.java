@@ -69,7 +69,7 @@ class BTreeV1ChunkIndexWriteTest {
         for (int i = 0; i < 3700; i++) {
             order.add(Integer.toString(i));
         }
-        Path base = buildBoth("appended", 0, "14800", "4", false, order);
+        Path base = buildBoth("appended", 0, "14800", "4", "-", order);
         try (Hdf5File file = Hdf5File.open(base)) {
             Tree tree = tree(file);
             BTreeV1Node<BTreeV1ChunkKey> root = tree.node(tree.root);
@@ -101,7 +101,7 @@ class BTreeV1ChunkIndexWriteTest {
         Collections.shuffle(order, new Random(7));
         order.remove("0,0");
         order.add(order.size() / 2, "0,0"); // the smallest chunk arrives late: a new first key
-        Path base = buildBoth("shuffled", 2, "24x27", "2x3", false, order);
+        Path base = buildBoth("shuffled", 2, "24x27", "2x3", "-", order);
         try (Hdf5File file = Hdf5File.open(base)) {
             Tree tree = tree(file);
             assertTrue(tree.node(tree.root).level() >= 3,
@@ -123,7 +123,7 @@ class BTreeV1ChunkIndexWriteTest {
         for (int i = 0; i < 60; i += 4) {
             order.add(i + ",r");
         }
-        buildBoth("rewritten", 2, "240", "4", true, order);
+        buildBoth("rewritten", 2, "240", "4", "gzip", order);
     }
 
     /**
@@ -170,10 +170,20 @@ class BTreeV1ChunkIndexWriteTest {
         return nodes;
     }
 
+    /** libhdf5 leaves a root of no child when every chunk is removed: Quire starts it again. */
+    @Test
+    void aTreeEmptiedByLibhdf5TakesChunksAgain() throws IOException {
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            order.add(Integer.toString((i * 7) % 40));
+        }
+        buildBoth("emptied", 2, "160", "4", "emptied", order);
+    }
+
     @Test
     void aReadOnlyIndexRefusesToWrite() throws IOException {
         List<String> order = List.of("0");
-        Path base = buildBoth("readonly", 0, "8", "4", false, order);
+        Path base = buildBoth("readonly", 0, "8", "4", "-", order);
         try (Hdf5File file = Hdf5File.open(base)) {
             ChunkIndex index = file.root().dataset("x").chunkIndex();
             assertThrows(UnsupportedOperationException.class,
@@ -183,15 +193,32 @@ class BTreeV1ChunkIndexWriteTest {
 
     @Test
     void aTreeNeverAllocatedIsRefused() throws IOException {
+        UnsupportedFormatException e = refusedPut(Addresses.UNDEFINED, false);
+        assertEquals("chunk index (writing)", e.structure());
+        assertTrue(e.found().contains("never allocated"), e.found());
+    }
+
+    /** Nodes change in place without checksums: no writing while SWMR readers follow. */
+    @Test
+    void aTreeIsNotWrittenUnderSwmrReaders() throws IOException {
+        UnsupportedFormatException e = refusedPut(0, true);
+        assertEquals("chunk index (writing)", e.structure());
+        assertTrue(e.found().contains("SWMR readers"), e.found());
+    }
+
+    /** What a put into the tree at {@code root} of an empty file throws. */
+    private UnsupportedFormatException refusedPut(long root, boolean followed)
+            throws IOException {
         Path path = dir.resolve("empty.h5");
         Files.write(path, new byte[64]);
         try (Storage storage = FileStorage.open(path, OpenMode.READ_WRITE)) {
-            ChunkIndex index = BTreeV1Indexes.writable(new BlockFile(storage),
-                    new MetadataCache(storage, 1 << 20, Durability.NONE), Addresses.UNDEFINED,
+            BlockFile blocks = new BlockFile(storage);
+            blocks.followedByReaders(followed);
+            ChunkIndex index = BTreeV1Indexes.writable(blocks,
+                    new MetadataCache(storage, 1 << 20, Durability.NONE), root,
                     new long[] {4}, ELEMENT_SIZE, 32);
-            UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
+            return assertThrows(UnsupportedFormatException.class,
                     () -> index.put(new long[] {0}, new ChunkRecord(0, 16, 0)));
-            assertEquals("chunk index (writing)", e.structure());
         }
     }
 
@@ -213,10 +240,10 @@ class BTreeV1ChunkIndexWriteTest {
     }
 
     /**
-     * Has h5py write the reference and base files, Quire insert every chunk but the first into
-     * the base, and checks the two trees and files as the class comment says; returns the base.
+     * Has h5py write the reference and base files, Quire insert every chunk the base lacks, and
+     * checks the two trees and files as the class comment says; returns the base.
      */
-    private Path buildBoth(String name, int istoreK, String shape, String chunk, boolean gzip,
+    private Path buildBoth(String name, int istoreK, String shape, String chunk, String option,
                            List<String> order) throws IOException {
         Path script = ExternalTools.resource("btree_v1_chunks.py", dir);
         Path reference = dir.resolve(name + "-libhdf5.h5");
@@ -226,7 +253,7 @@ class BTreeV1ChunkIndexWriteTest {
         Files.writeString(orderFile, String.join("\n", order));
         ExternalTools.Result made = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
                 script.toString(), "write", reference.toString(), base.toString(),
-                Integer.toString(istoreK), shape, chunk, gzip ? "1" : "0", orderFile.toString(),
+                Integer.toString(istoreK), shape, chunk, option, orderFile.toString(),
                 chunks.toString()), 300);
         assertEquals(0, made.exitCode(), made.output());
 
@@ -239,7 +266,9 @@ class BTreeV1ChunkIndexWriteTest {
             k = tree.k();
             chunkShape = file.root().dataset("x").chunkShape();
         }
-        insertWithQuire(base, rootBefore, chunkShape, k, Files.readAllLines(chunks));
+        List<String> lines = Files.readAllLines(chunks);
+        insertWithQuire(base, rootBefore, chunkShape, k,
+                lines.subList(option.equals("emptied") ? 0 : 1, lines.size()));
 
         String expected;
         try (Hdf5File file = Hdf5File.open(reference)) {
@@ -259,7 +288,7 @@ class BTreeV1ChunkIndexWriteTest {
     }
 
     /**
-     * Writes every chunk of {@code lines} but the first at the end of the file and inserts it;
+     * Writes every chunk of {@code lines} at the end of the file and inserts it;
      * flushes and sets the superblock's end-of-file address (superblock 0 or 1: no checksum).
      */
     private static void insertWithQuire(Path path, long root, long[] chunkShape, int k,
@@ -269,7 +298,7 @@ class BTreeV1ChunkIndexWriteTest {
             MetadataCache cache = new MetadataCache(storage, 64 << 10, Durability.NONE);
             ChunkIndex index = BTreeV1Indexes.writable(blocks, cache, root, chunkShape,
                     ELEMENT_SIZE, k);
-            for (String line : lines.subList(1, lines.size())) {
+            for (String line : lines) {
                 String[] parts = line.split(" ");
                 long[] scaled = Arrays.stream(parts[0].split(",")).mapToLong(Long::parseLong)
                         .toArray();

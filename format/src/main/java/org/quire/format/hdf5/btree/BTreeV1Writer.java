@@ -296,7 +296,7 @@ public final class BTreeV1Writer<K> {
         leftChanged &= i == 0;
         rightChanged &= i + 1 == n;
         BlockEntry<Node<K>> split = null;
-        if (newChild != Addresses.UNDEFINED) {
+        if (Addresses.isDefined(newChild)) {
             BlockEntry<Node<K>> target = entry;
             int at = i;
             if (n == 2 * k) {
@@ -387,7 +387,7 @@ public final class BTreeV1Writer<K> {
     private void changed(BlockEntry<Node<K>> entry) {
         cache.markDirty(entry);
         for (long child : entry.value().children) {
-            if (cache.contains(child) && !cache.dependsOn(entry.address(), child)) {
+            if (cache.contains(child)) {
                 cache.createFlushDependency(entry.address(), child);
             }
         }
