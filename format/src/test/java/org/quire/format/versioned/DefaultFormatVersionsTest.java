@@ -22,6 +22,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.Attribute;
 import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.ExternalTools;
@@ -125,6 +126,36 @@ class DefaultFormatVersionsTest {
     }
 
     /**
+     * A commit failing after its version group was linked into the versions group's symbol
+     * table takes the link out again (as in {@code VersionedFileTest}: an attribute larger than
+     * a header message); the file closes as versioned-hdf5 left it but for the failed commit's
+     * published chunk, and a retry commits.
+     */
+    @Test
+    void aFailedCommitLeavesNoVersionInTheOldStyleVersionsGroup() throws IOException {
+        Path path = dir.resolve("failed.h5");
+        client("create-default", path.toString(), "3");
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            assertThrows(IllegalArgumentException.class, () -> vf.commit("q1", v -> {
+                v.dataset("x").write(new long[] {0}, new long[] {1}, new long[] {-7});
+                v.dataset("x").setAttribute(new Attribute("big", Datatype.UINT8,
+                        new long[] {70_000}, new byte[70_000]));
+            }));
+            assertEquals("p2", vf.currentVersion());
+            assertEquals(List.of("p0", "p1", "p2"),
+                    vf.versions().stream().map(VersionInfo::name).toList());
+        }
+        List<String> read = readByEveryone(path, "p2");
+        assertEquals(3, kind(read, "V|").size(), read.toString());
+        assertEquals(List.of("__first_version__", "p0", "p1", "p2"), h5pyVersionNames(path));
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.commit("q1", v -> v.dataset("x").write(new long[] {0}, new long[] {1},
+                    new long[] {-7}));
+        }
+        assertTrue(x(readByEveryone(path, "q1"), "q1").startsWith("-7,1,2,3,1001,"));
+    }
+
+    /**
      * 300 versions by versioned-hdf5, one open each: the versions group's B-tree has split its
      * root (level 1), its local heap grew into a new block, x's chunk index is a two-level B-tree.
      * Quire adds versions in the middle of the names and at their end.
@@ -193,6 +224,15 @@ class DefaultFormatVersionsTest {
             assertTrue(lines.get(3).startsWith("CHUNKS|grp/t|v1 B-tree|"), lines.toString());
         }
         return lines;
+    }
+
+    /** The names in /_version_data/versions, as h5py lists them. */
+    private static List<String> h5pyVersionNames(Path path) {
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", "import h5py, sys\nprint('\\n'.join(h5py.File(sys.argv[1], 'r')"
+                        + "['_version_data/versions']))", path.toString()), 60);
+        assertEquals(0, result.exitCode(), result.output());
+        return result.stdout().lines().toList();
     }
 
     /** h5py cannot open the file while Quire writes it: the stored end of file is Quire's guard. */
