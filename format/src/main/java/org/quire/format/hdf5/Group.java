@@ -23,6 +23,7 @@ import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.LinkMessage;
 import org.quire.format.hdf5.layout.LittleEndianReader;
+import org.quire.format.hdf5.layout.SymbolTableEntry;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.hdf5.layout.VirtualMapping;
 
@@ -34,7 +35,8 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * groups, libhdf5's default ({@link SymbolTable}: read whole when the group is opened). A new
  * link or a deletion in a dense group first moves its links into its header
  * ({@link #storeLinksCompactly}); libhdf5 moves them back into dense storage at its next new
- * link there.
+ * link there. Links are added to and deleted from an old-style group in its symbol table, as
+ * libhdf5 does ({@link SymbolTable#insert}, {@link SymbolTable#remove}).
  */
 public final class Group extends Hdf5Object {
 
@@ -242,8 +244,8 @@ public final class Group extends Hdf5Object {
     /**
      * Adds a new, empty group {@code name}.
      *
-     * @throws UnsupportedOperationException this group (read from a file) stores its links in
-     *                                       a symbol table or tracks their creation order
+     * @throws UnsupportedOperationException this group (read from a file) tracks the creation
+     *                                       order of its links
      * @throws UncheckedIOException          reading the dense links of this group failed
      * @throws SwmrWriteRefusedException     the file is SWMR writing (every create method)
      */
@@ -408,14 +410,16 @@ public final class Group extends Hdf5Object {
     /**
      * Deletes the link {@code name} (hard or soft) from this group, as h5py's {@code del
      * group[name]}: its link message becomes a null message; a group storing its links densely
-     * first moves them into its header ({@link #storeLinksCompactly}). An object whose only link it was is
-     * unreachable from then on; its space is not reused (libhdf5 frees it; Quire leaks it, as
+     * first moves them into its header ({@link #storeLinksCompactly}); an old-style group
+     * loses the entry and its heap strings ({@link SymbolTable#remove}). An object whose only
+     * link it was is unreachable from then on; its space is not reused (libhdf5 frees it; Quire leaks it, as
      * h5repack would reclaim it). Objects of the deleted member handed out before must not be
      * used any more.
      *
      * @throws NoSuchElementException        there is no member {@code name}
      * @throws UnsupportedOperationException this group (read from a file) stores its links in a
-     *                                       symbol table (old format)
+     *                                       symbol table whose B-tree would change shape
+     *                                       ({@link SymbolTable#requireRemovable})
      * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void delete(String name) throws IOException {
@@ -424,6 +428,14 @@ public final class Group extends Hdf5Object {
         requireDeletable(List.of(name));
         if (link(name) == null) {
             throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
+        }
+        if (symbolTable != null) {
+            try (SymbolTableBlocks blocks = symbolTableBlocks()) {
+                SymbolTable.remove(blocks, symbolTable, file.ranks(), name, path());
+            }
+            links.remove(name);
+            children.remove(name);
+            return;
         }
         if (dense != null) {
             storeLinksCompactly();
@@ -454,9 +466,9 @@ public final class Group extends Hdf5Object {
             return;
         }
         if (symbolTable != null) {
-            throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete \""
-                    + names.get(0) + "\" from group " + path() + ": " + linkStorage()
-                    + "; Quire deletes links of new-style groups only");
+            try (SymbolTableBlocks blocks = symbolTableBlocks()) {
+                SymbolTable.requireRemovable(blocks, symbolTable, file.ranks(), names, path());
+            }
         }
     }
 
@@ -489,11 +501,6 @@ public final class Group extends Hdf5Object {
             links.put(stored.get(i).message().name(), stored.get(i).message());
         }
         dense = null;
-    }
-
-    private String linkStorage() {
-        return "its links are stored " + (dense != null
-                ? "densely (fractal heap and version-2 B-trees)" : "in a symbol table (old format)");
     }
 
     /**
@@ -599,23 +606,35 @@ public final class Group extends Hdf5Object {
         return object;
     }
 
-    /** Links the new {@code child}; this header is written only after the child's. */
+    /**
+     * Links the new {@code child}: a link message in this header, written only after the
+     * child's; or, in an old-style group, an entry in its symbol table caching nothing (the
+     * child has a version-2 header, as libhdf5 writes for its own new-style groups there).
+     */
     private void link(String name, Hdf5Object child, WritableObjectHeader childHeader) {
         LinkMessage link = LinkMessage.hard(name, childHeader.address());
-        header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.encode()));
-        file.cache().createFlushDependency(header.address(), childHeader.address());
+        if (symbolTable != null) {
+            try (SymbolTableBlocks blocks = symbolTableBlocks()) {
+                SymbolTable.insert(blocks, symbolTable, file.ranks(), name,
+                        offset -> SymbolTableEntry.hardLink(offset, childHeader.address()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        } else {
+            header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.encode()));
+            file.cache().createFlushDependency(header.address(), childHeader.address());
+        }
         links.put(name, link);
         children.put(name, child);
+    }
+
+    private SymbolTableBlocks symbolTableBlocks() {
+        return new SymbolTableBlocks(file.blocks(), file.cache(), file.ranks().groupLeafNodeK());
     }
 
     private void checkNewName(String name) {
         if (name.isEmpty() || name.contains("/") || name.equals(".")) {
             throw new IllegalArgumentException("not a link name: \"" + name + "\"");
-        }
-        if (symbolTable != null) {
-            throw new UnsupportedOperationException(file.blocks().path() + ": cannot add \""
-                    + name + "\" to group " + path() + ": " + linkStorage()
-                    + "; Quire adds links to new-style groups only");
         }
         try {
             if (link(name) != null) {
