@@ -31,10 +31,14 @@ class OldFormatCrashTest {
     @TempDir
     Path dir;
 
-    /** The states a reader may see: shape and sum of d, attributes n and current_version. */
-    private static final String BEFORE = "6 15 3 v1";
-    private static final String FLUSHED = "12 666 4 v1";
-    private static final String CLOSED = "280 " + (15 + 651 + sum(12, 280) * 2) + " 4 v2";
+    /**
+     * The states a reader may see: shape and sum of d, attributes n and current_version, the
+     * members of the root group (an old-style group: a symbol table).
+     */
+    private static final String BEFORE = "6 15 3 v1 d";
+    private static final String FLUSHED = "12 666 4 v1 d,g0";
+    private static final String CLOSED = "280 " + (15 + 651 + sum(12, 280) * 2)
+            + " 4 v2 d,g0,g1,g2,g3,g4,g5,g6,g7,g8,g9";
     private static final Set<String> STATES = Set.of(BEFORE, FLUSHED, CLOSED);
 
     private static long sum(long from, long to) {
@@ -56,7 +60,10 @@ class OldFormatCrashTest {
         return Files.readAllBytes(file);
     }
 
-    /** Flush 1: d grows to 12 (6..11 = 106..111), n = 4; close: d to 280 (i*2 beyond 12). */
+    /**
+     * Flush 1: d grows to 12 (6..11 = 106..111), n = 4, group g0 is added to the root; close:
+     * d to 280 (i*2 beyond 12), groups g1 to g9 (the root's symbol table node of 8 splits).
+     */
     private CrashSimulator append(byte[] fixture, Durability durability) throws IOException {
         CrashSimulator simulator = new CrashSimulator(Map.of(FILE, fixture));
         try (Hdf5File file = Hdf5File.openForWriting(FILE, simulator,
@@ -65,7 +72,11 @@ class OldFormatCrashTest {
             d.extend(12);
             d.write(new long[] {6}, new long[] {6}, new long[] {106, 107, 108, 109, 110, 111});
             file.root().rewriteAttribute(Attribute.scalar("n", Datatype.INT64, 4));
+            file.root().createGroup("g0");
             file.flush();
+            for (int g = 1; g <= 9; g++) {
+                file.root().createGroup("g" + g);
+            }
             d.extend(280);
             long[] tail = new long[268];
             for (int i = 0; i < tail.length; i++) {
@@ -86,7 +97,8 @@ class OldFormatCrashTest {
             }
             return d.shape()[0] + " " + sum + " "
                     + file.root().attribute("n").longs()[0] + " "
-                    + file.root().attribute("current_version").string();
+                    + file.root().attribute("current_version").string() + " "
+                    + String.join(",", file.root().memberNames());
         }
     }
 
@@ -169,7 +181,7 @@ class OldFormatCrashTest {
                 "        continue",
                 "    d = f['d']",
                 "    print(path, d.shape[0], int(d[:].sum()), int(f.attrs['n']), "
-                        + "f.attrs['current_version'])",
+                        + "f.attrs['current_version'], ','.join(f))",
                 "    f.close()");
         List<String> command = new ArrayList<>(List.of(ExternalTools.PYTHON.toString(), "-c",
                 script));
