@@ -8,9 +8,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.quire.format.sion.SionFile;
 import org.quire.format.sion.SionParallelWriter;
 import org.quire.format.sion.SionWriteOptions;
@@ -24,6 +29,8 @@ class HeatCheckpointTest {
 
     private static final int N = 3;
     private static final long STEP = 40;
+    /** A heat checkpoint header's first 4 bytes, "HEAT"; a test writes another to damage it. */
+    private static final int MAGIC = 0x48454154;
 
     @TempDir
     Path directory;
@@ -36,7 +43,7 @@ class HeatCheckpointTest {
     }
 
     private static byte[] good(int firstRow, int rows) {
-        return task(0x48454154, STEP, N, firstRow, rows, 0);
+        return task(MAGIC, STEP, N, firstRow, rows, 0);
     }
 
     /** The problem of a SION file whose task i holds {@code tasks.get(i)}, named for {@link #STEP}. */
@@ -61,62 +68,50 @@ class HeatCheckpointTest {
         assertEquals(Optional.empty(), problem(List.of(good(0, 2), good(2, 1))));
     }
 
-    @Test
-    void aTaskShorterThanAHeaderIsRejected() throws Exception {
-        assertEquals(Optional.of("task 1 holds 31 bytes, less than a header"),
-                problem(List.of(good(0, 2), new byte[31])));
+    /** Each way of not being a complete checkpoint: what it is, the reason given, its tasks. */
+    static Stream<Arguments> rejections() {
+        return Stream.of(
+                rejection("a task shorter than a header",
+                        "task 1 holds 31 bytes, less than a header",
+                        good(0, 2), new byte[31]),
+                rejection("a task without the heat magic",
+                        "task 0 does not start with a heat checkpoint header",
+                        task(MAGIC + 1, STEP, N, 0, 2, 0), good(2, 1)),
+                rejection("a step other than the name's",
+                        "task 0 holds step 39, its name says 40",
+                        task(MAGIC, 39, N, 0, 2, 0), task(MAGIC, 39, N, 2, 1, 0)),
+                rejection("tasks of different grids",
+                        "task 1 holds grid 4, rows from 2; expected grid 3, rows from 2",
+                        good(0, 2), task(MAGIC, STEP, 4, 2, 1, 0)),
+                rejection("a gap between the tasks' rows",
+                        "task 1 holds grid 3, rows from 2; expected grid 3, rows from 1",
+                        good(0, 1), good(2, 1)),
+                rejection("a task longer than its header promises",
+                        "task 1 holds 64 bytes, its header promises 56",
+                        good(0, 2), task(MAGIC, STEP, N, 2, 1, 8)),
+                rejection("a task without rows",
+                        "task 1 holds grid 3 and a row count of 0; expected a grid of 2..16383 and at least 1 row",
+                        good(0, 3), good(3, 0)),
+                // A grid out of the limits in one row, which the row check lets by: the reason
+                // is the grid limit's.
+                rejection("an empty grid",
+                        "task 0 holds grid 0 and a row count of 1; expected a grid of 2..16383 and at least 1 row",
+                        task(MAGIC, STEP, 0, 0, 1, 0)),
+                rejection("a grid larger than a run may have",
+                        "task 0 holds grid 16384 and a row count of 1; expected a grid of 2..16383 and at least 1 row",
+                        task(MAGIC, STEP, 16_384, 0, 1, 0)),
+                rejection("tasks that stop short of the whole grid",
+                        "its tasks hold 2 rows, not a whole grid",
+                        good(0, 1), good(1, 1)));
     }
 
-    @Test
-    void aTaskWithoutTheHeatMagicIsRejected() throws Exception {
-        assertEquals(Optional.of("task 0 does not start with a heat checkpoint header"),
-                problem(List.of(task(0x48454155, STEP, N, 0, 2, 0), good(2, 1))));
+    private static Arguments rejection(String what, String reason, byte[]... tasks) {
+        return Arguments.of(Named.of(what, List.of(tasks)), reason);
     }
 
-    @Test
-    void aStepOtherThanTheNamesIsRejected() throws Exception {
-        assertEquals(Optional.of("task 0 holds step 39, its name says 40"),
-                problem(List.of(task(0x48454154, 39, N, 0, 2, 0), task(0x48454154, 39, N, 2, 1, 0))));
-    }
-
-    @Test
-    void tasksOfDifferentGridsAreRejected() throws Exception {
-        assertEquals(Optional.of("task 1 holds grid 4, rows from 2; expected grid 3, rows from 2"),
-                problem(List.of(good(0, 2), task(0x48454154, STEP, 4, 2, 1, 0))));
-    }
-
-    @Test
-    void aGapBetweenTheTasksRowsIsRejected() throws Exception {
-        assertEquals(Optional.of("task 1 holds grid 3, rows from 2; expected grid 3, rows from 1"),
-                problem(List.of(good(0, 1), good(2, 1))));
-    }
-
-    @Test
-    void aTaskLongerThanItsHeaderPromisesIsRejected() throws Exception {
-        assertEquals(Optional.of("task 1 holds 64 bytes, its header promises 56"),
-                problem(List.of(good(0, 2), task(0x48454154, STEP, N, 2, 1, 8))));
-    }
-
-    @Test
-    void anEmptyGridIsRejected() throws Exception {
-        assertEquals(Optional.of("task 0 holds grid 0, 0 rows; expected a grid of 2..16383 and at least 1 row"),
-                problem(List.of(task(0x48454154, STEP, 0, 0, 0, 0))));
-    }
-
-    @Test
-    void aTaskWithoutRowsIsRejected() throws Exception {
-        assertEquals(Optional.of("task 1 holds grid 3, 0 rows; expected a grid of 2..16383 and at least 1 row"),
-                problem(List.of(good(0, 3), good(3, 0))));
-    }
-
-    @Test
-    void aGridLargerThanARunMayHaveIsRejected() throws Exception {
-        assertEquals(Optional.of("task 0 holds grid 16384, 0 rows; expected a grid of 2..16383 and at least 1 row"),
-                problem(List.of(task(0x48454154, STEP, 16_384, 0, 0, 0))));
-    }
-
-    @Test
-    void tasksThatStopShortOfTheWholeGridAreRejected() throws Exception {
-        assertEquals(Optional.of("its tasks hold 2 rows, not a whole grid"), problem(List.of(good(0, 1), good(1, 1))));
+    @ParameterizedTest(name = "{0} is rejected")
+    @MethodSource("rejections")
+    void eachWayOfNotBeingACheckpointIsRejectedWithItsReason(List<byte[]> tasks, String reason) throws Exception {
+        assertEquals(Optional.of(reason), problem(tasks));
     }
 }

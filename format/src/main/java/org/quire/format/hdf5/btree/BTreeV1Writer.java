@@ -48,7 +48,7 @@ import org.quire.format.hdf5.layout.BlockFile;
  */
 public final class BTreeV1Writer<K> {
 
-    /** libhdf5's default B-tree split ratios (H5Dpublic.h: left, middle, right). */
+    /** libhdf5's default B-tree split ratios (its transfer property: left, middle, right). */
     private static final double SPLIT_LEFT = 0.1;
     private static final double SPLIT_MIDDLE = 0.5;
     private static final double SPLIT_RIGHT = 0.9;
@@ -61,7 +61,7 @@ public final class BTreeV1Writer<K> {
         BEFORE_FIRST,
         /** Between the child's keys. */
         WITHIN,
-        /** At or past the last key of the tree. */
+        /** Past the last key of the tree (at or past it, as chunk keys compare). */
         AFTER_LAST
     }
 
@@ -76,11 +76,6 @@ public final class BTreeV1Writer<K> {
      * @param newChild a new child right of the child, or undefined
      */
     public record LeafChange<K>(K left, long child, K right, K middle, long newChild) {
-
-        /** Nothing changed (the item was already there as it is). */
-        public static <K> LeafChange<K> none() {
-            return new LeafChange<>(null, Addresses.UNDEFINED, null, null, Addresses.UNDEFINED);
-        }
 
         /** A new child right of the child, {@code middle} between them. */
         public static <K> LeafChange<K> right(K middle, long newChild) {
@@ -167,11 +162,6 @@ public final class BTreeV1Writer<K> {
         this.nodeSize = BTreeV1Node.size(k, format.keySize());
     }
 
-    /** Bytes of one node of this tree. */
-    public int nodeSize() {
-        return nodeSize;
-    }
-
     /** The node at {@code address} as it is now (the cache's version if it holds one). */
     public BTreeV1Node<K> node(long address) throws IOException {
         BlockEntry<Node<K>> entry = protect(address);
@@ -205,7 +195,7 @@ public final class BTreeV1Writer<K> {
         int n = node.children.size();
         if (n == 0) {
             if (node.level != 0) {
-                throw corrupt(entry.address(), "entries used", "children below level "
+                throw corrupt(entry.address() + BTreeV1Node.ENTRIES_USED_OFFSET, "entries used", "children below level "
                         + node.level, "0");
             }
             LeafChange<K> first = item.insert(null, Addresses.UNDEFINED, null, Edge.EMPTY);
@@ -250,7 +240,7 @@ public final class BTreeV1Writer<K> {
             BlockEntry<Node<K>> child = protect(node.children.get(i));
             held.add(child);
             if (child.value().level != node.level - 1) {
-                throw corrupt(child.address(), "node level", (node.level - 1)
+                throw corrupt(child.address() + BTreeV1Node.LEVEL_OFFSET, "node level", (node.level - 1)
                         + " (one below its parent at " + entry.address() + ")",
                         Integer.toString(child.value().level));
             }
@@ -296,7 +286,7 @@ public final class BTreeV1Writer<K> {
         leftChanged &= i == 0;
         rightChanged &= i + 1 == n;
         BlockEntry<Node<K>> split = null;
-        if (newChild != Addresses.UNDEFINED) {
+        if (Addresses.isDefined(newChild)) {
             BlockEntry<Node<K>> target = entry;
             int at = i;
             if (n == 2 * k) {
@@ -387,7 +377,7 @@ public final class BTreeV1Writer<K> {
     private void changed(BlockEntry<Node<K>> entry) {
         cache.markDirty(entry);
         for (long child : entry.value().children) {
-            if (cache.contains(child) && !cache.dependsOn(entry.address(), child)) {
+            if (cache.contains(child)) {
                 cache.createFlushDependency(entry.address(), child);
             }
         }

@@ -171,13 +171,20 @@ public final class BTreeV1ChunkIndex implements ChunkIndex {
      *
      * @throws UnsupportedOperationException the index was opened read only
      * @throws UnsupportedFormatException the tree was never allocated (no chunk written by
-     *         libhdf5): its address would have to enter the layout message
+     *         libhdf5): its address would have to enter the layout message; or SWMR readers
+     *         follow the file
      */
     @Override
     public void put(long[] scaled, ChunkRecord record) throws IOException {
         if (writer == null) {
             throw new UnsupportedOperationException("this version-1 B-tree index was opened "
                     + "read only");
+        }
+        if (file.followedByReaders()) {
+            // nodes change in place, without checksums: a reader could see half a change
+            throw new UnsupportedFormatException(file.path(), "chunk index (writing)",
+                    rootAddress, "a version-1 B-tree while SWMR readers follow the file",
+                    "version-1 B-trees written without SWMR readers");
         }
         if (!Addresses.isDefined(rootAddress)) {
             throw new UnsupportedFormatException(file.path(), "chunk index (writing)",

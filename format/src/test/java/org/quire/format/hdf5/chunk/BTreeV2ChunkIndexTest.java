@@ -3,6 +3,7 @@ package org.quire.format.hdf5.chunk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quire.format.hdf5.chunk.CorruptFileAssertions.assertCorrupt;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,7 +16,6 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
-import org.quire.format.hdf5.cache.ChunkProxy;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BTreeV2ChunkRecord;
 import org.quire.format.hdf5.layout.BTreeV2Geometry;
@@ -26,10 +26,7 @@ import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.ChunkRecordFormat;
-import org.quire.format.storage.Durability;
-import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
-import org.quire.format.storage.Storage;
 
 /**
  * The version-2 B-tree index on its own, beyond the chunk index contract
@@ -43,25 +40,48 @@ class BTreeV2ChunkIndexTest {
 
     private static final long CHUNK_BYTES = 4096;
 
+    /** A bound that holds a few nodes: the larger trees' nodes are evicted and reloaded. */
+    private static final long SMALL_CACHE = 16 << 10;
+
     @TempDir
     Path dir;
 
-    /** A file and the metadata cache its tree's nodes go through. */
-    private record TreeFile(BlockFile file, MetadataCache cache) implements AutoCloseable {
-        IndexBlocks blocks() {
-            return new IndexBlocks(file, cache);
-        }
+    /** The file {@code name}, created if missing, nothing allocated. */
+    private IndexTestFile open(String name) throws IOException {
+        return IndexTestFile.open(dir.resolve(name), OpenMode.CREATE_OR_OPEN);
+    }
 
-        @Override
-        public void close() throws IOException {
-            file.close();
+    /** A new tree of filtered 3-D chunks, the kind most tests use. */
+    private static BTreeV2ChunkIndex createTree(IndexBlocks blocks) throws IOException {
+        return BTreeV2ChunkIndex.create(blocks, ChunkRecordFormat.filtered(CHUNK_BYTES), 3,
+                CHUNK_BYTES);
+    }
+
+    /** The tree of filtered 3-D chunks at {@code address}, read through a small cache. */
+    private static BTreeV2ChunkIndex openTree(IndexTestFile file, long address)
+            throws IOException {
+        return openTree(file.blocks(file.cache(SMALL_CACHE)), address);
+    }
+
+    private static BTreeV2ChunkIndex openTree(IndexBlocks blocks, long address)
+            throws IOException {
+        return BTreeV2ChunkIndex.open(blocks, address, ChunkIndexParameters.BTreeV2.DEFAULT, 3,
+                CHUNK_BYTES, true, false);
+    }
+
+    /** Puts each key's record of {@code generation}. */
+    private static void putAll(ChunkIndex index, List<long[]> keys, long generation)
+            throws IOException {
+        for (long[] key : keys) {
+            index.put(key, recordOf(key, generation));
         }
     }
 
-    private TreeFile open(String name) throws IOException {
-        Storage storage = FileStorage.open(dir.resolve(name), OpenMode.CREATE_OR_OPEN);
-        return new TreeFile(new BlockFile(storage),
-                new MetadataCache(storage, 16 << 10, Durability.NONE));
+    /** How many chunks a visit of {@code index} meets. */
+    private static long storedChunks(ChunkIndex index) throws IOException {
+        long[] count = {0};
+        index.forEachStoredChunk((scaled, record) -> count[0]++);
+        return count[0];
     }
 
     /** Every chunk of a 3-D grid of {@code n^3}, in a shuffled order. */
@@ -88,26 +108,22 @@ class BTreeV2ChunkIndexTest {
     void keepsEveryRecordThroughLeafAndInternalSplitsInAnyInsertionOrder() throws IOException {
         List<long[]> keys = shuffledGrid(20, 7);
         long address;
-        try (TreeFile file = open("tree.h5")) {
-            file.file().allocate(64);
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file.blocks(),
-                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+        try (IndexTestFile file = IndexTestFile.create(dir.resolve("tree.h5"))) {
+            MetadataCache cache = file.cache(SMALL_CACHE);
+            BTreeV2ChunkIndex index = createTree(file.blocks(cache));
             address = index.address();
-            for (long[] key : keys) {
-                index.put(key, recordOf(key, 0));
-            }
+            putAll(index, keys, 0);
             assertTrue(index.depth() >= 2, "depth " + index.depth());
             for (long[] key : keys) {
                 assertEquals(recordOf(key, 0), index.get(key));
             }
             assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {20, 0, 0}));
-            file.cache().flush();
-            assertTrue(file.cache().accountedBytes() <= file.cache().maxBytes(),
-                    "every node unprotected: " + file.cache().accountedBytes() + " bytes");
+            cache.flush();
+            assertTrue(cache.accountedBytes() <= cache.maxBytes(),
+                    "every node unprotected: " + cache.accountedBytes() + " bytes");
         }
-        try (TreeFile file = open("tree.h5")) {
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
-                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+        try (IndexTestFile file = open("tree.h5")) {
+            BTreeV2ChunkIndex index = openTree(file, address);
             assertTrue(index.depth() >= 2, "depth " + index.depth());
             for (long[] key : keys) {
                 assertEquals(recordOf(key, 0), index.get(key));
@@ -130,32 +146,25 @@ class BTreeV2ChunkIndexTest {
     void aRewrittenChunkReplacesItsRecordWithoutNewNodes() throws IOException {
         List<long[]> keys = shuffledGrid(8, 11);
         long address;
-        try (TreeFile file = open("update.h5")) {
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file.blocks(),
-                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+        try (IndexTestFile file = open("update.h5")) {
+            MetadataCache cache = file.cache(SMALL_CACHE);
+            BTreeV2ChunkIndex index = createTree(file.blocks(cache));
             address = index.address();
-            for (long[] key : keys) {
-                index.put(key, recordOf(key, 0));
-            }
-            file.cache().flush();
+            putAll(index, keys, 0);
+            cache.flush();
             long allocated = file.file().endOfAllocation();
             int depth = index.depth();
-            for (long[] key : keys) {
-                index.put(key, recordOf(key, 1));
-            }
-            file.cache().flush();
+            putAll(index, keys, 1);
+            cache.flush();
             assertEquals(allocated, file.file().endOfAllocation());
             assertEquals(depth, index.depth());
         }
-        try (TreeFile file = open("update.h5")) {
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
-                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+        try (IndexTestFile file = open("update.h5")) {
+            BTreeV2ChunkIndex index = openTree(file, address);
             for (long[] key : keys) {
                 assertEquals(recordOf(key, 1), index.get(key));
             }
-            long[] count = {0};
-            index.forEachStoredChunk((scaled, record) -> count[0]++);
-            assertEquals(keys.size(), count[0]);
+            assertEquals(keys.size(), storedChunks(index));
         }
     }
 
@@ -172,38 +181,31 @@ class BTreeV2ChunkIndexTest {
         Path path = dir.resolve("swmr.h5");
         long address;
         byte[] flushed;
-        try (TreeFile file = open("swmr.h5")) {
-            file.file().allocate(64);
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file.blocks(),
-                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+        try (IndexTestFile file = IndexTestFile.create(path)) {
+            MetadataCache cache = file.cache(SMALL_CACHE);
+            BTreeV2ChunkIndex index = createTree(file.blocks(cache));
             address = index.address();
-            for (long[] key : first) {
-                index.put(key, recordOf(key, 0));
-            }
+            putAll(index, first, 0);
             assertTrue(index.depth() >= 1, "depth " + index.depth());
             file.file().flushBegins();
-            file.cache().flush();
+            cache.flush();
             flushed = Files.readAllBytes(path);
 
             file.file().followedByReaders(true);
             // Replacements first, so they meet nodes of the flushed state; inserts after.
-            for (long[] key : first.subList(0, 50)) {
-                index.put(key, recordOf(key, 1));
-            }
-            for (long[] key : later) {
-                index.put(key, recordOf(key, 0));
-            }
+            putAll(index, first.subList(0, 50), 1);
+            putAll(index, later, 0);
             file.file().flushBegins();
-            file.cache().flush();
-            assertTrue(file.cache().accountedBytes() <= file.cache().maxBytes(),
-                    "every node moved or changed unprotected: " + file.cache().accountedBytes()
+            cache.flush();
+            assertTrue(cache.accountedBytes() <= cache.maxBytes(),
+                    "every node moved or changed unprotected: " + cache.accountedBytes()
                     + " bytes");
             // The moved root hangs under the header as the one it replaced did (its children
             // may have been written early and evicted under the 16 KiB bound, and with them
             // their dependencies).
             long root = BTreeV2Header.read(file.file(), address, 3, CHUNK_BYTES).rootAddress();
             assertTrue(root >= flushed.length, "the root moved");
-            assertTrue(file.cache().dependsOn(address, root), "header on root");
+            assertTrue(cache.dependsOn(address, root), "header on root");
         }
         byte[] now = Files.readAllBytes(path);
         for (int i = 0; i < flushed.length; i++) {
@@ -211,28 +213,22 @@ class BTreeV2ChunkIndexTest {
                 throw new AssertionError("byte " + i + " of the flushed state rewritten");
             }
         }
-        try (TreeFile file = open("swmr.h5")) {
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
-                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+        try (IndexTestFile file = open("swmr.h5")) {
+            BTreeV2ChunkIndex index = openTree(file, address);
             for (int i = 0; i < keys.size(); i++) {
                 assertEquals(recordOf(keys.get(i), i < 50 ? 1 : 0), index.get(keys.get(i)));
             }
-            long[] count = {0};
-            index.forEachStoredChunk((scaled, record) -> count[0]++);
-            assertEquals(keys.size(), count[0]);
+            assertEquals(keys.size(), storedChunks(index));
         }
         System.arraycopy(flushed, (int) address, now, (int) address, BTreeV2Header.SIZE);
         Files.write(path, now);
-        try (TreeFile file = open("swmr.h5")) {
-            BTreeV2ChunkIndex old = BTreeV2ChunkIndex.open(file.blocks(), address,
-                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+        try (IndexTestFile file = open("swmr.h5")) {
+            BTreeV2ChunkIndex old = openTree(file, address);
             for (long[] key : first) {
                 assertEquals(recordOf(key, 0), old.get(key));
             }
             assertEquals(ChunkRecord.UNWRITTEN, old.get(later.get(0)));
-            long[] count = {0};
-            old.forEachStoredChunk((scaled, record) -> count[0]++);
-            assertEquals(first.size(), count[0]);
+            assertEquals(first.size(), storedChunks(old));
         }
     }
 
@@ -240,40 +236,34 @@ class BTreeV2ChunkIndexTest {
     void theHeaderMustHoldTheLayoutMessagesParametersAndRecordType() throws IOException {
         long filtered;
         long unfiltered;
-        try (TreeFile file = open("checks.h5")) {
-            file.file().allocate(64);
-            filtered = BTreeV2ChunkIndex.create(file.blocks(),
+        try (IndexTestFile file = IndexTestFile.create(dir.resolve("checks.h5"))) {
+            MetadataCache cache = file.cache(SMALL_CACHE);
+            filtered = BTreeV2ChunkIndex.create(file.blocks(cache),
                     ChunkRecordFormat.filtered(CHUNK_BYTES), 2, CHUNK_BYTES).address();
-            unfiltered = BTreeV2ChunkIndex.create(file.blocks(),
+            unfiltered = BTreeV2ChunkIndex.create(file.blocks(cache),
                     ChunkRecordFormat.unfiltered(), 2, CHUNK_BYTES).address();
-            file.cache().flush();
+            cache.flush();
         }
-        try (TreeFile file = open("checks.h5")) {
+        try (IndexTestFile file = open("checks.h5")) {
+            IndexBlocks blocks = file.blocks(file.cache(SMALL_CACHE));
             ChunkIndexParameters.BTreeV2 other = new ChunkIndexParameters.BTreeV2(2048, 100, 39);
             CorruptFileException parameters = assertThrows(CorruptFileException.class,
-                    () -> BTreeV2ChunkIndex.open(file.blocks(), filtered, other, 2,
+                    () -> BTreeV2ChunkIndex.open(blocks, filtered, other, 2,
                             CHUNK_BYTES, true, false));
-            assertHeaderError(parameters, filtered, "creation parameters",
-                    other + " (from the data layout message)",
+            assertCorrupt(parameters, filtered, BTreeV2Header.IDENTITY.structure(),
+                    "creation parameters", other + " (from the data layout message)",
                     ChunkIndexParameters.BTreeV2.DEFAULT.toString());
             CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
-                    () -> BTreeV2ChunkIndex.open(file.blocks(), filtered,
+                    () -> BTreeV2ChunkIndex.open(blocks, filtered,
                             ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, false));
-            assertHeaderError(asUnfiltered, filtered, "type", "10 (unfiltered chunks)", "11");
+            assertCorrupt(asUnfiltered, filtered, BTreeV2Header.IDENTITY.structure(), "type",
+                    "10 (unfiltered chunks)", "11");
             CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
-                    () -> BTreeV2ChunkIndex.open(file.blocks(), unfiltered,
+                    () -> BTreeV2ChunkIndex.open(blocks, unfiltered,
                             ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, true, false));
-            assertHeaderError(asFiltered, unfiltered, "type", "11 (filtered chunks)", "10");
+            assertCorrupt(asFiltered, unfiltered, BTreeV2Header.IDENTITY.structure(), "type",
+                    "11 (filtered chunks)", "10");
         }
-    }
-
-    private static void assertHeaderError(CorruptFileException e, long address, String field,
-                                          String expected, String found) {
-        assertEquals(address, e.offset());
-        assertEquals(BTreeV2Header.IDENTITY.structure(), e.structure());
-        assertEquals(field, e.field());
-        assertEquals(expected, e.expected());
-        assertEquals(found, e.found());
     }
 
     /**
@@ -284,20 +274,17 @@ class BTreeV2ChunkIndexTest {
     void aChildPointerBackToTheRootIsACycle() throws IOException {
         List<long[]> keys = shuffledGrid(6, 5);
         long address;
-        try (TreeFile file = open("cycle.h5")) {
-            file.file().allocate(64);
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(file.blocks(),
-                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+        try (IndexTestFile file = IndexTestFile.create(dir.resolve("cycle.h5"))) {
+            MetadataCache cache = file.cache(SMALL_CACHE);
+            BTreeV2ChunkIndex index = createTree(file.blocks(cache));
             address = index.address();
-            for (long[] key : keys) {
-                index.put(key, recordOf(key, 0));
-            }
+            putAll(index, keys, 0);
             assertEquals(1, index.depth());
-            file.cache().flush();
+            cache.flush();
         }
         long root;
         long[] inRoot;
-        try (TreeFile file = open("cycle.h5")) {
+        try (IndexTestFile file = open("cycle.h5")) {
             BTreeV2Header<BTreeV2ChunkRecord> header = BTreeV2Header.read(file.file(), address,
                     3, CHUNK_BYTES);
             root = header.rootAddress();
@@ -311,17 +298,14 @@ class BTreeV2ChunkIndexTest {
                     .encode(header.format(), header.geometry(), 1));
             inRoot = node.records().get(0).scaled();
         }
-        try (TreeFile file = open("cycle.h5")) {
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
-                    ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+        try (IndexTestFile file = open("cycle.h5")) {
+            BTreeV2ChunkIndex index = openTree(file, address);
             assertEquals(recordOf(inRoot, 0), index.get(inRoot));
             CorruptFileException e = assertThrows(CorruptFileException.class,
                     () -> index.get(new long[] {0, 0, 0}));
-            assertEquals(root, e.offset());
-            assertEquals(BTreeV2InternalNode.IDENTITY.structure(), e.structure());
-            assertEquals("child node address", e.field());
-            assertEquals("a node below its parent", e.expected());
-            assertEquals(root + ", a node above it (a cycle)", e.found());
+            assertCorrupt(e, root, BTreeV2InternalNode.IDENTITY.structure(),
+                    "child node address", "a node below its parent",
+                    root + ", a node above it (a cycle)");
         }
     }
 
@@ -333,15 +317,13 @@ class BTreeV2ChunkIndexTest {
     @Test
     void eachNodeWaitsForItsChildrenAndItsRecordsChunks() throws IOException {
         List<long[]> keys = shuffledGrid(14, 13);
-        try (Storage storage = FileStorage.open(dir.resolve("dependencies.h5"),
-                OpenMode.CREATE_NEW)) {
-            BlockFile file = new BlockFile(storage);
-            file.allocate(64);
-            MetadataCache cache = new MetadataCache(storage, 1 << 24, Durability.NONE);
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(new IndexBlocks(file, cache),
+        try (IndexTestFile indexFile = IndexTestFile.create(dir.resolve("dependencies.h5"))) {
+            BlockFile file = indexFile.file();
+            MetadataCache cache = indexFile.cache(1 << 24);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(indexFile.blocks(cache),
                     ChunkRecordFormat.unfiltered(), 3, CHUNK_BYTES);
             for (long[] key : keys) {
-                index.put(key, writtenChunk(file, cache));
+                index.put(key, indexFile.writtenChunk(cache, CHUNK_BYTES));
             }
             assertEquals(2, index.depth());
             cache.flush();
@@ -399,11 +381,10 @@ class BTreeV2ChunkIndexTest {
                         .size()).capacity(0);
         Path path = dir.resolve("split.h5");
         long address;
-        try (Storage storage = FileStorage.open(path, OpenMode.CREATE_NEW)) {
-            BlockFile file = new BlockFile(storage);
-            file.allocate(64);
-            MetadataCache cache = new MetadataCache(storage, 1 << 24, Durability.NONE);
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(new IndexBlocks(file, cache),
+        try (IndexTestFile indexFile = IndexTestFile.create(path)) {
+            BlockFile file = indexFile.file();
+            MetadataCache cache = indexFile.cache(1 << 24);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(indexFile.blocks(cache),
                     ChunkRecordFormat.unfiltered(), 2, CHUNK_BYTES);
             address = index.address();
             List<ChunkRecord> chunks = new ArrayList<>();
@@ -412,7 +393,7 @@ class BTreeV2ChunkIndexTest {
                     assertEquals(0, index.depth(), capacity + " records in the root leaf");
                     cache.flush();
                 }
-                ChunkRecord chunk = writtenChunk(file, cache);
+                ChunkRecord chunk = indexFile.writtenChunk(cache, CHUNK_BYTES);
                 chunks.add(chunk);
                 index.put(new long[] {0, i}, chunk);
             }
@@ -435,36 +416,24 @@ class BTreeV2ChunkIndexTest {
                 assertTrue(cache.dependsOn(right, record.chunk().address()),
                         "right child on the chunk of " + record.scaled()[1]);
             }
-            ChunkRecord replacement = writtenChunk(file, cache);
+            ChunkRecord replacement = indexFile.writtenChunk(cache, CHUNK_BYTES);
             index.put(new long[] {0, 0}, replacement);
             assertTrue(cache.dependsOn(left, replacement.address()), "leaf on the new chunk");
             cache.flush();
         }
-        try (Storage storage = FileStorage.open(path, OpenMode.READ_WRITE)) {
-            BlockFile file = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 24, Durability.NONE);
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(new IndexBlocks(file, cache),
+        try (IndexTestFile file = IndexTestFile.open(path, OpenMode.READ_WRITE)) {
+            MetadataCache cache = file.cache(1 << 24);
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(cache),
                     address, ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, true);
             index.put(new long[] {1, 0}, new ChunkRecord(4096, CHUNK_BYTES, 0));
             cache.flush();
         }
-        try (TreeFile file = open("split.h5")) {
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(), address,
-                    ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, false);
+        try (IndexTestFile file = open("split.h5")) {
+            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(file.blocks(file.cache(SMALL_CACHE)),
+                    address, ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, false);
             assertEquals(new ChunkRecord(4096, CHUNK_BYTES, 0), index.get(new long[] {1, 0}));
-            long[] count = {0};
-            index.forEachStoredChunk((scaled, record) -> count[0]++);
-            assertEquals(capacity + 2, count[0]);
+            assertEquals(capacity + 2, storedChunks(index));
         }
-    }
-
-    /** A chunk's record at a real place in the file, its proxy in {@code cache}, written. */
-    private static ChunkRecord writtenChunk(BlockFile file, MetadataCache cache)
-            throws IOException {
-        ChunkRecord chunk = new ChunkRecord(file.allocate(CHUNK_BYTES), CHUNK_BYTES, 0);
-        cache.insert(new ChunkProxy(chunk.address(), CHUNK_BYTES));
-        cache.chunkWritten(chunk.address());
-        return chunk;
     }
 
     /**
@@ -477,35 +446,24 @@ class BTreeV2ChunkIndexTest {
         List<long[]> keys = shuffledGrid(8, 17);
         Path path = dir.resolve("held.h5");
         long address;
-        try (Storage storage = FileStorage.open(path, OpenMode.CREATE_NEW)) {
-            BlockFile file = new BlockFile(storage);
-            file.allocate(64);
-            MetadataCache none = new MetadataCache(storage, 1, Durability.NONE);
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.create(new IndexBlocks(file, none),
-                    ChunkRecordFormat.filtered(CHUNK_BYTES), 3, CHUNK_BYTES);
+        try (IndexTestFile file = IndexTestFile.create(path)) {
+            MetadataCache none = file.cache(1);
+            BTreeV2ChunkIndex index = createTree(file.blocks(none));
             address = index.address();
-            for (long[] key : keys) {
-                index.put(key, recordOf(key, 0));
-            }
-            for (long[] key : keys.subList(0, 40)) {
-                index.put(key, recordOf(key, 1));
-            }
+            putAll(index, keys, 0);
+            putAll(index, keys.subList(0, 40), 1);
             assertTrue(index.depth() >= 1, "depth " + index.depth());
             none.flush();
             assertEquals(1, none.entryCount(), "entries after the puts (the header)");
         }
-        try (Storage storage = FileStorage.open(path, OpenMode.READ)) {
-            BlockFile file = new BlockFile(storage);
-            MetadataCache none = new MetadataCache(storage, 1, Durability.NONE);
-            BTreeV2ChunkIndex index = BTreeV2ChunkIndex.open(new IndexBlocks(file, none),
-                    address, ChunkIndexParameters.BTreeV2.DEFAULT, 3, CHUNK_BYTES, true, false);
+        try (IndexTestFile file = IndexTestFile.open(path, OpenMode.READ)) {
+            MetadataCache none = file.cache(1);
+            BTreeV2ChunkIndex index = openTree(file.blocks(none), address);
             for (int i = 0; i < keys.size(); i += 7) {
                 assertEquals(recordOf(keys.get(i), i < 40 ? 1 : 0), index.get(keys.get(i)));
             }
             assertEquals(0, none.entryCount(), "entries after the lookups");
-            long[] count = {0};
-            index.forEachStoredChunk((scaled, record) -> count[0]++);
-            assertEquals(keys.size(), count[0]);
+            assertEquals(keys.size(), storedChunks(index));
             assertEquals(0, none.entryCount(), "entries after the visit");
         }
     }

@@ -21,10 +21,6 @@ import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.FixedArrayHeader;
-import org.quire.format.storage.Durability;
-import org.quire.format.storage.FileStorage;
-import org.quire.format.storage.OpenMode;
-import org.quire.format.storage.Storage;
 
 /** Which index a new dataset gets, and what opens the index a layout message names. */
 class ChunkIndexesTest {
@@ -33,21 +29,20 @@ class ChunkIndexesTest {
 
     @TempDir
     Path directory;
-    private Storage storage;
+    private IndexTestFile indexFile;
     private BlockFile file;
     private MetadataCache cache;
 
     @BeforeEach
     void openFile() throws IOException {
-        storage = FileStorage.open(directory.resolve("f"), OpenMode.CREATE_NEW);
-        file = new BlockFile(storage);
-        file.allocate(64);
-        cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+        indexFile = IndexTestFile.create(directory.resolve("f"));
+        file = indexFile.file();
+        cache = indexFile.cache(1 << 20);
     }
 
     @AfterEach
     void closeFile() throws IOException {
-        storage.close();
+        indexFile.close();
     }
 
     private ChunkIndex create(long[] shape, long[] maxShape, long[] chunk) throws IOException {

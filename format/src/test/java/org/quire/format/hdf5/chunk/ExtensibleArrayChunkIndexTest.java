@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quire.format.hdf5.chunk.CorruptFileAssertions.assertCorrupt;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -22,7 +23,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
-import org.quire.format.hdf5.cache.ChunkProxy;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
@@ -35,10 +35,7 @@ import org.quire.format.hdf5.layout.ExtensibleArrayIndexBlock;
 import org.quire.format.hdf5.layout.ExtensibleArraySuperBlock;
 import org.quire.format.hdf5.layout.DataspaceMessage;
 import org.quire.format.hdf5.layout.ExtensibleArrayHeader;
-import org.quire.format.storage.Durability;
-import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
-import org.quire.format.storage.Storage;
 
 /**
  * The extensible array index on its own, beyond the chunk index contract
@@ -62,42 +59,33 @@ class ExtensibleArrayChunkIndexTest {
 
     @TempDir
     Path directory;
-    private Storage storage;
+    private IndexTestFile indexFile;
     private BlockFile file;
 
     @BeforeEach
     void openFile() throws IOException {
-        storage = FileStorage.open(directory.resolve("f"), OpenMode.CREATE_NEW);
-        file = new BlockFile(storage);
-        file.allocate(64);
+        indexFile = IndexTestFile.create(directory.resolve("f"));
+        file = indexFile.file();
     }
 
     @AfterEach
     void closeFile() throws IOException {
-        storage.close();
-    }
-
-    private MetadataCache cache(long maxBytes) {
-        return new MetadataCache(storage, maxBytes, Durability.NONE);
+        indexFile.close();
     }
 
     private ExtensibleArrayChunkIndex create(MetadataCache cache) throws IOException {
-        return ExtensibleArrayChunkIndex.create(new IndexBlocks(file, cache),
+        return ExtensibleArrayChunkIndex.create(indexFile.blocks(cache),
                 ChunkRecordFormat.unfiltered(), LINE, CHUNK_BYTES);
     }
 
     private ExtensibleArrayChunkIndex open(MetadataCache cache, long address, boolean writable)
             throws IOException {
-        return ExtensibleArrayChunkIndex.open(new IndexBlocks(file, cache), address, LINE,
+        return ExtensibleArrayChunkIndex.open(indexFile.blocks(cache), address, LINE,
                 ChunkIndexParameters.ExtensibleArray.DEFAULT, CHUNK_BYTES, false, writable);
     }
 
-    /** A chunk's record at a real place in the file, its proxy in {@code cache}, written. */
     private ChunkRecord newChunk(MetadataCache cache) throws IOException {
-        ChunkRecord chunk = new ChunkRecord(file.allocate(CHUNK_BYTES), CHUNK_BYTES, 0);
-        cache.insert(new ChunkProxy(chunk.address(), CHUNK_BYTES));
-        cache.chunkWritten(chunk.address());
-        return chunk;
+        return indexFile.writtenChunk(cache, CHUNK_BYTES);
     }
 
     /** Element 2: in the index block. */
@@ -146,7 +134,7 @@ class ExtensibleArrayChunkIndexTest {
     @Test
     void eachBlockWaitsForTheBlocksAndChunksItPointsAt() throws IOException {
         assertTrue(GEOMETRY.pagesPerDataBlock(GEOMETRY.firstIndexedSuperBlock()) == 0);
-        MetadataCache cache = cache(1 << 24);
+        MetadataCache cache = indexFile.cache(1 << 24);
         ExtensibleArrayChunkIndex index = create(cache);
         long[] elements = {IN_INDEX_BLOCK, DIRECT, INDEXED, PAGED};
         for (long element : elements) {
@@ -185,7 +173,7 @@ class ExtensibleArrayChunkIndexTest {
      */
     @Test
     void eachChangeAfterAFlushIsWrittenByTheNextOne() throws IOException {
-        MetadataCache cache = cache(1 << 24);
+        MetadataCache cache = indexFile.cache(1 << 24);
         ExtensibleArrayChunkIndex index = create(cache);
         for (long element : new long[] {IN_INDEX_BLOCK, DIRECT, INDEXED, PAGED}) {
             index.put(new long[] {element}, newChunk(cache));
@@ -203,7 +191,7 @@ class ExtensibleArrayChunkIndexTest {
             index.put(new long[] {element}, chunk);
             cache.flush();
             // Read back before the next change, which could rewrite the same block.
-            assertEquals(chunk, open(cache(1 << 24), index.address(), false)
+            assertEquals(chunk, open(indexFile.cache(1 << 24), index.address(), false)
                     .get(new long[] {element}), "element " + element);
             maxIndexSet = Math.max(maxIndexSet, element + 1);
             assertEquals(maxIndexSet, ExtensibleArrayHeader.read(file, index.address())
@@ -241,11 +229,11 @@ class ExtensibleArrayChunkIndexTest {
             elements.add(first + GEOMETRY.pageElements() + 3);
             elements.add(first + GEOMETRY.dataBlockElements(s) + 3); // data block 1, page 0
         }
-        MetadataCache writing = cache(bound);
+        MetadataCache writing = indexFile.cache(bound);
         ExtensibleArrayChunkIndex index = create(writing);
         List<ChunkRecord> written = new ArrayList<>();
         for (long element : elements) {
-            ChunkRecord chunk = new ChunkRecord(file.allocate(CHUNK_BYTES), CHUNK_BYTES, 0);
+            ChunkRecord chunk = indexFile.chunk(CHUNK_BYTES);
             written.add(chunk);
             index.put(new long[] {element}, chunk);
             assertTrue(writing.accountedBytes() <= bound, "after the put of " + element
@@ -253,7 +241,7 @@ class ExtensibleArrayChunkIndexTest {
         }
         writing.flush();
 
-        MetadataCache reading = cache(bound);
+        MetadataCache reading = indexFile.cache(bound);
         ExtensibleArrayChunkIndex looked = open(reading, index.address(), false);
         for (int i = 0; i < elements.size(); i++) {
             assertEquals(written.get(i), looked.get(new long[] {elements.get(i)}));
@@ -261,7 +249,7 @@ class ExtensibleArrayChunkIndexTest {
                     + elements.get(i) + ": " + reading.accountedBytes() + " bytes");
         }
 
-        MetadataCache visiting = cache(bound);
+        MetadataCache visiting = indexFile.cache(bound);
         List<ChunkRecord> visited = new ArrayList<>();
         open(visiting, index.address(), false).forEachStoredChunk((scaled, record) -> {
             visited.add(record);
@@ -273,7 +261,7 @@ class ExtensibleArrayChunkIndexTest {
 
         // A cache that keeps nothing unprotected: only the index block, held for the index's
         // life, stays after the gets and the visit.
-        MetadataCache none = cache(1);
+        MetadataCache none = indexFile.cache(1);
         ExtensibleArrayChunkIndex held = open(none, index.address(), false);
         for (long element : elements) {
             held.get(new long[] {element});
@@ -285,39 +273,31 @@ class ExtensibleArrayChunkIndexTest {
 
     @Test
     void theHeaderMustHoldTheLayoutMessagesParametersAndClientId() throws IOException {
-        MetadataCache cache = cache(1 << 20);
+        MetadataCache cache = indexFile.cache(1 << 20);
         ExtensibleArrayChunkIndex unfiltered = create(cache);
         ExtensibleArrayChunkIndex filtered = ExtensibleArrayChunkIndex.create(
-                new IndexBlocks(file, cache), ChunkRecordFormat.filtered(CHUNK_BYTES), LINE,
+                indexFile.blocks(cache), ChunkRecordFormat.filtered(CHUNK_BYTES), LINE,
                 CHUNK_BYTES);
         cache.flush();
         ChunkIndexParameters.ExtensibleArray other =
                 new ChunkIndexParameters.ExtensibleArray(32, 4, 4, 16, 9);
         CorruptFileException parameters = assertThrows(CorruptFileException.class,
-                () -> ExtensibleArrayChunkIndex.open(new IndexBlocks(file, cache(1 << 20)),
+                () -> ExtensibleArrayChunkIndex.open(indexFile.blocks(indexFile.cache(1 << 20)),
                         unfiltered.address(), LINE, other, CHUNK_BYTES, false, false));
-        assertHeaderError(parameters, unfiltered.address(), "creation parameters",
+        String header = ExtensibleArrayHeader.IDENTITY.structure();
+        assertCorrupt(parameters, unfiltered.address(), header, "creation parameters",
                 other + " (from the data layout message)",
                 ChunkIndexParameters.ExtensibleArray.DEFAULT.toString());
         CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
-                () -> ExtensibleArrayChunkIndex.open(new IndexBlocks(file, cache(1 << 20)),
+                () -> ExtensibleArrayChunkIndex.open(indexFile.blocks(indexFile.cache(1 << 20)),
                         unfiltered.address(), LINE, ChunkIndexParameters.ExtensibleArray.DEFAULT,
                         CHUNK_BYTES, true, false));
-        assertHeaderError(asFiltered, unfiltered.address(), "client ID", "1 (filtered chunks)",
-                "0");
+        assertCorrupt(asFiltered, unfiltered.address(), header, "client ID",
+                "1 (filtered chunks)", "0");
         CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
-                () -> open(cache(1 << 20), filtered.address(), false));
-        assertHeaderError(asUnfiltered, filtered.address(), "client ID",
+                () -> open(indexFile.cache(1 << 20), filtered.address(), false));
+        assertCorrupt(asUnfiltered, filtered.address(), header, "client ID",
                 "0 (unfiltered chunks)", "1");
-    }
-
-    private static void assertHeaderError(CorruptFileException e, long address, String field,
-                                          String expected, String found) {
-        assertEquals(address, e.offset());
-        assertEquals(ExtensibleArrayHeader.IDENTITY.structure(), e.structure());
-        assertEquals(field, e.field());
-        assertEquals(expected, e.expected());
-        assertEquals(found, e.found());
     }
 
     /** libhdf5's defaults: 4 elements in the index block and 2^32 in the super blocks. */
@@ -325,7 +305,7 @@ class ExtensibleArrayChunkIndexTest {
     void elementsFromTheCapacityOnAreUnwrittenAndRefused() throws IOException {
         long capacity = 4 + (1L << 32);
         assertEquals(capacity, GEOMETRY.capacity());
-        MetadataCache cache = cache(1 << 20);
+        MetadataCache cache = indexFile.cache(1 << 20);
         ExtensibleArrayChunkIndex index = create(cache);
         assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {capacity}));
         assertEquals(ChunkRecord.UNWRITTEN, index.get(new long[] {capacity - 1}));
@@ -350,14 +330,14 @@ class ExtensibleArrayChunkIndexTest {
                 ChunkIndexParameters.ExtensibleArray.DEFAULT,
                 new ExtensibleArrayHeader.Statistics(0, 0, 0, 0, 0, 0), Addresses.UNDEFINED)
                 .encode());
-        ExtensibleArrayChunkIndex empty = open(cache(1 << 20), address, false);
+        ExtensibleArrayChunkIndex empty = open(indexFile.cache(1 << 20), address, false);
         assertEquals(ChunkRecord.UNWRITTEN, empty.get(new long[] {0}));
         assertEquals(ChunkRecord.UNWRITTEN, empty.get(new long[] {DIRECT}));
         List<long[]> visited = new ArrayList<>();
         empty.forEachStoredChunk((scaled, record) -> visited.add(scaled));
         assertTrue(visited.isEmpty());
 
-        MetadataCache cache = cache(1 << 20);
+        MetadataCache cache = indexFile.cache(1 << 20);
         ExtensibleArrayChunkIndex writable = open(cache, address, true);
         ChunkRecord chunk = newChunk(cache);
         writable.put(new long[] {1}, chunk);
@@ -365,8 +345,8 @@ class ExtensibleArrayChunkIndexTest {
         ExtensibleArrayHeader header = ExtensibleArrayHeader.read(file, address);
         assertTrue(Addresses.isDefined(header.indexBlockAddress()));
         assertEquals(2, header.statistics().maxIndexSet());
-        assertEquals(chunk, open(cache(1 << 20), address, false).get(new long[] {1}));
-        assertFalse(open(cache(1 << 20), address, false).get(new long[] {0}).isWritten());
+        assertEquals(chunk, open(indexFile.cache(1 << 20), address, false).get(new long[] {1}));
+        assertFalse(open(indexFile.cache(1 << 20), address, false).get(new long[] {0}).isWritten());
     }
 
     /**
@@ -381,15 +361,12 @@ class ExtensibleArrayChunkIndexTest {
         Path fixture = fixture("make_h5py_fixtures/h5py.h5");
         List<Long> headers = signatures(fixture, "EAHD");
         assertEquals(4, headers.size(), "extensible array headers in " + fixture);
-        try (Storage h5py = FileStorage.open(fixture, OpenMode.READ);
-             Storage quire = FileStorage.open(directory.resolve("quire.h5"),
-                     OpenMode.CREATE_NEW)) {
-            BlockFile libhdf5File = new BlockFile(h5py);
-            IndexBlocks reading = new IndexBlocks(libhdf5File,
-                    new MetadataCache(h5py, 1 << 20, Durability.NONE));
-            BlockFile quireFile = new BlockFile(quire);
-            quireFile.allocate(64);
-            MetadataCache writing = new MetadataCache(quire, 1 << 20, Durability.NONE);
+        try (IndexTestFile h5py = IndexTestFile.open(fixture, OpenMode.READ);
+             IndexTestFile quire = IndexTestFile.create(directory.resolve("quire.h5"))) {
+            BlockFile libhdf5File = h5py.file();
+            IndexBlocks reading = h5py.blocks(h5py.cache(1 << 20));
+            BlockFile quireFile = quire.file();
+            MetadataCache writing = quire.cache(1 << 20);
             for (long address : headers) {
                 ExtensibleArrayHeader libhdf5 = ExtensibleArrayHeader.read(libhdf5File, address);
                 ExtensibleArrayChunkIndex written = ExtensibleArrayChunkIndex.open(reading,
@@ -399,7 +376,7 @@ class ExtensibleArrayChunkIndexTest {
                 written.forEachStoredChunk((scaled, record) -> elements.put(scaled[0], record));
 
                 ExtensibleArrayChunkIndex index = ExtensibleArrayChunkIndex.create(
-                        new IndexBlocks(quireFile, writing), libhdf5.format(), LINE, 1);
+                        quire.blocks(writing), libhdf5.format(), LINE, 1);
                 for (Map.Entry<Long, ChunkRecord> element : elements.entrySet()) {
                     index.put(new long[] {element.getKey()}, element.getValue());
                 }

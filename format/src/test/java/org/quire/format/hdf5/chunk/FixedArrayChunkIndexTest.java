@@ -3,6 +3,7 @@ package org.quire.format.hdf5.chunk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quire.format.hdf5.chunk.CorruptFileAssertions.assertCorrupt;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,10 +22,6 @@ import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.ChunkRecordFormat;
 import org.quire.format.hdf5.layout.FixedArrayDataBlock;
 import org.quire.format.hdf5.layout.FixedArrayHeader;
-import org.quire.format.storage.Durability;
-import org.quire.format.storage.FileStorage;
-import org.quire.format.storage.OpenMode;
-import org.quire.format.storage.Storage;
 
 /**
  * The fixed array index against its file and the metadata cache: the flush dependencies it
@@ -42,45 +39,39 @@ class FixedArrayChunkIndexTest {
 
     @TempDir
     Path directory;
-    private Storage storage;
+    private IndexTestFile indexFile;
     private BlockFile file;
 
     @BeforeEach
     void openFile() throws IOException {
-        storage = FileStorage.open(directory.resolve("f"), OpenMode.CREATE_NEW);
-        file = new BlockFile(storage);
-        file.allocate(64);
+        indexFile = IndexTestFile.create(directory.resolve("f"));
+        file = indexFile.file();
     }
 
     @AfterEach
     void closeFile() throws IOException {
-        storage.close();
-    }
-
-    private MetadataCache cache(long maxBytes) {
-        return new MetadataCache(storage, maxBytes, Durability.NONE);
+        indexFile.close();
     }
 
     private FixedArrayChunkIndex create(MetadataCache cache, ChunkGrid grid) throws IOException {
-        return FixedArrayChunkIndex.create(new IndexBlocks(file, cache),
+        return FixedArrayChunkIndex.create(indexFile.blocks(cache),
                 ChunkRecordFormat.unfiltered(), grid, CHUNK_BYTES);
     }
 
     private FixedArrayChunkIndex open(MetadataCache cache, long address, ChunkGrid grid)
             throws IOException {
-        return FixedArrayChunkIndex.open(new IndexBlocks(file, cache), address, grid,
+        return FixedArrayChunkIndex.open(indexFile.blocks(cache), address, grid,
                 CHUNK_BYTES, false);
     }
 
-    /** A chunk's record at a real place in the file. */
     private ChunkRecord newChunk() throws IOException {
-        return new ChunkRecord(file.allocate(CHUNK_BYTES), CHUNK_BYTES, 0);
+        return indexFile.chunk(CHUNK_BYTES);
     }
 
     @Test
     void theHeaderWaitsForTheDataBlockTheDataBlockForItsPagesAndEachBlockForItsChunks()
             throws IOException {
-        MetadataCache cache = cache(1 << 20);
+        MetadataCache cache = indexFile.cache(1 << 20);
         FixedArrayChunkIndex paged = create(cache, PAGED);
         FixedArrayChunkIndex unpaged = create(cache, UNPAGED);
         cache.flush(); // the headers on disk, to read their data block addresses
@@ -105,7 +96,7 @@ class FixedArrayChunkIndexTest {
     @Test
     void aRecordPutAfterAFlushIsWrittenByTheNextOne() throws IOException {
         for (ChunkGrid grid : List.of(UNPAGED, PAGED)) {
-            MetadataCache cache = cache(1 << 20);
+            MetadataCache cache = indexFile.cache(1 << 20);
             FixedArrayChunkIndex index = create(cache, grid);
             ChunkRecord first = newChunk();
             ChunkRecord second = newChunk();
@@ -113,7 +104,7 @@ class FixedArrayChunkIndexTest {
             cache.flush();
             index.put(new long[] {4}, second); // the same block or page, now clean
             cache.flush();
-            FixedArrayChunkIndex reopened = open(cache(1 << 20), index.address(), grid);
+            FixedArrayChunkIndex reopened = open(indexFile.cache(1 << 20), index.address(), grid);
             assertEquals(first, reopened.get(new long[] {3}));
             assertEquals(second, reopened.get(new long[] {4}), "paged: " + grid.maxChunkCount());
         }
@@ -130,7 +121,7 @@ class FixedArrayChunkIndexTest {
                 ChunkRecordFormat.unfiltered(), 10, PAGED.maxChunkCount(), 0)).pageSize(0)
                 + MetadataCache.BOOKKEEPING_BYTES_PER_ENTRY;
         long bound = 3 * pageCharge;
-        MetadataCache writing = cache(bound);
+        MetadataCache writing = indexFile.cache(bound);
         FixedArrayChunkIndex index = create(writing, PAGED);
         List<ChunkRecord> written = new ArrayList<>();
         for (int page = 0; page < 8; page++) {
@@ -142,7 +133,7 @@ class FixedArrayChunkIndexTest {
         }
         writing.flush();
 
-        MetadataCache reading = cache(bound);
+        MetadataCache reading = indexFile.cache(bound);
         FixedArrayChunkIndex looked = open(reading, index.address(), PAGED);
         for (int page = 0; page < 8; page++) {
             assertEquals(written.get(page), looked.get(new long[] {page * 1024L + page}));
@@ -150,7 +141,7 @@ class FixedArrayChunkIndexTest {
                     + ": " + reading.accountedBytes() + " bytes");
         }
 
-        MetadataCache visiting = cache(bound);
+        MetadataCache visiting = indexFile.cache(bound);
         List<ChunkRecord> visited = new ArrayList<>();
         open(visiting, index.address(), PAGED).forEachStoredChunk((scaled, record) -> {
             visited.add(record);
@@ -164,27 +155,21 @@ class FixedArrayChunkIndexTest {
 
     @Test
     void aClientIdOtherThanTheFiltersSayIsCorruptAtTheHeader() throws IOException {
-        MetadataCache cache = cache(1 << 20);
+        MetadataCache cache = indexFile.cache(1 << 20);
         FixedArrayChunkIndex unfiltered = create(cache, UNPAGED);
-        FixedArrayChunkIndex filtered = FixedArrayChunkIndex.create(new IndexBlocks(file, cache),
+        FixedArrayChunkIndex filtered = FixedArrayChunkIndex.create(indexFile.blocks(cache),
                 ChunkRecordFormat.filtered(CHUNK_BYTES), UNPAGED, CHUNK_BYTES);
         cache.flush();
         CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
-                () -> FixedArrayChunkIndex.open(new IndexBlocks(file, cache(1 << 20)),
+                () -> FixedArrayChunkIndex.open(indexFile.blocks(indexFile.cache(1 << 20)),
                         unfiltered.address(), UNPAGED, CHUNK_BYTES, true));
-        assertClientId(asFiltered, unfiltered.address(), "1 (filtered chunks)", "0");
+        String header = FixedArrayHeader.IDENTITY.structure();
+        assertCorrupt(asFiltered, unfiltered.address(), header, "client ID",
+                "1 (filtered chunks)", "0");
         CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
-                () -> FixedArrayChunkIndex.open(new IndexBlocks(file, cache(1 << 20)),
+                () -> FixedArrayChunkIndex.open(indexFile.blocks(indexFile.cache(1 << 20)),
                         filtered.address(), UNPAGED, CHUNK_BYTES, false));
-        assertClientId(asUnfiltered, filtered.address(), "0 (unfiltered chunks)", "1");
-    }
-
-    private static void assertClientId(CorruptFileException e, long address, String expected,
-                                       String found) {
-        assertEquals(address, e.offset());
-        assertEquals(FixedArrayHeader.IDENTITY.structure(), e.structure());
-        assertEquals("client ID", e.field());
-        assertEquals(expected, e.expected());
-        assertEquals(found, e.found());
+        assertCorrupt(asUnfiltered, filtered.address(), header, "client ID",
+                "0 (unfiltered chunks)", "1");
     }
 }
