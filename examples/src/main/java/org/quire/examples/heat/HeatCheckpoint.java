@@ -130,8 +130,8 @@ final class HeatCheckpoint {
             }
             if (header.n() < HeatOptions.MIN_GRID || header.n() > HeatOptions.MAX_GRID || header.rows() < 1) {
                 // Every rank of a run holds at least one row of a grid --grid accepts.
-                return Optional.of("task " + task.index() + " holds grid " + header.n() + ", " + header.rows()
-                        + " rows; expected a grid of " + HeatOptions.MIN_GRID + ".." + HeatOptions.MAX_GRID
+                return Optional.of("task " + task.index() + " holds grid " + header.n() + " and a row count of "
+                        + header.rows() + "; expected a grid of " + HeatOptions.MIN_GRID + ".." + HeatOptions.MAX_GRID
                         + " and at least 1 row");
             }
             first = first == null ? header : first;

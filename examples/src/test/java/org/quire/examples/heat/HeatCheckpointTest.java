@@ -89,15 +89,17 @@ class HeatCheckpointTest {
                 rejection("a task longer than its header promises",
                         "task 1 holds 64 bytes, its header promises 56",
                         good(0, 2), task(MAGIC, STEP, N, 2, 1, 8)),
-                rejection("an empty grid",
-                        "task 0 holds grid 0, 0 rows; expected a grid of 2..16383 and at least 1 row",
-                        task(MAGIC, STEP, 0, 0, 0, 0)),
                 rejection("a task without rows",
-                        "task 1 holds grid 3, 0 rows; expected a grid of 2..16383 and at least 1 row",
+                        "task 1 holds grid 3 and a row count of 0; expected a grid of 2..16383 and at least 1 row",
                         good(0, 3), good(3, 0)),
+                // A grid out of the limits in one row, which the row check lets by: the reason
+                // is the grid limit's.
+                rejection("an empty grid",
+                        "task 0 holds grid 0 and a row count of 1; expected a grid of 2..16383 and at least 1 row",
+                        task(MAGIC, STEP, 0, 0, 1, 0)),
                 rejection("a grid larger than a run may have",
-                        "task 0 holds grid 16384, 0 rows; expected a grid of 2..16383 and at least 1 row",
-                        task(MAGIC, STEP, 16_384, 0, 0, 0)),
+                        "task 0 holds grid 16384 and a row count of 1; expected a grid of 2..16383 and at least 1 row",
+                        task(MAGIC, STEP, 16_384, 0, 1, 0)),
                 rejection("tasks that stop short of the whole grid",
                         "its tasks hold 2 rows, not a whole grid",
                         good(0, 1), good(1, 1)));

@@ -277,6 +277,7 @@ public final class Hdf5File implements AutoCloseable {
             file.locks = lock;
             boolean flushing = false;
             try {
+                file.ranks = file.ranks(superblock);
                 Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
                 if (!(root instanceof Group group)) {
                     throw new CorruptFileException(path,

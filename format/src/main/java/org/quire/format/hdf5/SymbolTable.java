@@ -224,7 +224,6 @@ final class SymbolTable {
     /** libhdf5's descent for a removal (H5B__remove_helper's search); null: not there. */
     private static Place locate(SymbolTableBlocks blocks, BTreeV1Writer<Long> tree,
                                 LocalHeap heap, long root, byte[] name) throws IOException {
-        Insertion keys = new Insertion(blocks, heap, root, name, null);
         BTreeV1Node<Long> node = tree.node(root);
         while (true) {
             int n = node.children().length;
@@ -234,7 +233,8 @@ final class SymbolTable {
             int cmp = 1;
             while (low < high && cmp != 0) {
                 index = (low + high) >>> 1;
-                cmp = keys.compare(node.keys().get(index), node.keys().get(index + 1));
+                cmp = compareWithKeys(heap, root, name, node.keys().get(index),
+                        node.keys().get(index + 1));
                 if (cmp < 0) {
                     high = index;
                 } else {
@@ -266,7 +266,7 @@ final class SymbolTable {
 
         @Override
         public int compare(Long left, Long right) throws IOException {
-            return new Insertion(blocks, heap, tree, name, null).compare(left, right);
+            return compareWithKeys(heap, tree, name, left, right);
         }
 
         @Override
@@ -295,11 +295,30 @@ final class SymbolTable {
             heap.remove(entry.linkNameOffset(), name.length + 1);
             blocks.heapChanged(heap);
             blocks.nodeChanged(node, heap.address());
-            boolean wasLast = index == node.entries().size();
-            return wasLast ? new BTreeV1Writer.LeafChange<>(null, Addresses.UNDEFINED,
-                    node.entries().get(index - 1).linkNameOffset(), null, Addresses.UNDEFINED)
-                    : BTreeV1Writer.LeafChange.none();
+            Long newRight = index == node.entries().size()
+                    ? node.entries().get(index - 1).linkNameOffset() : null;
+            return new BTreeV1Writer.LeafChange<>(null, Addresses.UNDEFINED, newRight, null,
+                    Addresses.UNDEFINED);
         }
+    }
+
+    /**
+     * libhdf5's H5G__node_cmp3: where {@code name} lies against the child between the keys
+     * {@code left} and {@code right} (heap offsets of names) of the tree at {@code tree}:
+     * negative at or before the left key's name, positive after the right key's, else 0.
+     */
+    private static int compareWithKeys(LocalHeap heap, long tree, byte[] name, long left,
+                                       long right) throws CorruptFileException {
+        if (Arrays.compareUnsigned(name, key(heap, tree, left)) <= 0) {
+            return -1;
+        }
+        return Arrays.compareUnsigned(name, key(heap, tree, right)) > 0 ? 1 : 0;
+    }
+
+    private static byte[] key(LocalHeap heap, long tree, long offset)
+            throws CorruptFileException {
+        return LosslessUtf8.encode(heap.string(offset, tree, "version 1 B-tree node",
+                "name offset key"));
     }
 
     /** One name on its way into a group's B-tree: libhdf5's H5G__node_cmp3 and H5G__node_insert. */
@@ -309,15 +328,7 @@ final class SymbolTable {
 
         @Override
         public int compare(Long left, Long right) throws IOException {
-            if (Arrays.compareUnsigned(name, key(left)) <= 0) {
-                return -1;
-            }
-            return Arrays.compareUnsigned(name, key(right)) > 0 ? 1 : 0;
-        }
-
-        private byte[] key(long offset) throws CorruptFileException {
-            return LosslessUtf8.encode(heap.string(offset, tree, "version 1 B-tree node",
-                    "name offset key"));
+            return compareWithKeys(heap, tree, name, left, right);
         }
 
         @Override

@@ -18,8 +18,8 @@ import org.quire.format.storage.Durability;
 
 /**
  * A Quire writer appending to a file in libhdf5's default format (superblock 0), crashed at
- * every point ({@link CrashSimulator#processCrash}: a killed process; and a power failure at
- * every fifth point): while the writing guard is on disk h5py refuses the file ("truncated
+ * every point ({@link CrashSimulator#processCrash}: a killed process, with each durability; and
+ * a power failure at every fifth point): while the writing guard is on disk h5py refuses the file ("truncated
  * file"); after {@link Hdf5File#recover} h5py and Quire read the state before the writer, after
  * its flush or after its close, never a mix. Points where h5py opens the file without recovery
  * show a whole state too (before the guard, or after close lifted it).
@@ -31,10 +31,14 @@ class OldFormatCrashTest {
     @TempDir
     Path dir;
 
-    /** The states a reader may see: shape and sum of d, attributes n and current_version. */
-    private static final String BEFORE = "6 15 3 v1";
-    private static final String FLUSHED = "12 666 4 v1";
-    private static final String CLOSED = "280 " + (15 + 651 + sum(12, 280) * 2) + " 4 v2";
+    /**
+     * The states a reader may see: shape and sum of d, attributes n and current_version, the
+     * members of the root group (an old-style group: a symbol table).
+     */
+    private static final String BEFORE = "6 15 3 v1 d";
+    private static final String FLUSHED = "12 666 4 v1 d,g0";
+    private static final String CLOSED = "280 " + (15 + 651 + sum(12, 280) * 2)
+            + " 4 v2 d,g0,g1,g2,g3,g4,g5,g6,g7,g8,g9";
     private static final Set<String> STATES = Set.of(BEFORE, FLUSHED, CLOSED);
 
     private static long sum(long from, long to) {
@@ -56,16 +60,23 @@ class OldFormatCrashTest {
         return Files.readAllBytes(file);
     }
 
-    /** Flush 1: d grows to 12 (6..11 = 106..111), n = 4; close: d to 280 (i*2 beyond 12). */
-    private CrashSimulator append(byte[] fixture) throws IOException {
+    /**
+     * Flush 1: d grows to 12 (6..11 = 106..111), n = 4, group g0 is added to the root; close:
+     * d to 280 (i*2 beyond 12), groups g1 to g9 (the root's symbol table node of 8 splits).
+     */
+    private CrashSimulator append(byte[] fixture, Durability durability) throws IOException {
         CrashSimulator simulator = new CrashSimulator(Map.of(FILE, fixture));
         try (Hdf5File file = Hdf5File.openForWriting(FILE, simulator,
-                WriteOptions.DEFAULT.withDurability(Durability.EVERY_FLUSH))) {
+                WriteOptions.DEFAULT.withDurability(durability))) {
             Dataset d = file.root().dataset("d");
             d.extend(12);
             d.write(new long[] {6}, new long[] {6}, new long[] {106, 107, 108, 109, 110, 111});
             file.root().rewriteAttribute(Attribute.scalar("n", Datatype.INT64, 4));
+            file.root().createGroup("g0");
             file.flush();
+            for (int g = 1; g <= 9; g++) {
+                file.root().createGroup("g" + g);
+            }
             d.extend(280);
             long[] tail = new long[268];
             for (int i = 0; i < tail.length; i++) {
@@ -86,7 +97,8 @@ class OldFormatCrashTest {
             }
             return d.shape()[0] + " " + sum + " "
                     + file.root().attribute("n").longs()[0] + " "
-                    + file.root().attribute("current_version").string();
+                    + file.root().attribute("current_version").string() + " "
+                    + String.join(",", file.root().memberNames());
         }
     }
 
@@ -96,7 +108,7 @@ class OldFormatCrashTest {
      */
     @Test
     void theGuardIsWrittenAndForcedBeforeAnythingElse() throws IOException {
-        List<CrashSimulator.Event> events = append(fixture()).events();
+        List<CrashSimulator.Event> events = append(fixture(), Durability.NONE).events();
         int first = 0;
         while (!(events.get(first) instanceof CrashSimulator.Write)) {
             first++;
@@ -116,39 +128,49 @@ class OldFormatCrashTest {
         }
     }
 
+    /**
+     * Killed at every point with each durability; a power failure at every fifth point with
+     * {@link Durability#EVERY_FLUSH} (the others do not promise to survive one).
+     */
     @Test
     void h5pyRefusesAGuardedCrashImageAndReadsAWholeStateAfterRecovery() throws IOException {
-        CrashSimulator run = append(fixture());
-        int events = run.eventCount();
+        byte[] fixture = fixture();
         List<String> raw = new ArrayList<>();
         List<String> recovered = new ArrayList<>();
         List<String> expectedRecovered = new ArrayList<>();
         int guarded = 0;
+        int images = 0;
         Set<String> seenStates = new java.util.HashSet<>();
-        for (int point = 0; point <= events; point++) {
-            for (int seed = -1; seed < (point % 5 == 0 ? 1 : 0); seed++) {
-                Map<Path, byte[]> files = seed < 0 ? run.processCrash(point)
-                        : run.crash(point, seed);
-                String name = point + (seed < 0 ? "-killed" : "-power");
-                Path image = dir.resolve(name + ".h5");
-                Files.write(image, files.get(FILE));
-                raw.add(image.toString());
-                if (OldFormatReopenTest.storedEndOfFile(image) == Long.MAX_VALUE) {
-                    guarded++;
+        for (Durability durability : Durability.values()) {
+            CrashSimulator run = append(fixture, durability);
+            int events = run.eventCount();
+            boolean power = durability == Durability.EVERY_FLUSH;
+            for (int point = 0; point <= events; point++) {
+                for (int seed = -1; seed < (power && point % 5 == 0 ? 1 : 0); seed++) {
+                    Map<Path, byte[]> files = seed < 0 ? run.processCrash(point)
+                            : run.crash(point, seed);
+                    String name = durability + "-" + point + (seed < 0 ? "-killed" : "-power");
+                    images++;
+                    Path image = dir.resolve(name + ".h5");
+                    Files.write(image, files.get(FILE));
+                    raw.add(image.toString());
+                    if (OldFormatReopenTest.storedEndOfFile(image) == Long.MAX_VALUE) {
+                        guarded++;
+                    }
+                    CrashSimulator disk = new CrashSimulator(files);
+                    Hdf5File.recover(FILE, disk);
+                    Hdf5Verifier.verify(FILE, disk);
+                    String state = quireState(disk);
+                    assertTrue(STATES.contains(state), name + ": " + state);
+                    seenStates.add(state);
+                    Path after = dir.resolve(name + "-recovered.h5");
+                    Files.write(after, disk.files().get(FILE));
+                    recovered.add(after.toString());
+                    expectedRecovered.add(after + " " + state);
                 }
-                CrashSimulator disk = new CrashSimulator(files);
-                Hdf5File.recover(FILE, disk);
-                Hdf5Verifier.verify(FILE, disk);
-                String state = quireState(disk);
-                assertTrue(STATES.contains(state), name + ": " + state);
-                seenStates.add(state);
-                Path after = dir.resolve(name + "-recovered.h5");
-                Files.write(after, disk.files().get(FILE));
-                recovered.add(after.toString());
-                expectedRecovered.add(after + " " + state);
             }
         }
-        assertTrue(guarded > events / 2, guarded + " guarded images of " + events);
+        assertTrue(guarded > images / 2, guarded + " guarded images of " + images);
         assertEquals(STATES, seenStates, "every state is left by some crash");
         String script = String.join("\n", "import sys, h5py",
                 "for path in sys.argv[1:]:",
@@ -159,7 +181,7 @@ class OldFormatCrashTest {
                 "        continue",
                 "    d = f['d']",
                 "    print(path, d.shape[0], int(d[:].sum()), int(f.attrs['n']), "
-                        + "f.attrs['current_version'])",
+                        + "f.attrs['current_version'], ','.join(f))",
                 "    f.close()");
         List<String> command = new ArrayList<>(List.of(ExternalTools.PYTHON.toString(), "-c",
                 script));

@@ -194,8 +194,13 @@ record OldStyleGroupFixture(Path file, Path twin) {
                     StringBuilder line = new StringBuilder("  node");
                     for (SymbolTableEntry entry : SymbolTableNode.read(file, child,
                             BTreeV1Ranks.DEFAULT.groupLeafNodeK()).entries()) {
-                        line.append(' ').append(name(entry.linkNameOffset())).append('=')
-                                .append(entry);
+                        line.append(' ').append(name(entry.linkNameOffset())).append('@')
+                                .append(entry.linkNameOffset()).append(':')
+                                .append(entry.objectHeaderAddress()).append('/')
+                                .append(entry.cacheType()).append('/')
+                                .append(entry.cachedBTreeAddress()).append('/')
+                                .append(entry.cachedHeapAddress()).append('/')
+                                .append(entry.softLinkValueOffset());
                     }
                     lines.add(line.toString());
                     nodes.add(child);

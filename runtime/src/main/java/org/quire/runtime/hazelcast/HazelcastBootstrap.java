@@ -23,13 +23,14 @@ public final class HazelcastBootstrap {
     public static Job join(WorldSpec spec, String[] args) {
         HazelcastSettings.silenceLogging();
         String cluster = HazelcastSettings.clusterName(spec.secret(), spec.jobId());
+        boolean hostsMember = spec.rankZeroRunsCoordinator() && spec.rank() == 0;
         HazelcastInstance instance;
         try {
-            instance = spec.rankZeroRunsCoordinator() && spec.rank() == 0
+            instance = hostsMember
                     ? Hazelcast.newHazelcastInstance(HazelcastSettings.member(cluster,
                             InetAddress.getByName(spec.coordinatorHost()).getHostAddress(), spec.coordinatorPort(), false))
                     : HazelcastClient.newHazelcastClient(HazelcastSettings.client(cluster, spec.coordinatorHost(),
-                            spec.coordinatorPort()));
+                            spec.coordinatorPort()).addLabel(ClientsFirst.label(spec.rank())));
         } catch (UnknownHostException | RuntimeException e) {
             throw new CommunicationException("rank " + spec.rank() + " cannot reach the Hazelcast member of job "
                     + spec.jobId() + " at " + spec.coordinatorHost() + ":" + spec.coordinatorPort() + ": "
@@ -37,10 +38,20 @@ public final class HazelcastBootstrap {
         }
         MessageCommunicator world = new MessageCommunicator(new HazelcastTransport(instance, spec.rank(), spec.size(),
                 spec.secret(), spec.jobId()));
-        return new Job(world, args, () -> {
-            // Under Slurm rank 0 hosts the member: nobody may leave while others still use it.
-            world.barrier();
-            world.close();
-        });
+        return new Job(world, args, () -> leave(world, hostsMember ? instance : null, spec.jobId()));
+    }
+
+    /**
+     * Leaves {@code world} once every rank reached the closing barrier, so that no rank's member or
+     * client goes while another rank may still send to it. The rank that hosts the member
+     * ({@code hostedMember}, else null) then shuts it down only after its clients have left
+     * ({@link ClientsFirst}); a client shuts down at once.
+     */
+    static void leave(MessageCommunicator world, HazelcastInstance hostedMember, String jobId) {
+        world.barrier();
+        if (hostedMember != null) {
+            ClientsFirst.await(hostedMember, world.rank(), jobId);
+        }
+        world.close();
     }
 }

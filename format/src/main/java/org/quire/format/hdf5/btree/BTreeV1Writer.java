@@ -48,7 +48,7 @@ import org.quire.format.hdf5.layout.BlockFile;
  */
 public final class BTreeV1Writer<K> {
 
-    /** libhdf5's default B-tree split ratios (H5Dpublic.h: left, middle, right). */
+    /** libhdf5's default B-tree split ratios (its transfer property: left, middle, right). */
     private static final double SPLIT_LEFT = 0.1;
     private static final double SPLIT_MIDDLE = 0.5;
     private static final double SPLIT_RIGHT = 0.9;
@@ -61,7 +61,7 @@ public final class BTreeV1Writer<K> {
         BEFORE_FIRST,
         /** Between the child's keys. */
         WITHIN,
-        /** At or past the last key of the tree. */
+        /** Past the last key of the tree (at or past it, as chunk keys compare). */
         AFTER_LAST
     }
 
@@ -76,11 +76,6 @@ public final class BTreeV1Writer<K> {
      * @param newChild a new child right of the child, or undefined
      */
     public record LeafChange<K>(K left, long child, K right, K middle, long newChild) {
-
-        /** Nothing changed (the item was already there as it is). */
-        public static <K> LeafChange<K> none() {
-            return new LeafChange<>(null, Addresses.UNDEFINED, null, null, Addresses.UNDEFINED);
-        }
 
         /** A new child right of the child, {@code middle} between them. */
         public static <K> LeafChange<K> right(K middle, long newChild) {
@@ -165,11 +160,6 @@ public final class BTreeV1Writer<K> {
         this.k = k;
         this.root = root;
         this.nodeSize = BTreeV1Node.size(k, format.keySize());
-    }
-
-    /** Bytes of one node of this tree. */
-    public int nodeSize() {
-        return nodeSize;
     }
 
     /** The node at {@code address} as it is now (the cache's version if it holds one). */

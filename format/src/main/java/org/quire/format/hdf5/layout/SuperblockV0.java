@@ -83,7 +83,7 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
 
     /**
      * The superblock's bytes, as libhdf5 writes them (base address 0, no driver information
-     * block; reserved bytes and an unused scratch-pad zero).
+     * block, reserved bytes zero).
      */
     public byte[] encode() {
         LittleEndianWriter out = new LittleEndianWriter(size(version));
@@ -97,16 +97,7 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
         }
         out.putAddress(0).putAddress(freeSpaceAddress).putAddress(endOfFileAddress)
                 .putAddress(Addresses.UNDEFINED);
-        SymbolTableEntry root = rootGroupEntry;
-        out.putLength(root.linkNameOffset()).putAddress(root.objectHeaderAddress())
-                .putInt(root.cacheType()).putInt(0);
-        switch (root.cacheType()) {
-            case SymbolTableEntry.CACHE_SYMBOL_TABLE -> out.putAddress(root.cachedBTreeAddress())
-                    .putAddress(root.cachedHeapAddress());
-            case SymbolTableEntry.CACHE_SOFT_LINK -> out.putInt((int) root.softLinkValueOffset())
-                    .putBytes(new byte[12]);
-            default -> out.putBytes(new byte[16]);
-        }
+        rootGroupEntry.encode(out);
         return out.toByteArray();
     }
 

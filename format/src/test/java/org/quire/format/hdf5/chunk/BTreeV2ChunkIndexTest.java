@@ -3,6 +3,7 @@ package org.quire.format.hdf5.chunk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quire.format.hdf5.chunk.CorruptFileAssertions.assertCorrupt;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -249,27 +250,20 @@ class BTreeV2ChunkIndexTest {
             CorruptFileException parameters = assertThrows(CorruptFileException.class,
                     () -> BTreeV2ChunkIndex.open(blocks, filtered, other, 2,
                             CHUNK_BYTES, true, false));
-            assertHeaderError(parameters, filtered, "creation parameters",
-                    other + " (from the data layout message)",
+            assertCorrupt(parameters, filtered, BTreeV2Header.IDENTITY.structure(),
+                    "creation parameters", other + " (from the data layout message)",
                     ChunkIndexParameters.BTreeV2.DEFAULT.toString());
             CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
                     () -> BTreeV2ChunkIndex.open(blocks, filtered,
                             ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, false, false));
-            assertHeaderError(asUnfiltered, filtered, "type", "10 (unfiltered chunks)", "11");
+            assertCorrupt(asUnfiltered, filtered, BTreeV2Header.IDENTITY.structure(), "type",
+                    "10 (unfiltered chunks)", "11");
             CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
                     () -> BTreeV2ChunkIndex.open(blocks, unfiltered,
                             ChunkIndexParameters.BTreeV2.DEFAULT, 2, CHUNK_BYTES, true, false));
-            assertHeaderError(asFiltered, unfiltered, "type", "11 (filtered chunks)", "10");
+            assertCorrupt(asFiltered, unfiltered, BTreeV2Header.IDENTITY.structure(), "type",
+                    "11 (filtered chunks)", "10");
         }
-    }
-
-    private static void assertHeaderError(CorruptFileException e, long address, String field,
-                                          String expected, String found) {
-        assertEquals(address, e.offset());
-        assertEquals(BTreeV2Header.IDENTITY.structure(), e.structure());
-        assertEquals(field, e.field());
-        assertEquals(expected, e.expected());
-        assertEquals(found, e.found());
     }
 
     /**
@@ -309,11 +303,9 @@ class BTreeV2ChunkIndexTest {
             assertEquals(recordOf(inRoot, 0), index.get(inRoot));
             CorruptFileException e = assertThrows(CorruptFileException.class,
                     () -> index.get(new long[] {0, 0, 0}));
-            assertEquals(root, e.offset());
-            assertEquals(BTreeV2InternalNode.IDENTITY.structure(), e.structure());
-            assertEquals("child node address", e.field());
-            assertEquals("a node below its parent", e.expected());
-            assertEquals(root + ", a node above it (a cycle)", e.found());
+            assertCorrupt(e, root, BTreeV2InternalNode.IDENTITY.structure(),
+                    "child node address", "a node below its parent",
+                    root + ", a node above it (a cycle)");
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quire.format.hdf5.chunk.CorruptFileAssertions.assertCorrupt;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -283,28 +284,20 @@ class ExtensibleArrayChunkIndexTest {
         CorruptFileException parameters = assertThrows(CorruptFileException.class,
                 () -> ExtensibleArrayChunkIndex.open(indexFile.blocks(indexFile.cache(1 << 20)),
                         unfiltered.address(), LINE, other, CHUNK_BYTES, false, false));
-        assertHeaderError(parameters, unfiltered.address(), "creation parameters",
+        String header = ExtensibleArrayHeader.IDENTITY.structure();
+        assertCorrupt(parameters, unfiltered.address(), header, "creation parameters",
                 other + " (from the data layout message)",
                 ChunkIndexParameters.ExtensibleArray.DEFAULT.toString());
         CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
                 () -> ExtensibleArrayChunkIndex.open(indexFile.blocks(indexFile.cache(1 << 20)),
                         unfiltered.address(), LINE, ChunkIndexParameters.ExtensibleArray.DEFAULT,
                         CHUNK_BYTES, true, false));
-        assertHeaderError(asFiltered, unfiltered.address(), "client ID", "1 (filtered chunks)",
-                "0");
+        assertCorrupt(asFiltered, unfiltered.address(), header, "client ID",
+                "1 (filtered chunks)", "0");
         CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
                 () -> open(indexFile.cache(1 << 20), filtered.address(), false));
-        assertHeaderError(asUnfiltered, filtered.address(), "client ID",
+        assertCorrupt(asUnfiltered, filtered.address(), header, "client ID",
                 "0 (unfiltered chunks)", "1");
-    }
-
-    private static void assertHeaderError(CorruptFileException e, long address, String field,
-                                          String expected, String found) {
-        assertEquals(address, e.offset());
-        assertEquals(ExtensibleArrayHeader.IDENTITY.structure(), e.structure());
-        assertEquals(field, e.field());
-        assertEquals(expected, e.expected());
-        assertEquals(found, e.found());
     }
 
     /** libhdf5's defaults: 4 elements in the index block and 2^32 in the super blocks. */

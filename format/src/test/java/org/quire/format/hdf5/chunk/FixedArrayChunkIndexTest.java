@@ -3,6 +3,7 @@ package org.quire.format.hdf5.chunk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quire.format.hdf5.chunk.CorruptFileAssertions.assertCorrupt;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -162,19 +163,13 @@ class FixedArrayChunkIndexTest {
         CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
                 () -> FixedArrayChunkIndex.open(indexFile.blocks(indexFile.cache(1 << 20)),
                         unfiltered.address(), UNPAGED, CHUNK_BYTES, true));
-        assertClientId(asFiltered, unfiltered.address(), "1 (filtered chunks)", "0");
+        String header = FixedArrayHeader.IDENTITY.structure();
+        assertCorrupt(asFiltered, unfiltered.address(), header, "client ID",
+                "1 (filtered chunks)", "0");
         CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
                 () -> FixedArrayChunkIndex.open(indexFile.blocks(indexFile.cache(1 << 20)),
                         filtered.address(), UNPAGED, CHUNK_BYTES, false));
-        assertClientId(asUnfiltered, filtered.address(), "0 (unfiltered chunks)", "1");
-    }
-
-    private static void assertClientId(CorruptFileException e, long address, String expected,
-                                       String found) {
-        assertEquals(address, e.offset());
-        assertEquals(FixedArrayHeader.IDENTITY.structure(), e.structure());
-        assertEquals("client ID", e.field());
-        assertEquals(expected, e.expected());
-        assertEquals(found, e.found());
+        assertCorrupt(asUnfiltered, filtered.address(), header, "client ID",
+                "0 (unfiltered chunks)", "1");
     }
 }

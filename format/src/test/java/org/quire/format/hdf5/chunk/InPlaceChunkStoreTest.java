@@ -18,10 +18,7 @@ import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkRecord;
-import org.quire.format.storage.Durability;
-import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
-import org.quire.format.storage.Storage;
 import org.quire.format.storage.TrackingOpener;
 
 /**
@@ -29,6 +26,8 @@ import org.quire.format.storage.TrackingOpener;
  * and that each written chunk has a proxy in the metadata cache marked written.
  */
 class InPlaceChunkStoreTest {
+
+    private static final long CACHE_BYTES = 1 << 20;
 
     @TempDir
     Path directory;
@@ -50,64 +49,61 @@ class InPlaceChunkStoreTest {
     @Test
     void anUnfilteredChunkAFlushedStateHoldsIsRewrittenInPartInPlaceWithAWrittenProxy()
             throws IOException {
-        try (Storage storage = FileStorage.open(directory.resolve("f"), OpenMode.CREATE_NEW)) {
-            BlockFile blocks = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-            InPlaceChunkStore store = new InPlaceChunkStore(blocks, cache, false);
-            ChunkRecord written = store.write(ChunkRecord.UNWRITTEN, bytes(16, 0));
-            blocks.flushBegins();
+        try (Fixture f = Fixture.open(directory.resolve("f"), false)) {
+            ChunkRecord written = f.store().write(ChunkRecord.UNWRITTEN, bytes(16, 0));
+            f.blocks().flushBegins();
 
-            ChunkRecord after = store.overwrite(written, 4, bytes(4, 100));
+            ChunkRecord after = f.store().overwrite(written, 4, bytes(4, 100));
 
             assertEquals(written, after);
-            assertTrue(cache.contains(written.address()));
-            assertFalse(cache.isDirty(written.address()), "the proxy is marked written");
+            assertTrue(f.cache().contains(written.address()));
+            assertFalse(f.cache().isDirty(written.address()), "the proxy is marked written");
             byte[] expected = array(bytes(16, 0));
             System.arraycopy(array(bytes(4, 100)), 0, expected, 4, 4);
-            assertArrayEquals(expected, store.read(written));
+            assertArrayEquals(expected, f.store().read(written));
             ByteBuffer part = ByteBuffer.allocate(4);
-            store.read(written, 4, part);
+            f.store().read(written, 4, part);
             assertArrayEquals(array(bytes(4, 100)), part.array());
         }
     }
 
     @Test
     void aFilteredChunkMovesOnlyOnceAFlushedStateMayPointAtIt() throws IOException {
-        try (Storage storage = FileStorage.open(directory.resolve("f"), OpenMode.CREATE_NEW)) {
-            BlockFile blocks = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-            InPlaceChunkStore store = new InPlaceChunkStore(blocks, cache, true);
-            ChunkRecord first = store.write(ChunkRecord.UNWRITTEN, bytes(16, 0));
-            ChunkRecord rewritten = store.write(first, bytes(16, 50));
+        try (Fixture f = Fixture.open(directory.resolve("f"), true)) {
+            ChunkRecord first = f.store().write(ChunkRecord.UNWRITTEN, bytes(16, 0));
+            ChunkRecord rewritten = f.store().write(first, bytes(16, 50));
             assertEquals(first.address(), rewritten.address(), "new since the last flush");
-            blocks.flushBegins();
+            f.blocks().flushBegins();
 
-            ChunkRecord moved = store.write(rewritten, bytes(16, 100));
+            ChunkRecord moved = f.store().write(rewritten, bytes(16, 100));
 
             assertNotEquals(rewritten.address(), moved.address());
-            assertArrayEquals(array(bytes(16, 50)), store.read(rewritten), "flushed bytes kept");
-            assertArrayEquals(array(bytes(16, 100)), store.read(moved));
-            assertTrue(cache.contains(moved.address()));
-            assertFalse(cache.isDirty(moved.address()));
+            assertArrayEquals(array(bytes(16, 50)), f.store().read(rewritten),
+                    "flushed bytes kept");
+            assertArrayEquals(array(bytes(16, 100)), f.store().read(moved));
+            assertTrue(f.cache().contains(moved.address()));
+            assertFalse(f.cache().isDirty(moved.address()));
             assertThrows(IllegalStateException.class,
-                    () -> store.overwrite(moved, 0, bytes(4, 0)));
+                    () -> f.store().overwrite(moved, 0, bytes(4, 0)));
         }
     }
 
     /** A store of unfiltered or filtered chunks over a new file, with its own cache. */
-    private record Fixture(Storage storage, BlockFile blocks, MetadataCache cache,
-                           InPlaceChunkStore store) implements AutoCloseable {
-        static Fixture open(Path file, boolean filtered) throws IOException {
-            Storage storage = FileStorage.open(file, OpenMode.CREATE_NEW);
-            BlockFile blocks = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-            return new Fixture(storage, blocks, cache, new InPlaceChunkStore(blocks, cache,
-                    filtered));
+    private record Fixture(IndexTestFile file, MetadataCache cache, InPlaceChunkStore store)
+            implements AutoCloseable {
+        static Fixture open(Path path, boolean filtered) throws IOException {
+            IndexTestFile file = IndexTestFile.open(path, OpenMode.CREATE_NEW);
+            MetadataCache cache = file.cache(CACHE_BYTES);
+            return new Fixture(file, cache, new InPlaceChunkStore(file.file(), cache, filtered));
+        }
+
+        BlockFile blocks() {
+            return file.file();
         }
 
         @Override
         public void close() throws IOException {
-            storage.close();
+            file.close();
         }
     }
 
@@ -166,7 +162,7 @@ class InPlaceChunkStoreTest {
             assertArrayEquals(new byte[40], f.store().read(zeroed));
             // Space already inside the file is not written again.
             ChunkRecord inside = new ChunkRecord(0, 4, 0);
-            f.storage().write(ByteBuffer.wrap(new byte[] {9}), 60);
+            f.file().storage().write(ByteBuffer.wrap(new byte[] {9}), 60);
             f.blocks().allocate(6);
             ChunkRecord second = f.store().createZeroed(4);
             assertEquals(56, second.address());
@@ -257,11 +253,10 @@ class InPlaceChunkStoreTest {
      */
     @Test
     void aChunkRewrittenInPartAfterItsProxyWasEvictedGetsOneAgain() throws IOException {
-        try (Storage storage = FileStorage.open(directory.resolve("f"), OpenMode.CREATE_NEW)) {
-            BlockFile blocks = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage,
-                    2 * MetadataCache.BOOKKEEPING_BYTES_PER_ENTRY, Durability.NONE);
-            InPlaceChunkStore store = new InPlaceChunkStore(blocks, cache, false);
+        try (IndexTestFile file = IndexTestFile.open(directory.resolve("f"),
+                OpenMode.CREATE_NEW)) {
+            MetadataCache cache = file.cache(2 * MetadataCache.BOOKKEEPING_BYTES_PER_ENTRY);
+            InPlaceChunkStore store = new InPlaceChunkStore(file.file(), cache, false);
             ChunkRecord first = store.write(ChunkRecord.UNWRITTEN, bytes(16, 0));
             store.write(ChunkRecord.UNWRITTEN, bytes(16, 20));
             store.write(ChunkRecord.UNWRITTEN, bytes(16, 40));
@@ -279,16 +274,15 @@ class InPlaceChunkStoreTest {
     void aZeroedChunkEndingExactlyAtTheFilesEndIsNotWritten() throws IOException {
         TrackingOpener opener = new TrackingOpener();
         Path path = directory.resolve("f");
-        try (Storage storage = opener.open(path, OpenMode.CREATE_NEW)) {
-            BlockFile blocks = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-            storage.write(ByteBuffer.wrap(new byte[1]), 49);
-            blocks.allocate(10);
+        try (IndexTestFile file = IndexTestFile.open(opener, path, OpenMode.CREATE_NEW)) {
+            MetadataCache cache = file.cache(CACHE_BYTES);
+            file.storage().write(ByteBuffer.wrap(new byte[1]), 49);
+            file.file().allocate(10);
             opener.resetCounts();
-            ChunkRecord zeroed = new InPlaceChunkStore(blocks, cache, false).createZeroed(40);
+            ChunkRecord zeroed = new InPlaceChunkStore(file.file(), cache, false).createZeroed(40);
             assertEquals(new ChunkRecord(10, 40, 0), zeroed);
             assertEquals(0, opener.counts(path).writes(), "writes");
-            assertEquals(50, blocks.size());
+            assertEquals(50, file.file().size());
         }
     }
 

@@ -11,11 +11,13 @@ import org.quire.format.storage.Durability;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
+import org.quire.format.storage.StorageOpener;
 
 /**
  * A chunk index's blocks in a test: a real file, its {@link BlockFile}, and the metadata
- * caches over it through which an index reaches its blocks ({@link #blocks}). A test takes a
- * cache per phase (writing, reading, a bound to hold), all on the same storage.
+ * caches over it through which an index (or the chunk store) reaches its blocks ({@link
+ * #blocks}). A test takes a cache per phase (writing, reading, a bound to hold), all on the
+ * same storage.
  */
 final class IndexTestFile implements AutoCloseable {
 
@@ -39,7 +41,16 @@ final class IndexTestFile implements AutoCloseable {
 
     /** The file at {@code path} opened in {@code mode}, nothing allocated. */
     static IndexTestFile open(Path path, OpenMode mode) throws IOException {
-        Storage storage = FileStorage.open(path, mode);
+        return open(FileStorage.OPENER, path, mode);
+    }
+
+    /**
+     * The file at {@code path} opened by {@code opener} (one that counts reads and writes, or
+     * a crash simulator) in {@code mode}, nothing allocated.
+     */
+    static IndexTestFile open(StorageOpener opener, Path path, OpenMode mode)
+            throws IOException {
+        Storage storage = opener.open(path, mode);
         try {
             return new IndexTestFile(storage, new BlockFile(storage));
         } catch (IOException | RuntimeException e) {
@@ -50,6 +61,11 @@ final class IndexTestFile implements AutoCloseable {
 
     BlockFile file() {
         return file;
+    }
+
+    /** The bytes under the {@link BlockFile}: for a test that writes past its allocation. */
+    Storage storage() {
+        return storage;
     }
 
     /** A new cache over the file that holds at most {@code maxBytes} (nothing forced). */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.quire.format.hdf5.chunk.CorruptFileAssertions.assertCorrupt;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
-import org.quire.format.hdf5.cache.ChunkProxy;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
@@ -31,7 +31,6 @@ import org.quire.format.hdf5.layout.SkipListGeometry;
 import org.quire.format.hdf5.layout.SkipListSupernode;
 import org.quire.format.hdf5.layout.SkipListTail;
 import org.quire.format.storage.CrashSimulator;
-import org.quire.format.storage.Durability;
 import org.quire.format.storage.OpenMode;
 import org.quire.format.storage.Storage;
 import org.quire.format.storage.StorageOpener;
@@ -51,12 +50,13 @@ class SkipListChunkIndexTest {
     private static final long[] MAX = {-1};
     private static final int ELEMENT_SIZE = 16;
     private static final Path FILE = Path.of("skip.idx");
+    private static final long CACHE_BYTES = 1 << 20;
 
     @TempDir
     Path dir;
 
     /** A file holding one skip list index (unfiltered chunks of 16 bytes), and its cache. */
-    private record IndexFile(BlockFile file, MetadataCache cache, ChunkIndex index)
+    private record IndexFile(IndexTestFile file, MetadataCache cache, ChunkIndex index)
             implements AutoCloseable {
         void append(long chunk) throws IOException {
             index.put(new long[] {chunk}, record(chunk));
@@ -74,12 +74,28 @@ class SkipListChunkIndexTest {
     }
 
     private static IndexFile create(StorageOpener opener, Path path) throws IOException {
-        Storage storage = opener.open(path, OpenMode.CREATE_NEW);
-        BlockFile file = new BlockFile(storage);
-        MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-        ChunkIndex index = ChunkIndexes.create(file, cache, new long[] {0}, MAX, CHUNK,
+        IndexTestFile file = IndexTestFile.open(opener, path, OpenMode.CREATE_NEW);
+        MetadataCache cache = file.cache(CACHE_BYTES);
+        ChunkIndex index = ChunkIndexes.create(file.file(), cache, new long[] {0}, MAX, CHUNK,
                 ELEMENT_SIZE, false, true);
         return new IndexFile(file, cache, index);
+    }
+
+    /** A new index in {@code path} holding chunks 0 to {@code chunks} - 1, flushed; its address. */
+    private static long writeIndex(Path path, long chunks) throws IOException {
+        try (IndexFile written = create(new TrackingOpener(), path)) {
+            for (long c = 0; c < chunks; c++) {
+                written.append(c);
+            }
+            written.cache().flush();
+            return written.index().address();
+        }
+    }
+
+    /** The layout message of a skip list of {@code geometry} at {@code address}. */
+    private static DataLayoutMessage layout(SkipListGeometry geometry, long address) {
+        return new DataLayoutMessage(CHUNK, ELEMENT_SIZE, new ChunkIndexParameters.SkipList(
+                geometry.supernodeBits(), geometry.maxHeight()), address);
     }
 
     /** The index at {@code address} of {@code path}, read only. */
@@ -91,14 +107,10 @@ class SkipListChunkIndexTest {
     /** The index at {@code address} of {@code path}, of {@code geometry}, read only. */
     private static IndexFile open(StorageOpener opener, Path path, long address,
                                   SkipListGeometry geometry) throws IOException {
-        Storage storage = opener.open(path, OpenMode.READ);
-        BlockFile file = new BlockFile(storage);
-        MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-        DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
-                new ChunkIndexParameters.SkipList(geometry.supernodeBits(),
-                        geometry.maxHeight()), address);
-        return new IndexFile(file, cache, ChunkIndexes.open(file, cache, null, layout,
-                new long[] {Long.MAX_VALUE >> 8}, MAX, false, false));
+        IndexTestFile file = IndexTestFile.open(opener, path, OpenMode.READ);
+        MetadataCache cache = file.cache(CACHE_BYTES);
+        return new IndexFile(file, cache, ChunkIndexes.open(file.file(), cache, null,
+                layout(geometry, address), new long[] {Long.MAX_VALUE >> 8}, MAX, false, false));
     }
 
     private static List<Long> visited(ChunkIndex index) throws IOException {
@@ -176,21 +188,16 @@ class SkipListChunkIndexTest {
     @Test
     void aSkipListForAnyOtherThanOneUnlimitedDimensionIsCorrupt() throws IOException {
         Path path = dir.resolve("dimensions.idx");
-        long address;
-        try (IndexFile written = create(new TrackingOpener(), path)) {
-            written.append(0);
-            written.cache().flush();
-            address = written.index().address();
-        }
+        long address = writeIndex(path, 1);
         for (long[] maxShape : List.of(new long[] {-1, -1}, new long[] {8, 8})) {
-            try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
-                BlockFile file = new BlockFile(storage);
-                MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            try (IndexTestFile file = IndexTestFile.open(new TrackingOpener(), path,
+                    OpenMode.READ)) {
+                MetadataCache cache = file.cache(CACHE_BYTES);
                 DataLayoutMessage layout = new DataLayoutMessage(new long[] {1, 1}, ELEMENT_SIZE,
                         new ChunkIndexParameters.SkipList(6, 32), address);
                 CorruptFileException e = assertThrows(CorruptFileException.class,
-                        () -> ChunkIndexes.open(file, cache, null, layout, new long[] {1, 1},
-                                maxShape, false, false));
+                        () -> ChunkIndexes.open(file.file(), cache, null, layout,
+                                new long[] {1, 1}, maxShape, false, false));
                 assertTrue(e.getMessage().contains("the skip list, which needs exactly one"),
                         e.getMessage());
             }
@@ -201,19 +208,14 @@ class SkipListChunkIndexTest {
     @Test
     void layoutParametersThatDisagreeWithTheConfigurationAreCorrupt() throws IOException {
         Path path = dir.resolve("parameters.idx");
-        long address;
-        try (IndexFile written = create(new TrackingOpener(), path)) {
-            written.cache().flush();
-            address = written.index().address();
-        }
-        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
-            BlockFile file = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+        long address = writeIndex(path, 0);
+        try (IndexTestFile file = IndexTestFile.open(new TrackingOpener(), path, OpenMode.READ)) {
+            MetadataCache cache = file.cache(CACHE_BYTES);
             DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
                     new ChunkIndexParameters.SkipList(5, 32), address);
             CorruptFileException e = assertThrows(CorruptFileException.class,
-                    () -> ChunkIndexes.open(file, cache, null, layout, new long[] {0}, MAX,
-                            false, false));
+                    () -> ChunkIndexes.open(file.file(), cache, null, layout, new long[] {0},
+                            MAX, false, false));
             assertTrue(e.getMessage().contains("skip list configuration")
                     && e.getMessage().contains("supernode bits and max height"), e.getMessage());
         }
@@ -284,14 +286,7 @@ class SkipListChunkIndexTest {
     void aColdLookupReadsLogarithmicallyManySupernodesAndIterationEachOnce() throws IOException {
         long chunks = 64 * 1000;
         Path path = dir.resolve("lookups.idx");
-        long address;
-        try (IndexFile written = create(new TrackingOpener(), path)) {
-            for (long c = 0; c < chunks; c++) {
-                written.append(c);
-            }
-            written.cache().flush();
-            address = written.index().address();
-        }
+        long address = writeIndex(path, chunks);
         int bound = 2 * (64 - Long.numberOfLeadingZeros(1000));
         for (long c = 0; c < chunks; c += 611) {
             TrackingOpener opener = new TrackingOpener();
@@ -385,14 +380,7 @@ class SkipListChunkIndexTest {
     @Test
     void aLinkThatLeadsElsewhereIsFound() throws IOException {
         Path path = dir.resolve("damaged.idx");
-        long address;
-        try (IndexFile written = create(new TrackingOpener(), path)) {
-            for (long c = 0; c < 64 * 8; c++) {
-                written.append(c);
-            }
-            written.cache().flush();
-            address = written.index().address();
-        }
+        long address = writeIndex(path, 64 * 8);
         long[] original = lastSupernodeLinks(path, address);
         relink(path, address, 3, original[2]); // level 3 of supernode 7 leads to the ghost
         try (IndexFile read = open(new TrackingOpener(), path, address)) {
@@ -432,14 +420,7 @@ class SkipListChunkIndexTest {
     @Test
     void aStoredHeightOtherThanTheDerivedOneIsCorrupt() throws IOException {
         Path path = dir.resolve("height.idx");
-        long address;
-        try (IndexFile written = create(new TrackingOpener(), path)) {
-            for (long c = 0; c < 64 * 8; c++) {
-                written.append(c);
-            }
-            written.cache().flush();
-            address = written.index().address();
-        }
+        long address = writeIndex(path, 64 * 8);
         byte[] intact;
         long at;
         try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
@@ -510,10 +491,10 @@ class SkipListChunkIndexTest {
             Path path = dir.resolve("short-" + c.geometry().supernodeBits() + "-"
                     + c.geometry().maxHeight() + ".idx");
             long address;
-            try (Storage storage = new TrackingOpener().open(path, OpenMode.CREATE_NEW)) {
-                BlockFile file = new BlockFile(storage);
-                MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-                SkipListChunkIndex index = SkipListChunkIndex.create(new IndexBlocks(file, cache),
+            try (IndexTestFile file = IndexTestFile.open(new TrackingOpener(), path,
+                    OpenMode.CREATE_NEW)) {
+                MetadataCache cache = file.cache(CACHE_BYTES);
+                SkipListChunkIndex index = SkipListChunkIndex.create(file.blocks(cache),
                         ChunkRecordFormat.unfiltered(), new ChunkGrid(CHUNK, MAX), c.geometry(),
                         ELEMENT_SIZE);
                 for (long chunk = 0; chunk < c.chunks(); chunk++) {
@@ -578,18 +559,18 @@ class SkipListChunkIndexTest {
         Path path = dir.resolve("checks.idx");
         long unfiltered;
         long filtered;
-        try (Storage storage = new TrackingOpener().open(path, OpenMode.CREATE_NEW)) {
-            BlockFile file = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-            unfiltered = ChunkIndexes.create(file, cache, new long[] {0}, MAX, CHUNK,
+        try (IndexTestFile file = IndexTestFile.open(new TrackingOpener(), path,
+                OpenMode.CREATE_NEW)) {
+            MetadataCache cache = file.cache(CACHE_BYTES);
+            unfiltered = ChunkIndexes.create(file.file(), cache, new long[] {0}, MAX, CHUNK,
                     ELEMENT_SIZE, false, true).address();
-            filtered = ChunkIndexes.create(file, cache, new long[] {0}, MAX, CHUNK,
+            filtered = ChunkIndexes.create(file.file(), cache, new long[] {0}, MAX, CHUNK,
                     ELEMENT_SIZE, true, true).address();
             cache.flush();
         }
-        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
-            BlockFile file = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+        try (IndexTestFile file = IndexTestFile.open(new TrackingOpener(), path, OpenMode.READ)) {
+            MetadataCache cache = file.cache(CACHE_BYTES);
+            String configuration = SkipListConfiguration.IDENTITY.structure();
             for (ChunkIndexParameters.SkipList other : List.of(
                     new ChunkIndexParameters.SkipList(5, SkipListGeometry.DEFAULT.maxHeight()),
                     new ChunkIndexParameters.SkipList(SkipListGeometry.DEFAULT.supernodeBits(),
@@ -597,34 +578,25 @@ class SkipListChunkIndexTest {
                 DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE, other,
                         unfiltered);
                 CorruptFileException e = assertThrows(CorruptFileException.class,
-                        () -> ChunkIndexes.open(file, cache, null, layout, new long[] {0}, MAX,
-                                false, false));
-                assertConfigurationError(e, unfiltered, "supernode bits and max height",
+                        () -> ChunkIndexes.open(file.file(), cache, null, layout, new long[] {0},
+                                MAX, false, false));
+                assertCorrupt(e, unfiltered, configuration, "supernode bits and max height",
                         other + " (from the data layout message)",
                         SkipListGeometry.DEFAULT.toString());
             }
-            ChunkIndexParameters.SkipList same = new ChunkIndexParameters.SkipList(
-                    SkipListGeometry.DEFAULT.supernodeBits(), SkipListGeometry.DEFAULT.maxHeight());
             CorruptFileException asFiltered = assertThrows(CorruptFileException.class,
-                    () -> ChunkIndexes.open(file, cache, null, new DataLayoutMessage(CHUNK,
-                            ELEMENT_SIZE, same, unfiltered), new long[] {0}, MAX, true, false));
-            assertConfigurationError(asFiltered, unfiltered, "client ID", "1 (filtered chunks)",
-                    "0");
+                    () -> ChunkIndexes.open(file.file(), cache, null,
+                            layout(SkipListGeometry.DEFAULT, unfiltered), new long[] {0}, MAX,
+                            true, false));
+            assertCorrupt(asFiltered, unfiltered, configuration, "client ID",
+                    "1 (filtered chunks)", "0");
             CorruptFileException asUnfiltered = assertThrows(CorruptFileException.class,
-                    () -> ChunkIndexes.open(file, cache, null, new DataLayoutMessage(CHUNK,
-                            ELEMENT_SIZE, same, filtered), new long[] {0}, MAX, false, false));
-            assertConfigurationError(asUnfiltered, filtered, "client ID",
+                    () -> ChunkIndexes.open(file.file(), cache, null,
+                            layout(SkipListGeometry.DEFAULT, filtered), new long[] {0}, MAX,
+                            false, false));
+            assertCorrupt(asUnfiltered, filtered, configuration, "client ID",
                     "0 (unfiltered chunks)", "1");
         }
-    }
-
-    private static void assertConfigurationError(CorruptFileException e, long address,
-                                                 String field, String expected, String found) {
-        assertEquals(address, e.offset());
-        assertEquals(SkipListConfiguration.IDENTITY.structure(), e.structure());
-        assertEquals(field, e.field());
-        assertEquals(expected, e.expected());
-        assertEquals(found, e.found());
     }
 
     /**
@@ -636,23 +608,14 @@ class SkipListChunkIndexTest {
     void aReopenedIndexRewritesEarlierChunksAndAppendsAndAReadOnlyOneRefuses()
             throws IOException {
         Path path = dir.resolve("reopened.idx");
-        long address;
-        try (IndexFile index = create(new TrackingOpener(), path)) {
-            for (long c = 0; c < 200; c++) {
-                index.append(c);
-            }
-            index.cache().flush();
-            address = index.index().address();
-        }
+        long address = writeIndex(path, 200);
         ChunkRecord rewritten = new ChunkRecord(7, ELEMENT_SIZE, 0);
-        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ_WRITE)) {
-            BlockFile file = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-            DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
-                    new ChunkIndexParameters.SkipList(SkipListGeometry.DEFAULT.supernodeBits(),
-                            SkipListGeometry.DEFAULT.maxHeight()), address);
-            SkipListChunkIndex index = (SkipListChunkIndex) ChunkIndexes.open(file, cache, null,
-                    layout, new long[] {200}, MAX, false, true);
+        try (IndexTestFile file = IndexTestFile.open(new TrackingOpener(), path,
+                OpenMode.READ_WRITE)) {
+            MetadataCache cache = file.cache(CACHE_BYTES);
+            SkipListChunkIndex index = (SkipListChunkIndex) ChunkIndexes.open(file.file(), cache,
+                    null, layout(SkipListGeometry.DEFAULT, address), new long[] {200}, MAX,
+                    false, true);
             index.put(new long[] {5}, rewritten);
             assertEquals(200, index.chunkCount());
             index.put(new long[] {200}, record(200));
@@ -684,11 +647,10 @@ class SkipListChunkIndexTest {
             throws IOException {
         Path path = dir.resolve("dependencies.idx");
         long address;
-        try (Storage storage = new TrackingOpener().open(path, OpenMode.CREATE_NEW)) {
-            BlockFile file = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-            SkipListChunkIndex index = (SkipListChunkIndex) ChunkIndexes.create(file, cache,
-                    new long[] {0}, MAX, CHUNK, ELEMENT_SIZE, false, true);
+        try (IndexFile created = create(new TrackingOpener(), path)) {
+            MetadataCache cache = created.cache();
+            SkipListChunkIndex index = (SkipListChunkIndex) created.index();
+            BlockFile file = created.file().file();
             address = index.address();
             cache.flush();
             SkipListConfiguration configuration = SkipListConfiguration.read(file, address);
@@ -697,9 +659,7 @@ class SkipListChunkIndexTest {
             assertTrue(cache.dependsOn(address, configuration.ghostAddress()),
                     "configuration on the ghost");
             for (long c = 0; c < 64 * 3; c++) {
-                ChunkRecord chunk = new ChunkRecord(file.allocate(ELEMENT_SIZE), ELEMENT_SIZE, 0);
-                cache.insert(new ChunkProxy(chunk.address(), ELEMENT_SIZE));
-                cache.chunkWritten(chunk.address());
+                ChunkRecord chunk = created.file().writtenChunk(cache, ELEMENT_SIZE);
                 index.put(new long[] {c}, chunk);
                 cache.flush();
                 long newest = SkipListTail.read(file, tail, index.geometry()).rightmost()[0];
@@ -708,14 +668,11 @@ class SkipListChunkIndexTest {
                         "supernode " + newest + " on chunk " + c);
             }
         }
-        try (Storage storage = new TrackingOpener().open(path, OpenMode.READ)) {
-            BlockFile file = new BlockFile(storage);
-            MetadataCache none = new MetadataCache(storage, 1, Durability.NONE);
-            DataLayoutMessage layout = new DataLayoutMessage(CHUNK, ELEMENT_SIZE,
-                    new ChunkIndexParameters.SkipList(SkipListGeometry.DEFAULT.supernodeBits(),
-                            SkipListGeometry.DEFAULT.maxHeight()), address);
-            ChunkIndex index = ChunkIndexes.open(file, none, null, layout, new long[] {192},
-                    MAX, false, false);
+        try (IndexTestFile file = IndexTestFile.open(new TrackingOpener(), path, OpenMode.READ)) {
+            MetadataCache none = file.cache(1);
+            ChunkIndex index = ChunkIndexes.open(file.file(), none, null,
+                    layout(SkipListGeometry.DEFAULT, address), new long[] {192}, MAX, false,
+                    false);
             for (long c = 0; c < 192; c += 17) {
                 assertTrue(index.get(new long[] {c}).isWritten(), "chunk " + c);
             }
