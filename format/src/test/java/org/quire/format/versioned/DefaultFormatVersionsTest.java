@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,7 @@ class DefaultFormatVersionsTest {
         List<String> theirs = client("create-default", path.toString(), "3");
         assertEquals(kind(theirs, "D|"), quireLines(path));
         assertEquals(List.of("SB|0|0", "STAB|0|1|32", "CHUNKS|x|v1 B-tree|0",
-                "CHUNKS|grp/t|v1 B-tree|0"), layout(path, false));
+                "CHUNKS|grp/t|v1 B-tree|0"), layout(path, false, "x", "grp/t"));
 
         try (VersionedFile vf = VersionedFile.openForWriting(path)) {
             assertEquals("p2", vf.currentVersion());
@@ -156,6 +157,33 @@ class DefaultFormatVersionsTest {
     }
 
     /**
+     * A file h5py made with its defaults and nothing in it gets versioned-hdf5's tree from
+     * Quire (versioned-hdf5's {@code initialize}: {@code /_version_data} linked into the
+     * old-style root group), which versioned-hdf5 then reads and commits to.
+     */
+    @Test
+    void quireStartsTheVersionedTreeInAnEmptyDefaultFormatFile() throws IOException {
+        Path path = dir.resolve("empty.h5");
+        ExternalTools.Result made = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", "import h5py, sys\nh5py.File(sys.argv[1], 'w').close()", path.toString()), 60);
+        assertEquals(0, made.exitCode(), made.output());
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.commit("q1", v -> v.createDataset("x", DatasetSpec.builder(Datatype.INT64, 64)
+                    .chunkShape(4).build(), int64(LongStream.range(0, 64).toArray())));
+        }
+        List<String> read = client("read", path.toString());
+        assertEquals(quireLines(path), kind(read, "D|"));
+        assertEquals(List.of("C|q1"), kind(read, "C|"));
+        List<String> more = client("commit", path.toString(), "py1", "change");
+        assertTrue(x(more, "py1").startsWith("0,555,2,3,"), more.toString());
+        assertEquals(quireLines(path), kind(more, "D|"));
+        ExternalTools.Result dump = ExternalTools.run(List.of("h5dump", "-H", path.toString()), 120);
+        assertEquals(0, dump.exitCode(), dump.output());
+        // Quire's own groups and datasets (version-2 headers) in a superblock-0 file.
+        assertEquals(List.of("SB|0|0", "STAB|none"), layout(path, false).subList(0, 2));
+    }
+
+    /**
      * 300 versions by versioned-hdf5, one open each: the versions group's B-tree has split its
      * root (level 1), its local heap grew into a new block, x's chunk index is a two-level B-tree.
      * Quire adds versions in the middle of the names and at their end.
@@ -166,7 +194,7 @@ class DefaultFormatVersionsTest {
         long started = System.nanoTime();
         List<String> theirs = client("create-default", path.toString(), "300");
         assertTrue(System.nanoTime() - started < 60e9, "the 300-version fixture takes under a minute");
-        List<String> before = layout(path, false);
+        List<String> before = layout(path, false, "x", "grp/t");
         assertEquals("STAB|1", before.get(1).substring(0, 6), before.toString());
         assertNotEquals("32", before.get(1).split("\\|")[3], "the heap's data moved: " + before);
         assertEquals("CHUNKS|x|v1 B-tree|1", before.get(2));
@@ -200,18 +228,20 @@ class DefaultFormatVersionsTest {
         ExternalTools.Result dump = ExternalTools.run(List.of("h5dump", "-H", path.toString()), 120);
         assertEquals(0, dump.exitCode(), dump.output());
         assertTrue(dump.stdout().contains("GROUP \"" + current + "\""), dump.output());
-        layout(path, true);
+        layout(path, true, "x", "grp/t");
         return read;
     }
 
     /**
-     * old_format_layout.py's lines for x and grp/t; asserts superblock 0 with its true end of
-     * file and no flags, the versions group old-style and the chunk indexes version-1 B-trees.
+     * old_format_layout.py's lines for {@code datasets}; asserts superblock 0 with its true end
+     * of file and no flags and, with {@code check}, the versions group old-style and x's and
+     * grp/t's chunk indexes version-1 B-trees.
      */
-    private static List<String> layout(Path path, boolean check) {
-        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
-                VersionedInteropTest.resource("old_format_layout.py").toString(), path.toString(),
-                "x", "grp/t"), 120);
+    private static List<String> layout(Path path, boolean check, String... datasets) {
+        List<String> command = new ArrayList<>(List.of(ExternalTools.PYTHON.toString(),
+                VersionedInteropTest.resource("old_format_layout.py").toString(), path.toString()));
+        command.addAll(List.of(datasets));
+        ExternalTools.Result result = ExternalTools.run(command, 120);
         assertEquals(0, result.exitCode(), result.output());
         List<String> lines = new ArrayList<>(result.stdout().lines().toList());
         String[] superblock = lines.get(0).split("\\|");
