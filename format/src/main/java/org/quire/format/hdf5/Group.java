@@ -636,6 +636,11 @@ public final class Group extends Hdf5Object {
         if (name.isEmpty() || name.contains("/") || name.equals(".")) {
             throw new IllegalArgumentException("not a link name: \"" + name + "\"");
         }
+        if (symbolTable != null && name.indexOf(0) >= 0) {
+            throw new IllegalArgumentException("not a link name for " + path() + ", an "
+                    + "old-style group (its local heap holds names up to a NUL): \""
+                    + name.replace("\0", "\\0") + "\"");
+        }
         try {
             if (link(name) != null) {
                 throw new IllegalArgumentException(path() + " already has a member \"" + name
