@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.TreeMap;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
@@ -99,8 +100,11 @@ public final class Group extends Hdf5Object {
                 }
             };
 
-    /** Compact or symbol table links, in the order stored; empty when the links are dense. */
-    private final Map<String, LinkMessage> links = new LinkedHashMap<>();
+    /**
+     * Compact links in the order stored, or symbol table links in name order (as the table
+     * keeps them, new ones too); empty when the links are dense.
+     */
+    private Map<String, LinkMessage> links = new LinkedHashMap<>();
     private final Map<String, Hdf5Object> children = new HashMap<>();
     /** The dense links of a group read from a file, or null. */
     private DenseMessageStorage<BTreeV2LinkRecord, LinkMessage> dense;
@@ -138,6 +142,7 @@ public final class Group extends Hdf5Object {
                 }
             }
             if (message.type() == SymbolTableMessage.TYPE) {
+                group.links = new TreeMap<>(SymbolTable.NAME_ORDER);
                 group.symbolTable = SymbolTableMessage.decode(message.reader(
                         file.blocks().path(), "symbol table message"));
                 for (LinkMessage link : SymbolTable.read(file.blocks(), group.symbolTable,
@@ -158,7 +163,8 @@ public final class Group extends Hdf5Object {
     /**
      * Names of the links in this group: in the order they were stored when compact; when dense
      * (as h5py lists them), in creation order if the group indexes it, otherwise ordered by
-     * the bytes of their UTF-8 names.
+     * the bytes of their UTF-8 names; in an old-style group (a symbol table) ordered so too,
+     * links added since it was opened included.
      */
     public List<String> memberNames() throws IOException {
         List<String> names = new ArrayList<>();
@@ -635,6 +641,11 @@ public final class Group extends Hdf5Object {
     private void checkNewName(String name) {
         if (name.isEmpty() || name.contains("/") || name.equals(".")) {
             throw new IllegalArgumentException("not a link name: \"" + name + "\"");
+        }
+        if (symbolTable != null && name.indexOf(0) >= 0) {
+            throw new IllegalArgumentException("not a link name for " + path() + ", an "
+                    + "old-style group (its local heap holds names up to a NUL): \""
+                    + name.replace("\0", "\\0") + "\"");
         }
         try {
             if (link(name) != null) {

@@ -3,6 +3,7 @@ package org.quire.format.hdf5;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -49,6 +50,9 @@ import org.quire.format.hdf5.layout.SymbolTableNode;
  * B-tree node with a right sibling (libhdf5 copies it into that sibling's first key).
  */
 final class SymbolTable {
+
+    /** libhdf5's order of names in a symbol table (strcmp): by their bytes, unsigned. */
+    static final Comparator<String> NAME_ORDER = SymbolTable::compareUtf8;
 
     private final BlockFile file;
     private final BTreeV1Ranks ranks;

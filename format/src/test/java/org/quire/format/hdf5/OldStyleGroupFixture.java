@@ -38,9 +38,16 @@ import org.quire.format.storage.OpenMode;
 record OldStyleGroupFixture(Path file, Path twin) {
 
     private static final String SCRIPT = String.join("\n",
-            "import h5py, numpy, shutil, sys",
-            "path, twin, base, ops = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]",
-            "with h5py.File(path, 'w') as f:",
+            "import ctypes, h5py, numpy, shutil, sys",
+            "path, twin, base, ops, k = sys.argv[1:6]",
+            "if k:",
+            "    lib = ctypes.CDLL('libhdf5_serial.so.103')",
+            "    lib.H5Pset_sym_k.argtypes = [ctypes.c_int64, ctypes.c_uint, ctypes.c_uint]",
+            "    fcpl = h5py.h5p.create(h5py.h5p.FILE_CREATE)",
+            "    internal, leaf = map(int, k.split(','))",
+            "    assert lib.H5Pset_sym_k(fcpl.id, internal, leaf) >= 0",
+            "    h5py.File(h5py.h5f.create(path.encode(), h5py.h5f.ACC_TRUNC, fcpl=fcpl)).close()",
+            "with h5py.File(path, 'r+' if k else 'w') as f:",
             "    f.create_dataset('d0', data=numpy.arange(4))",
             "    g = f.create_group('g')",
             "    for name in filter(None, base.split(',')):",
@@ -60,12 +67,23 @@ record OldStyleGroupFixture(Path file, Path twin) {
     /** Writes the fixture in {@code dir}: {@code base} names in /g, {@code ops} on the twin. */
     static OldStyleGroupFixture write(Path dir, String name, List<String> base,
                                       List<String> ops) {
+        return write(dir, name, base, ops, null);
+    }
+
+    /**
+     * {@link #write(Path, String, List, List)} with the superblock's group internal and leaf
+     * node K set to {@code ranks}' (libhdf5's H5Pset_sym_k through ctypes), or the defaults
+     * for null.
+     */
+    static OldStyleGroupFixture write(Path dir, String name, List<String> base,
+                                      List<String> ops, BTreeV1Ranks ranks) {
         ExternalTools.requireH5py();
         Path file = dir.resolve(name + ".h5");
         Path twin = dir.resolve(name + "-h5py.h5");
         ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
                 "-c", SCRIPT, file.toString(), twin.toString(), String.join(",", base),
-                String.join(",", ops)), 120);
+                String.join(",", ops), ranks == null ? "" : ranks.groupInternalNodeK() + ","
+                        + ranks.groupLeafNodeK()), 120);
         assertEquals(0, result.exitCode(), result.output());
         return new OldStyleGroupFixture(file, twin);
     }
@@ -77,6 +95,13 @@ record OldStyleGroupFixture(Path file, Path twin) {
             names.add(prefix + i);
         }
         return names;
+    }
+
+    /** The K values of the file at {@code path}, from its superblock. */
+    static BTreeV1Ranks ranks(Path path) throws IOException {
+        try (Hdf5File file = Hdf5File.open(path)) {
+            return file.ranks();
+        }
     }
 
     /** The symbol table message of {@code /g} in {@code path}, read by Quire. */
@@ -93,7 +118,13 @@ record OldStyleGroupFixture(Path file, Path twin) {
      */
     static Tree check(Path dir, String name, List<String> base, List<String> ops)
             throws IOException {
-        OldStyleGroupFixture fixture = write(dir, name, base, ops);
+        return check(dir, name, base, ops, null);
+    }
+
+    /** {@link #check(Path, String, List, List)} with the K values of {@code ranks}. */
+    static Tree check(Path dir, String name, List<String> base, List<String> ops,
+                      BTreeV1Ranks ranks) throws IOException {
+        OldStyleGroupFixture fixture = write(dir, name, base, ops, ranks);
         LayoutWriter quire = LayoutWriter.open(fixture.file());
         for (String op : ops) {
             if (op.charAt(0) == '+') {
@@ -163,6 +194,7 @@ record OldStyleGroupFixture(Path file, Path twin) {
 
         static Tree read(Path path) throws IOException {
             SymbolTableMessage table = OldStyleGroupFixture.symbolTable(path);
+            BTreeV1Ranks ranks = OldStyleGroupFixture.ranks(path);
             try (BlockFile file = new BlockFile(FileStorage.open(path, OpenMode.READ))) {
                 byte[] header = LocalHeap.readHeader(file, table.localHeapAddress());
                 byte[] data = file.read(LocalHeap.dataAddress(header),
@@ -174,26 +206,27 @@ record OldStyleGroupFixture(Path file, Path twin) {
                     heap.add(free + "+" + bytes.getLong((int) free + 8));
                 }
                 BTreeV1Node<Long> root = BTreeV1Node.read(file, table.bTreeAddress(),
-                        BTreeV1Node.GROUP_KEYS, BTreeV1Ranks.DEFAULT.groupInternalNodeK());
+                        BTreeV1Node.GROUP_KEYS, ranks.groupInternalNodeK());
                 Tree tree = new Tree(new ArrayList<>(), heap, data, table.localHeapAddress(),
                         root.level(), new ArrayList<>());
-                tree.walk(file, root);
+                tree.walk(file, root, ranks);
                 return tree;
             }
         }
 
-        private void walk(BlockFile file, BTreeV1Node<Long> node) throws IOException {
+        private void walk(BlockFile file, BTreeV1Node<Long> node, BTreeV1Ranks ranks)
+                throws IOException {
             nodes.add(node.address());
             lines.add("level " + node.level() + " keys " + node.keys() + " left "
                     + (node.leftSibling() != -1) + " right " + (node.rightSibling() != -1));
             for (long child : node.children()) {
                 if (node.level() > 0) {
                     walk(file, BTreeV1Node.read(file, child, BTreeV1Node.GROUP_KEYS,
-                            BTreeV1Ranks.DEFAULT.groupInternalNodeK()));
+                            ranks.groupInternalNodeK()), ranks);
                 } else {
                     StringBuilder line = new StringBuilder("  node");
                     for (SymbolTableEntry entry : SymbolTableNode.read(file, child,
-                            BTreeV1Ranks.DEFAULT.groupLeafNodeK()).entries()) {
+                            ranks.groupLeafNodeK()).entries()) {
                         line.append(' ').append(name(entry.linkNameOffset())).append('@')
                                 .append(entry.linkNameOffset()).append(':')
                                 .append(entry.objectHeaderAddress()).append('/')
@@ -227,32 +260,34 @@ record OldStyleGroupFixture(Path file, Path twin) {
      * /d0's address.
      */
     record LayoutWriter(BlockFile file, MetadataCache cache, SymbolTableMessage table,
-                         long d0) {
+                        long d0, BTreeV1Ranks ranks) {
 
         static LayoutWriter open(Path path) throws IOException {
             long d0;
             SymbolTableMessage table;
+            BTreeV1Ranks ranks;
             try (Hdf5File read = Hdf5File.open(path)) {
                 d0 = read.root().link("d0").address();
                 table = read.root().group("g").symbolTable();
+                ranks = read.ranks();
             }
             FileStorage storage = FileStorage.open(path, OpenMode.READ_WRITE);
             return new LayoutWriter(new BlockFile(storage), new MetadataCache(storage, 1 << 24,
-                    Durability.NONE), table, d0);
+                    Durability.NONE), table, d0, ranks);
         }
 
         void insert(String name) throws IOException {
             try (SymbolTableBlocks blocks = new SymbolTableBlocks(file, cache,
-                    BTreeV1Ranks.DEFAULT.groupLeafNodeK())) {
-                SymbolTable.insert(blocks, table, BTreeV1Ranks.DEFAULT, name,
+                    ranks.groupLeafNodeK())) {
+                SymbolTable.insert(blocks, table, ranks, name,
                         offset -> SymbolTableEntry.hardLink(offset, d0));
             }
         }
 
         void remove(String name) throws IOException {
             try (SymbolTableBlocks blocks = new SymbolTableBlocks(file, cache,
-                    BTreeV1Ranks.DEFAULT.groupLeafNodeK())) {
-                SymbolTable.remove(blocks, table, BTreeV1Ranks.DEFAULT, name, "/g");
+                    ranks.groupLeafNodeK())) {
+                SymbolTable.remove(blocks, table, ranks, name, "/g");
             }
         }
 

@@ -45,6 +45,10 @@ class OldStyleGroupWriteTest {
             }
             file.root().createGroup("top");
             assertTrue(g.contains("v39"));
+            IllegalArgumentException nul = assertThrows(IllegalArgumentException.class,
+                    () -> g.createGroup("a\0b"));
+            assertEquals("not a link name for /g, an old-style group (its local heap holds names "
+                    + "up to a NUL): \"a\\0b\"", nul.getMessage());
         }
         Collections.sort(expected);
         assertEquals(expected, OldStyleGroupFixture.h5pyNames(path), "h5py, in byte order");

@@ -2,6 +2,7 @@ package org.quire.format.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 
 /**
@@ -54,6 +56,18 @@ class SymbolTableInsertTest {
         List<String> names = OldStyleGroupFixture.names("n", 150);
         OldStyleGroupFixture.Tree tree = check("root", List.of(), plus(names));
         assertEquals(1, tree.rootLevel(), "the root is one level up");
+    }
+
+    @Test
+    void smallKValuesFromTheSuperblockGiveThreeLevels() throws IOException {
+        // H5Pset_sym_k(2, 2): nodes of 4 entries, B-tree nodes of 4 children
+        BTreeV1Ranks small = new BTreeV1Ranks(2, 2, BTreeV1Ranks.DEFAULT.chunkNodeK());
+        List<String> names = OldStyleGroupFixture.names("k", 70);
+        Collections.shuffle(names, new Random(5));
+        OldStyleGroupFixture.Tree tree = OldStyleGroupFixture.check(dir, "small-k", List.of(),
+                plus(names), small);
+        assertEquals(small, OldStyleGroupFixture.ranks(dir.resolve("small-k.h5")));
+        assertTrue(tree.rootLevel() >= 2, "levels: " + tree.rootLevel());
     }
 
     @Test
