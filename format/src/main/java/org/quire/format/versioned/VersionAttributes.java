@@ -77,6 +77,9 @@ final class VersionAttributes {
      * object header of libhdf5's default format allows (versioned-hdf5's {@code
      * current_version}, {@code largest_index}, {@code prev_version} in files h5py wrote with
      * its defaults), and one step: no moment without the attribute.
+     *
+     * @throws IllegalArgumentException the existing attribute has another type or shape
+     *                                   (nothing changed)
      */
     static void replace(Hdf5Object object, Attribute attribute) throws IOException {
         if (object.attributeNames().contains(attribute.name())) {
