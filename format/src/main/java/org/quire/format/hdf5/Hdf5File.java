@@ -39,12 +39,12 @@ import org.quire.format.storage.StorageOpener;
 /**
  * An HDF5 file: {@link #create(Path)} a new one to write, {@link #open(Path)} an existing one
  * to read, or {@link #openForWriting(Path)} an existing one (superblock 3, or 0 and 1) to
- * change it. Files
- * are written with superblock version 3 and version-2 object headers (libhdf5's "latest"
- * format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
- * by default (superblock 0, version-1 object headers, symbol table groups, version-1 B-tree
- * chunk indexes) and with superblock 2 are read too, also after a user block (the superblock at
- * 512, 1024, 2048, ... bytes).
+ * change it. New files are written with superblock version 3 and version-2 object headers
+ * (libhdf5's "latest" format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files
+ * libhdf5 writes by default (superblock 0, version-1 object headers, symbol table groups,
+ * version-1 B-tree chunk indexes) and with superblock 2 are read too, also after a user block
+ * (the superblock at 512, 1024, 2048, ... bytes); the default ones are also changed in place
+ * behind a writing guard (docs/hdf5.md, "The old format").
  *
  * <pre>{@code
  * try (Hdf5File file = Hdf5File.create(path)) {

@@ -16,7 +16,8 @@ import org.quire.format.hdf5.layout.ObjectHeaderV1;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
 
 /**
- * A version-2 object header being written: its chunks stay at the addresses allocated for them,
+ * An object header being written: version 2 as below, or version 1 changed in place only
+ * ({@link #openVersion1}). A version-2 header being written: its chunks stay at the addresses allocated for them,
  * so a flush rewrites them in place (what an SWMR reader needs). Messages are only appended or
  * replaced by a body of the same length. Every last chunk keeps room for one continuation
  * message; when a new message does not fit, a continuation block is allocated at the end of
