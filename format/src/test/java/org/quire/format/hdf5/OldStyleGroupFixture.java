@@ -1,5 +1,6 @@
 package org.quire.format.hdf5;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -169,7 +170,7 @@ record OldStyleGroupFixture(Path file, Path twin) {
     /** A group's tree as text without block addresses, its heap segment and its blocks. */
     /**
      * A group's tree as text without block addresses (levels, keys, sibling links present or
-     * not, entries with their names), its heap's size and free list (offset+size, in list
+     * not, entries with their names; every symbol table node encodes to its bytes), its heap's size and free list (offset+size, in list
      * order), and the addresses of its heap and nodes. Bytes of a heap outside its strings and
      * free block headers are not compared: libhdf5 writes the free block headers into the
      * segment only when its cache writes the heap, Quire at each change, so freed and padding
@@ -225,8 +226,12 @@ record OldStyleGroupFixture(Path file, Path twin) {
                             ranks.groupInternalNodeK()), ranks);
                 } else {
                     StringBuilder line = new StringBuilder("  node");
-                    for (SymbolTableEntry entry : SymbolTableNode.read(file, child,
-                            ranks.groupLeafNodeK()).entries()) {
+                    SymbolTableNode read = SymbolTableNode.read(file, child,
+                            ranks.groupLeafNodeK());
+                    assertArrayEquals(file.read(child, SymbolTableNode.size(
+                            ranks.groupLeafNodeK()), "node"), read.encode(),
+                            "encode(read(node)) == node at " + child);
+                    for (SymbolTableEntry entry : read.entries()) {
                         line.append(' ').append(name(entry.linkNameOffset())).append('@')
                                 .append(entry.linkNameOffset()).append(':')
                                 .append(entry.objectHeaderAddress()).append('/')

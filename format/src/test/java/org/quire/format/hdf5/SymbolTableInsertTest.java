@@ -35,6 +35,11 @@ class SymbolTableInsertTest {
     }
 
     @Test
+    void softLinksAndGroupsCachedInANodeKeepTheirScratchPads() throws IOException {
+        check("cached", List.of("a1", "~soft", "x"), List.of("+b", "+c", "+d", "+e", "+f"));
+    }
+
+    @Test
     void theFirstLinkOfAnEmptyGroupMakesItsFirstNode() throws IOException {
         check("empty", List.of(), List.of("+only"));
     }
