@@ -3,6 +3,7 @@
 usage: /usr/bin/python3 versioned_interop.py read FILE
        /usr/bin/python3 versioned_interop.py commit FILE NAME same|change [PARENT]
        /usr/bin/python3 versioned_interop.py create FILE COUNT [EXTRA]
+       /usr/bin/python3 versioned_interop.py create-default FILE COUNT
 
 read: every version as versioned-hdf5 1.7.0 reads it and as plain h5py reads the virtual
 datasets under /_version_data/versions, one line each:
@@ -17,6 +18,11 @@ create: versioned-hdf5 writes a new file in libhdf5's latest format with COUNT v
 in a chain: p0 creates x (int64, 10 elements in chunks of 4) and grid (float64, 3 x 5 in
 chunks of 2 x 2) with 0 ... in order and EXTRA (default 0) datasets e0 ... (int64 [j, j + 1, j + 2]
 in chunks of 2), p{i} sets x[i % 10] = 100 + i and grid[i % 3, 4] = -i.
+create-default: versioned-hdf5 writes a new file with h5py's defaults (libhdf5's default format:
+superblock 0, version-1 object headers, symbol-table groups, version-1 B-tree chunk indexes),
+one open of the file per version, COUNT versions p0 ... in a chain: p0 creates x (int64, 0 ... 63
+in chunks of 4) and grp/t (int64 [5, 5, 5, 5, 5] in chunks of 2), p{i} sets x[4 * (i % 16)] =
+1000 + i (one new chunk per version) and, every seventh version, grp/t[i % 5] = i.
 """
 import sys
 
@@ -89,8 +95,27 @@ def create(path, count, extra=0):
     read(path)
 
 
+def create_default(path, count):
+    with h5py.File(path, "w") as f:
+        VersionedHDF5File(f)
+    for i in range(int(count)):
+        with h5py.File(path, "r+") as f:
+            with VersionedHDF5File(f).stage_version("p%d" % i) as g:
+                if i == 0:
+                    g.create_dataset("x", data=np.arange(64, dtype="<i8"), chunks=(4,))
+                    g.create_group("grp").create_dataset("t", data=np.full(5, 5, dtype="<i8"),
+                                                         chunks=(2,))
+                else:
+                    g["x"][4 * (i % 16)] = 1000 + i
+                    if i % 7 == 0:
+                        g["grp/t"][i % 5] = i
+    read(path)
+
+
 if sys.argv[1] == "read":
     read(sys.argv[2])
+elif sys.argv[1] == "create-default":
+    create_default(*sys.argv[2:])
 elif sys.argv[1] == "create":
     create(*sys.argv[2:])
 else:

@@ -19,9 +19,10 @@ import org.quire.format.versioned.VersionedFile;
  * the other on a versioned file, and after every {@value VersionPlan#DELETE_EVERY}-th deletes
  * the old ones the plan names, logging each step to a {@link VersionLog} before it starts and
  * after it returned. It continues a file it finds (after the current version), and stops by
- * itself after the given seconds (should its parent die without killing it).
+ * itself after the given seconds (should its parent die without killing it). With {@code
+ * --no-deletes} it only commits.
  *
- * <pre>java -cp ... org.quire.examples.versions.VersionChurnWriter FILE LOG SECONDS</pre>
+ * <pre>java -cp ... org.quire.examples.versions.VersionChurnWriter FILE LOG SECONDS [--no-deletes]</pre>
  */
 final class VersionChurnWriter {
 
@@ -29,8 +30,9 @@ final class VersionChurnWriter {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 3) {
-            System.err.println("usage: VersionChurnWriter FILE LOG SECONDS");
+        boolean deletes = args.length == 3;
+        if (!deletes && !(args.length == 4 && args[3].equals("--no-deletes"))) {
+            System.err.println("usage: VersionChurnWriter FILE LOG SECONDS [--no-deletes]");
             System.exit(2);
         }
         Path file = Path.of(args[0]);
@@ -44,7 +46,7 @@ final class VersionChurnWriter {
                 log.append(new VersionLog.Entry(false, VersionLog.Kind.COMMIT, List.of(name)));
                 vf.commit(name, staged -> stage(staged, version));
                 log.append(new VersionLog.Entry(true, VersionLog.Kind.COMMIT, List.of(name)));
-                if (VersionPlan.deletesAfter(k)) {
+                if (deletes && VersionPlan.deletesAfter(k)) {
                     deleteOld(vf, log, k);
                 }
             }

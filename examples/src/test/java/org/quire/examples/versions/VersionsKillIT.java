@@ -21,6 +21,7 @@ class VersionsKillIT {
 
     private static final int KILLS = 30;
     private static final int REFERENCE_EVERY = 10;
+    private static final int DEFAULT_FORMAT_KILLS = 6;
 
     @TempDir
     Path dir;
@@ -31,11 +32,30 @@ class VersionsKillIT {
         System.out.println("VersionsKillIT seed " + seed);
         ExternalTools.requireH5py();
         int kills = Integer.getInteger("versions.kill.count", KILLS);
-        VersionKillRounds.Totals totals = new VersionKillRounds(dir, seed, REFERENCE_EVERY)
+        VersionKillRounds.Totals totals = new VersionKillRounds(dir, seed, REFERENCE_EVERY, false)
                 .run(kills, System.out);
         assertEquals(kills, totals.kills, "seed " + seed);
         assertTrue(totals.insideCommit > 0 && totals.insideDelete > 0, "seed " + seed
                 + ": of " + kills + " kills " + totals.insideCommit + " landed inside a commit, "
                 + totals.insideDelete + " inside a delete; both must be hit");
+    }
+
+    /**
+     * The same rounds, {@value #DEFAULT_FORMAT_KILLS} kills during commits (no deletes), on a
+     * file versioned-hdf5 created with h5py's defaults (libhdf5's default format: superblock
+     * 0, the versions group and {@code /_version_data} old-style groups): after each kill h5py
+     * refuses the file (Quire's writing guard) until {@code Hdf5File.recover}, which leaves
+     * superblock 0 with its true end of file; then the logged versions, read by Quire and
+     * (every third round and the last) versioned-hdf5 and h5py.
+     */
+    @Test
+    void killedWritersOfADefaultFormatFileLeaveTheLoggedVersions() throws Exception {
+        long seed = Long.getLong("versions.kill.seed", System.nanoTime());
+        System.out.println("VersionsKillIT default format seed " + seed);
+        ExternalTools.requireH5py();
+        VersionKillRounds.Totals totals = new VersionKillRounds(dir, seed, 3, true)
+                .run(DEFAULT_FORMAT_KILLS, System.out);
+        assertEquals(DEFAULT_FORMAT_KILLS, totals.kills, "seed " + seed);
+        assertTrue(totals.insideCommit > 0, "seed " + seed + ": no kill landed inside a commit");
     }
 }

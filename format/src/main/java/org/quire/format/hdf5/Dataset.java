@@ -17,6 +17,7 @@ import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.chunk.StoredChunkVisitor;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
+import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecord;
 import org.quire.format.hdf5.layout.DataLayout;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
@@ -59,6 +60,8 @@ public final class Dataset extends Hdf5Object {
     private int layoutHandle;
     /** Why a dataset of a reopened file cannot be changed, or null when it can. */
     private String notRewritable;
+    /** The version of the dataspace message of a dataset read from a file (1 or 2). */
+    private int dataspaceVersion = 2;
     /** An SWMR reader's view of the writer's last commit; null for other files. */
     private CommittedHeader committed;
     /**
@@ -210,7 +213,8 @@ public final class Dataset extends Hdf5Object {
         if (described.layout() instanceof DataLayoutMessage layout) {
             ChunkIndex index = ChunkIndexes.open(blocks, header != null ? file.cache()
                             : file.indexCache(), file.ranks(), layout, space.dimensions(),
-                    space.maxDimensions(), !described.filters().isEmpty(), header != null);
+                    space.maxDimensions(), !described.filters().isEmpty(), header != null,
+                    file.writesOldFormat());
             chunked = chunkedData(file, new ChunkGrid(layout.chunkDimensions(),
                     space.maxDimensions()), index, described.filters(), type.size(),
                     described.fillValue());
@@ -231,9 +235,14 @@ public final class Dataset extends Hdf5Object {
         if (header != null && chunked != null) {
             dataset.dataspaceHandle = header.handleOf(DataspaceMessage.TYPE);
             dataset.layoutHandle = header.handleOf(DataLayoutMessage.TYPE);
+            dataset.dataspaceVersion = header.messages().get(dataset.dataspaceHandle).body()[0];
             dataset.notRewritable = dataset.notRewritable(messages, DataspaceMessage.TYPE,
-                    new DataspaceMessage(space.dimensions(), space.maxDimensions()).encode());
-            if (dataset.notRewritable == null) {
+                    new DataspaceMessage(space.dimensions(), space.maxDimensions())
+                            .encode(dataset.dataspaceVersion));
+            // A version-1 B-tree keeps its root's address: the layout is never rewritten.
+            if (dataset.notRewritable == null
+                    && !(chunked.layoutMessage().index()
+                            instanceof ChunkIndexParameters.BTreeV1)) {
                 dataset.notRewritable = dataset.notRewritable(messages, DataLayoutMessage.TYPE,
                         chunked.layoutMessage().encode());
             }
@@ -490,7 +499,8 @@ public final class Dataset extends Hdf5Object {
 
     private void useShape(long[] newShape) {
         shape = newShape.clone();
-        header.replace(dataspaceHandle, new DataspaceMessage(shape, maxShape).encode());
+        header.replace(dataspaceHandle,
+                new DataspaceMessage(shape, maxShape).encode(dataspaceVersion));
     }
 
     /**

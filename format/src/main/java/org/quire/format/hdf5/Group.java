@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.TreeMap;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
@@ -23,6 +24,7 @@ import org.quire.format.hdf5.layout.HeaderMessage;
 import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.LinkMessage;
 import org.quire.format.hdf5.layout.LittleEndianReader;
+import org.quire.format.hdf5.layout.SymbolTableEntry;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.hdf5.layout.VirtualMapping;
 
@@ -34,7 +36,8 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * groups, libhdf5's default ({@link SymbolTable}: read whole when the group is opened). A new
  * link or a deletion in a dense group first moves its links into its header
  * ({@link #storeLinksCompactly}); libhdf5 moves them back into dense storage at its next new
- * link there.
+ * link there. Links are added to and deleted from an old-style group in its symbol table, as
+ * libhdf5 does ({@link SymbolTable#insert}, {@link SymbolTable#remove}).
  */
 public final class Group extends Hdf5Object {
 
@@ -97,8 +100,11 @@ public final class Group extends Hdf5Object {
                 }
             };
 
-    /** Compact or symbol table links, in the order stored; empty when the links are dense. */
-    private final Map<String, LinkMessage> links = new LinkedHashMap<>();
+    /**
+     * Compact links in the order stored, or symbol table links in name order (as the table
+     * keeps them, new ones too); empty when the links are dense.
+     */
+    private Map<String, LinkMessage> links = new LinkedHashMap<>();
     private final Map<String, Hdf5Object> children = new HashMap<>();
     /** The dense links of a group read from a file, or null. */
     private DenseMessageStorage<BTreeV2LinkRecord, LinkMessage> dense;
@@ -136,6 +142,7 @@ public final class Group extends Hdf5Object {
                 }
             }
             if (message.type() == SymbolTableMessage.TYPE) {
+                group.links = new TreeMap<>(SymbolTable.NAME_ORDER);
                 group.symbolTable = SymbolTableMessage.decode(message.reader(
                         file.blocks().path(), "symbol table message"));
                 for (LinkMessage link : SymbolTable.read(file.blocks(), group.symbolTable,
@@ -156,7 +163,8 @@ public final class Group extends Hdf5Object {
     /**
      * Names of the links in this group: in the order they were stored when compact; when dense
      * (as h5py lists them), in creation order if the group indexes it, otherwise ordered by
-     * the bytes of their UTF-8 names.
+     * the bytes of their UTF-8 names; in an old-style group (a symbol table) ordered so too,
+     * links added since it was opened included.
      */
     public List<String> memberNames() throws IOException {
         List<String> names = new ArrayList<>();
@@ -242,8 +250,8 @@ public final class Group extends Hdf5Object {
     /**
      * Adds a new, empty group {@code name}.
      *
-     * @throws UnsupportedOperationException this group (read from a file) stores its links in
-     *                                       a symbol table or tracks their creation order
+     * @throws UnsupportedOperationException this group (read from a file) tracks the creation
+     *                                       order of its links
      * @throws UncheckedIOException          reading the dense links of this group failed
      * @throws SwmrWriteRefusedException     the file is SWMR writing (every create method)
      */
@@ -408,14 +416,16 @@ public final class Group extends Hdf5Object {
     /**
      * Deletes the link {@code name} (hard or soft) from this group, as h5py's {@code del
      * group[name]}: its link message becomes a null message; a group storing its links densely
-     * first moves them into its header ({@link #storeLinksCompactly}). An object whose only link it was is
-     * unreachable from then on; its space is not reused (libhdf5 frees it; Quire leaks it, as
+     * first moves them into its header ({@link #storeLinksCompactly}); an old-style group
+     * loses the entry and its heap strings ({@link SymbolTable#remove}). An object whose only
+     * link it was is unreachable from then on; its space is not reused (libhdf5 frees it; Quire leaks it, as
      * h5repack would reclaim it). Objects of the deleted member handed out before must not be
      * used any more.
      *
      * @throws NoSuchElementException        there is no member {@code name}
      * @throws UnsupportedOperationException this group (read from a file) stores its links in a
-     *                                       symbol table (old format)
+     *                                       symbol table whose B-tree would change shape
+     *                                       ({@link SymbolTable#requireRemovable})
      * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void delete(String name) throws IOException {
@@ -424,6 +434,14 @@ public final class Group extends Hdf5Object {
         requireDeletable(List.of(name));
         if (link(name) == null) {
             throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
+        }
+        if (symbolTable != null) {
+            try (SymbolTableBlocks blocks = symbolTableBlocks()) {
+                SymbolTable.remove(blocks, symbolTable, file.ranks(), name, path());
+            }
+            links.remove(name);
+            children.remove(name);
+            return;
         }
         if (dense != null) {
             storeLinksCompactly();
@@ -454,9 +472,9 @@ public final class Group extends Hdf5Object {
             return;
         }
         if (symbolTable != null) {
-            throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete \""
-                    + names.get(0) + "\" from group " + path() + ": " + linkStorage()
-                    + "; Quire deletes links of new-style groups only");
+            try (SymbolTableBlocks blocks = symbolTableBlocks()) {
+                SymbolTable.requireRemovable(blocks, symbolTable, file.ranks(), names, path());
+            }
         }
     }
 
@@ -489,11 +507,6 @@ public final class Group extends Hdf5Object {
             links.put(stored.get(i).message().name(), stored.get(i).message());
         }
         dense = null;
-    }
-
-    private String linkStorage() {
-        return "its links are stored " + (dense != null
-                ? "densely (fractal heap and version-2 B-trees)" : "in a symbol table (old format)");
     }
 
     /**
@@ -599,23 +612,40 @@ public final class Group extends Hdf5Object {
         return object;
     }
 
-    /** Links the new {@code child}; this header is written only after the child's. */
+    /**
+     * Links the new {@code child}: a link message in this header, written only after the
+     * child's; or, in an old-style group, an entry in its symbol table caching nothing (the
+     * child has a version-2 header, as libhdf5 writes for its own new-style groups there).
+     */
     private void link(String name, Hdf5Object child, WritableObjectHeader childHeader) {
         LinkMessage link = LinkMessage.hard(name, childHeader.address());
-        header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.encode()));
-        file.cache().createFlushDependency(header.address(), childHeader.address());
+        if (symbolTable != null) {
+            try (SymbolTableBlocks blocks = symbolTableBlocks()) {
+                SymbolTable.insert(blocks, symbolTable, file.ranks(), name,
+                        offset -> SymbolTableEntry.hardLink(offset, childHeader.address()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        } else {
+            header.add(HeaderMessage.of(LinkMessage.TYPE, 0, link.encode()));
+            file.cache().createFlushDependency(header.address(), childHeader.address());
+        }
         links.put(name, link);
         children.put(name, child);
+    }
+
+    private SymbolTableBlocks symbolTableBlocks() {
+        return new SymbolTableBlocks(file.blocks(), file.cache(), file.ranks().groupLeafNodeK());
     }
 
     private void checkNewName(String name) {
         if (name.isEmpty() || name.contains("/") || name.equals(".")) {
             throw new IllegalArgumentException("not a link name: \"" + name + "\"");
         }
-        if (symbolTable != null) {
-            throw new UnsupportedOperationException(file.blocks().path() + ": cannot add \""
-                    + name + "\" to group " + path() + ": " + linkStorage()
-                    + "; Quire adds links to new-style groups only");
+        if (symbolTable != null && name.indexOf(0) >= 0) {
+            throw new IllegalArgumentException("not a link name for " + path() + ", an "
+                    + "old-style group (its local heap holds names up to a NUL): \""
+                    + name.replace("\0", "\\0") + "\"");
         }
         try {
             if (link(name) != null) {

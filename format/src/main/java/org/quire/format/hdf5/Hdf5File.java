@@ -25,6 +25,7 @@ import org.quire.format.hdf5.layout.LinkInfoMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV1;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
 import org.quire.format.hdf5.layout.Superblock;
+import org.quire.format.hdf5.layout.SuperblockV0;
 import org.quire.format.hdf5.layout.SuperblockV3;
 import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.storage.CreateMode;
@@ -37,12 +38,13 @@ import org.quire.format.storage.StorageOpener;
 
 /**
  * An HDF5 file: {@link #create(Path)} a new one to write, {@link #open(Path)} an existing one
- * to read, or {@link #openForWriting(Path)} an existing one (superblock 3) to change it. Files
- * are written with superblock version 3 and version-2 object headers (libhdf5's "latest"
- * format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files libhdf5 writes
- * by default (superblock 0, version-1 object headers, symbol table groups, version-1 B-tree
- * chunk indexes) and with superblock 2 are read too, also after a user block (the superblock at
- * 512, 1024, 2048, ... bytes).
+ * to read, or {@link #openForWriting(Path)} an existing one (superblock 3, or 0 and 1) to
+ * change it. New files are written with superblock version 3 and version-2 object headers
+ * (libhdf5's "latest" format, the one SWMR needs) and open in h5py, h5dump and jHDF. Files
+ * libhdf5 writes by default (superblock 0, version-1 object headers, symbol table groups,
+ * version-1 B-tree chunk indexes) and with superblock 2 are read too, also after a user block
+ * (the superblock at 512, 1024, 2048, ... bytes); the default ones are also changed in place
+ * behind a writing guard (docs/hdf5.md, "The old format").
  *
  * <pre>{@code
  * try (Hdf5File file = Hdf5File.create(path)) {
@@ -95,6 +97,11 @@ public final class Hdf5File implements AutoCloseable {
     private final Map<Long, Hdf5Object> objects = new HashMap<>();
     /** The superblock of a file being written, held for the file's life; null when read only. */
     private BlockEntry<Hdf5File> superblock;
+    /**
+     * The version 0 or 1 superblock of a file in libhdf5's default format being written, as read
+     * (docs/hdf5.md, "The old format"); null for other files.
+     */
+    private SuperblockV0 oldSuperblock;
     private int consistencyFlags = SuperblockV3.FLAG_OPEN_FOR_WRITE;
     /** Set by {@link #startSwmrWrite()}: readers may follow the file, only appends are allowed. */
     private boolean swmrWriting;
@@ -229,14 +236,17 @@ public final class Hdf5File implements AutoCloseable {
      * datasets and attributes ("Reopening a file for writing" in docs/hdf5.md). The file is
      * neither created nor truncated. While open, the writer holds the storage's exclusive lock
      * and the superblock's "open for writing" flag is set (written by a first flush before this
-     * returns), with the flush journal beside the file, as after {@link #create}.
+     * returns), with the flush journal beside the file, as after {@link #create}. A file in
+     * libhdf5's default format (superblock 0 or 1) instead carries Quire's writing guard while
+     * open: its superblock's end of file address is 2^63-1, which libhdf5 refuses to open;
+     * {@link #close} writes the true one (docs/hdf5.md, "The old format").
      *
      * @throws java.nio.file.NoSuchFileException the file does not exist
      * @throws FileLockedException another writer holds the file's lock
      * @throws FileOpenForWritingException the superblock says a writer has the file open, or
      *                                     died with it open ({@link #recover} it first)
      * @throws UnsupportedFormatException a format Quire reads but does not write (superblock
-     *                                    versions 0 to 2, version-1 object headers, ...)
+     *                                    version 2, a user block, ...)
      * @throws org.quire.format.CorruptFileException not an HDF5 file, or a damaged one
      */
     public static Hdf5File openForWriting(Path path) throws IOException {
@@ -259,7 +269,7 @@ public final class Hdf5File implements AutoCloseable {
         OpenLocks lock = null;
         try {
             lock = OpenLocks.take(storage, path, OpenLocks.Role.WRITER);
-            SuperblockV3 superblock = writableSuperblock(new BlockFile(storage));
+            Superblock superblock = writableSuperblock(new BlockFile(storage));
             journalStorage = opener.open(journalPath(path), OpenMode.CREATE_OR_OPEN);
             journalStorage.truncate(0);
             Hdf5File file = new Hdf5File(storage, opener, new FlushJournal(journalStorage),
@@ -267,6 +277,10 @@ public final class Hdf5File implements AutoCloseable {
             file.locks = lock;
             boolean flushing = false;
             try {
+                file.ranks = file.ranks(superblock);
+                if (superblock instanceof SuperblockV0 old) {
+                    file.oldSuperblock = old;
+                }
                 Hdf5Object root = file.readObject("/", superblock.rootGroupAddress());
                 if (!(root instanceof Group group)) {
                     throw new CorruptFileException(path,
@@ -274,9 +288,12 @@ public final class Hdf5File implements AutoCloseable {
                             "a group", "a dataset");
                 }
                 file.root = group;
-                file.superblock = file.protectSuperblock();
+                file.superblock = file.protectSuperblock(superblock);
                 file.cache.createFlushDependency(0, group.header.address());
                 flushing = true;
+                if (file.oldSuperblock != null) {
+                    file.writeGuard();
+                }
                 file.flush();
                 file.heartbeat = startHeartbeat(path, opener);
                 return file;
@@ -295,45 +312,48 @@ public final class Hdf5File implements AutoCloseable {
     }
 
     /**
-     * The superblock of a file a writer may open: at offset 0 (no user block), version 3 (2 has
-     * no "open for writing" flag, so a crash could not be told), without extension, closed by
-     * its last writer, its end of file inside the file. Reads only.
+     * The superblock of a file a writer may open: at offset 0 (no user block), version 3
+     * without extension and closed by its last writer, or version 0 or 1 (libhdf5's default
+     * format) with consistency flags 0 and no writing guard; its end of file inside the file.
+     * Reads only.
      */
-    private static SuperblockV3 writableSuperblock(BlockFile blocks) throws IOException {
+    private static Superblock writableSuperblock(BlockFile blocks) throws IOException {
         Path path = blocks.path();
-        Superblock read = Superblock.read(blocks);
+        Superblock superblock = Superblock.read(blocks);
         if (blocks.baseAddress() != 0) {
             throw new UnsupportedFormatException(path, "superblock (writing)",
                     blocks.baseAddress(), "a superblock after a user block of "
                     + blocks.baseAddress() + " bytes", "a superblock at offset 0 (the file is "
                     + "read with Hdf5File.open)");
         }
-        int version = blocks.read(0, Superblock.VERSION_OFFSET + 1, "superblock")
-                [Superblock.VERSION_OFFSET];
-        if (version != 3) {
-            throw new UnsupportedFormatException(path, "superblock (writing)", 0,
-                    "version " + version + (version < 2
-                            ? " (libhdf5's default format: version-1 object headers, "
-                            + "symbol table groups, version-1 B-tree chunk indexes)"
-                            : " (no \"open for writing\" flag to tell a crashed writer)"),
-                    "version 3 (libhdf5's latest format, what Quire writes); every version "
-                            + "0 to 3 is read with Hdf5File.open");
-        }
-        SuperblockV3 superblock = (SuperblockV3) read;
-        int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
-        if ((superblock.consistencyFlags() & writing) != 0) {
-            throw new FileOpenForWritingException(path,
-                    FileOpenForWritingException.flagsMessage(superblock.consistencyFlags())
-                            + "; " + previousWriter(path),
-                    "nothing was changed; once it is gone, Hdf5File.recover(path) makes the "
-                            + "file consistent, then open it again",
-                    "nothing was changed; once it is gone, quire h5 clear " + path
-                            + " makes the file consistent, then open it again");
-        }
-        if (Addresses.isDefined(superblock.extensionAddress())) {
-            throw new UnsupportedFormatException(path, "superblock (writing)", 0,
-                    "a superblock extension at " + superblock.extensionAddress(),
-                    "files without one (it is read with Hdf5File.open)");
+        if (superblock instanceof SuperblockV0 old) {
+            refuseWriterOfOldFormat(path, old);
+        } else {
+            int version = blocks.read(0, Superblock.VERSION_OFFSET + 1, "superblock")
+                    [Superblock.VERSION_OFFSET];
+            if (version != 3) {
+                throw new UnsupportedFormatException(path, "superblock (writing)", 0,
+                        "version " + version + " (no \"open for writing\" flag to tell a "
+                                + "crashed writer)", "versions 0, 1 (libhdf5's default format) "
+                                + "and 3 (libhdf5's latest format, what Quire writes); every "
+                                + "version 0 to 3 is read with Hdf5File.open");
+            }
+            int writing = SuperblockV3.FLAG_OPEN_FOR_WRITE
+                    | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE;
+            if ((superblock.consistencyFlags() & writing) != 0) {
+                throw new FileOpenForWritingException(path,
+                        FileOpenForWritingException.flagsMessage(superblock.consistencyFlags())
+                                + "; " + previousWriter(path),
+                        "nothing was changed; once it is gone, Hdf5File.recover(path) makes the "
+                                + "file consistent, then open it again",
+                        "nothing was changed; once it is gone, quire h5 clear " + path
+                                + " makes the file consistent, then open it again");
+            }
+            if (Addresses.isDefined(superblock.extensionAddress())) {
+                throw new UnsupportedFormatException(path, "superblock (writing)", 0,
+                        "a superblock extension at " + superblock.extensionAddress(),
+                        "files without one (it is read with Hdf5File.open)");
+            }
         }
         if (Long.compareUnsigned(superblock.endOfFileAddress(), blocks.size()) > 0) {
             throw new CorruptFileException(path,
@@ -342,6 +362,41 @@ public final class Hdf5File implements AutoCloseable {
                     Long.toUnsignedString(superblock.endOfFileAddress()));
         }
         return superblock;
+    }
+
+    /**
+     * Refuses a version 0 or 1 superblock carrying Quire's writing guard (a Quire writer has
+     * the file open or died with it open) or consistency flags (libhdf5 sets bit 0 while it
+     * writes and leaves it when its writer dies; it never checks them itself, and its lock is
+     * not one Quire sees).
+     */
+    private static void refuseWriterOfOldFormat(Path path, SuperblockV0 superblock)
+            throws FileOpenForWritingException {
+        if (superblock.guarded()) {
+            throw guardFound(path, "nothing was changed; once it is gone, Hdf5File.recover(path) "
+                    + "makes the file consistent, then open it again", "nothing was changed; "
+                    + "once it is gone, quire h5 clear " + path + " makes the file consistent, "
+                    + "then open it again");
+        }
+        if (superblock.consistencyFlags() != 0) {
+            throw new FileOpenForWritingException(path, String.format("superblock %d "
+                    + "consistency flags 0x%02x at offset %d: a libhdf5 writer has the file "
+                    + "open, or died with it open (Quire cannot see libhdf5's lock)",
+                    superblock.version(), superblock.consistencyFlags(),
+                    SuperblockV0.consistencyFlagsOffset()),
+                    "nothing was changed; once no writer is alive, Hdf5File.recover(path) "
+                            + "clears the flags, then open it again",
+                    "nothing was changed; once no writer is alive, quire h5 clear " + path
+                            + " clears the flags, then open it again");
+        }
+    }
+
+    /** A version 0 or 1 superblock carries Quire's writing guard: its writer, and advice. */
+    private static FileOpenForWritingException guardFound(Path path, String advice,
+                                                          String commandAdvice) {
+        return new FileOpenForWritingException(path, "file is open for writing (superblock 0 "
+                + "end of file address 2^63-1, Quire's writing guard); " + previousWriter(path),
+                advice, commandAdvice);
     }
 
     /**
@@ -472,6 +527,11 @@ public final class Hdf5File implements AutoCloseable {
         Path path = blocks.path();
         Superblock superblock = Superblock.read(blocks);
         ranks = ranks(superblock);
+        if (superblock instanceof SuperblockV0 old && old.guarded()) {
+            throw guardFound(path, "when its writer died, Hdf5File.recover(path) makes the file "
+                    + "consistent", "when its writer died, quire h5 clear " + path + " makes "
+                    + "the file consistent");
+        }
         int flags = superblock.consistencyFlags();
         if (swmr == null && (flags & (SuperblockV3.FLAG_OPEN_FOR_WRITE
                 | SuperblockV3.FLAG_OPEN_FOR_SWMR_WRITE)) != 0) {
@@ -513,7 +573,8 @@ public final class Hdf5File implements AutoCloseable {
      * Makes a file a crashed writer left readable, as {@code h5clear -s} does for libhdf5's
      * files, and more: replays the flush journal ({@code <name>.qjnl}) if it holds a committed
      * flush, so the file holds that flush's state, then clears the superblock's "open for
-     * writing" flag, forces the file and removes the journal. An uncommitted journal is
+     * writing" flag (and in a version 0 or 1 superblock, Quire's writing guard: the end of file
+     * address becomes the file's size), forces the file and removes the journal. An uncommitted journal is
      * ignored: the file then holds the last completed flush's state. The file keeps its size,
      * and an end of file address short of it (libhdf5's SWMR writer leaves the one of its
      * switch to SWMR writing, where {@code h5clear -s} cuts the file) is raised to it, so
@@ -529,7 +590,8 @@ public final class Hdf5File implements AutoCloseable {
      *         beside the file is not this file's (nothing is changed)
      * @throws org.quire.format.CorruptFileException the journal is damaged, or not a journal
      * @throws org.quire.format.CorruptFileException the superblock is damaged
-     * @throws UnsupportedFormatException the file is not one Quire writes (superblock 3)
+     * @throws UnsupportedFormatException the file is not one Quire writes (superblock 0, 1 or
+     *                                    3)
      * @throws FileLockedException a writer has the file open now: it did not crash (nothing
      *                             is changed)
      */
@@ -565,16 +627,20 @@ public final class Hdf5File implements AutoCloseable {
                     journal.close();
                 }
             }
-            SuperblockV3 superblock = SuperblockV3.read(file);
+            int version = file.read(0, Superblock.VERSION_OFFSET + 1, "superblock")
+                    [Superblock.VERSION_OFFSET];
+            Superblock superblock = version < 2 ? Superblock.read(file) : SuperblockV3.read(file);
             // libhdf5's SWMR writer leaves the end of file address stale (479 bytes, say):
             // libhdf5 would cut the file there (h5clear -s does), so it grows to the file.
+            // Quire's writing guard (superblock 0 and 1) gives way to the file's size.
             long end = superblock.endOfFileAddress();
-            if (Long.compareUnsigned(end, file.size()) < 0) {
+            boolean guarded = superblock instanceof SuperblockV0 old && old.guarded();
+            if (guarded || Long.compareUnsigned(end, file.size()) < 0) {
                 end = file.size();
             }
             if (superblock.consistencyFlags() != 0 || end != superblock.endOfFileAddress()) {
-                file.write(0, new SuperblockV3(0, end, superblock.rootGroupAddress())
-                        .encode());
+                file.write(0, superblock instanceof SuperblockV0 old ? old.with(0, end).encode()
+                        : new SuperblockV3(0, end, superblock.rootGroupAddress()).encode());
             }
             file.force(true);
             opener.deleteIfExists(journalPath); // under the lock: no new writer's journal yet
@@ -743,6 +809,11 @@ public final class Hdf5File implements AutoCloseable {
         if (swmrWriting) {
             throw new IllegalStateException(blocks.path() + " is already open for SWMR writing");
         }
+        if (oldSuperblock != null) {
+            throw new IllegalStateException(blocks.path() + " has a version "
+                    + oldSuperblock.version() + " superblock: SWMR writing needs version 3, as "
+                    + "in libhdf5");
+        }
         cache.requireNoIncompleteFlush();
         setSwmrWriting(true);
         try {
@@ -809,6 +880,9 @@ public final class Hdf5File implements AutoCloseable {
                 publish(cache.durability().forcesAtClose());
                 blocks.flushBegins();
                 cache.flushForClose();
+                if (oldSuperblock != null) {
+                    liftGuard();
+                }
                 flushed = true;
             }
         } finally {
@@ -838,11 +912,33 @@ public final class Hdf5File implements AutoCloseable {
         }
     }
 
-    /** The superblock of a file read from disk, as the cache entry a writer holds. */
+    /** The superblock {@code read} from disk, as the cache entry a writer holds. */
     @SuppressWarnings("unchecked")
-    private BlockEntry<Hdf5File> protectSuperblock() throws IOException {
-        return cache.protect(0, BlockEntry.class, (at, in) -> new BlockEntry<>(at,
-                SuperblockV3.SIZE, FlushStage.SUPERBLOCK, this, Hdf5File::encodeSuperblock));
+    private BlockEntry<Hdf5File> protectSuperblock(Superblock read) throws IOException {
+        int size = read instanceof SuperblockV0 old ? SuperblockV0.size(old.version())
+                : SuperblockV3.SIZE;
+        return cache.protect(0, BlockEntry.class, (at, in) -> new BlockEntry<>(at, size,
+                FlushStage.SUPERBLOCK, this, Hdf5File::encodeSuperblock));
+    }
+
+    /**
+     * Writes Quire's writing guard into a version 0 or 1 superblock and forces it, before
+     * anything else of the file changes: from here until {@link #close} libhdf5 refuses the
+     * file, and so after a crash until {@link #recover}.
+     */
+    private void writeGuard() throws IOException {
+        blocks.write(0, encodeSuperblock());
+        blocks.force(true);
+    }
+
+    /**
+     * The last write of a version 0 or 1 superblock: once every flushed block is forced, the
+     * true end of file (the end of allocation, the file's size) and flags 0, forced.
+     */
+    private void liftGuard() throws IOException {
+        blocks.force(true);
+        blocks.write(0, oldSuperblock.with(0, blocks.endOfAllocation()).encode());
+        blocks.force(true);
     }
 
     /** Marks the superblock dirty; its end of file must be inside the file when written. */
@@ -862,10 +958,18 @@ public final class Hdf5File implements AutoCloseable {
         }
     }
 
-    /** The superblock as the cache writes it: after every allocation of the flush. */
+    /**
+     * The superblock as the cache writes it: after every allocation of the flush. A version 0
+     * or 1 superblock carries the writing guard at every flush; only {@link #close} writes the
+     * true end of file there.
+     */
     private byte[] encodeSuperblock() {
         superblockEnd = blocks.endOfAllocation();
         superblockFlags = consistencyFlags;
+        if (oldSuperblock != null) {
+            return oldSuperblock.with(SuperblockV0.FLAG_OPEN_FOR_WRITE,
+                    SuperblockV0.WRITING_GUARD).encode();
+        }
         return new SuperblockV3(consistencyFlags, superblockEnd, root.header.address()).encode();
     }
 
@@ -889,6 +993,11 @@ public final class Hdf5File implements AutoCloseable {
 
     BTreeV1Ranks ranks() {
         return ranks;
+    }
+
+    /** Whether this file is being written in libhdf5's default format (superblock 0 or 1). */
+    boolean writesOldFormat() {
+        return oldSuperblock != null;
     }
 
     /** The superblock's node capacities, unless its extension holds a B-tree 'K' values message. */
@@ -933,12 +1042,9 @@ public final class Hdf5File implements AutoCloseable {
                 return known;
             }
             byte[] signature = blocks.read(address, OHDR.length, "object header");
-            if (!Arrays.equals(signature, OHDR)) {
-                throw new UnsupportedFormatException(blocks.path(), "object header of " + path
-                        + " (writing)", address, "version 1", "version 2 (\"OHDR\"); version 1 "
-                        + "is read with Hdf5File.open");
-            }
-            WritableObjectHeader header = WritableObjectHeader.open(blocks, cache, address);
+            WritableObjectHeader header = Arrays.equals(signature, OHDR)
+                    ? WritableObjectHeader.open(blocks, cache, address)
+                    : WritableObjectHeader.openVersion1(blocks, cache, address);
             Hdf5Object object = objectOf(path, address, header.messages(), header);
             objects.put(address, object);
             return object;

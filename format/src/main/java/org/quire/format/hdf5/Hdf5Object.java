@@ -254,12 +254,13 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
      * @throws IllegalArgumentException an attribute of that name exists, or it is larger than
      *                                  one header message (64 KiB)
      * @throws UnsupportedOperationException the object (read from a file) stores its
-     *                                       attributes densely
+     *                                       attributes densely, or has a version-1 header
      * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void setAttribute(Attribute attribute) {
         requireWritable();
         file.requireNotSwmrWriting("add attribute \"" + attribute.name() + "\" to " + path);
+        requireGrowableHeader("add attribute \"" + attribute.name() + "\" to");
         if (denseAttributes != null) {
             throw new UnsupportedOperationException(file.blocks().path() + ": cannot add "
                     + "attribute \"" + attribute.name() + "\" to " + path + ": its attributes "
@@ -291,12 +292,14 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
      * this, then {@link #setAttribute}; both reach the file at the same flush.
      *
      * @throws NoSuchElementException        there is no attribute {@code name}
-     * @throws UnsupportedOperationException the object stores its attributes densely
+     * @throws UnsupportedOperationException the object stores its attributes densely, or has
+     *                                       a version-1 header
      * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void deleteAttribute(String name) throws IOException {
         requireWritable();
         file.requireNotSwmrWriting("delete attribute \"" + name + "\" of " + path);
+        requireGrowableHeader("delete attribute \"" + name + "\" of");
         if (denseAttributes != null) {
             throw new UnsupportedOperationException(file.blocks().path() + ": cannot delete "
                     + "attribute \"" + name + "\" of " + path + ": its attributes are stored "
@@ -321,16 +324,18 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
 
     /**
      * Writes new values into the existing attribute of the same name, type and shape, in place
-     * in the object header, as libhdf5's {@code H5Awrite} (h5py's {@code attrs.modify}) does;
+     * in the object header, as libhdf5's {@code H5Awrite} (h5py's {@code attrs.modify}) does:
+     * only the value's bytes of the stored message change, so this also works in a version-1
+     * object header (libhdf5's default format), which Quire never grows. A fixed-size value is
      * allowed while SWMR writing, since the header keeps its size (Hangar updates its collection
-     * files' cursor attributes so). Readers see the new values after the next flush.
+     * files' cursor attributes so). Variable-length strings (versioned-hdf5's {@code
+     * current_version}) go into a new object of a global heap collection Quire writes; the old
+     * objects stay in theirs, unreferenced. Readers see the new values after the next flush.
      *
      * @throws NoSuchElementException        the object header holds no attribute of that name
-     * @throws IllegalArgumentException      the attribute has another type or shape, or holds
-     *                                       variable-length strings (whose heap objects would
-     *                                       change)
-     * @throws UnsupportedOperationException the stored message is encoded otherwise than Quire
-     *                                       encodes it (another length): it is left as it is
+     * @throws IllegalArgumentException      the attribute has another type or shape (for
+     *                                       strings: both variable-length strings, same shape)
+     * @throws SwmrWriteRefusedException     variable-length strings while SWMR writing
      */
     public void rewriteAttribute(Attribute attribute) throws IOException {
         requireWritable();
@@ -340,31 +345,44 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
                     + "\" in its object header to rewrite");
         }
         Attribute old = stored.attribute();
-        if (attribute.type() instanceof Datatype.VariableLengthStringType
-                || !old.type().equals(attribute.type())
+        boolean strings = attribute.type() instanceof Datatype.VariableLengthStringType;
+        if (strings != old.type() instanceof Datatype.VariableLengthStringType
+                || !strings && !old.type().equals(attribute.type())
                 || !java.util.Arrays.equals(old.shape(), attribute.shape())) {
             throw new IllegalArgumentException("cannot rewrite attribute \"" + attribute.name()
                     + "\" of " + path + ": " + old.type() + " " + java.util.Arrays.toString(
                     old.shape()) + " in place with " + attribute.type() + " "
                     + java.util.Arrays.toString(attribute.shape())
-                    + " (same fixed-size type and shape only)");
+                    + " (same fixed-size type and shape, or variable-length strings of the same "
+                    + "shape, only)");
         }
-        byte[] body = AttributeMessages.encode(attribute, attribute.data());
+        if (strings) {
+            file.requireNotSwmrWriting("rewrite string attribute \"" + attribute.name()
+                    + "\" of " + path);
+        }
         List<HeaderMessage> messages = header.messages();
         for (int handle = 0; handle < messages.size(); handle++) {
             HeaderMessage message = messages.get(handle);
             if (message.type() == AttributeMessage.TYPE && attribute.name().equals(
                     AttributeMessage.name(message.reader(file.blocks().path(),
                             "attribute message")))) {
-                if (message.body().length != body.length) {
-                    throw new UnsupportedOperationException(file.blocks().path() + ": cannot "
-                            + "rewrite attribute \"" + attribute.name() + "\" of " + path
-                            + " in place: its message of " + message.body().length
-                            + " bytes is encoded otherwise than Quire's of " + body.length);
+                GlobalHeap.Stored heapStrings = strings
+                        ? file.globalHeap().store(attribute.strings()) : null;
+                try {
+                    header.replace(handle, AttributeMessage.withData(message.reader(
+                            file.blocks().path(), "attribute message"),
+                            strings ? heapStrings.elements() : attribute.data()));
+                    if (strings) {
+                        heapStrings.pointedAtBy(header, handle);
+                    }
+                } finally {
+                    if (strings) {
+                        heapStrings.release();
+                    }
                 }
-                header.replace(handle, body);
                 attributes.put(attribute.name(), new StoredAttribute(attribute.name(),
-                        attribute, null));
+                        strings ? Attribute.ofStrings(attribute.name(), old.type(),
+                                attribute.shape(), attribute.strings()) : attribute, null));
                 return;
             }
         }
@@ -394,6 +412,19 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
     /** The dense attribute storage of an object read from a file, or null. */
     DenseMessageStorage<BTreeV2AttributeRecord, StoredAttribute> denseAttributes() {
         return denseAttributes;
+    }
+
+    /**
+     * Refuses {@code change} (a phrase ending before this object's path) to a version-1 object
+     * header, which Quire changes in place only (docs/hdf5.md, "The old format").
+     */
+    private void requireGrowableHeader(String change) {
+        if (header.isVersion1()) {
+            throw new UnsupportedOperationException(file.blocks().path() + ": cannot " + change
+                    + " " + path + ": its object header at " + address + " is version 1 "
+                    + "(libhdf5's default format), which Quire changes in place only; "
+                    + "rewriteAttribute replaces the value of an existing attribute");
+        }
     }
 
     void requireWritable() {

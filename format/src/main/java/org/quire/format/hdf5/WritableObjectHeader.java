@@ -12,10 +12,12 @@ import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ContinuationMessage;
 import org.quire.format.hdf5.layout.HeaderMessage;
+import org.quire.format.hdf5.layout.ObjectHeaderV1;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
 
 /**
- * A version-2 object header being written: its chunks stay at the addresses allocated for them,
+ * An object header being written: version 2 as below, or version 1 changed in place only
+ * ({@link #openVersion1}). A version-2 header being written: its chunks stay at the addresses allocated for them,
  * so a flush rewrites them in place (what an SWMR reader needs). Messages are only appended or
  * replaced by a body of the same length. Every last chunk keeps room for one continuation
  * message; when a new message does not fit, a continuation block is allocated at the end of
@@ -63,9 +65,17 @@ final class WritableObjectHeader {
          */
         Slot continuationRoom;
 
+        /** A version-1 header's block as read, patched in place when written; else null. */
+        final ObjectHeaderV1.StoredChunk version1;
+
         Chunk(byte[] prefix, int capacity) {
+            this(prefix, capacity, null);
+        }
+
+        Chunk(byte[] prefix, int capacity, ObjectHeaderV1.StoredChunk version1) {
             this.prefix = prefix;
             this.capacity = capacity;
+            this.version1 = version1;
         }
 
         byte[] encode() {
@@ -73,7 +83,8 @@ final class WritableObjectHeader {
             for (Slot slot : slots) {
                 messages.add(slot.message);
             }
-            return ObjectHeaderV2.encodeChunk(prefix, messages, capacity);
+            return version1 != null ? ObjectHeaderV1.patch(version1, messages)
+                    : ObjectHeaderV2.encodeChunk(prefix, messages, capacity);
         }
     }
 
@@ -166,8 +177,52 @@ final class WritableObjectHeader {
         return header;
     }
 
+    /**
+     * The version-1 header a file holds at {@code address}, made writable in place only: each
+     * block becomes a {@link FlushStage#METADATA} cache entry (chunk 0 in {@link
+     * FlushStage#OBJECT_HEADER}) held for the header's life, whose messages {@link #replace}
+     * changes keeping their sizes; {@link #add} and {@link #remove} refuse (docs/hdf5.md, "The
+     * old format").
+     */
+    @SuppressWarnings("unchecked")
+    static WritableObjectHeader openVersion1(BlockFile file, MetadataCache cache, long address)
+            throws IOException {
+        WritableObjectHeader header = new WritableObjectHeader(file, cache);
+        for (ObjectHeaderV1.StoredChunk read : ObjectHeaderV1.readChunks(file, address)) {
+            if (cache.contains(read.address())) {
+                throw new IllegalStateException("object header chunk at " + read.address()
+                        + " is open twice");
+            }
+            Chunk chunk = new Chunk(new byte[0], read.image().length, read);
+            for (HeaderMessage message : read.messages()) {
+                Slot slot = new Slot(message);
+                chunk.slots.add(slot);
+                header.slots.add(slot);
+            }
+            FlushStage stage = header.chunks.isEmpty() ? FlushStage.OBJECT_HEADER
+                    : FlushStage.METADATA;
+            header.chunks.add(cache.protect(read.address(), BlockEntry.class, (at, storage) ->
+                    new BlockEntry<>(at, read.image().length, stage, chunk, Chunk::encode)));
+        }
+        return header;
+    }
+
     long address() {
         return chunks.get(0).address();
+    }
+
+    /** Whether this is a version-1 header, changed only in place ({@link #openVersion1}). */
+    boolean isVersion1() {
+        return chunks.get(0).value().version1 != null;
+    }
+
+    /** Refuses a change that would grow or reorder a version-1 header. */
+    private void requireVersion2(String change) {
+        if (isVersion1()) {
+            throw new UnsupportedOperationException(file.path() + ": cannot " + change
+                    + " the version-1 object header at " + address() + ": Quire changes "
+                    + "version-1 headers in place only (same-size message bodies)");
+        }
     }
 
     /** The messages other than continuation messages, in handle order ({@link #add}'s). */
@@ -195,6 +250,7 @@ final class WritableObjectHeader {
             throw new IllegalArgumentException("a header message holds at most 65535 bytes; this "
                     + "one needs " + message.body().length);
         }
+        requireVersion2("add a message of type " + message.type() + " to");
         reserve(message.storedSize());
         Slot slot = new Slot(message);
         place(chunks.get(chunks.size() - 1), slot);
@@ -211,6 +267,7 @@ final class WritableObjectHeader {
      * stores densely").
      */
     void reserve(int bytes) {
+        requireVersion2("reserve room in");
         BlockEntry<Chunk> last = chunks.get(chunks.size() - 1);
         Slot room = last.value().continuationRoom;
         int reserve = room != null ? 0 : ObjectHeaderV2.CONTINUATION_STORED_SIZE;
@@ -334,6 +391,7 @@ final class WritableObjectHeader {
      * size, whose room a later reopening reuses (the handles of the others stay).
      */
     void remove(int handle) {
+        requireVersion2("remove a message of type " + slots.get(handle).message.type() + " from");
         Slot slot = slots.get(handle);
         slot.message = HeaderMessage.of(ObjectHeaderV2.NULL_MESSAGE, 0,
                 new byte[slot.message.body().length]);
@@ -352,7 +410,8 @@ final class WritableObjectHeader {
                     + " changed length from " + slot.message.body().length + " to " + body.length);
         }
         if (!java.util.Arrays.equals(body, slot.message.body())) {
-            slot.message = HeaderMessage.of(slot.message.type(), slot.message.flags(), body);
+            slot.message = new HeaderMessage(slot.message.type(), slot.message.flags(), body,
+                    slot.message.bodyAddress());
             for (BlockEntry<Chunk> chunk : chunks) {
                 if (chunk.value().slots.contains(slot)) {
                     cache.markDirty(chunk);

@@ -71,26 +71,21 @@ final class VersionAttributes {
     }
 
     /**
-     * Sets {@code attribute}, replacing one of the same name (delete, then set: both reach the
-     * file at the same flush). If the set fails, the old attribute is set back, so a failed
-     * replace of {@code current_version} cannot leave the file without one.
+     * Sets {@code attribute}, or writes its value over the one of an attribute of the same
+     * name, type and shape in place ({@link Hdf5Object#rewriteAttribute}: only the value's
+     * bytes change, a string goes into a new global heap object). In place is what a version-1
+     * object header of libhdf5's default format allows (versioned-hdf5's {@code
+     * current_version}, {@code largest_index}, {@code prev_version} in files h5py wrote with
+     * its defaults), and one step: no moment without the attribute.
+     *
+     * @throws IllegalArgumentException the existing attribute has another type or shape
+     *                                   (nothing changed)
      */
     static void replace(Hdf5Object object, Attribute attribute) throws IOException {
-        if (!object.attributeNames().contains(attribute.name())) {
+        if (object.attributeNames().contains(attribute.name())) {
+            object.rewriteAttribute(attribute);
+        } else {
             object.setAttribute(attribute);
-            return;
-        }
-        Attribute old = object.attribute(attribute.name());
-        object.deleteAttribute(attribute.name());
-        try {
-            object.setAttribute(attribute);
-        } catch (RuntimeException e) {
-            try {
-                object.setAttribute(old);
-            } catch (RuntimeException restore) {
-                e.addSuppressed(restore);
-            }
-            throw e;
         }
     }
 

@@ -80,8 +80,8 @@ final class VersionDeleter {
                         Set.of(GroupPaths.name(dataset)));
             } else {
                 for (String survivor : relocation.maps.keySet()) {
-                    removals.add((Group) GroupPaths.find(versions.group(survivor),
-                            GroupPaths.parent(dataset)), Set.of(GroupPaths.name(dataset)));
+                    removals.addRewrite((Group) GroupPaths.find(versions.group(survivor),
+                            GroupPaths.parent(dataset)), GroupPaths.name(dataset));
                 }
             }
             relocations.put(dataset, relocation);
@@ -124,19 +124,30 @@ final class VersionDeleter {
         file.flush();
     }
 
-    /** The links a deletion removes, by the group holding them, checked before the first change. */
+    /**
+     * The links a deletion removes, by the group holding them, and the views it rewrites (each
+     * deleted and linked again under its name before the next), checked before the first change.
+     */
     private static final class LinkRemovals {
         private final Map<String, Group> groups = new LinkedHashMap<>();
         private final Map<String, List<String>> names = new LinkedHashMap<>();
+        private final List<Map.Entry<Group, String>> rewrites = new ArrayList<>();
 
         void add(Group group, Set<String> links) {
             groups.putIfAbsent(group.path(), group);
             names.computeIfAbsent(group.path(), path -> new ArrayList<>()).addAll(links);
         }
 
+        void addRewrite(Group group, String link) {
+            rewrites.add(Map.entry(group, link));
+        }
+
         void requireDeletable() throws IOException {
             for (Map.Entry<String, Group> group : groups.entrySet()) {
                 group.getValue().requireDeletable(names.get(group.getKey()));
+            }
+            for (Map.Entry<Group, String> rewrite : rewrites) {
+                rewrite.getKey().requireDeletable(List.of(rewrite.getValue()));
             }
         }
     }

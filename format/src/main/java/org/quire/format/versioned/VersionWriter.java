@@ -18,13 +18,14 @@ import org.quire.format.hdf5.layout.VirtualMapping;
 /**
  * Writes a staged version into the file, in the order that keeps the file meaningful at every
  * step (reference note §1.3, §1.5, §2): the version group (first, so a versions group Quire
- * cannot add to fails before anything is stored); each dataset's new chunks into raw_data, its
- * hash rows, its {@code largest_index}; the group's attributes (committed, parent, timestamp)
- * and one virtual dataset per dataset; then {@code current_version}, last; then one flush,
- * which publishes all of it together (docs/hdf5.md, "Crashes and recovery"). A failure before
- * the flush removes the version group and leaves the current version (a failed replace of it
- * sets the old one back); chunks already stored stay as unreferenced slots a later commit may
- * reuse, as in versioned-hdf5.
+ * cannot add to, one tracking link creation order, fails before anything is stored; an
+ * old-style group of libhdf5's default format gets it in its symbol table); each dataset's
+ * new chunks into raw_data, its hash rows, its {@code largest_index}; the group's attributes
+ * (committed, parent, timestamp) and one virtual dataset per dataset; then {@code
+ * current_version}, last, replaced in place; then one flush, which publishes all of it
+ * together (docs/hdf5.md, "Crashes and recovery"). A failure before the flush removes the
+ * version group and leaves the current version; chunks already stored stay as unreferenced
+ * slots a later commit may reuse, as in versioned-hdf5.
  */
 final class VersionWriter {
 
@@ -46,7 +47,7 @@ final class VersionWriter {
 
     /** Commits {@code staged}; returns what it did per chunk. */
     CommitCounts commit(StagedVersion staged, String parent, Instant timestamp) throws IOException {
-        // First, so a versions group Quire cannot add to (old-style links) fails before a chunk is stored.
+        // First, so a versions group Quire cannot add to fails before a chunk is stored.
         Group version = versions.createGroup(staged.name());
         try {
             Map<String, List<VirtualMapping>> mappings = new LinkedHashMap<>();

@@ -73,7 +73,8 @@ public final class VersionedFile implements AutoCloseable {
     /**
      * Opens {@code path} to read and commit versions; a file without {@code /_version_data}
      * gets an empty tree (versioned-hdf5's {@code initialize}). The file must be one Quire
-     * reopens for writing (libhdf5's latest format: docs/hdf5.md, "Reopening a file for writing").
+     * reopens for writing (libhdf5's latest format, or its default format as h5py writes it
+     * unless told {@code libver='latest'}: docs/hdf5.md, "Reopening a file for writing").
      */
     public static VersionedFile openForWriting(Path path) throws IOException {
         return openForWriting(path, FileStorage.OPENER);

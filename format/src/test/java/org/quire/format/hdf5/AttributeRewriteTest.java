@@ -56,13 +56,16 @@ class AttributeRewriteTest {
             assertEquals("cannot rewrite attribute \"pair\" of /: IntegerType[size=8, "
                     + "signed=true, byteOrder=LITTLE_ENDIAN] [2] in place with IntegerType["
                     + "size=8, signed=true, byteOrder=LITTLE_ENDIAN] [3] (same fixed-size type "
-                    + "and shape only)", assertThrows(IllegalArgumentException.class,
+                    + "and shape, or variable-length strings of the same shape, only)",
+                    assertThrows(IllegalArgumentException.class,
                             () -> root.rewriteAttribute(Attribute.of("pair", 1, 2, 3)))
                             .getMessage());
             assertThrows(IllegalArgumentException.class,
                     () -> root.rewriteAttribute(Attribute.of("pair", 1.0, 2.0)));
             assertThrows(IllegalArgumentException.class,
-                    () -> root.rewriteAttribute(Attribute.of("label", "other")));
+                    () -> root.rewriteAttribute(Attribute.of("label", 1)));
+            root.rewriteAttribute(Attribute.of("label", "second"));
+            assertEquals("second", root.attribute("label").string());
             assertEquals("/ has no attribute \"none\" in its object header to rewrite",
                     assertThrows(NoSuchElementException.class,
                             () -> root.rewriteAttribute(Attribute.of("none", 1))).getMessage());

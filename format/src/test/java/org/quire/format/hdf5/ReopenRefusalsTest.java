@@ -24,7 +24,7 @@ import org.quire.format.WrongFormatException;
  * What {@link Hdf5File#openForWriting} refuses, each with one typed error, leaving the file's
  * bytes as they were and creating no journal: a file another writer holds (this JVM or another
  * process), a file whose superblock says a writer has it open (a crashed writer's, until
- * {@link Hdf5File#recover}), the old format and superblock 2, a file that is not HDF5, a missing
+ * {@link Hdf5File#recover}), superblock 2, a file that is not HDF5, a missing
  * file (never created). Dense groups and attributes are refused when a change needs them.
  */
 class ReopenRefusalsTest {
@@ -156,23 +156,17 @@ class ReopenRefusalsTest {
         }
     }
 
+    /** Superblock 2 has no "open for writing" flag to tell a crashed writer by. */
     @Test
-    void theOldFormatAndSuperblockTwoAreRefusedForWritingAndStillRead() throws IOException {
-        Path old = h5pyFile("old.h5", "");
-        UnsupportedFormatException error = refusedUnchanged(old, UnsupportedFormatException.class,
-                () -> Hdf5File.openForWriting(old));
-        assertEquals("superblock (writing)", error.structure());
-        assertTrue(error.found().startsWith("version 0"), error.found());
-        assertTrue(error.getMessage().contains("version-1 B-tree"), error.getMessage());
+    void superblockTwoIsRefusedForWritingAndStillRead() throws IOException {
         Path v108 = h5pyFile("v108.h5", ", libver=('v108', 'v108')");
-        error = refusedUnchanged(v108, UnsupportedFormatException.class,
-                () -> Hdf5File.openForWriting(v108));
+        UnsupportedFormatException error = refusedUnchanged(v108,
+                UnsupportedFormatException.class, () -> Hdf5File.openForWriting(v108));
+        assertEquals("superblock (writing)", error.structure());
         assertTrue(error.found().startsWith("version 2"), error.found());
-        for (Path file : List.of(old, v108)) {
-            try (Hdf5File in = Hdf5File.open(file)) {
-                assertArrayEquals(new long[] {0, 1, 2, 3, 4, 5},
-                        in.root().dataset("d").readLongs(new long[] {0}, new long[] {6}));
-            }
+        try (Hdf5File in = Hdf5File.open(v108)) {
+            assertArrayEquals(new long[] {0, 1, 2, 3, 4, 5},
+                    in.root().dataset("d").readLongs(new long[] {0}, new long[] {6}));
         }
     }
 

@@ -213,11 +213,11 @@ class VersionedFileTest {
     }
 
     @Test
-    void aFailedReplaceOfCurrentVersionSetsTheOldOneBack() throws IOException {
+    void aFailedReplaceOfCurrentVersionLeavesTheOldOne() throws IOException {
         Path path = worked();
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             var versions = file.root().group("_version_data").group("versions");
-            // A value larger than a header message: the delete succeeds, the set fails.
+            // Bytes where a string is: the value is not written over in place.
             assertThrows(IllegalArgumentException.class, () -> VersionAttributes.replace(versions,
                     new org.quire.format.hdf5.Attribute("current_version", Datatype.UINT8,
                             new long[] {70_000}, new byte[70_000])));

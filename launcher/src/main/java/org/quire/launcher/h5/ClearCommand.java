@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code quire h5 clear FILE}: {@link Hdf5File#recover} from the command line, for a file whose
- * writer (Quire's or libhdf5's, SWMR or not) died with it open. Unlike libhdf5's {@code h5clear
+ * writer (Quire's or libhdf5's, SWMR or not) died with it open; in libhdf5's default format
+ * (superblock 0 or 1) it lifts Quire's writing guard too. Unlike libhdf5's {@code h5clear
  * -s}, which cuts an SWMR writer's file to the stale end of file address in its superblock, it
  * never cuts: every flushed record stays. Refused while a Quire writer is alive (its lock, or its
  * heartbeat from another host) or readers hold the file.
@@ -27,14 +28,15 @@ import picocli.CommandLine.Spec;
         description = "Makes a file whose writer died with it open readable by plain readers (h5dump,"
                 + " h5py, Quire): replays a committed Quire flush journal (FILE.qjnl) if there is one,"
                 + " clears the superblock's open-for-writing flags, raises a stale end of file address to"
-                + " the file's size (never cuts: every flushed record stays; libhdf5's h5clear -s would cut"
+                + " the file's size (and in superblock 0 or 1 replaces Quire's writing guard, end of file"
+                + " 2^63-1, with it) (never cuts: every flushed record stays; libhdf5's h5clear -s would cut"
                 + " an SWMR writer's file there) and removes the dead writer's record FILE.qwriter. Refused"
                 + " while a Quire writer is alive or readers have the file open. libhdf5's SWMR writer holds"
                 + " no lock: run it only once that writer is gone.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:cleared, or nothing to clear",
-            "1:refused (a writer is alive, readers have it open) or the file is damaged or not superblock 3",
+            "1:refused (a writer is alive, readers have it open) or the file is damaged or not superblock 0, 1 or 3",
             "2:bad arguments (no such file, not a regular file)"})
 public final class ClearCommand implements Callable<Integer> {
 

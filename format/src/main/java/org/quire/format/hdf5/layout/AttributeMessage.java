@@ -94,6 +94,29 @@ public final class AttributeMessage {
         }
     }
 
+    /**
+     * The body {@code in} holds with its value replaced by {@code data}, the other bytes (name,
+     * datatype, dataspace, a version-1 message's padding) as they were: what a writer puts in
+     * place of an attribute message it may not grow (in a version-1 object header).
+     *
+     * @throws org.quire.format.CorruptFileException {@code data} does not fit where the value
+     *                                               starts (the caller checked type and shape)
+     */
+    public static byte[] withData(LittleEndianReader in, byte[] data) throws IOException {
+        long start = in.absolutePosition();
+        byte[] body = in.duplicate().getBytes(in.remaining(), "attribute message");
+        Header header = Header.read(in);
+        in.skip(padded(header.version(), header.datatypeSize())
+                + padded(header.version(), header.dataspaceSize()));
+        int offset = (int) (in.absolutePosition() - start);
+        if (offset + data.length > body.length) {
+            throw in.corrupt(in.absolutePosition(), "data", data.length + " bytes of value",
+                    (body.length - offset) + " bytes left in the message");
+        }
+        System.arraycopy(data, 0, body, offset, data.length);
+        return body;
+    }
+
     /** The name of the attribute in {@code in}, read without its type or value. */
     public static String name(LittleEndianReader in) throws IOException {
         return Header.read(in).name();

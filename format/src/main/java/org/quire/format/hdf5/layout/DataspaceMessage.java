@@ -11,7 +11,8 @@ import org.quire.format.UnsupportedFormatException;
  * +---------+-------------+--------+--------+-----------------------+---------------------------+
  * | version | rank (dims) | flags  | type   | rank x size (lengths) | rank x max size (if b0)   |
  * +---------+-------------+--------+--------+-----------------------+---------------------------+
- * version 1: version, rank, flags, 5 reserved bytes, sizes, max sizes (if flags b0)
+ * version 1: version, rank, flags, 5 reserved bytes, sizes, max sizes (if flags b0); a rank 0
+ * (scalar) or a permutation index (flags b1, never written by libhdf5) is not written
  * type: 0 scalar, 1 simple, 2 null. A max size of all ones is "unlimited"; any other size or
  * max size must be below 2^63.
  * </pre>
@@ -31,10 +32,28 @@ public record DataspaceMessage(long[] dimensions, long[] maxDimensions) {
         return dimensions.length;
     }
 
+    /** Version 2, what Quire writes. */
     public byte[] encode() {
+        return encode(2);
+    }
+
+    /**
+     * Version {@code version} (1: in libhdf5's version-1 object headers; 2), the maximum sizes
+     * stored unless they are null or the rank is 0. Both have a fixed length for a given rank:
+     * a writer rewrites the sizes of a stored message in place in its own version.
+     */
+    public byte[] encode(int version) {
+        if (version != 1 && version != 2) {
+            throw new IllegalArgumentException("dataspace message version " + version);
+        }
         LittleEndianWriter out = new LittleEndianWriter();
         boolean withMax = maxDimensions != null && rank() > 0;
-        out.putByte(2).putByte(rank()).putByte(withMax ? 1 : 0).putByte(rank() == 0 ? 0 : 1);
+        out.putByte(version).putByte(rank()).putByte(withMax ? 1 : 0);
+        if (version == 1) {
+            out.putBytes(new byte[5]);
+        } else {
+            out.putByte(rank() == 0 ? 0 : 1);
+        }
         for (long dimension : dimensions) {
             out.putLength(dimension);
         }

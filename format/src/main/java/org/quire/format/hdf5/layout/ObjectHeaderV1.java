@@ -3,6 +3,7 @@ package org.quire.format.hdf5.layout;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -24,6 +25,9 @@ import org.quire.format.UnsupportedFormatException;
  * then "object header size" bytes of messages (chunk 0); a continuation block is messages only.
  * message: type (2), body size (2, a multiple of 8), flags (1), reserved (3), body
  * </pre>
+ *
+ * A writer changes such a header only in place, message bodies keeping their sizes ({@link
+ * #patch}): it never grows nor gets a continuation block.
  */
 public final class ObjectHeaderV1 {
 
@@ -40,10 +44,54 @@ public final class ObjectHeaderV1 {
     }
 
     /**
+     * One block of a header as stored: chunk 0 (its 16-byte prefix included) or a continuation
+     * block, its bytes, and its messages other than null and continuation messages.
+     */
+    public record StoredChunk(long address, byte[] image, List<HeaderMessage> messages) {
+    }
+
+    /**
      * Reads the header at {@code address} with all its continuation blocks and returns its
      * messages other than null and continuation messages, in order.
      */
     public static List<HeaderMessage> read(BlockFile file, long address) throws IOException {
+        List<HeaderMessage> messages = new ArrayList<>();
+        for (StoredChunk chunk : readChunks(file, address)) {
+            messages.addAll(chunk.messages());
+        }
+        return messages;
+    }
+
+    /**
+     * The image of {@code chunk} with the bodies of {@code messages}, each one of its messages
+     * (by body address) with a new body of the same size.
+     *
+     * @throws IllegalArgumentException a message is not in the chunk, or changed size
+     */
+    public static byte[] patch(StoredChunk chunk, List<HeaderMessage> messages) {
+        byte[] image = chunk.image().clone();
+        for (HeaderMessage message : messages) {
+            HeaderMessage stored = null;
+            for (HeaderMessage candidate : chunk.messages()) {
+                if (candidate.bodyAddress() == message.bodyAddress()) {
+                    stored = candidate;
+                }
+            }
+            if (stored == null || stored.type() != message.type()
+                    || stored.body().length != message.body().length) {
+                throw new IllegalArgumentException("message of type " + message.type() + " at "
+                        + message.bodyAddress() + " (" + message.body().length + " bytes) is "
+                        + "not one of the same type and size in the " + STRUCTURE + " block at "
+                        + chunk.address());
+            }
+            System.arraycopy(message.body(), 0, image,
+                    (int) (message.bodyAddress() - chunk.address()), message.body().length);
+        }
+        return image;
+    }
+
+    /** Reads the header at {@code address}: chunk 0, then its continuation blocks in order. */
+    public static List<StoredChunk> readChunks(BlockFile file, long address) throws IOException {
         byte[] prefix = file.read(address, PREFIX_SIZE, STRUCTURE);
         LittleEndianReader in = file.reader(address, STRUCTURE, prefix);
         int version = in.getUnsignedByte("version");
@@ -60,10 +108,13 @@ public final class ObjectHeaderV1 {
             throw in.corrupt(sizeAt, "object header size", "a multiple of " + ALIGNMENT
                     + " that fits in memory", Long.toString(size));
         }
-        List<HeaderMessage> messages = new ArrayList<>();
+        List<StoredChunk> chunks = new ArrayList<>();
         Deque<ContinuationMessage> pending = new ArrayDeque<>();
-        byte[] chunk = file.read(address + PREFIX_SIZE, (int) size, STRUCTURE);
-        parseMessages(file, address + PREFIX_SIZE, STRUCTURE, chunk, messages, pending);
+        byte[] chunk = file.read(address, PREFIX_SIZE + (int) size, STRUCTURE);
+        List<HeaderMessage> messages = new ArrayList<>();
+        parseMessages(file, address + PREFIX_SIZE, STRUCTURE,
+                Arrays.copyOfRange(chunk, PREFIX_SIZE, chunk.length), messages, pending);
+        chunks.add(new StoredChunk(address, chunk, messages));
         file.countChecked(STRUCTURE);
 
         Set<Long> visited = new HashSet<>();
@@ -83,10 +134,13 @@ public final class ObjectHeaderV1 {
                                 + " that fits in memory", Long.toUnsignedString(next.length()));
             }
             byte[] block = file.read(next.address(), (int) next.length(), CONTINUATION_STRUCTURE);
-            parseMessages(file, next.address(), CONTINUATION_STRUCTURE, block, messages, pending);
+            List<HeaderMessage> blockMessages = new ArrayList<>();
+            parseMessages(file, next.address(), CONTINUATION_STRUCTURE, block, blockMessages,
+                    pending);
+            chunks.add(new StoredChunk(next.address(), block, blockMessages));
             file.countChecked(CONTINUATION_STRUCTURE);
         }
-        return messages;
+        return chunks;
     }
 
     private static void parseMessages(BlockFile file, long blockAddress, String structure,

@@ -27,8 +27,20 @@ import org.quire.format.UnsupportedFormatException;
  * </pre>
  */
 public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddress,
-                           BTreeV1Ranks ranks, SymbolTableEntry rootGroupEntry)
+                           BTreeV1Ranks ranks, long freeSpaceAddress,
+                           SymbolTableEntry rootGroupEntry)
         implements Superblock {
+
+    /**
+     * The end of file address Quire's writer stores while it has the file open (2^63-1): libhdf5
+     * refuses a file whose stored end of file lies past its size in every open mode ("truncated
+     * file"), where it ignores these superblocks' consistency flags (docs/hdf5.md, "The old
+     * format").
+     */
+    public static final long WRITING_GUARD = Long.MAX_VALUE;
+    /** Consistency flag b0: libhdf5 sets it while it has the file open for writing. */
+    public static final int FLAG_OPEN_FOR_WRITE = 0x01;
+    private static final int FLAGS_OFFSET = 20;
 
     /** The format signature alone, to recognise a superblock of any version. */
     static final BlockIdentity SIGNATURE_ONLY = new BlockIdentity("superblock",
@@ -51,6 +63,42 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
     /** Offset of the root group's symbol table entry in a version-{@code version} superblock. */
     public static int rootGroupEntryOffset(int version) {
         return fixedSize(version) + ADDRESSES * Addresses.SIZE_OF_OFFSETS;
+    }
+
+    /** Absolute offset of the consistency flags, for error messages. */
+    public static int consistencyFlagsOffset() {
+        return FLAGS_OFFSET;
+    }
+
+    /** Whether the end of file address is {@link #WRITING_GUARD}: a Quire writer has it open. */
+    public boolean guarded() {
+        return endOfFileAddress == WRITING_GUARD;
+    }
+
+    /** This superblock with other consistency flags and end of file address. */
+    public SuperblockV0 with(int flags, long endOfFile) {
+        return new SuperblockV0(version, flags, endOfFile, ranks, freeSpaceAddress,
+                rootGroupEntry);
+    }
+
+    /**
+     * The superblock's bytes, as libhdf5 writes them (base address 0, no driver information
+     * block, reserved bytes zero).
+     */
+    public byte[] encode() {
+        LittleEndianWriter out = new LittleEndianWriter(size(version));
+        out.putBytes(SIGNATURE_ONLY.signature()).putByte(version)
+                .putByte(0).putByte(0).putByte(0).putByte(0)
+                .putByte(Addresses.SIZE_OF_OFFSETS).putByte(Addresses.SIZE_OF_LENGTHS).putByte(0)
+                .putShort(ranks.groupLeafNodeK()).putShort(ranks.groupInternalNodeK())
+                .putInt(consistencyFlags);
+        if (version == 1) {
+            out.putShort(ranks.chunkNodeK()).putShort(0);
+        }
+        out.putAddress(0).putAddress(freeSpaceAddress).putAddress(endOfFileAddress)
+                .putAddress(Addresses.UNDEFINED);
+        rootGroupEntry.encode(out);
+        return out.toByteArray();
     }
 
     @Override
@@ -91,7 +139,7 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
         long baseAt = in.absolutePosition();
         long base = in.getAddress("base address");
         Superblock.checkBaseAddress(file, base, baseAt);
-        in.getAddress("free-space info address");
+        long freeSpace = in.getAddress("free-space info address");
         long endOfFile = Superblock.endOfFileFromStart(file, base,
                 in.getAddress("end of file address"));
         long driverAt = in.absolutePosition();
@@ -104,7 +152,7 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
         SymbolTableEntry root = SymbolTableEntry.decode(in);
         file.countChecked("superblock");
         return new SuperblockV0(version, flags, endOfFile,
-                new BTreeV1Ranks(leafK, internalK, chunkK), root);
+                new BTreeV1Ranks(leafK, internalK, chunkK), freeSpace, root);
     }
 
     private static void requireZero(LittleEndianReader in, String field)

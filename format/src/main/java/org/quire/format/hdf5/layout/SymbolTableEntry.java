@@ -30,6 +30,22 @@ public record SymbolTableEntry(long linkNameOffset, long objectHeaderAddress, in
     public static final int CACHE_SYMBOL_TABLE = 1;
     public static final int CACHE_SOFT_LINK = 2;
 
+    /**
+     * A hard link to an object whose header caches nothing here: anything but an old-style
+     * group (libhdf5 writes this for its own new-style groups too).
+     */
+    public static SymbolTableEntry hardLink(long nameOffset, long objectHeaderAddress) {
+        return new SymbolTableEntry(nameOffset, objectHeaderAddress, CACHE_NOTHING,
+                Addresses.UNDEFINED, Addresses.UNDEFINED, Addresses.UNDEFINED);
+    }
+
+    /** A hard link to an old-style group, caching its symbol table message. */
+    public static SymbolTableEntry oldStyleGroup(long nameOffset, long objectHeaderAddress,
+                                                 SymbolTableMessage symbolTable) {
+        return new SymbolTableEntry(nameOffset, objectHeaderAddress, CACHE_SYMBOL_TABLE,
+                symbolTable.bTreeAddress(), symbolTable.localHeapAddress(), Addresses.UNDEFINED);
+    }
+
     public static SymbolTableEntry decode(LittleEndianReader in) throws CorruptFileException {
         long name = in.getLength("link name offset");
         long header = in.getAddress("object header address");
@@ -53,5 +69,16 @@ public record SymbolTableEntry(long linkNameOffset, long objectHeaderAddress, in
                     Integer.toUnsignedString(cacheType));
         }
         return new SymbolTableEntry(name, header, cacheType, tree, heap, soft);
+    }
+
+    /** The 40 bytes of this entry, the scratch-pad bytes a cache type leaves unused zero. */
+    public void encode(LittleEndianWriter out) {
+        out.putLength(linkNameOffset).putAddress(objectHeaderAddress).putInt(cacheType).putZeros(4);
+        switch (cacheType) {
+            case CACHE_SYMBOL_TABLE -> out.putAddress(cachedBTreeAddress)
+                    .putAddress(cachedHeapAddress);
+            case CACHE_SOFT_LINK -> out.putInt((int) softLinkValueOffset).putZeros(12);
+            default -> out.putZeros(16);
+        }
     }
 }

@@ -225,4 +225,43 @@ class ObjectHeaderV1Test {
             assertEquals("more than 4096 blocks", e.found());
         }
     }
+
+    /**
+     * A patch changes message bodies in place, the rest of each block as read (null messages,
+     * reserved bytes, the continuation); a body of another size or type is refused.
+     */
+    @Test
+    void patchesBodiesOfTheSameSizeInPlaceOnly() throws IOException {
+        long block = 200;
+        byte[] chunk = message(new LittleEndianWriter(), DATASPACE, 0, filled(8, 1))
+                .putBytes(message(new LittleEndianWriter(), 0, 0, filled(8, 9)).toByteArray())
+                .putBytes(message(new LittleEndianWriter(), ContinuationMessage.TYPE, 0,
+                        continuation(block, 16)).toByteArray())
+                .toByteArray();
+        byte[] continued = message(new LittleEndianWriter(), DATATYPE, 0, filled(8, 2))
+                .toByteArray();
+        try (BlockFile file = header(1, chunk)) {
+            file.write(block, continued);
+            List<ObjectHeaderV1.StoredChunk> chunks = ObjectHeaderV1.readChunks(file, HEADER);
+            assertEquals(List.of(HEADER, block), chunks.stream()
+                    .map(ObjectHeaderV1.StoredChunk::address).toList());
+            ObjectHeaderV1.StoredChunk first = chunks.get(0);
+            assertArrayEquals(file.read(HEADER, 16 + chunk.length, "header"), first.image());
+            assertArrayEquals(first.image(), ObjectHeaderV1.patch(first, first.messages()));
+            HeaderMessage space = first.messages().get(0);
+            byte[] patched = ObjectHeaderV1.patch(first, List.of(new HeaderMessage(DATASPACE, 0,
+                    filled(8, 7), space.bodyAddress())));
+            byte[] expected = first.image().clone();
+            java.util.Arrays.fill(expected, 24, 32, (byte) 7);
+            assertArrayEquals(expected, patched);
+            assertThrows(IllegalArgumentException.class, () -> ObjectHeaderV1.patch(first,
+                    List.of(new HeaderMessage(DATASPACE, 0, filled(16, 7),
+                            space.bodyAddress()))));
+            assertThrows(IllegalArgumentException.class, () -> ObjectHeaderV1.patch(first,
+                    List.of(new HeaderMessage(DATATYPE, 0, filled(8, 7),
+                            space.bodyAddress()))));
+            assertThrows(IllegalArgumentException.class, () -> ObjectHeaderV1.patch(first,
+                    List.of(chunks.get(1).messages().get(0))));
+        }
+    }
 }
