@@ -136,10 +136,8 @@ final class SymbolTable {
             throw new IllegalArgumentException("an empty name cannot be linked in a symbol table");
         }
         LocalHeap heap = blocks.heap(message.localHeapAddress());
-        new BTreeV1Writer<>(blocks.file(), blocks.cache(), BTreeV1Node.GROUP_KEYS,
-                ranks.groupInternalNodeK(), message.bTreeAddress())
-                .insert(new Insertion(blocks, heap, message.bTreeAddress(),
-                        LosslessUtf8.encode(name), entry));
+        writer(blocks, message, ranks).insert(new Insertion(blocks, heap,
+                message.bTreeAddress(), LosslessUtf8.encode(name), entry));
     }
 
     /**
