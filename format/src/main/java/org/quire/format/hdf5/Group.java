@@ -424,8 +424,8 @@ public final class Group extends Hdf5Object {
      *
      * @throws NoSuchElementException        there is no member {@code name}
      * @throws UnsupportedOperationException this group (read from a file) stores its links in a
-     *                                       symbol table whose B-tree would change shape
-     *                                       ({@link SymbolTable#requireRemovable})
+     *                                       symbol table and {@code name} is the only entry of
+     *                                       its node ({@link SymbolTable#requireRemovable})
      * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void delete(String name) throws IOException {
