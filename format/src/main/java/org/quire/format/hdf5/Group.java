@@ -418,14 +418,14 @@ public final class Group extends Hdf5Object {
      * group[name]}: its link message becomes a null message; a group storing its links densely
      * first moves them into its header ({@link #storeLinksCompactly}); an old-style group
      * loses the entry and its heap strings ({@link SymbolTable#remove}). An object whose only
-     * link it was is unreachable from then on; its space is not reused (libhdf5 frees it; Quire leaks it, as
-     * h5repack would reclaim it). Objects of the deleted member handed out before must not be
-     * used any more.
+     * link it was is unreachable from then on; its space is not reused (libhdf5 frees it;
+     * Quire leaks it, as h5repack would reclaim it). Objects of the deleted member handed out
+     * before must not be used any more.
      *
      * @throws NoSuchElementException        there is no member {@code name}
      * @throws UnsupportedOperationException this group (read from a file) stores its links in a
-     *                                       symbol table whose B-tree would change shape
-     *                                       ({@link SymbolTable#requireRemovable})
+     *                                       symbol table and {@code name} is the only entry of
+     *                                       its node ({@link SymbolTable#requireRemovable})
      * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void delete(String name) throws IOException {

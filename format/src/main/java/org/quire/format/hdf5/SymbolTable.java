@@ -43,11 +43,11 @@ import org.quire.format.hdf5.layout.SymbolTableNode;
  *
  * <p>{@link #remove} frees the name (and a soft link's value) in the heap and takes the entry
  * out of its node, as H5G__node_remove; removing a node's last entry makes its right key the
- * new last name, copied up through every parent whose last child it is (libhdf5's
- * H5B__remove_helper, which never merges or rebalances nodes). Two removals need what {@link
- * BTreeV1Writer} does not offer and are refused before any change ({@link #requireRemovable}):
- * a node's only entry (libhdf5 drops the node from the tree) and a right key that reaches a
- * B-tree node with a right sibling (libhdf5 copies it into that sibling's first key).
+ * new last name, copied up through every parent whose last child it is and into the first key
+ * of the right sibling met on the way (libhdf5's H5B__remove_helper, which never merges or
+ * rebalances nodes): two descents of {@link BTreeV1Writer}, which inserts only, the heap
+ * strings freed after both. A node's only entry is refused before any change ({@link
+ * #requireRemovable}): libhdf5 drops the node from the tree, which the writer cannot.
  */
 final class SymbolTable {
 
@@ -136,10 +136,8 @@ final class SymbolTable {
             throw new IllegalArgumentException("an empty name cannot be linked in a symbol table");
         }
         LocalHeap heap = blocks.heap(message.localHeapAddress());
-        new BTreeV1Writer<>(blocks.file(), blocks.cache(), BTreeV1Node.GROUP_KEYS,
-                ranks.groupInternalNodeK(), message.bTreeAddress())
-                .insert(new Insertion(blocks, heap, message.bTreeAddress(),
-                        LosslessUtf8.encode(name), entry));
+        writer(blocks, message, ranks).insert(new Insertion(blocks, heap,
+                message.bTreeAddress(), LosslessUtf8.encode(name), entry));
     }
 
     /**
@@ -147,8 +145,7 @@ final class SymbolTable {
      * after another (names not in the table are passed over: removing them fails anyway).
      *
      * @throws UnsupportedOperationException a removal would drop a symbol table node from the
-     *                                       tree or change a key of a node with a right
-     *                                       sibling; the message names the link
+     *                                       tree; the message names the link
      */
     static void requireRemovable(SymbolTableBlocks blocks, SymbolTableMessage message,
                                  BTreeV1Ranks ranks, List<String> names, String group)
@@ -177,17 +174,12 @@ final class SymbolTable {
             if (index < 0) {
                 continue;
             }
-            String refusal = inNode.size() == 1
-                    ? "it is the only link in its symbol table node, which libhdf5 would drop "
-                            + "from the group's B-tree"
-                    : index == inNode.size() - 1 && place.rightKeyReachesSibling
-                            ? "it is the last link of a symbol table node whose new right key "
-                                    + "libhdf5 would copy into a B-tree node's right sibling"
-                            : null;
-            if (refusal != null) {
+            if (inNode.size() == 1) {
                 throw new UnsupportedOperationException(blocks.file().path() + ": cannot delete \""
-                        + name + "\" from group " + group + " (old format): " + refusal
-                        + "; Quire does not change the shape of a group's version-1 B-tree yet");
+                        + name + "\" from group " + group + " (old format): it is the only link "
+                        + "in its symbol table node, which libhdf5 would drop from the group's "
+                        + "B-tree; Quire does not change the shape of a group's version-1 B-tree "
+                        + "yet");
             }
             inNode.remove(index);
         }
@@ -204,12 +196,21 @@ final class SymbolTable {
         requireRemovable(blocks, message, ranks, List.of(name), group);
         LocalHeap heap = blocks.heap(message.localHeapAddress());
         byte[] bytes = LosslessUtf8.encode(name);
-        if (locate(blocks, writer(blocks, message, ranks), heap, message.bTreeAddress(), bytes)
-                == null) {
+        BTreeV1Writer<Long> tree = writer(blocks, message, ranks);
+        Place place = locate(blocks, tree, heap, message.bTreeAddress(), bytes);
+        if (place == null) {
             throw new NoSuchElementException(group + " has no member \"" + name + "\"");
         }
-        writer(blocks, message, ranks).insert(new Removal(blocks, heap, message.bTreeAddress(),
-                bytes));
+        Removal removal = new Removal(blocks, heap, message.bTreeAddress(), bytes);
+        tree.insert(removal);
+        if (removal.newRight != null && Addresses.isDefined(place.siblingOfLastChild)) {
+            SymbolTableEntry first = blocks.node(tree.node(place.siblingOfLastChild)
+                    .children()[0]).entries().get(0);
+            tree.insert(new LeftKeyChange(heap, message.bTreeAddress(), LosslessUtf8.encode(
+                    heap.string(first.linkNameOffset(), place.siblingOfLastChild,
+                            "symbol table node", "link name offset")), removal.newRight));
+        }
+        removal.freeStrings();
     }
 
     private static BTreeV1Writer<Long> writer(SymbolTableBlocks blocks, SymbolTableMessage message,
@@ -219,10 +220,11 @@ final class SymbolTable {
     }
 
     /**
-     * The symbol table node whose keys hold a name, and whether a change of its right key would
-     * reach a B-tree node with a right sibling (on the way up, through last children only).
+     * The symbol table node whose keys hold a name, and, when it is the last child of a leaf
+     * with a right sibling, that sibling (a change of its right key reaches it: libhdf5 copies
+     * it into the sibling's first key); otherwise undefined.
      */
-    private record Place(long node, boolean rightKeyReachesSibling) {
+    private record Place(long node, long siblingOfLastChild) {
     }
 
     /** libhdf5's descent for a removal (H5B__remove_helper's search); null: not there. */
@@ -251,9 +253,9 @@ final class SymbolTable {
             if (node.level() == 0) {
                 // A right key change climbs only from a last child; it reaches a node with a
                 // right sibling exactly when this leaf has one (rightmost nodes' parents are
-                // rightmost).
+                // rightmost), and the sibling's left edge holds every first key to patch.
                 return new Place(node.children()[index], index == n - 1
-                        && Addresses.isDefined(node.rightSibling()));
+                        ? node.rightSibling() : Addresses.UNDEFINED);
             }
             BTreeV1Node<Long> child = tree.node(node.children()[index]);
             child.requireChildOf(node, blocks.file().path());
@@ -263,10 +265,25 @@ final class SymbolTable {
 
     /**
      * One name on its way out of a group's B-tree: H5G__node_remove, reached by the writer's
-     * descent (an existing name lies between its node's keys, as for an insertion).
+     * descent (an existing name lies between its node's keys, as for an insertion). The entry
+     * leaves its node at once; its heap strings are freed by {@link #freeStrings}, after every
+     * key naming them has changed.
      */
-    private record Removal(SymbolTableBlocks blocks, LocalHeap heap, long tree, byte[] name)
-            implements BTreeV1Writer.Item<Long> {
+    private static final class Removal implements BTreeV1Writer.Item<Long> {
+        private final SymbolTableBlocks blocks;
+        private final LocalHeap heap;
+        private final long tree;
+        private final byte[] name;
+        private SymbolTableEntry removed;
+        /** The node's new right key when the name was its last, or null. */
+        private Long newRight;
+
+        private Removal(SymbolTableBlocks blocks, LocalHeap heap, long tree, byte[] name) {
+            this.blocks = blocks;
+            this.heap = heap;
+            this.tree = tree;
+            this.name = name;
+        }
 
         @Override
         public int compare(Long left, Long right) throws IOException {
@@ -290,18 +307,47 @@ final class SymbolTable {
                 throw new IllegalStateException("\"" + LosslessUtf8.decode(name)
                         + "\" was found removable in the symbol table node at " + child);
             }
-            SymbolTableEntry entry = node.remove(index);
-            if (entry.cacheType() == SymbolTableEntry.CACHE_SOFT_LINK) {
-                String value = heap.string(entry.softLinkValueOffset(), child, "symbol table node",
-                        "soft link value offset");
-                heap.remove(entry.softLinkValueOffset(), LosslessUtf8.encode(value).length + 1);
-            }
-            heap.remove(entry.linkNameOffset(), name.length + 1);
-            blocks.heapChanged(heap);
+            removed = node.remove(index);
             blocks.nodeChanged(node, heap.address());
-            Long newRight = index == node.entries().size()
+            newRight = index == node.entries().size()
                     ? node.entries().get(index - 1).linkNameOffset() : null;
             return new BTreeV1Writer.LeafChange<>(null, Addresses.UNDEFINED, newRight, null,
+                    Addresses.UNDEFINED);
+        }
+
+        /** Frees a soft link's value, then the name, as libhdf5 does. */
+        void freeStrings() throws IOException {
+            if (removed.cacheType() == SymbolTableEntry.CACHE_SOFT_LINK) {
+                String value = heap.string(removed.softLinkValueOffset(), tree,
+                        "symbol table node", "soft link value offset");
+                heap.remove(removed.softLinkValueOffset(), LosslessUtf8.encode(value).length + 1);
+            }
+            heap.remove(removed.linkNameOffset(), name.length + 1);
+            blocks.heapChanged(heap);
+        }
+    }
+
+    /**
+     * The first key of the right sibling {@code sibling} of a leaf whose right key became
+     * {@code key}, and of every node above whose first child it is (libhdf5's "patch keys in
+     * neighboring trees"): the writer's descent reaches it with the first name under it.
+     */
+    private record LeftKeyChange(LocalHeap heap, long tree, byte[] firstName, long key)
+            implements BTreeV1Writer.Item<Long> {
+
+        @Override
+        public int compare(Long left, Long right) throws IOException {
+            return compareWithKeys(heap, tree, firstName, left, right);
+        }
+
+        @Override
+        public BTreeV1Writer.LeafChange<Long> insert(Long left, long child, Long right,
+                                                     BTreeV1Writer.Edge edge) {
+            if (edge != BTreeV1Writer.Edge.WITHIN) {
+                throw new IllegalStateException("the first name under a right sibling, \""
+                        + LosslessUtf8.decode(firstName) + "\", lies outside its keys");
+            }
+            return new BTreeV1Writer.LeafChange<>(key, Addresses.UNDEFINED, null, null,
                     Addresses.UNDEFINED);
         }
     }

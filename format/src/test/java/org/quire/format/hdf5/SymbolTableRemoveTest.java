@@ -74,21 +74,19 @@ class SymbolTableRemoveTest {
     }
 
     @Test
-    void aRightKeyReachingASiblingIsRefused() throws IOException {
-        OldStyleGroupFixture fixture = OldStyleGroupFixture.write(dir, "sibling", List.of(),
-                SymbolTableInsertTest.plus(OldStyleGroupFixture.names("n", 150)));
-        OldStyleGroupFixture.LayoutWriter quire = OldStyleGroupFixture.LayoutWriter.open(
-                fixture.twin());
-        // the last name under the first leaf (its last key) lies in a node whose right key
-        // would have to be copied into the second leaf's first key
-        OldStyleGroupFixture.Tree tree = OldStyleGroupFixture.Tree.read(fixture.twin());
-        String leaf = tree.lines().get(1);
+    void aRightKeyReachingASiblingIsCopiedIntoItsFirstKey() throws IOException {
+        List<String> inserts = SymbolTableInsertTest.plus(OldStyleGroupFixture.names("n", 150));
+        // n80 is the last name under the first leaf: its node's new right key climbs to the
+        // root and goes into the first key of the second leaf
+        OldStyleGroupFixture base = OldStyleGroupFixture.write(dir, "sibling-base", List.of(),
+                inserts);
+        OldStyleGroupFixture.Tree before = OldStyleGroupFixture.Tree.read(base.twin());
+        String leaf = before.lines().get(1);
         String keys = leaf.substring(leaf.indexOf('[') + 1, leaf.indexOf(']'));
-        String last = tree.name(Long.parseLong(keys.substring(keys.lastIndexOf(' ') + 1)));
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                () -> quire.remove(last));
-        assertTrue(e.getMessage().contains("whose new right key libhdf5 would copy "
-                + "into a B-tree node's right sibling"), e.getMessage());
-        quire.file().close();
+        assertEquals("n80", before.name(Long.parseLong(keys.substring(keys.lastIndexOf(' ')
+                + 1))));
+        List<String> ops = new ArrayList<>(inserts);
+        ops.addAll(List.of("-n80", "-n79"));
+        OldStyleGroupFixture.check(dir, "sibling", List.of(), ops);
     }
 }
