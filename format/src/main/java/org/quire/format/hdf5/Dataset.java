@@ -387,8 +387,8 @@ public final class Dataset extends Hdf5Object {
      */
     public List<VirtualMapping> virtualMappings() {
         if (virtual == null) {
-            throw new IllegalStateException(path() + " is " + layout().name().toLowerCase()
-                    + ", not virtual");
+            throw new IllegalStateException(file.blocks().path() + ": " + path() + " is "
+                    + layout().name().toLowerCase() + ", not virtual");
         }
         return virtual.mappings();
     }
@@ -418,8 +418,8 @@ public final class Dataset extends Hdf5Object {
 
     private ChunkedData requireChunked() {
         if (chunked == null) {
-            throw new IllegalStateException(path() + " is " + layout().name().toLowerCase()
-                    + ", not chunked");
+            throw new IllegalStateException(file.blocks().path() + ": " + path() + " is "
+                    + layout().name().toLowerCase() + ", not chunked");
         }
         return chunked;
     }
@@ -484,13 +484,14 @@ public final class Dataset extends Hdf5Object {
 
     private void checkExtent(long[] newShape, boolean mayShrink) {
         if (newShape.length != shape.length) {
-            throw new IllegalArgumentException("rank " + newShape.length + ", dataset has "
-                    + shape.length);
+            throw new IllegalArgumentException(file.blocks().path() + ": " + path() + ": rank "
+                    + newShape.length + ", dataset has " + shape.length);
         }
         for (int d = 0; d < shape.length; d++) {
             if (newShape[d] < (mayShrink ? 0 : shape[d])
                     || maxShape[d] != DatasetSpec.UNLIMITED && newShape[d] > maxShape[d]) {
-                throw new IllegalArgumentException("cannot " + (mayShrink ? "resize " : "extend ")
+                throw new IllegalArgumentException(file.blocks().path() + ": cannot "
+                        + (mayShrink ? "resize " : "extend ") + path() + " from "
                         + Arrays.toString(shape) + " to " + Arrays.toString(newShape)
                         + " (maximum " + Arrays.toString(maxShape) + ")");
             }

@@ -6,10 +6,12 @@ import org.quire.format.FormatException;
 
 /**
  * The superblock says a writer has the file open (or crashed while it had it open): its metadata
- * may be half-written. libhdf5 refuses such files the same way; {@code h5clear -s
- * --increment=0} clears the flag of a file whose writer is gone. For a file Quire wrote, {@link
- * Hdf5File#recover} ({@code quire h5 clear FILE}) does that and first replays the flush journal
- * the writer may have left.
+ * may be half-written. libhdf5 refuses such files the same way; in a superblock 3 file {@code
+ * h5clear -s --increment=0} clears the flag of a file whose writer is gone. For a file Quire
+ * wrote, {@link Hdf5File#recover} ({@code quire h5 clear FILE}) does that and first replays the
+ * flush journal the writer may have left. In a superblock 0 or 1 file, Quire's writing guard
+ * (end of file address 2^63-1) is lifted by {@link Hdf5File#recover} only: libhdf5's {@code
+ * h5clear} cannot (docs/hdf5.md, "The old format").
  *
  * <p>The message is for a Java caller: the {@link #situation()} and what to call. A command
  * line tool prints {@link #commandLineMessage()} instead: the same situation and what to run.

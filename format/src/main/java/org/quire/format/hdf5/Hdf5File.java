@@ -373,7 +373,7 @@ public final class Hdf5File implements AutoCloseable {
     private static void refuseWriterOfOldFormat(Path path, SuperblockV0 superblock)
             throws FileOpenForWritingException {
         if (superblock.guarded()) {
-            throw guardFound(path, "nothing was changed; once it is gone, Hdf5File.recover(path) "
+            throw guardFound(path, superblock, "nothing was changed; once it is gone, Hdf5File.recover(path) "
                     + "makes the file consistent, then open it again", "nothing was changed; "
                     + "once it is gone, quire h5 clear " + path + " makes the file consistent, "
                     + "then open it again");
@@ -391,12 +391,18 @@ public final class Hdf5File implements AutoCloseable {
         }
     }
 
-    /** A version 0 or 1 superblock carries Quire's writing guard: its writer, and advice. */
-    private static FileOpenForWritingException guardFound(Path path, String advice,
-                                                          String commandAdvice) {
-        return new FileOpenForWritingException(path, "file is open for writing (superblock 0 "
-                + "end of file address 2^63-1, Quire's writing guard); " + previousWriter(path),
-                advice, commandAdvice);
+    /**
+     * A version 0 or 1 superblock carries Quire's writing guard (or what {@code h5clear
+     * --increment} left of it): its writer, and advice.
+     */
+    private static FileOpenForWritingException guardFound(Path path, SuperblockV0 superblock,
+                                                          String advice, String commandAdvice) {
+        long end = superblock.endOfFileAddress();
+        String stored = end == SuperblockV0.WRITING_GUARD ? "2^63-1"
+                : Long.toUnsignedString(end) + ", past 2^63-1";
+        return new FileOpenForWritingException(path, "file is open for writing (superblock "
+                + superblock.version() + " end of file address " + stored + ", Quire's writing "
+                + "guard); " + previousWriter(path), advice, commandAdvice);
     }
 
     /**
@@ -528,7 +534,7 @@ public final class Hdf5File implements AutoCloseable {
         Superblock superblock = Superblock.read(blocks);
         ranks = ranks(superblock);
         if (superblock instanceof SuperblockV0 old && old.guarded()) {
-            throw guardFound(path, "when its writer died, Hdf5File.recover(path) makes the file "
+            throw guardFound(path, old, "when its writer died, Hdf5File.recover(path) makes the file "
                     + "consistent", "when its writer died, quire h5 clear " + path + " makes "
                     + "the file consistent");
         }
@@ -589,7 +595,8 @@ public final class Hdf5File implements AutoCloseable {
      * @throws org.quire.format.hdf5.cache.ForeignJournalException the committed journal
      *         beside the file is not this file's (nothing is changed)
      * @throws org.quire.format.CorruptFileException the journal is damaged, or not a journal
-     * @throws org.quire.format.CorruptFileException the superblock is damaged
+     * @throws org.quire.format.CorruptFileException the superblock is damaged, or its end of
+     *         file address lies past the file short of the guard (a file cut short)
      * @throws UnsupportedFormatException the file is not one Quire writes (superblock 0, 1 or
      *                                    3)
      * @throws FileLockedException a writer has the file open now: it did not crash (nothing
@@ -637,6 +644,10 @@ public final class Hdf5File implements AutoCloseable {
             boolean guarded = superblock instanceof SuperblockV0 old && old.guarded();
             if (guarded || Long.compareUnsigned(end, file.size()) < 0) {
                 end = file.size();
+            } else if (end != file.size()) { // past the file: cut short, not a crashed writer's
+                throw new CorruptFileException(path, superblock.endOfFileAddressOffset(),
+                        "superblock", "end of file address", "at most the file size "
+                                + file.size(), Long.toUnsignedString(end));
             }
             if (superblock.consistencyFlags() != 0 || end != superblock.endOfFileAddress()) {
                 file.write(0, superblock instanceof SuperblockV0 old ? old.with(0, end).encode()

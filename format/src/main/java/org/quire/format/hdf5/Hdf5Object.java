@@ -349,7 +349,8 @@ public abstract sealed class Hdf5Object permits Group, Dataset, CommittedDatatyp
         if (strings != old.type() instanceof Datatype.VariableLengthStringType
                 || !strings && !old.type().equals(attribute.type())
                 || !java.util.Arrays.equals(old.shape(), attribute.shape())) {
-            throw new IllegalArgumentException("cannot rewrite attribute \"" + attribute.name()
+            throw new IllegalArgumentException(file.blocks().path() + ": cannot rewrite "
+                    + "attribute \"" + attribute.name()
                     + "\" of " + path + ": " + old.type() + " " + java.util.Arrays.toString(
                     old.shape()) + " in place with " + attribute.type() + " "
                     + java.util.Arrays.toString(attribute.shape())

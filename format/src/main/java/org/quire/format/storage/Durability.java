@@ -8,7 +8,11 @@ package org.quire.format.storage;
  */
 public enum Durability {
 
-    /** Never: flushes and close leave forcing to the operating system (libhdf5's behaviour). */
+    /**
+     * Never: flushes and close leave forcing to the operating system (libhdf5's behaviour).
+     * One exception: a writer of a superblock 0 or 1 file forces the writing guard it sets at
+     * open and the true end of file it writes at close (docs/hdf5.md, "The old format").
+     */
     NONE(false, false),
 
     /** At close only: the last flush forces before and after the blocks that publish. */

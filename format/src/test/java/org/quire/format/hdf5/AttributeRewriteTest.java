@@ -53,7 +53,8 @@ class AttributeRewriteTest {
             Group root = file.root();
             root.setAttribute(Attribute.of("pair", 0, 0));
             root.setAttribute(Attribute.of("label", "first"));
-            assertEquals("cannot rewrite attribute \"pair\" of /: IntegerType[size=8, "
+            assertEquals(dir.resolve("refused.h5") + ": cannot rewrite attribute \"pair\" of /: "
+                    + "IntegerType[size=8, "
                     + "signed=true, byteOrder=LITTLE_ENDIAN] [2] in place with IntegerType["
                     + "size=8, signed=true, byteOrder=LITTLE_ENDIAN] [3] (same fixed-size type "
                     + "and shape, or variable-length strings of the same shape, only)",

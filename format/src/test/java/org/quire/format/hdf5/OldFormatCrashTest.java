@@ -31,6 +31,9 @@ class OldFormatCrashTest {
     @TempDir
     Path dir;
 
+    /** The event count of the last {@link #append} when its close began. */
+    private int closeBegins;
+
     /**
      * The states a reader may see: shape and sum of d, attributes n and current_version, the
      * members of the root group (an old-style group: a symbol table).
@@ -84,6 +87,7 @@ class OldFormatCrashTest {
             }
             d.write(new long[] {12}, new long[] {268}, tail);
             file.root().rewriteAttribute(Attribute.of("current_version", "v2"));
+            closeBegins = simulator.eventCount();
         }
         return simulator;
     }
@@ -130,7 +134,9 @@ class OldFormatCrashTest {
 
     /**
      * Killed at every point with each durability; a power failure at every fifth point with
-     * {@link Durability#EVERY_FLUSH} (the others do not promise to survive one).
+     * {@link Durability#EVERY_FLUSH}, and at every point of the close (the guard lifted last)
+     * with {@link Durability#ON_CLOSE}: a completed close survives it. ({@link Durability#NONE}
+     * promises nothing of the kind.)
      */
     @Test
     void h5pyRefusesAGuardedCrashImageAndReadsAWholeStateAfterRecovery() throws IOException {
@@ -144,9 +150,10 @@ class OldFormatCrashTest {
         for (Durability durability : Durability.values()) {
             CrashSimulator run = append(fixture, durability);
             int events = run.eventCount();
-            boolean power = durability == Durability.EVERY_FLUSH;
             for (int point = 0; point <= events; point++) {
-                for (int seed = -1; seed < (power && point % 5 == 0 ? 1 : 0); seed++) {
+                boolean power = durability == Durability.EVERY_FLUSH ? point % 5 == 0
+                        : durability == Durability.ON_CLOSE && point >= closeBegins;
+                for (int seed = -1; seed < (power ? 1 : 0); seed++) {
                     Map<Path, byte[]> files = seed < 0 ? run.processCrash(point)
                             : run.crash(point, seed);
                     String name = durability + "-" + point + (seed < 0 ? "-killed" : "-power");
@@ -162,6 +169,9 @@ class OldFormatCrashTest {
                     Hdf5Verifier.verify(FILE, disk);
                     String state = quireState(disk);
                     assertTrue(STATES.contains(state), name + ": " + state);
+                    if (point == events) {
+                        assertEquals(CLOSED, state, name + ": the close completed");
+                    }
                     seenStates.add(state);
                     Path after = dir.resolve(name + "-recovered.h5");
                     Files.write(after, disk.files().get(FILE));

@@ -70,9 +70,14 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
         return FLAGS_OFFSET;
     }
 
-    /** Whether the end of file address is {@link #WRITING_GUARD}: a Quire writer has it open. */
+    /**
+     * Whether the end of file address is {@link #WRITING_GUARD} or past it (as unsigned): a
+     * Quire writer has the file open or died with it open. Past it is what is left of the
+     * guard after libhdf5's {@code h5clear --increment} (it adds the increment to the end of
+     * allocation); no real file is that long.
+     */
     public boolean guarded() {
-        return endOfFileAddress == WRITING_GUARD;
+        return Long.compareUnsigned(endOfFileAddress, WRITING_GUARD) >= 0;
     }
 
     /** This superblock with other consistency flags and end of file address. */
