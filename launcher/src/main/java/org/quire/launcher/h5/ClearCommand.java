@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code quire h5 clear FILE}: {@link Hdf5File#recover} from the command line, for a file whose
  * writer (Quire's or libhdf5's, SWMR or not) died with it open; in libhdf5's default format
- * (superblock 0 or 1) it lifts Quire's writing guard too. Unlike libhdf5's {@code h5clear
+ * (superblock 0 or 1) it lifts Quire's writing guard too (an end of file at or past 2^63-1;
+ * libhdf5's {@code h5clear} cannot lift it, docs/hdf5.md). Unlike libhdf5's {@code h5clear
  * -s}, which cuts an SWMR writer's file to the stale end of file address in its superblock, it
  * never cuts: every flushed record stays. Refused while a Quire writer is alive (its lock, or its
  * heartbeat from another host) or readers hold the file.
@@ -28,8 +29,8 @@ import picocli.CommandLine.Spec;
         description = "Makes a file whose writer died with it open readable by plain readers (h5dump,"
                 + " h5py, Quire): replays a committed Quire flush journal (FILE.qjnl) if there is one,"
                 + " clears the superblock's open-for-writing flags, raises a stale end of file address to"
-                + " the file's size (and in superblock 0 or 1 replaces Quire's writing guard, end of file"
-                + " 2^63-1, with it) (never cuts: every flushed record stays; libhdf5's h5clear -s would cut"
+                + " the file's size (and in superblock 0 or 1 replaces Quire's writing guard, an end of file"
+                + " at or past 2^63-1, with it; libhdf5's h5clear cannot) (never cuts: every flushed record stays; libhdf5's h5clear -s would cut"
                 + " an SWMR writer's file there) and removes the dead writer's record FILE.qwriter. Refused"
                 + " while a Quire writer is alive or readers have the file open. libhdf5's SWMR writer holds"
                 + " no lock: run it only once that writer is gone.",
