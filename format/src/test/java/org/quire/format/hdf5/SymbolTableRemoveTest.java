@@ -1,25 +1,25 @@
 package org.quire.format.hdf5;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.layout.BTreeV1Ranks;
 
 /**
  * {@link SymbolTable#remove} on old-style groups h5py wrote, against h5py deleting the same
  * links in a copy ({@link OldStyleGroupFixture#check}): entries leave their nodes, names and
  * soft link values their heap, a node's new last name becomes its right key and climbs to the
- * root; libhdf5 never merges or rebalances nodes. What needs a change of the tree's shape is
- * refused before anything changes.
+ * root; a node's last entry drops the node from the tree, and emptied B-tree nodes with it
+ * (libhdf5 never merges or rebalances nodes).
  */
 class SymbolTableRemoveTest {
 
@@ -50,27 +50,76 @@ class SymbolTableRemoveTest {
     }
 
     @Test
-    void aNodesOnlyEntryIsRefusedAndNothingChanges() throws IOException {
-        List<String> base = new ArrayList<>(OldStyleGroupFixture.names("v", 9));
-        OldStyleGroupFixture fixture = OldStyleGroupFixture.write(dir, "only", base, List.of());
-        // v0 v1 v2 v3 | v4 .. v8: the first node keeps v0 after three removals
-        OldStyleGroupFixture.LayoutWriter quire = OldStyleGroupFixture.LayoutWriter.open(
-                fixture.file());
-        quire.remove("v1");
-        quire.remove("v2");
-        quire.remove("v3");
-        quire.close();
-        byte[] before = Files.readAllBytes(fixture.file());
-        OldStyleGroupFixture.LayoutWriter again = OldStyleGroupFixture.LayoutWriter.open(
-                fixture.file());
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                () -> again.remove("v0"));
-        assertEquals(fixture.file() + ": cannot delete \"v0\" from group /g (old format): it is "
-                + "the only link in its symbol table node, which libhdf5 would drop from the "
-                + "group's B-tree; Quire does not change the shape of a group's version-1 B-tree "
-                + "yet", e.getMessage());
-        again.close();
-        assertArrayEquals(before, Files.readAllBytes(fixture.file()), "nothing changed");
+    void aNodesLastEntryDropsTheNodeFromTheTree() throws IOException {
+        // v0 v1 v2 v3 | v4 .. v8: the first node empties (its key right of it goes), then the
+        // last (the root's right key becomes the new last name)
+        OldStyleGroupFixture.Tree tree = OldStyleGroupFixture.check(dir, "first",
+                OldStyleGroupFixture.names("v", 9),
+                List.of("-v1", "-v2", "-v3", "-v0", "+a", "-v8", "-v7", "-v6", "-v5"));
+        assertEquals(2, tree.lines().size(), "the root and one node: " + tree.lines());
+    }
+
+    @Test
+    void anEmptiedGroupStartsItsTreeAgain() throws IOException {
+        List<String> ops = new ArrayList<>();
+        for (String name : OldStyleGroupFixture.names("v", 9)) {
+            ops.add("-" + name);
+        }
+        ops.addAll(SymbolTableInsertTest.plus(OldStyleGroupFixture.names("w", 10)));
+        OldStyleGroupFixture.check(dir, "emptied", OldStyleGroupFixture.names("v", 9), ops);
+    }
+
+    @Test
+    void droppedNodesInATwoLevelTreeAsLibhdf5() throws IOException {
+        List<String> names = OldStyleGroupFixture.names("n", 150);
+        List<String> ops = SymbolTableInsertTest.plus(names);
+        List<String> sorted = new ArrayList<>(names);
+        Collections.sort(sorted);
+        // from the front (first children, then the first leaf), a stretch in the middle (across
+        // a leaf boundary: a dropped leaf's neighbours relinked), then from the back (last
+        // children: the right key climbs to the root)
+        for (String name : sorted.subList(0, 30)) {
+            ops.add("-" + name);
+        }
+        for (String name : sorted.subList(60, 110)) {
+            ops.add("-" + name);
+        }
+        for (int i = 149; i >= 120; i--) {
+            ops.add("-" + sorted.get(i));
+        }
+        OldStyleGroupFixture.Tree tree = OldStyleGroupFixture.check(dir, "drop2", List.of(),
+                ops);
+        assertEquals(1, tree.rootLevel());
+    }
+
+    @Test
+    void aTwoLevelTreeEmptiedBecomesALevel0RootAndGrowsAgain() throws IOException {
+        List<String> names = OldStyleGroupFixture.names("n", 150);
+        List<String> ops = SymbolTableInsertTest.plus(names);
+        for (String name : names) {
+            ops.add("-" + name);
+        }
+        ops.addAll(SymbolTableInsertTest.plus(OldStyleGroupFixture.names("m", 20)));
+        OldStyleGroupFixture.check(dir, "empty2", List.of(), ops);
+    }
+
+    @Test
+    void threeLevelsWithSmallKDropNodesAtEveryLevel() throws IOException {
+        BTreeV1Ranks small = new BTreeV1Ranks(2, 2, BTreeV1Ranks.DEFAULT.chunkNodeK());
+        List<String> names = OldStyleGroupFixture.names("k", 70);
+        Collections.shuffle(names, new Random(5));
+        List<String> ops = SymbolTableInsertTest.plus(names);
+        List<String> sorted = new ArrayList<>(names);
+        Collections.sort(sorted);
+        for (String name : sorted.subList(10, 45)) {
+            ops.add("-" + name);
+        }
+        for (int i = 69; i >= 45; i--) {
+            ops.add("-" + sorted.get(i));
+        }
+        OldStyleGroupFixture.Tree tree = OldStyleGroupFixture.check(dir, "drop3", List.of(),
+                ops, small);
+        assertTrue(tree.rootLevel() >= 2, "levels: " + tree.rootLevel());
     }
 
     @Test
