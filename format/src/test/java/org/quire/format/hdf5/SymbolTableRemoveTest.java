@@ -75,16 +75,16 @@ class SymbolTableRemoveTest {
         List<String> ops = SymbolTableInsertTest.plus(names);
         List<String> sorted = new ArrayList<>(names);
         Collections.sort(sorted);
-        // from the front (first children, then the first leaf), a stretch in the middle (across
-        // a leaf boundary: a dropped leaf's neighbours relinked), then from the back (last
-        // children: the right key climbs to the root)
+        // from the front (first children), a stretch in the middle (across a leaf boundary),
+        // then from the back of a stretch (last children: the new right key climbs and goes
+        // into the right neighbours' first keys); names stay right of each stretch
         for (String name : sorted.subList(0, 30)) {
             ops.add("-" + name);
         }
         for (String name : sorted.subList(60, 110)) {
             ops.add("-" + name);
         }
-        for (int i = 149; i >= 120; i--) {
+        for (int i = 139; i >= 115; i--) {
             ops.add("-" + sorted.get(i));
         }
         OldStyleGroupFixture.Tree tree = OldStyleGroupFixture.check(dir, "drop2", List.of(),
@@ -105,16 +105,17 @@ class SymbolTableRemoveTest {
 
     @Test
     void threeLevelsWithSmallKDropNodesAtEveryLevel() throws IOException {
+        // whole B-tree nodes empty: their neighbours relinked, the right one's first key set
         BTreeV1Ranks small = new BTreeV1Ranks(2, 2, BTreeV1Ranks.DEFAULT.chunkNodeK());
         List<String> names = OldStyleGroupFixture.names("k", 70);
         Collections.shuffle(names, new Random(5));
         List<String> ops = SymbolTableInsertTest.plus(names);
         List<String> sorted = new ArrayList<>(names);
         Collections.sort(sorted);
-        for (String name : sorted.subList(10, 45)) {
+        for (String name : sorted.subList(10, 30)) {
             ops.add("-" + name);
         }
-        for (int i = 69; i >= 45; i--) {
+        for (int i = 54; i >= 35; i--) {
             ops.add("-" + sorted.get(i));
         }
         OldStyleGroupFixture.Tree tree = OldStyleGroupFixture.check(dir, "drop3", List.of(),
