@@ -43,9 +43,9 @@ import org.quire.format.hdf5.layout.SymbolTableNode;
  * out of its node, as H5G__node_remove; removing a node's last entry makes its right key the
  * new last name, copied up through every parent whose last child it is and into the first key
  * of the right sibling met on the way (libhdf5's H5B__remove_helper, which never merges or
- * rebalances nodes): two descents of {@link BTreeV1Writer}, which inserts only, the heap
- * strings freed after both. A node's only entry is refused before any change ({@link
- * #requireRemovable}): libhdf5 drops the node from the tree, which the writer cannot.
+ * rebalances nodes): two descents of {@link BTreeV1Writer}'s insertion, the heap strings
+ * freed after both. A node's only entry takes the node out of the tree ({@link
+ * BTreeV1Writer#removeChild}), the strings freed after it.
  */
 final class SymbolTable {
 

@@ -15,7 +15,8 @@ import org.quire.format.hdf5.layout.BlockFile;
 
 /**
  * Inserts into a version-1 B-tree (specification III.A.1) of either node type the way
- * libhdf5's H5B.c does, so the file looks as if libhdf5 had written it:
+ * libhdf5's H5B.c does, so the file looks as if libhdf5 had written it (and drops a group
+ * tree's emptied child as H5B.c does: {@link #removeChild}):
  * <ul>
  * <li>the descent picks child {@code i} by the item's {@link Item#compare} against keys
  * {@code i} and {@code i + 1}; an item before the first key or after the last goes to the
@@ -178,7 +179,7 @@ public final class BTreeV1Writer<K> {
     private final long root;
     private final int nodeSize;
     private final NodeCheck<K> check;
-    /** Why an insertion failed after its first change (the cache holds half of it), or null. */
+    /** Why a change failed after its first change (the cache holds half of it), or null. */
     private String broken;
 
     /** The tree rooted at {@code root}, in nodes of 2 x {@code k} children. */
@@ -401,7 +402,7 @@ public final class BTreeV1Writer<K> {
     private void requireIntact() {
         if (broken != null) {
             throw new IllegalStateException(file.path() + ": the version 1 B-tree at " + root
-                    + " is half changed by an insertion that failed (" + broken
+                    + " is half changed by a change that failed (" + broken
                     + "); nothing more is read or written through it");
         }
     }
