@@ -136,12 +136,14 @@ class DefaultFormatVersionsTest {
         Path path = dir.resolve("twelve.h5");
         client("create-default", path.toString(), "12");
         assertEquals("STAB|0|2", layout(path, true, "x", "grp/t").get(1).replaceAll("\\|\\d+$", ""));
+        assertEquals("|p2|p9", versionsTreeKeys(path), "h5debug: the root's keys");
         try (VersionedFile vf = VersionedFile.openForWriting(path)) {
             vf.deleteVersions("p3", "p4", "p5", "p6", "p7", "p8", "p9");
             vf.verify();
         }
         assertEquals("STAB|0|1", layout(path, true, "x", "grp/t").get(1).replaceAll("\\|\\d+$", ""),
                 "the versions group's tree has one node left");
+        assertEquals("|p2", versionsTreeKeys(path), "the right key of the last child left");
         assertEquals(List.of("__first_version__", "p0", "p1", "p10", "p11", "p2"),
                 h5pyVersionNames(path));
         List<String> left = readByEveryone(path, "p11");
@@ -279,6 +281,30 @@ class DefaultFormatVersionsTest {
             assertTrue(lines.get(3).startsWith("CHUNKS|grp/t|v1 B-tree|"), lines.toString());
         }
         return lines;
+    }
+
+    /**
+     * The names of the keys of the versions group's B-tree root as h5debug reads them (key 0,
+     * then each child's right key), joined by "|".
+     */
+    private static String versionsTreeKeys(Path path) {
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", String.join("\n",
+                        "import h5py, subprocess, sys",
+                        "def debug(*args):",
+                        "    return subprocess.run(['h5debug', sys.argv[1]] + [str(a) for a in args],",
+                        "                          check=True, capture_output=True, text=True).stdout",
+                        "def field(out, name):",
+                        "    return [l.split(':', 1)[1].strip() for l in out.splitlines()",
+                        "            if l.strip().startswith(name + ':')]",
+                        "with h5py.File(sys.argv[1], 'r') as f:",
+                        "    header = h5py.h5o.get_info(f['_version_data/versions'].id).addr",
+                        "stab = debug(header)",
+                        "tree = debug(field(stab, 'B-tree address')[0], field(stab, 'Name heap address')[0])",
+                        "names = field(tree, 'Name')",
+                        "print('|'.join([names[0]] + names[1::2]))"), path.toString()), 120);
+        assertEquals(0, result.exitCode(), result.output());
+        return result.stdout().strip();
     }
 
     /** The names in /_version_data/versions, as h5py lists them. */
