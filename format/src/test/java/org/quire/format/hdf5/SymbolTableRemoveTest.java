@@ -1,17 +1,21 @@
 package org.quire.format.hdf5;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.hdf5.layout.BTreeV1Node;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 
 /**
@@ -101,6 +105,26 @@ class SymbolTableRemoveTest {
         }
         ops.addAll(SymbolTableInsertTest.plus(OldStyleGroupFixture.names("m", 20)));
         OldStyleGroupFixture.check(dir, "empty2", List.of(), ops);
+    }
+
+    @Test
+    void anEmptiedTwoLevelRootIsTheBytesLibhdf5Leaves() throws IOException {
+        List<String> names = OldStyleGroupFixture.names("n", 150);
+        List<String> ops = SymbolTableInsertTest.plus(names);
+        for (String name : names) {
+            ops.add("-" + name);
+        }
+        OldStyleGroupFixture.Tree tree = OldStyleGroupFixture.check(dir, "emptied2", List.of(),
+                ops);
+        assertEquals(List.of("level 0 keys [0] left false right false"), tree.lines());
+        long root = OldStyleGroupFixture.symbolTable(dir.resolve("emptied2.h5")).bTreeAddress();
+        long twinRoot = OldStyleGroupFixture.symbolTable(dir.resolve("emptied2-h5py.h5"))
+                .bTreeAddress();
+        int size = BTreeV1Node.size(16, BTreeV1Node.GROUP_KEYS.keySize());
+        assertArrayEquals(Arrays.copyOfRange(Files.readAllBytes(dir.resolve("emptied2-h5py.h5")),
+                        (int) twinRoot, (int) twinRoot + size),
+                Arrays.copyOfRange(Files.readAllBytes(dir.resolve("emptied2.h5")), (int) root,
+                        (int) root + size), "the root node's bytes: no children, key 0, zeros");
     }
 
     @Test
