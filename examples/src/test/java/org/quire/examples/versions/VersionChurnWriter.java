@@ -19,10 +19,9 @@ import org.quire.format.versioned.VersionedFile;
  * the other on a versioned file, and after every {@value VersionPlan#DELETE_EVERY}-th deletes
  * the old ones the plan names, logging each step to a {@link VersionLog} before it starts and
  * after it returned. It continues a file it finds (after the current version), and stops by
- * itself after the given seconds (should its parent die without killing it). With {@code
- * --no-deletes} it only commits.
+ * itself after the given seconds (should its parent die without killing it).
  *
- * <pre>java -cp ... org.quire.examples.versions.VersionChurnWriter FILE LOG SECONDS [--no-deletes]</pre>
+ * <pre>java -cp ... org.quire.examples.versions.VersionChurnWriter FILE LOG SECONDS</pre>
  */
 final class VersionChurnWriter {
 
@@ -30,9 +29,8 @@ final class VersionChurnWriter {
     }
 
     public static void main(String[] args) throws IOException {
-        boolean deletes = args.length == 3;
-        if (!deletes && !(args.length == 4 && args[3].equals("--no-deletes"))) {
-            System.err.println("usage: VersionChurnWriter FILE LOG SECONDS [--no-deletes]");
+        if (args.length != 3) {
+            System.err.println("usage: VersionChurnWriter FILE LOG SECONDS");
             System.exit(2);
         }
         Path file = Path.of(args[0]);
@@ -46,7 +44,7 @@ final class VersionChurnWriter {
                 log.append(new VersionLog.Entry(false, VersionLog.Kind.COMMIT, List.of(name)));
                 vf.commit(name, staged -> stage(staged, version));
                 log.append(new VersionLog.Entry(true, VersionLog.Kind.COMMIT, List.of(name)));
-                if (deletes && VersionPlan.deletesAfter(k)) {
+                if (VersionPlan.deletesAfter(k)) {
                     deleteOld(vf, log, k);
                 }
             }

@@ -131,9 +131,9 @@ final class VersionKillRounds {
     /**
      * Rounds on {@code dir/churn.h5}: Quire's own file, or with {@code defaultFormat} one
      * versioned-hdf5 created in libhdf5's default format (superblock 0, old-style groups),
-     * where each kill must leave Quire's writing guard, which h5py refuses, until recovery;
-     * its writer only commits (deleting versions soon empties a symbol table node of the
-     * versions group, which Quire refuses: docs/versions.md, "Not supported yet").
+     * where each kill must leave Quire's writing guard, which h5py refuses, until recovery
+     * (its deletions empty symbol table nodes of the versions group and rewrite views in
+     * old-style groups of one dataset: docs/versions.md, "Files in libhdf5's default format").
      */
     VersionKillRounds(Path dir, long seed, int referenceEvery, boolean defaultFormat) {
         this.file = dir.resolve("churn.h5");
@@ -159,9 +159,6 @@ final class VersionKillRounds {
         Totals totals = new Totals();
         for (int round = 1; round <= kills; round++) {
             Moment moment = Moment.values()[random.nextInt(Moment.values().length)];
-            if (defaultFormat) {
-                moment = Moment.STEP_DONE;
-            }
             long delay = (long) (random.nextDouble() * moment.maxDelayMillis(lastDeleteMillis));
             String where = "seed " + seed + ", round " + round + " (kill " + delay + " ms after "
                     + moment.what + ")";
@@ -278,9 +275,6 @@ final class VersionKillRounds {
         List<String> command = new ArrayList<>(javaCommand);
         command.addAll(List.of(VersionChurnWriter.class.getName(), file.toString(),
                 log.toString(), Long.toString(LIMIT.toSeconds())));
-        if (defaultFormat) {
-            command.add("--no-deletes");
-        }
         QuireCommand.Running writer = QuireCommand.startProcess(new ProcessBuilder(command));
         try {
             long deadline = System.nanoTime() + LIMIT.toNanos();

@@ -21,7 +21,7 @@ class VersionsKillIT {
 
     private static final int KILLS = 30;
     private static final int REFERENCE_EVERY = 10;
-    private static final int DEFAULT_FORMAT_KILLS = 6;
+    private static final int DEFAULT_FORMAT_KILLS = 12;
 
     @TempDir
     Path dir;
@@ -41,7 +41,7 @@ class VersionsKillIT {
     }
 
     /**
-     * The same rounds, {@value #DEFAULT_FORMAT_KILLS} kills during commits (no deletes), on a
+     * The same rounds, {@value #DEFAULT_FORMAT_KILLS} kills during commits and deletes, on a
      * file versioned-hdf5 created with h5py's defaults (libhdf5's default format: superblock
      * 0, the versions group and {@code /_version_data} old-style groups): after each kill h5py
      * refuses the file (Quire's writing guard) until {@code Hdf5File.recover}, which leaves
@@ -56,6 +56,9 @@ class VersionsKillIT {
         VersionKillRounds.Totals totals = new VersionKillRounds(dir, seed, 3, true)
                 .run(DEFAULT_FORMAT_KILLS, System.out);
         assertEquals(DEFAULT_FORMAT_KILLS, totals.kills, "seed " + seed);
-        assertTrue(totals.insideCommit > 0, "seed " + seed + ": no kill landed inside a commit");
+        assertTrue(totals.insideCommit > 0 && totals.insideDelete > 0, "seed " + seed
+                + ": of " + DEFAULT_FORMAT_KILLS + " kills " + totals.insideCommit
+                + " landed inside a commit, " + totals.insideDelete + " inside a delete; both "
+                + "must be hit");
     }
 }

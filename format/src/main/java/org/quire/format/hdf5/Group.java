@@ -423,15 +423,11 @@ public final class Group extends Hdf5Object {
      * before must not be used any more.
      *
      * @throws NoSuchElementException        there is no member {@code name}
-     * @throws UnsupportedOperationException this group (read from a file) stores its links in a
-     *                                       symbol table and {@code name} is the only entry of
-     *                                       its node ({@link SymbolTable#requireRemovable})
      * @throws SwmrWriteRefusedException     the file is SWMR writing
      */
     public void delete(String name) throws IOException {
         requireWritable();
         file.requireNotSwmrWriting("delete " + childPath(path(), name));
-        requireDeletable(List.of(name));
         if (link(name) == null) {
             throw new NoSuchElementException(path() + " has no member \"" + name + "\"");
         }
@@ -458,24 +454,6 @@ public final class Group extends Hdf5Object {
             }
         }
         throw new IllegalStateException(path() + ": no link message for \"" + name + "\"");
-    }
-
-    /**
-     * Throws, changing nothing, the refusal {@link #delete} would meet deleting the links
-     * {@code names} of this group one after another, so that a caller deleting links in several
-     * groups can refuse before its first change.
-     *
-     * @throws UnsupportedOperationException as {@link #delete}
-     */
-    public void requireDeletable(List<String> names) throws IOException {
-        if (names.isEmpty()) {
-            return;
-        }
-        if (symbolTable != null) {
-            try (SymbolTableBlocks blocks = symbolTableBlocks()) {
-                SymbolTable.requireRemovable(blocks, symbolTable, file.ranks(), names, path());
-            }
-        }
     }
 
     /**

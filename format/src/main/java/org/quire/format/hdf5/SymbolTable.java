@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.LongFunction;
@@ -45,9 +43,9 @@ import org.quire.format.hdf5.layout.SymbolTableNode;
  * out of its node, as H5G__node_remove; removing a node's last entry makes its right key the
  * new last name, copied up through every parent whose last child it is and into the first key
  * of the right sibling met on the way (libhdf5's H5B__remove_helper, which never merges or
- * rebalances nodes): two descents of {@link BTreeV1Writer}, which inserts only, the heap
- * strings freed after both. A node's only entry is refused before any change ({@link
- * #requireRemovable}): libhdf5 drops the node from the tree, which the writer cannot.
+ * rebalances nodes): two descents of {@link BTreeV1Writer}'s insertion, the heap strings
+ * freed after both. A node's only entry takes the node out of the tree ({@link
+ * BTreeV1Writer#removeChild}), the strings freed after it.
  */
 final class SymbolTable {
 
@@ -141,65 +139,32 @@ final class SymbolTable {
     }
 
     /**
-     * Fails, changing nothing, unless {@link #remove} can take the names {@code names} out one
-     * after another (names not in the table are passed over: removing them fails anyway).
-     *
-     * @throws UnsupportedOperationException a removal would drop a symbol table node from the
-     *                                       tree; the message names the link
-     */
-    static void requireRemovable(SymbolTableBlocks blocks, SymbolTableMessage message,
-                                 BTreeV1Ranks ranks, List<String> names, String group)
-            throws IOException {
-        LocalHeap heap = blocks.heap(message.localHeapAddress());
-        BTreeV1Writer<Long> tree = writer(blocks, message, ranks);
-        Map<Long, List<String>> left = new HashMap<>();
-        for (String name : names) {
-            Place place = locate(blocks, tree, heap, message.bTreeAddress(),
-                    LosslessUtf8.encode(name));
-            if (place == null) {
-                continue;
-            }
-            List<String> inNode = left.get(place.node);
-            if (inNode == null) {
-                inNode = new ArrayList<>();
-                SymbolTableNode node = blocks.node(place.node);
-                for (int i = 0; i < node.entries().size(); i++) {
-                    inNode.add(heap.string(node.entries().get(i).linkNameOffset(),
-                            SymbolTableNode.entryAddress(node.address(), i), "symbol table node",
-                            "link name offset"));
-                }
-                left.put(place.node, inNode);
-            }
-            int index = inNode.indexOf(name);
-            if (index < 0) {
-                continue;
-            }
-            if (inNode.size() == 1) {
-                throw new UnsupportedOperationException(blocks.file().path() + ": cannot delete \""
-                        + name + "\" from group " + group + " (old format): it is the only link "
-                        + "in its symbol table node, which libhdf5 would drop from the group's "
-                        + "B-tree; Quire does not change the shape of a group's version-1 B-tree "
-                        + "yet");
-            }
-            inNode.remove(index);
-        }
-    }
-
-    /**
-     * Removes {@code name} from the symbol table {@code message}, which {@link
-     * #requireRemovable} allowed (H5G__stab_remove).
+     * Removes {@code name} from the symbol table {@code message} (H5G__stab_remove). A node's
+     * last entry takes the node out of the B-tree ({@link BTreeV1Writer#removeChild}); the node
+     * itself is left as it was, unreachable.
      *
      * @throws NoSuchElementException the name is not in the table
      */
     static void remove(SymbolTableBlocks blocks, SymbolTableMessage message, BTreeV1Ranks ranks,
                        String name, String group) throws IOException {
-        requireRemovable(blocks, message, ranks, List.of(name), group);
         LocalHeap heap = blocks.heap(message.localHeapAddress());
         byte[] bytes = LosslessUtf8.encode(name);
         BTreeV1Writer<Long> tree = writer(blocks, message, ranks);
         Place place = locate(blocks, tree, heap, message.bTreeAddress(), bytes);
         if (place == null) {
             throw new NoSuchElementException(group + " has no member \"" + name + "\"");
+        }
+        List<SymbolTableEntry> entries = blocks.node(place.node).entries();
+        if (entries.size() == 1) {
+            SymbolTableEntry only = entries.get(0);
+            if (!name.equals(heap.string(only.linkNameOffset(), SymbolTableNode.entryAddress(
+                    place.node, 0), "symbol table node", "link name offset"))) {
+                throw new NoSuchElementException(group + " has no member \"" + name + "\"");
+            }
+            tree.removeChild((left, right) -> compareWithKeys(heap, message.bTreeAddress(),
+                    bytes, left, right));
+            freeStrings(blocks, heap, message.bTreeAddress(), only, bytes);
+            return;
         }
         Removal removal = new Removal(blocks, heap, message.bTreeAddress(), bytes);
         tree.insert(removal);
@@ -210,7 +175,19 @@ final class SymbolTable {
                     heap.string(first.linkNameOffset(), place.siblingOfLastChild,
                             "symbol table node", "link name offset")), removal.newRight));
         }
-        removal.freeStrings();
+        freeStrings(blocks, heap, message.bTreeAddress(), removal.removed, bytes);
+    }
+
+    /** Frees a removed entry's soft link value, then its name, as libhdf5 does. */
+    private static void freeStrings(SymbolTableBlocks blocks, LocalHeap heap, long tree,
+                                    SymbolTableEntry removed, byte[] name) throws IOException {
+        if (removed.cacheType() == SymbolTableEntry.CACHE_SOFT_LINK) {
+            String value = heap.string(removed.softLinkValueOffset(), tree,
+                    "symbol table node", "soft link value offset");
+            heap.remove(removed.softLinkValueOffset(), LosslessUtf8.encode(value).length + 1);
+        }
+        heap.remove(removed.linkNameOffset(), name.length + 1);
+        blocks.heapChanged(heap);
     }
 
     private static BTreeV1Writer<Long> writer(SymbolTableBlocks blocks, SymbolTableMessage message,
@@ -303,7 +280,7 @@ final class SymbolTable {
                     index = i;
                 }
             }
-            if (edge != BTreeV1Writer.Edge.WITHIN || index < 0 || entries.size() == 1) {
+            if (edge != BTreeV1Writer.Edge.WITHIN || index < 0) {
                 throw new IllegalStateException("\"" + LosslessUtf8.decode(name)
                         + "\" was found removable in the symbol table node at " + child);
             }
@@ -313,17 +290,6 @@ final class SymbolTable {
                     ? node.entries().get(index - 1).linkNameOffset() : null;
             return new BTreeV1Writer.LeafChange<>(null, Addresses.UNDEFINED, newRight, null,
                     Addresses.UNDEFINED);
-        }
-
-        /** Frees a soft link's value, then the name, as libhdf5 does. */
-        void freeStrings() throws IOException {
-            if (removed.cacheType() == SymbolTableEntry.CACHE_SOFT_LINK) {
-                String value = heap.string(removed.softLinkValueOffset(), tree,
-                        "symbol table node", "soft link value offset");
-                heap.remove(removed.softLinkValueOffset(), LosslessUtf8.encode(value).length + 1);
-            }
-            heap.remove(removed.linkNameOffset(), name.length + 1);
-            blocks.heapChanged(heap);
         }
     }
 

@@ -26,10 +26,6 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * survivor's {@code prev_version} becomes its nearest surviving ancestor and so does the
  * current version.
  *
- * <p>Every refusal comes first: each link the deletion removes (the versions' links, the views
- * it rewrites, the stores it drops) is checked with the group holding it before anything
- * changes, so a refused deletion leaves the file as it was.
- *
  * <p>Crash-safe in three flushes, each published atomically by the HDF5 writer's flush
  * (docs/hdf5.md, "Crashes and recovery"), none writing a chunk any published state reads: (1) the
  * surviving chunks are copied to new slots past {@code largest_index}, the hash table names
@@ -70,24 +66,10 @@ final class VersionDeleter {
         for (VersionInfo version : all.values()) {
             datasets.addAll(versioned.datasetNames(version.name()));
         }
-        LinkRemovals removals = new LinkRemovals();
-        removals.add(versions, doomed);
         Map<String, Relocation> relocations = new LinkedHashMap<>();
         for (String dataset : datasets) {
-            Relocation relocation = plan(dataset, survivors);
-            if (relocation.maps.isEmpty()) {
-                removals.add((Group) GroupPaths.find(versionData, GroupPaths.parent(dataset)),
-                        Set.of(GroupPaths.name(dataset)));
-            } else {
-                for (String survivor : relocation.maps.keySet()) {
-                    removals.addRewrite((Group) GroupPaths.find(versions.group(survivor),
-                            GroupPaths.parent(dataset)), GroupPaths.name(dataset));
-                }
-            }
-            relocations.put(dataset, relocation);
+            relocations.put(dataset, plan(dataset, survivors));
         }
-        removals.requireDeletable();
-
         for (Map.Entry<String, Relocation> relocation : relocations.entrySet()) {
             String dataset = relocation.getKey();
             if (relocation.getValue().maps.isEmpty()) {
@@ -122,34 +104,6 @@ final class VersionDeleter {
             versioned.store(dataset).cutRawData();
         }
         file.flush();
-    }
-
-    /**
-     * The links a deletion removes, by the group holding them, and the views it rewrites (each
-     * deleted and linked again under its name before the next), checked before the first change.
-     */
-    private static final class LinkRemovals {
-        private final Map<String, Group> groups = new LinkedHashMap<>();
-        private final Map<String, List<String>> names = new LinkedHashMap<>();
-        private final List<Map.Entry<Group, String>> rewrites = new ArrayList<>();
-
-        void add(Group group, Set<String> links) {
-            groups.putIfAbsent(group.path(), group);
-            names.computeIfAbsent(group.path(), path -> new ArrayList<>()).addAll(links);
-        }
-
-        void addRewrite(Group group, String link) {
-            rewrites.add(Map.entry(group, link));
-        }
-
-        void requireDeletable() throws IOException {
-            for (Map.Entry<String, Group> group : groups.entrySet()) {
-                group.getValue().requireDeletable(names.get(group.getKey()));
-            }
-            for (Map.Entry<Group, String> rewrite : rewrites) {
-                rewrite.getKey().requireDeletable(List.of(rewrite.getValue()));
-            }
-        }
     }
 
     private static String survivingAncestor(String name, Map<String, VersionInfo> all,

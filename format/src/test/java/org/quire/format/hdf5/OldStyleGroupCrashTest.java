@@ -19,7 +19,7 @@ import org.quire.format.storage.Durability;
 
 /**
  * Links added to and deleted from an old-style group (heap growth, node splits, new right keys,
- * freed heap blocks) by a writer killed at every point ({@link CrashSimulator#processCrash}):
+ * freed heap blocks, nodes dropped from the B-tree, the root emptied) by a writer killed at every point ({@link CrashSimulator#processCrash}):
  * after {@link Hdf5File#recover} Quire's verifier passes and the group holds the names before
  * the writer, after its flush or after its close, never a mix; h5py lists the same names.
  */
@@ -30,9 +30,48 @@ class OldStyleGroupCrashTest {
     @TempDir
     Path dir;
 
+    /** Changes a writer makes to /g before a flush or before its close. */
+    @FunctionalInterface
+    private interface Changes {
+        void apply(Group g) throws IOException;
+    }
+
     @Test
     void aKilledWriterLeavesTheNamesOfOneFlush() throws IOException {
-        OldStyleGroupFixture fixture = OldStyleGroupFixture.write(dir, "crash",
+        crashAtEveryPoint("crash", g -> {
+            g.delete("v1");
+            g.delete("v9"); // the last name of its node: a new right key
+            for (String name : OldStyleGroupFixture.names("new-", 14)) {
+                g.createGroup(name); // grows the heap, splits nodes
+            }
+        }, g -> {
+            g.delete("new-3");
+            g.delete("v3");
+            g.createGroup("zz");
+        });
+    }
+
+    @Test
+    void aKilledWriterDroppingNodesLeavesTheNamesOfOneFlush() throws IOException {
+        // the first nodes emptied (dropped from the tree, the root's keys shifted), then the
+        // rest: the root back to level 0 with no child, and a name starting it again
+        List<String> sorted = OldStyleGroupFixture.names("v", 12);
+        java.util.Collections.sort(sorted);
+        crashAtEveryPoint("crash-drop", g -> {
+            for (String name : sorted.subList(0, 6)) {
+                g.delete(name);
+            }
+        }, g -> {
+            for (String name : sorted.subList(6, 12)) {
+                g.delete(name);
+            }
+            g.createGroup("zz");
+        });
+    }
+
+    private void crashAtEveryPoint(String name, Changes beforeFlush, Changes beforeClose)
+            throws IOException {
+        OldStyleGroupFixture fixture = OldStyleGroupFixture.write(dir, name,
                 OldStyleGroupFixture.names("v", 12), List.of());
         byte[] before = Files.readAllBytes(fixture.file());
         CrashSimulator run = new CrashSimulator(Map.of(FILE, before));
@@ -41,16 +80,10 @@ class OldStyleGroupCrashTest {
         try (Hdf5File file = Hdf5File.openForWriting(FILE, run,
                 WriteOptions.DEFAULT.withDurability(Durability.EVERY_FLUSH))) {
             Group g = file.root().group("g");
-            g.delete("v1");
-            g.delete("v9"); // the last name of its node: a new right key
-            for (String name : OldStyleGroupFixture.names("new-", 14)) {
-                g.createGroup(name); // grows the heap, splits nodes
-            }
+            beforeFlush.apply(g);
             file.flush();
             flushed = g.memberNames();
-            g.delete("new-3");
-            g.delete("v3");
-            g.createGroup("zz");
+            beforeClose.apply(g);
             closed = g.memberNames();
         }
         List<String> initial = OldStyleGroupFixture.names("v", 12);

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.BTreeV1Node;
@@ -167,10 +169,10 @@ record OldStyleGroupFixture(Path file, Path twin) {
         return ours;
     }
 
-    /** A group's tree as text without block addresses, its heap segment and its blocks. */
     /**
      * A group's tree as text without block addresses (levels, keys, sibling links present or
-     * not, entries with their names; every symbol table node encodes to its bytes), its heap's size and free list (offset+size, in list
+     * not, entries with their names; every symbol table node encodes to its bytes; every
+     * sibling link points at the node next to it on its level), its heap's size and free list (offset+size, in list
      * order), and the addresses of its heap and nodes. Bytes of a heap outside its strings and
      * free block headers are not compared: libhdf5 writes the free block headers into the
      * segment only when its cache writes the heap, Quire at each change, so freed and padding
@@ -210,20 +212,32 @@ record OldStyleGroupFixture(Path file, Path twin) {
                         BTreeV1Node.GROUP_KEYS, ranks.groupInternalNodeK());
                 Tree tree = new Tree(new ArrayList<>(), heap, data, table.localHeapAddress(),
                         root.level(), new ArrayList<>());
-                tree.walk(file, root, ranks);
+                Map<Integer, List<BTreeV1Node<Long>>> levels = new TreeMap<>();
+                tree.walk(file, root, ranks, levels);
+                for (List<BTreeV1Node<Long>> level : levels.values()) {
+                    for (int i = 0; i < level.size(); i++) {
+                        BTreeV1Node<Long> node = level.get(i);
+                        assertEquals(i == 0 ? -1 : level.get(i - 1).address(),
+                                node.leftSibling(), "left sibling of " + node.address());
+                        assertEquals(i + 1 == level.size() ? -1 : level.get(i + 1).address(),
+                                node.rightSibling(), "right sibling of " + node.address());
+                    }
+                }
                 return tree;
             }
         }
 
-        private void walk(BlockFile file, BTreeV1Node<Long> node, BTreeV1Ranks ranks)
-                throws IOException {
+        /** Depth first; {@code levels} gets each level's nodes left to right. */
+        private void walk(BlockFile file, BTreeV1Node<Long> node, BTreeV1Ranks ranks,
+                          Map<Integer, List<BTreeV1Node<Long>>> levels) throws IOException {
             nodes.add(node.address());
+            levels.computeIfAbsent(node.level(), level -> new ArrayList<>()).add(node);
             lines.add("level " + node.level() + " keys " + node.keys() + " left "
                     + (node.leftSibling() != -1) + " right " + (node.rightSibling() != -1));
             for (long child : node.children()) {
                 if (node.level() > 0) {
                     walk(file, BTreeV1Node.read(file, child, BTreeV1Node.GROUP_KEYS,
-                            ranks.groupInternalNodeK()), ranks);
+                            ranks.groupInternalNodeK()), ranks, levels);
                 } else {
                     StringBuilder line = new StringBuilder("  node");
                     SymbolTableNode read = SymbolTableNode.read(file, child,

@@ -103,21 +103,35 @@ class OldStyleGroupWriteTest {
     }
 
     @Test
-    void aDeletionThatWouldDropANodeIsRefusedBeforeAnyChange() throws IOException {
-        OldStyleGroupFixture fixture = OldStyleGroupFixture.write(dir, "refuse",
+    void deletingEveryNameOfANodeOrOfTheGroupDropsNodesAndH5pyAddsAfter() throws IOException {
+        OldStyleGroupFixture fixture = OldStyleGroupFixture.write(dir, "drop",
                 OldStyleGroupFixture.names("v", 9), List.of());
         Path path = fixture.file();
-        byte[] before = Files.readAllBytes(path);
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Group g = file.root().group("g");
-            // v0 v1 v2 v3 | v4 .. v8: deleting the first four empties the first node
-            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                    () -> g.requireDeletable(List.of("v1", "v2", "v3", "v0")));
-            assertTrue(e.getMessage().startsWith(path + ": cannot delete \"v0\" from group /g "
-                    + "(old format): it is the only link in its symbol table node"),
-                    e.getMessage());
-            assertEquals(OldStyleGroupFixture.names("v", 9), g.memberNames());
+            // v0 v1 v2 v3 | v4 .. v8: the first node empties and leaves the tree
+            for (String name : List.of("v1", "v2", "v3", "v0")) {
+                g.delete(name);
+            }
+            assertEquals(List.of("v4", "v5", "v6", "v7", "v8"), g.memberNames());
         }
-        assertArrayEquals(before, Files.readAllBytes(path), "a refused pre-flight writes nothing");
+        assertEquals(List.of("v4", "v5", "v6", "v7", "v8"), OldStyleGroupFixture.h5pyNames(path));
+        OldFormatReopenTest.h5dumpSucceeds(path);
+        Hdf5Verifier.verify(path);
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Group g = file.root().group("g");
+            for (String name : List.of("v4", "v5", "v6", "v7", "v8")) {
+                g.delete(name);
+            }
+            assertEquals(List.of(), g.memberNames());
+        }
+        assertEquals(List.of(), OldStyleGroupFixture.h5pyNames(path), "an empty group");
+        Hdf5Verifier.verify(path);
+        GroupDeleteTest.h5py(path, "with h5py.File(sys.argv[1], 'r+') as f:",
+                "    f['g'].create_group('again')");
+        assertEquals(List.of("again"), OldStyleGroupFixture.h5pyNames(path));
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertEquals(List.of("again"), file.root().group("g").memberNames());
+        }
     }
 }

@@ -1,6 +1,5 @@
 package org.quire.format.versioned;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,7 +12,6 @@ import static org.quire.format.versioned.VersionedInteropTest.quireLines;
 import static org.quire.format.versioned.VersionedInteropTest.rows;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,22 +92,22 @@ class DefaultFormatVersionsTest {
                     after.toString());
         }
 
-        // Deleting p1 rewrites p0's and p2's views, grp/t the only link in its group there.
-        byte[] before = Files.readAllBytes(path);
+        // Deleting p1 rewrites p0's and p2's views: grp/t, the only link of p0's grp, leaves
+        // its symbol table node (dropped from grp's B-tree) and is linked again.
         try (VersionedFile vf = VersionedFile.openForWriting(path)) {
-            UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
-                    () -> vf.deleteVersions("p1"));
-            assertTrue(refused.getMessage().contains("cannot delete \"t\" from group "
-                    + "/_version_data/versions/p0/grp (old format): it is the only link in its "
-                    + "symbol table node"), refused.getMessage());
-        }
-        assertArrayEquals(before, Files.readAllBytes(path), "a refused deletion changes nothing");
-
-        // From q2 on, grp holds t and u.
-        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
-            vf.deleteVersions("p0", "p1", "p2", "q1", "py2");
+            vf.deleteVersions("p1");
             vf.verify();
         }
+        List<String> withoutP1 = readByEveryone(path, "q5");
+        assertTrue(kind(withoutP1, "D|").contains("D|p0|grp/t|<i8|5|5,5,5,5,5"),
+                withoutP1.toString());
+        String stab = layout(path, true, "x", "grp/t").get(1);
+        // From q2 on, grp holds t and u.
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.deleteVersions("p0", "p2", "q1", "py2");
+            vf.verify();
+        }
+        assertEquals(stab, layout(path, true, "x", "grp/t").get(1), "no versions node emptied");
         List<String> left = readByEveryone(path, "q5");
         // p0 <- p1 <- p2 <- q1 <- q2 <- py1 <- q3 <- py2 <- q4 <- py3 <- q5, five deleted.
         for (String parent : List.of("V|q2|__first_version__|", "V|q4|q3|", "V|q5|py3|")) {
@@ -124,6 +122,35 @@ class DefaultFormatVersionsTest {
         assertEquals("4|2", rowsLeft.remove("grp/t"));
         assertEquals("6|3", rowsAfter.remove("grp/t"));
         assertEquals(rowsLeft, rowsAfter);
+    }
+
+    /**
+     * Deleting versions p3 ... p9 of versioned-hdf5's twelve empties the versions group's last
+     * symbol table node ({@code __first_version__ p0 p1 p10 p11 p2 | p3 ... p9}, as libhdf5
+     * split them), which leaves its B-tree; every survivor's view {@code grp/t}, the only link
+     * of its {@code grp}, is deleted and linked again. versioned-hdf5 reads the rest and
+     * commits on top.
+     */
+    @Test
+    void deletingVersionsEmptiesANodeOfTheVersionsGroup() throws IOException {
+        Path path = dir.resolve("twelve.h5");
+        client("create-default", path.toString(), "12");
+        assertEquals("STAB|0|2", layout(path, true, "x", "grp/t").get(1).replaceAll("\\|\\d+$", ""));
+        assertEquals("|p2|p9", versionsTreeKeys(path), "h5debug: the root's keys");
+        try (VersionedFile vf = VersionedFile.openForWriting(path)) {
+            vf.deleteVersions("p3", "p4", "p5", "p6", "p7", "p8", "p9");
+            vf.verify();
+        }
+        assertEquals("STAB|0|1", layout(path, true, "x", "grp/t").get(1).replaceAll("\\|\\d+$", ""),
+                "the versions group's tree has one node left");
+        assertEquals("|p2", versionsTreeKeys(path), "the right key of the last child left");
+        assertEquals(List.of("__first_version__", "p0", "p1", "p10", "p11", "p2"),
+                h5pyVersionNames(path));
+        List<String> left = readByEveryone(path, "p11");
+        assertEquals(5, kind(left, "V|").size(), left.toString());
+        assertTrue(kind(left, "D|").contains("D|p0|grp/t|<i8|5|5,5,5,5,5"), left.toString());
+        List<String> more = client("commit", path.toString(), "py1", "change");
+        assertEquals(quireLines(path), kind(more, "D|"));
     }
 
     /**
@@ -254,6 +281,30 @@ class DefaultFormatVersionsTest {
             assertTrue(lines.get(3).startsWith("CHUNKS|grp/t|v1 B-tree|"), lines.toString());
         }
         return lines;
+    }
+
+    /**
+     * The names of the keys of the versions group's B-tree root as h5debug reads them (key 0,
+     * then each child's right key), joined by "|".
+     */
+    private static String versionsTreeKeys(Path path) {
+        ExternalTools.Result result = ExternalTools.run(List.of(ExternalTools.PYTHON.toString(),
+                "-c", String.join("\n",
+                        "import h5py, subprocess, sys",
+                        "def debug(*args):",
+                        "    return subprocess.run(['h5debug', sys.argv[1]] + [str(a) for a in args],",
+                        "                          check=True, capture_output=True, text=True).stdout",
+                        "def field(out, name):",
+                        "    return [l.split(':', 1)[1].strip() for l in out.splitlines()",
+                        "            if l.strip().startswith(name + ':')]",
+                        "with h5py.File(sys.argv[1], 'r') as f:",
+                        "    header = h5py.h5o.get_info(f['_version_data/versions'].id).addr",
+                        "stab = debug(header)",
+                        "tree = debug(field(stab, 'B-tree address')[0], field(stab, 'Name heap address')[0])",
+                        "names = field(tree, 'Name')",
+                        "print('|'.join([names[0]] + names[1::2]))"), path.toString()), 120);
+        assertEquals(0, result.exitCode(), result.output());
+        return result.stdout().strip();
     }
 
     /** The names in /_version_data/versions, as h5py lists them. */

@@ -15,7 +15,8 @@ import org.quire.format.hdf5.layout.BlockFile;
 
 /**
  * Inserts into a version-1 B-tree (specification III.A.1) of either node type the way
- * libhdf5's H5B.c does, so the file looks as if libhdf5 had written it:
+ * libhdf5's H5B.c does, so the file looks as if libhdf5 had written it (and drops a group
+ * tree's emptied child as H5B.c does: {@link #removeChild}):
  * <ul>
  * <li>the descent picks child {@code i} by the item's {@link Item#compare} against keys
  * {@code i} and {@code i + 1}; an item before the first key or after the last goes to the
@@ -92,8 +93,9 @@ public final class BTreeV1Writer<K> {
         }
     }
 
-    /** One insertion: how the item compares with keys, and what the node type does at level 0. */
-    public interface Item<K> {
+    /** How an item compares with keys: what a descent needs. */
+    @FunctionalInterface
+    public interface Search<K> {
 
         /**
          * libhdf5's "cmp3": negative when the item lies before {@code left}, positive when it
@@ -101,6 +103,10 @@ public final class BTreeV1Writer<K> {
          * takes it.
          */
         int compare(K left, K right) throws IOException;
+    }
+
+    /** One insertion: how the item compares with keys, and what the node type does at level 0. */
+    public interface Item<K> extends Search<K> {
 
         /**
          * Inserts the item into (or beside) the level-0 child {@code child} between {@code left}
@@ -173,7 +179,7 @@ public final class BTreeV1Writer<K> {
     private final long root;
     private final int nodeSize;
     private final NodeCheck<K> check;
-    /** Why an insertion failed after its first change (the cache holds half of it), or null. */
+    /** Why a change failed after its first change (the cache holds half of it), or null. */
     private String broken;
 
     /** The tree rooted at {@code root}, in nodes of 2 x {@code k} children. */
@@ -251,16 +257,158 @@ public final class BTreeV1Writer<K> {
         }
     }
 
+    /**
+     * Drops the level-0 child whose keys hold {@code item} from a tree of node type 0 (group
+     * nodes: the right key of a child is its critical key), as libhdf5's H5B__remove_helper
+     * does when the symbol table node below returns H5B_INS_REMOVE (its last entry left):
+     * <ul>
+     * <li>every node on the path left with no child is dropped (its space not reused): its left
+     * neighbour takes its right sibling pointer, its right neighbour its left sibling pointer
+     * and its first key;</li>
+     * <li>the deepest node keeping children loses the child and the key right of it; when that
+     * was its last child, its new last key is copied into its right neighbour's first key and up
+     * into every parent (and that parent's right neighbour) whose last child it is;</li>
+     * <li>a root left with no child stays where it is, level 0 with no children (its key 0
+     * kept), so the next insertion starts the tree again.</li>
+     * </ul>
+     * Every node it changes (path and neighbours) is read and checked first, as for {@link
+     * #insert}; a failure after the first change leaves the writer refusing every call.
+     *
+     * @throws IllegalArgumentException no child's keys hold the item
+     * @throws IllegalStateException    an earlier change failed half way
+     */
+    public void removeChild(Search<K> item) throws IOException {
+        requireIntact();
+        if (format.nodeType() != BTreeV1Node.GROUP_KEYS.nodeType()) {
+            throw new UnsupportedOperationException(file.path() + ": the version 1 B-tree at "
+                    + root + " is of node type " + format.nodeType()
+                    + "; children are removed from group trees (type 0) only");
+        }
+        List<BlockEntry<?>> held = new ArrayList<>();
+        boolean changing = false;
+        try {
+            List<Step<K>> path = descend(item, held);
+            if (path.get(path.size() - 1).edge() != Edge.WITHIN) {
+                throw new IllegalArgumentException(file.path() + ": no child of the version 1 "
+                        + "B-tree at " + root + " holds the item to remove");
+            }
+            int keeper = path.size() - 1;
+            while (keeper > 0 && path.get(keeper).entry().value().children.size() == 1) {
+                keeper--;
+            }
+            Map<Long, BlockEntry<Node<K>>> neighbours = new HashMap<>();
+            for (int p = keeper + 1; p < path.size(); p++) {
+                Node<K> dropped = path.get(p).entry().value();
+                neighbour(path.get(p).entry(), dropped.left, neighbours, held);
+                neighbour(path.get(p).entry(), dropped.right, neighbours, held);
+            }
+            Step<K> cut = path.get(keeper);
+            Node<K> kept = cut.entry().value();
+            int i = cut.i();
+            // the keeper's new last key climbs when it loses its last child (and keeps others)
+            boolean climbs = kept.children.size() > 1 && i == kept.children.size() - 1;
+            for (int p = keeper; climbs && p >= 0 && isLastChild(path, p, keeper); p--) {
+                Step<K> step = path.get(p);
+                neighbour(step.entry(), step.entry().value().right, neighbours, held);
+            }
+            changing = true;
+            for (int p = keeper + 1; p < path.size(); p++) {
+                drop(path.get(p).entry().value(), neighbours);
+            }
+            kept.children.remove(i);
+            if (kept.children.isEmpty()) {
+                kept.keys.subList(1, kept.keys.size()).clear();
+                kept.level = 0;
+            } else {
+                kept.keys.remove(i + 1);
+            }
+            changed(cut.entry());
+            if (!climbs) {
+                return;
+            }
+            K key = kept.keys.get(kept.keys.size() - 1);
+            for (int p = keeper; p >= 0; p--) {
+                Step<K> step = path.get(p);
+                Node<K> node = step.entry().value();
+                if (p < keeper) {
+                    node.keys.set(step.i() + 1, key);
+                    changed(step.entry());
+                }
+                if (!isLastChild(path, p, keeper)) {
+                    break;
+                }
+                BlockEntry<Node<K>> right = neighbours.get(node.right);
+                if (right != null) {
+                    right.value().keys.set(0, key);
+                    changed(right);
+                }
+            }
+        } catch (Throwable failure) {
+            if (changing) {
+                broken = failure.toString();
+            }
+            throw failure;
+        } finally {
+            for (int i = held.size() - 1; i >= 0; i--) {
+                cache.unprotect(held.get(i));
+            }
+        }
+    }
+
+    /**
+     * Whether the key change climbing from the keeper passes node {@code p} of {@code path} on
+     * (to its right neighbour and its parent): the keeper always, a node above it when the
+     * child the path takes is its last.
+     */
+    private static <K> boolean isLastChild(List<Step<K>> path, int p, int keeper) {
+        Step<K> step = path.get(p);
+        return p == keeper || step.i() == step.entry().value().children.size() - 1;
+    }
+
+    /** Reads, checks and holds the neighbour at {@code address} of {@code entry}, if defined. */
+    private void neighbour(BlockEntry<Node<K>> entry, long address,
+                           Map<Long, BlockEntry<Node<K>>> neighbours, List<BlockEntry<?>> held)
+            throws IOException {
+        if (!Addresses.isDefined(address) || neighbours.containsKey(address)) {
+            return;
+        }
+        BlockEntry<Node<K>> sibling = protect(address);
+        held.add(sibling);
+        neighbours.put(address, sibling);
+        BTreeV1Node<K> read = sibling.value().snapshot(address);
+        if (read.level() != entry.value().level) {
+            throw corrupt(address + BTreeV1Node.LEVEL_OFFSET, "node level",
+                    entry.value().level + " (the level of its sibling at " + entry.address() + ")",
+                    Integer.toString(read.level()));
+        }
+        check.check(null, -1, read);
+    }
+
+    /** Unlinks the emptied node {@code node} from its neighbours (H5B__remove_helper). */
+    private void drop(Node<K> node, Map<Long, BlockEntry<Node<K>>> neighbours) {
+        BlockEntry<Node<K>> left = neighbours.get(node.left);
+        if (left != null) {
+            left.value().right = node.right;
+            changed(left);
+        }
+        BlockEntry<Node<K>> right = neighbours.get(node.right);
+        if (right != null) {
+            right.value().keys.set(0, node.keys.get(0));
+            right.value().left = node.left;
+            changed(right);
+        }
+    }
+
     private void requireIntact() {
         if (broken != null) {
             throw new IllegalStateException(file.path() + ": the version 1 B-tree at " + root
-                    + " is half changed by an insertion that failed (" + broken
+                    + " is half changed by a change that failed (" + broken
                     + "); nothing more is read or written through it");
         }
     }
 
     /** The path of {@code item} from the root, each node protected, checked and held. */
-    private List<Step<K>> descend(Item<K> item, List<BlockEntry<?>> held) throws IOException {
+    private List<Step<K>> descend(Search<K> item, List<BlockEntry<?>> held) throws IOException {
         List<Step<K>> path = new ArrayList<>();
         BlockEntry<Node<K>> entry = protect(root);
         held.add(entry);
@@ -283,7 +431,7 @@ public final class BTreeV1Writer<K> {
     }
 
     /** libhdf5's binary search: it stops at the first child whose keys hold the item. */
-    private Step<K> step(BlockEntry<Node<K>> entry, Item<K> item) throws IOException {
+    private Step<K> step(BlockEntry<Node<K>> entry, Search<K> item) throws IOException {
         Node<K> node = entry.value();
         int n = node.children.size();
         if (n == 0) {

@@ -1,5 +1,6 @@
 package org.quire.format.hdf5.btree;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -206,6 +207,33 @@ class BTreeV1WriterTest {
             CorruptFileException e = assertThrows(CorruptFileException.class,
                     () -> writer.insert(new NameInsertion(group.names(), "b1")));
             assertEquals(child + BTreeV1Node.LEVEL_OFFSET, e.offset());
+        }
+    }
+
+    @Test
+    void aDamagedNeighbourFailsARemovalBeforeAnyChange() throws IOException {
+        Group group = group("remove-checked.h5", 1 << 20);
+        try (Storage ignored = group.storage()) {
+            for (char c = 'b'; c <= 'k'; c++) {
+                group.writer().insert(new NameInsertion(group.names(), Character.toString(c)));
+            }
+            group.cache().flush();
+            BTreeV1Node<Long> root = group.read(group.root());
+            BTreeV1Node<Long> left = group.read(root.children()[0]);
+            long right = root.children()[1];
+            // dropping the left leaf's last child puts its new right key into the right leaf
+            group.file().write(right + BTreeV1Node.LEVEL_OFFSET, new byte[] {1});
+            MetadataCache fresh = new MetadataCache(group.storage(), 1 << 20, Durability.NONE);
+            BTreeV1Writer<Long> writer = new BTreeV1Writer<>(group.file(), fresh,
+                    BTreeV1Node.GROUP_KEYS, K, group.root());
+            String last = group.names().name(left.keys().get(left.entries()));
+            CorruptFileException e = assertThrows(CorruptFileException.class,
+                    () -> writer.removeChild(new NameInsertion(group.names(), last)));
+            assertEquals(right + BTreeV1Node.LEVEL_OFFSET, e.offset());
+            for (BTreeV1Node<Long> node : List.of(root, left)) {
+                assertArrayEquals(node.encode(BTreeV1Node.GROUP_KEYS, K), writer.node(
+                        node.address()).encode(BTreeV1Node.GROUP_KEYS, K), "changed nothing");
+            }
         }
     }
 
