@@ -148,6 +148,25 @@ class SymbolTableRemoveTest {
     }
 
     @Test
+    void aDroppedMiddleNodesNeighboursAreWrittenRelinked() throws IOException {
+        // h5py writes the names; Quire removes m24..m27, the whole of one leaf whose left
+        // neighbour (same parent) and right neighbour (next parent) change no other way: only
+        // their relinking (and the right one's first key) reaches the file
+        BTreeV1Ranks small = new BTreeV1Ranks(2, 2, BTreeV1Ranks.DEFAULT.chunkNodeK());
+        List<String> names = OldStyleGroupFixture.names("m", 40);
+        List<String> sorted = new ArrayList<>(names);
+        Collections.sort(sorted);
+        assertEquals(List.of("m24", "m25", "m26", "m27"), sorted.subList(17, 21));
+        List<String> ops = new ArrayList<>();
+        for (String name : sorted.subList(17, 21)) {
+            ops.add("-" + name);
+        }
+        OldStyleGroupFixture.Tree tree = OldStyleGroupFixture.check(dir, "middle", names, ops,
+                small);
+        assertTrue(tree.rootLevel() >= 2, "levels: " + tree.rootLevel());
+    }
+
+    @Test
     void aRightKeyReachingASiblingIsCopiedIntoItsFirstKey() throws IOException {
         List<String> inserts = SymbolTableInsertTest.plus(OldStyleGroupFixture.names("n", 150));
         // n80 is the last name under the first leaf: its node's new right key climbs to the
