@@ -166,6 +166,8 @@ class BlockFileTest {
             int queries = storage.sizeQueries;
             assertArrayEquals(new byte[] {12, 13, 14, 15}, file.read(12, 4, "node"));
             assertArrayEquals(new byte[] {15}, file.read(15, 1, "node"));
+            assertArrayEquals(new byte[] {0}, file.read(0, 1, "superblock"));
+            assertArrayEquals(new byte[0], file.read(16, 0, "empty message"));
             assertTrue(file.reaches(16));
             assertEquals(queries, storage.sizeQueries, "the write made 16 bytes known");
             assertFalse(file.reaches(17));
@@ -216,6 +218,12 @@ class BlockFileTest {
             file.read(1, direct, "direct");
             assertEquals(3, direct.position());
             assertEquals(3, direct.get(2));
+            ByteBuffer past = ByteBuffer.allocateDirect(4);
+            CorruptFileException beyond = assertThrows(CorruptFileException.class,
+                    () -> file.read(85, past, "chunk"));
+            assertEquals("address", beyond.field());
+            assertEquals("a block of 4 bytes inside the file of 88 bytes", beyond.expected());
+            assertEquals(0, past.position(), "nothing read");
             file.write(88, new byte[] {-1});
             assertEquals(89, file.endOfAllocation());
             assertEquals(601, Files.size(path));
