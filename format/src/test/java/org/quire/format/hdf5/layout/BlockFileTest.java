@@ -195,6 +195,14 @@ class BlockFileTest {
             assertEquals("bytes", e.field());
             assertEquals("4 bytes", e.expected());
             assertEquals("2 bytes before end of file", e.found());
+            // Into a buffer already holding 3 bytes: the count is of this read's bytes.
+            ByteBuffer partly = ByteBuffer.allocate(7).position(3);
+            CorruptFileException into = assertThrows(CorruptFileException.class,
+                    () -> file.read(4, partly, "local heap"));
+            assertEquals(6, into.offset());
+            assertEquals("4 bytes", into.expected());
+            assertEquals("2 bytes before end of file", into.found());
+            assertEquals(5, partly.position());
         }
     }
 
