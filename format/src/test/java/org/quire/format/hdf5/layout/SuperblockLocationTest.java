@@ -3,6 +3,7 @@ package org.quire.format.hdf5.layout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -183,6 +184,8 @@ class SuperblockLocationTest {
         assertEquals("superblock", e.structure());
         assertEquals(0, e.offset());
         assertEquals("a block of 9 bytes inside the file of 8 bytes", e.expected());
+        assertTrue(e.getMessage().contains("corrupt superblock at offset 0: address expected"),
+                e.getMessage());
         assertThrows(WrongFormatException.class,
                 () -> read("shorter.h5", Arrays.copyOf(cut, cut.length - 1)));
         CorruptFileException atZero = assertThrows(CorruptFileException.class,
@@ -196,6 +199,10 @@ class SuperblockLocationTest {
                 () -> read("three.h5", "abc".getBytes(StandardCharsets.US_ASCII)));
         assertEquals("it starts with 61 62 63 (\"abc\"), and no HDF5 signature 89 48 44 46 0d 0a"
                 + " 1a 0a (\".HDF....\") is at offset 0, 512, 1024, 2048, ...", three.found());
+        WrongFormatException spaced = assertThrows(WrongFormatException.class,
+                () -> read("spaced.h5", new byte[] {' ', '~', 0x1f, 0x7f}));
+        assertTrue(spaced.found().startsWith("it starts with 20 7e 1f 7f (\" ~..\")"),
+                spaced.found());
         WrongFormatException empty = assertThrows(WrongFormatException.class,
                 () -> read("empty.h5", new byte[0]));
         assertEquals("it is empty", empty.found());
