@@ -2,6 +2,7 @@ package org.quire.format.hdf5.layout;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
@@ -90,5 +91,83 @@ class BTreeV2GeometryTest {
         assertEquals(1, Integer.signum(BTreeV2ChunkRecord.compare(new long[] {-1L, 0},
                 new long[] {5, 0})));
         assertEquals(0, BTreeV2ChunkRecord.compare(new long[] {4, 4}, new long[] {4, 4}));
+    }
+
+    /** H5B2hdr.c refuses nodes that do not fit the 2-byte record counts; Quire also memory. */
+    @Test
+    void nodeSizesAreAcceptedUpToTheLargestArrayAndLeavesUpTo65535Records() {
+        // 2^31 - 1 bytes: a leaf of 53,687 records of 40,000 bytes; one byte more is refused.
+        BTreeV2Geometry largest = new BTreeV2Geometry(Integer.MAX_VALUE, 40_000);
+        assertEquals((Integer.MAX_VALUE - 10) / 40_000, largest.capacity(0));
+        assertEquals(Integer.MAX_VALUE, largest.nodeSize());
+        IllegalArgumentException memory = assertThrows(IllegalArgumentException.class,
+                () -> new BTreeV2Geometry(1L << 31, 40_000));
+        assertEquals("nodes of 2147483648 bytes do not fit in memory", memory.getMessage());
+
+        // 65,535 one-byte records: counts of 2 bytes; 65,536 do not fit a count.
+        BTreeV2Geometry widest = new BTreeV2Geometry(10 + 65_535, 1);
+        assertEquals(65_535, widest.capacity(0));
+        assertEquals(2, widest.recordCountSize());
+        // depth 1: pointers of address + 2-byte count, (65,545 - 10 - 10) / (1 + 10)
+        assertEquals(5_956, widest.capacity(1));
+        IllegalArgumentException many = assertThrows(IllegalArgumentException.class,
+                () -> new BTreeV2Geometry(10 + 65_536, 1));
+        assertEquals("nodes of 65546 bytes hold 65536 records of 1 bytes; need 2..65535",
+                many.getMessage());
+    }
+
+    /** The count fields are floor(log2(max) / 8) + 1 bytes (H5VM_limit_enc_size): 255 one, 256 two. */
+    @Test
+    void leavesOf255RecordsCountInOneByteAnd256InTwo() {
+        BTreeV2Geometry one = new BTreeV2Geometry(10 + 255 * 8, 8);
+        assertEquals(255, one.capacity(0));
+        assertEquals(1, one.recordCountSize());
+        assertEquals(8 + 1, one.childPointerSize(1));
+        BTreeV2Geometry two = new BTreeV2Geometry(10 + 256 * 8, 8);
+        assertEquals(256, two.capacity(0));
+        assertEquals(2, two.recordCountSize());
+        assertEquals(8 + 2, two.childPointerSize(1));
+    }
+
+    /**
+     * The smallest tree: 237-byte nodes of 100-byte records hold 2 records in a leaf and 2 in an
+     * internal node ((237 - 10 - 9) / (100 + 9)); at depth 2 the pointers carry a 1-byte
+     * subtree total (at most 3 * 2 + 2 = 8) and only 1 record fits, so depth 1 is the deepest.
+     */
+    @Test
+    void internalNodesOfExactlyTwoRecordsAreTheSmallestTree() {
+        BTreeV2Geometry smallest = new BTreeV2Geometry(237, 100);
+        assertEquals(2, smallest.capacity(0));
+        assertEquals(2, smallest.capacity(1));
+        assertEquals(8, smallest.subtreeCapacity(1));
+        assertEquals(1, smallest.subtreeCountSize(1));
+        assertEquals(1, smallest.maxDepth());
+        // One byte less: the leaf still holds 2, an internal node 1.
+        IllegalArgumentException internal = assertThrows(IllegalArgumentException.class,
+                () -> new BTreeV2Geometry(236, 100));
+        assertEquals("internal nodes of 236 bytes hold fewer than 2 records of 100 bytes",
+                internal.getMessage());
+        IllegalArgumentException leaf = assertThrows(IllegalArgumentException.class,
+                () -> new BTreeV2Geometry(209, 100));
+        assertEquals("nodes of 209 bytes hold 1 records of 100 bytes; need 2..65535",
+                leaf.getMessage());
+        IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+                () -> new BTreeV2Geometry(2048, 0));
+        assertEquals("nodes of 2048 bytes hold 0 records of 0 bytes; need 2..65535",
+                empty.getMessage());
+    }
+
+    /** The geometry made last is reused only for the same node and record size. */
+    @Test
+    void theLastGeometryIsReusedOnlyForTheSameSizes() {
+        BTreeV2Geometry first = BTreeV2Geometry.of(2048, 24);
+        assertSame(first, BTreeV2Geometry.of(2048, 24));
+        BTreeV2Geometry otherRecord = BTreeV2Geometry.of(2048, 28);
+        assertEquals(28, otherRecord.recordSize());
+        assertEquals((2048 - 10) / 28, otherRecord.capacity(0));
+        BTreeV2Geometry otherNode = BTreeV2Geometry.of(4096, 28);
+        assertEquals(4096, otherNode.nodeSize());
+        assertEquals((4096 - 10) / 28, otherNode.capacity(0));
+        assertSame(otherNode, BTreeV2Geometry.of(4096, 28));
     }
 }

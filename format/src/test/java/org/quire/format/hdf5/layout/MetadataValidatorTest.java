@@ -67,4 +67,29 @@ class MetadataValidatorTest {
                 () -> MetadataValidator.verify(FILE, 100, new byte[6], HEADER));
         assertEquals("block size", e.field());
     }
+
+    /** Signature bytes from space to tilde are shown as text, the rest as escapes. */
+    @Test
+    void aSignatureIsShownAsTextFromSpaceToTildeAndEscapedOutside() {
+        byte[] block = validBlock();
+        block[0] = ' ';
+        block[1] = '~';
+        block[2] = 0x1f;
+        block[3] = 0x7f;
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> MetadataValidator.verify(FILE, 100, block, HEADER));
+        assertEquals("\" ~\\x1f\\x7f\"", e.found());
+    }
+
+    /** A block of only a checksum (of no bytes: lookup3's 0xdeadbeef) matches; a shorter one cannot. */
+    @Test
+    void aBlockOfOnlyItsChecksumMatchesAndAShorterOneDoesNot() {
+        int ofNothing = JenkinsLookup3.checksum(new byte[0], 0, 0);
+        assertEquals(0xdeadbeef, ofNothing);
+        byte[] block = new LittleEndianWriter().putInt(ofNothing).toByteArray();
+        assertTrue(MetadataValidator.checksumMatches(block));
+        block[3] ^= 1;
+        assertEquals(false, MetadataValidator.checksumMatches(block));
+        assertEquals(false, MetadataValidator.checksumMatches(new byte[3]));
+    }
 }
