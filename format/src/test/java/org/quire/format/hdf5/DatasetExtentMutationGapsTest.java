@@ -87,19 +87,20 @@ class DatasetExtentMutationGapsTest {
 
     @Test
     void sizesUpToTheMaximumAreAcceptedAndBeyondItRefused() throws IOException {
-        try (Hdf5File file = Hdf5File.create(dir.resolve("limits.h5"))) {
+        Path path = dir.resolve("limits.h5");
+        try (Hdf5File file = Hdf5File.create(path)) {
             Dataset d = file.root().createDataset("d", chunked(10, COLUMNS).build());
             d.setExtent(10, COLUMNS);
             assertArrayEquals(new long[] {10, COLUMNS}, d.shape());
-            assertEquals("cannot resize [10, 6] to [11, 6] (maximum [10, 6])", assertThrows(
+            assertEquals(path + ": cannot resize /d from [10, 6] to [11, 6] (maximum [10, 6])", assertThrows(
                     IllegalArgumentException.class, () -> d.setExtent(11, COLUMNS))
                     .getMessage());
-            assertEquals("cannot resize [10, 6] to [-1, 6] (maximum [10, 6])", assertThrows(
+            assertEquals(path + ": cannot resize /d from [10, 6] to [-1, 6] (maximum [10, 6])", assertThrows(
                     IllegalArgumentException.class, () -> d.setExtent(-1, COLUMNS))
                     .getMessage());
-            assertEquals("rank 1, dataset has 2", assertThrows(IllegalArgumentException.class,
+            assertEquals(path + ": /d: rank 1, dataset has 2", assertThrows(IllegalArgumentException.class,
                     () -> d.setExtent(10)).getMessage());
-            assertEquals("cannot extend [10, 6] to [9, 6] (maximum [10, 6])", assertThrows(
+            assertEquals(path + ": cannot extend /d from [10, 6] to [9, 6] (maximum [10, 6])", assertThrows(
                     IllegalArgumentException.class, () -> d.extend(9, COLUMNS)).getMessage());
             d.setExtent(0, 0);
             assertArrayEquals(new long[] {0, 0}, d.shape());
@@ -127,7 +128,7 @@ class DatasetExtentMutationGapsTest {
             file.root().createDataset("c", Datatype.INT64, new long[] {4}, new byte[32]);
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> file.root().dataset("c").setExtent(2));
-            assertEquals("/c is contiguous, not chunked", e.getMessage());
+            assertEquals(path + ": /c is contiguous, not chunked", e.getMessage());
             file.root().createDataset("d", chunked(ROWS, COLUMNS).build());
         }
         try (Hdf5File file = Hdf5File.open(path)) {
