@@ -864,6 +864,22 @@ public final class Hdf5File implements AutoCloseable {
         }
     }
 
+    /**
+     * Gives up every change since the last flush because {@code operation} (a phrase:
+     * "deleting versions r1, r2") failed part-way with {@code cause}, after changing the file
+     * in memory: on disk the file stays as a writer killed now would leave it, at its last
+     * flush. From here on every flush and every metadata block read or created throws {@link
+     * org.quire.format.hdf5.cache.AbandonedChangesException} (one line naming the file, the
+     * operation and {@code quire h5 clear FILE}), and {@link #close} releases the file without
+     * writing (the journal, and a version 0 or 1 superblock's writing guard, stay), for {@link
+     * #recover} to make it readable at that flush. Nothing to give up in a read-only file.
+     */
+    public void abandonChanges(String operation, Throwable cause) {
+        if (writable) {
+            cache.abandon(operation, cause);
+        }
+    }
+
     /** Whether {@link #startSwmrWrite()} was called: readers may follow the file. */
     public boolean isSwmrWriting() {
         return swmrWriting;
@@ -885,6 +901,7 @@ public final class Hdf5File implements AutoCloseable {
         boolean flushed = false;
         try {
             if (writable) {
+                // After an incomplete flush or abandoned changes nothing is written: recover().
                 cache.requireNoIncompleteFlush();
                 requireNotCutShort();
                 consistencyFlags = 0;

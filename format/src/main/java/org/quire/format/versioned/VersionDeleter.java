@@ -37,7 +37,10 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * The hash table is LZF-filtered (§1.2), so its rewritten chunks go to new space, never over
  * the flushed ones. A crash recovers to the old state or to the state of flush 1, 2 or 3 (the
  * new versions; in 1 and 2 raw_data has unnamed rows past {@code largest_index}, which the
- * next commit cuts), each reading its versions' values.
+ * next commit cuts), each reading its versions' values. An exception once the first change is
+ * made (a full disk, an I/O error, a damaged block found part-way) abandons the changes not
+ * yet flushed ({@link Hdf5File#abandonChanges}) and is rethrown: the file stays as a kill at
+ * that moment leaves it, and closing writes nothing more.
  */
 final class VersionDeleter {
 
@@ -70,6 +73,18 @@ final class VersionDeleter {
         for (String dataset : datasets) {
             relocations.put(dataset, plan(dataset, survivors));
         }
+        try {
+            change(doomed, all, survivors, relocations);
+        } catch (Throwable e) {
+            file.abandonChanges("deleting versions " + String.join(", ", doomed), e);
+            throw e;
+        }
+    }
+
+    /** The changes and their three flushes, planned by reading alone (refusals come before). */
+    private void change(Set<String> doomed, Map<String, VersionInfo> all,
+                        List<VersionInfo> survivors, Map<String, Relocation> relocations)
+            throws IOException {
         for (Map.Entry<String, Relocation> relocation : relocations.entrySet()) {
             String dataset = relocation.getKey();
             if (relocation.getValue().maps.isEmpty()) {

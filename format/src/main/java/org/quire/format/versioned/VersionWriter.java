@@ -25,7 +25,9 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * current_version}, last, replaced in place; then one flush, which publishes all of it
  * together (docs/hdf5.md, "Crashes and recovery"). A failure before the flush removes the
  * version group and leaves the current version; chunks already stored stay as unreferenced
- * slots a later commit may reuse, as in versioned-hdf5.
+ * slots a later commit may reuse, as in versioned-hdf5. When removing the version group fails
+ * too, the changes since the last flush are abandoned ({@link Hdf5File#abandonChanges}): the
+ * file keeps its last flush.
  */
 final class VersionWriter {
 
@@ -76,6 +78,8 @@ final class VersionWriter {
                 versions.delete(staged.name());
             } catch (IOException | RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
+                // The version group is still in memory: no flush may publish it.
+                file.abandonChanges("committing version " + staged.name(), e);
             }
             throw e;
         }

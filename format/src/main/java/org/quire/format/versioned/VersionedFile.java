@@ -386,6 +386,11 @@ public final class VersionedFile implements AutoCloseable {
      * Deletes versions {@code names} and compacts every dataset's raw_data to the chunks the
      * remaining versions use (see {@link VersionDeleter}); a remaining version whose parent was
      * deleted gets its nearest remaining ancestor as parent, and so does a deleted current one.
+     * An exception once the deletion has begun changing the file (a full disk, an I/O error, a
+     * damaged block found part-way) is rethrown and leaves the file as a kill at that moment
+     * would, its last flush on disk: every later change is refused ({@link
+     * org.quire.format.hdf5.cache.AbandonedChangesException}), {@link #close} writes nothing,
+     * and {@link Hdf5File#recover} ({@code quire h5 clear FILE}) makes the file readable again.
      *
      * @throws NoSuchElementException   a name is not a version
      * @throws IllegalArgumentException a name is {@code __first_version__}

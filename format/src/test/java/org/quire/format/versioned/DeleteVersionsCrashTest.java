@@ -31,19 +31,19 @@ import org.quire.format.storage.CrashSimulator;
  */
 class DeleteVersionsCrashTest {
 
-    private static final Path FILE = Path.of("versions.h5");
-    private static final List<String> DOOMED = List.of("r1", "r2", "r4");
+    static final Path FILE = Path.of("versions.h5");
+    static final List<String> DOOMED = List.of("r1", "r2", "r4");
 
     /** Versions (name, parent) with each dataset's shape and values; the current version. */
-    private record Snapshot(String current, Map<String, String> parents,
-                            Map<String, Map<String, List<Long>>> values) {
+    record Snapshot(String current, Map<String, String> parents,
+                    Map<String, Map<String, List<Long>>> values) {
     }
 
     /**
      * r0 ... r6 in a chain, x of 11 elements (chunks of 4, fill -7), r{i} setting x[i];
      * y (chunks of 2) in r0 to r3 only, z only in r1 (its store goes with r1).
      */
-    private static CrashSimulator chain() throws IOException {
+    static CrashSimulator chain() throws IOException {
         CrashSimulator simulator = new CrashSimulator();
         try (VersionedFile vf = VersionedFile.create(FILE, simulator)) {
             vf.commit("r0", "", DAY, v -> {
@@ -71,7 +71,7 @@ class DeleteVersionsCrashTest {
         return simulator;
     }
 
-    private static Snapshot snapshot(VersionedFile vf) throws IOException {
+    static Snapshot snapshot(VersionedFile vf) throws IOException {
         Map<String, String> parents = new LinkedHashMap<>();
         Map<String, Map<String, List<Long>>> values = new LinkedHashMap<>();
         for (VersionInfo version : vf.versions()) {
@@ -87,7 +87,7 @@ class DeleteVersionsCrashTest {
         return new Snapshot(vf.currentVersion(), parents, values);
     }
 
-    private static Snapshot snapshot(Map<Path, byte[]> files) throws IOException {
+    static Snapshot snapshot(Map<Path, byte[]> files) throws IOException {
         CrashSimulator disk = new CrashSimulator(files);
         Hdf5File.recover(FILE, disk);
         try (VersionedFile vf = VersionedFile.open(FILE, disk)) {

@@ -63,6 +63,8 @@ public final class MetadataCache {
     private boolean journalOnlyForced;
     /** Set when a flush failed after its first in-place write: no flush may run again. */
     private IncompleteFlushException incompleteFlush;
+    /** Set by {@link #abandon}: the changes since the last flush are given up. */
+    private AbandonedChangesException abandoned;
     private long accountedBytes;
     /**
      * Bumped by {@link #followFile}: an entry used in an earlier round is compared with the
@@ -104,6 +106,7 @@ public final class MetadataCache {
      * @throws IllegalStateException when the cache holds an entry at its address already
      */
     public void insert(CacheEntry entry) throws IOException {
+        requireNotAbandoned();
         if (nodes.containsKey(entry.address())) {
             throw new IllegalStateException("cannot insert " + entry.stage() + " entry at "
                     + entry.address() + ": the cache holds " + nodes.get(entry.address()));
@@ -127,6 +130,7 @@ public final class MetadataCache {
      */
     public <T extends CacheEntry> T protect(long address, Class<T> type,
             EntryLoader<? extends T> loader) throws IOException {
+        requireNotAbandoned();
         CachedNode node = nodes.get(address);
         if (node != null && node.checkedRound != checkRound && !stillInFile(node)) {
             evict(node);
@@ -312,14 +316,36 @@ public final class MetadataCache {
     }
 
     /**
-     * Fails when an earlier flush failed after it had begun writing in place: the file must
-     * then be recovered from its journal, and nothing more may be written over it.
+     * Fails when an earlier flush failed after it had begun writing in place, or the changes
+     * since the last flush were {@linkplain #abandon abandoned}: the file must then be
+     * recovered, and nothing more may be written over it.
      *
      * @throws IncompleteFlushException naming the file and the journal to replay
+     * @throws AbandonedChangesException naming the file and the operation that failed
      */
-    public void requireNoIncompleteFlush() throws IncompleteFlushException {
+    public void requireNoIncompleteFlush() throws IOException {
         if (incompleteFlush != null) {
             throw incompleteFlush;
+        }
+        requireNotAbandoned();
+    }
+
+    /**
+     * Gives up every change since the last flush after {@code operation} (a phrase) failed
+     * part-way with {@code cause}, leaving the file as a writer killed now would: from here on
+     * every flush, {@link #insert} and {@link #protect} throws {@link AbandonedChangesException},
+     * so nothing more is written and no half-changed entry is read. The first abandonment is
+     * the one reported.
+     */
+    public void abandon(String operation, Throwable cause) {
+        if (abandoned == null) {
+            abandoned = new AbandonedChangesException(storage.path(), operation, cause);
+        }
+    }
+
+    private void requireNotAbandoned() throws AbandonedChangesException {
+        if (abandoned != null) {
+            throw abandoned;
         }
     }
 
