@@ -26,8 +26,9 @@ import org.quire.format.hdf5.layout.VirtualMapping;
  * together (docs/hdf5.md, "Crashes and recovery"). A failure before the flush removes the
  * version group and leaves the current version; chunks already stored stay as unreferenced
  * slots a later commit may reuse, as in versioned-hdf5. When removing the version group fails
- * too, the changes since the last flush are abandoned ({@link Hdf5File#abandonChanges}): the
- * file keeps its last flush.
+ * too, or the flush itself fails, the changes since the last flush are abandoned ({@link
+ * Hdf5File#abandonChanges}): the file stays as a kill at that moment would leave it, at its last
+ * flush, or at this one once its journal is written whole.
  */
 final class VersionWriter {
 
@@ -83,7 +84,14 @@ final class VersionWriter {
             }
             throw e;
         }
-        file.flush();
+        try {
+            file.flush();
+        } catch (IOException | RuntimeException e) {
+            // A flush failing before its first in-place write could be retried by close(),
+            // publishing the version this commit reports as failed.
+            file.abandonChanges("committing version " + staged.name(), e);
+            throw e;
+        }
         return counts;
     }
 

@@ -258,7 +258,10 @@ public final class VersionedFile implements AutoCloseable {
      * Stages version {@code name} from {@code parent} (a version, or {@code ""} for an empty
      * start), runs {@code staging} on it and commits it as the current version with
      * {@code timestamp}. An exception from the staging block or the commit leaves no version
-     * {@code name} and the current version as it was, and is rethrown.
+     * {@code name} and the current version as it was, and is rethrown; except that a commit
+     * failing in its flush, or unable to undo itself, leaves the file as a kill at that moment
+     * would: later changes refused, {@code close()} writing nothing, {@link Hdf5File#recover}
+     * giving the old versions, or the new ones once the flush's journal was written whole.
      *
      * @throws IllegalArgumentException {@code name} exists or is not a name for a new version
      *                                  ({@link VersionSelector#requireVersionName})

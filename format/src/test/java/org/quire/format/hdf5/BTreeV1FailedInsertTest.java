@@ -85,6 +85,42 @@ class BTreeV1FailedInsertTest {
         }
     }
 
+    /** libhdf5's tree opened for insertions through a cache of 1 MiB. */
+    private static final class WritableTree implements AutoCloseable {
+        final Storage storage;
+        final BlockFile blocks;
+        final MetadataCache cache;
+        final ChunkIndex index;
+
+        WritableTree(Libhdf5File libhdf5) throws IOException {
+            storage = FileStorage.open(libhdf5.path(), OpenMode.READ_WRITE);
+            blocks = new BlockFile(storage);
+            cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
+            index = BTreeV1Indexes.writable(blocks, cache, libhdf5.root(), CHUNK, ELEMENT_SIZE, K);
+        }
+
+        @Override
+        public void close() throws IOException {
+            storage.close();
+        }
+    }
+
+    /** Damages the file in place, given leaf 0 of its tree; returns the offset to report. */
+    private interface LeafDamage {
+        long apply(BlockFile blocks, BTreeV1Node<BTreeV1ChunkKey> leaf) throws IOException;
+    }
+
+    private static long damageLeaf0(Libhdf5File libhdf5, LeafDamage damage) throws IOException {
+        try (Storage storage = FileStorage.open(libhdf5.path(), OpenMode.READ_WRITE)) {
+            BlockFile blocks = new BlockFile(storage);
+            BTreeV1Node<BTreeV1ChunkKey> node = libhdf5.node(blocks, libhdf5.root());
+            while (node.level() > 0) {
+                node = libhdf5.node(blocks, node.children()[0]);
+            }
+            return damage.apply(blocks, node);
+        }
+    }
+
     /** A chunk of 16 bytes written at the end of the file: its record. */
     private static ChunkRecord append(BlockFile blocks) throws IOException {
         long address = blocks.allocate(16);
@@ -100,23 +136,17 @@ class BTreeV1FailedInsertTest {
     @Test
     void aDamagedSiblingFailsTheSplitBeforeAnythingChanges() throws IOException {
         Libhdf5File libhdf5 = evenChunks();
-        long sibling;
-        try (Storage storage = FileStorage.open(libhdf5.path(), OpenMode.READ_WRITE)) {
-            BlockFile blocks = new BlockFile(storage);
-            BTreeV1Node<BTreeV1ChunkKey> node = libhdf5.node(blocks, libhdf5.root());
-            while (node.level() > 0) {
-                node = libhdf5.node(blocks, node.children()[0]);
-            }
-            assertEquals(3, node.entries(), "leaf 0 holds chunks 0, 2 and 4");
-            sibling = node.rightSibling();
-            blocks.write(sibling, ByteBuffer.wrap("XXXX".getBytes(StandardCharsets.US_ASCII)));
-        }
+        long sibling = damageLeaf0(libhdf5, (blocks, leaf) -> {
+            assertEquals(3, leaf.entries(), "leaf 0 holds chunks 0, 2 and 4");
+            blocks.write(leaf.rightSibling(),
+                    ByteBuffer.wrap("XXXX".getBytes(StandardCharsets.US_ASCII)));
+            return leaf.rightSibling();
+        });
         Map<Long, ChunkRecord> expected = new HashMap<>(libhdf5.chunks());
-        try (Storage storage = FileStorage.open(libhdf5.path(), OpenMode.READ_WRITE)) {
-            BlockFile blocks = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-            ChunkIndex index = BTreeV1Indexes.writable(blocks, cache, libhdf5.root(), CHUNK,
-                    ELEMENT_SIZE, K);
+        try (WritableTree tree = new WritableTree(libhdf5)) {
+            BlockFile blocks = tree.blocks;
+            MetadataCache cache = tree.cache;
+            ChunkIndex index = tree.index;
             ChunkRecord one = append(blocks);
             index.put(new long[] {1}, one);
             expected.put(1L, one);
@@ -145,24 +175,17 @@ class BTreeV1FailedInsertTest {
     @Test
     void aKeyOffTheGridFailsTheInsertionAsALookupWould() throws IOException {
         Libhdf5File libhdf5 = evenChunks();
-        long leaf;
-        try (Storage storage = FileStorage.open(libhdf5.path(), OpenMode.READ_WRITE)) {
-            BlockFile blocks = new BlockFile(storage);
-            BTreeV1Node<BTreeV1ChunkKey> node = libhdf5.node(blocks, libhdf5.root());
-            while (node.level() > 0) {
-                node = libhdf5.node(blocks, node.children()[0]);
-            }
-            leaf = node.address();
+        long leaf = damageLeaf0(libhdf5, (blocks, node) -> {
             int keySize = BTreeV1ChunkKey.format(1).keySize();
-            long offset = leaf + BTreeV1Node.childFieldOffset(1, keySize) - keySize + 8;
+            long offset = node.address() + BTreeV1Node.childFieldOffset(1, keySize) - keySize + 8;
             blocks.write(offset, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN)
                     .putLong(0, 9));
-        }
-        try (Storage storage = FileStorage.open(libhdf5.path(), OpenMode.READ_WRITE)) {
-            BlockFile blocks = new BlockFile(storage);
-            MetadataCache cache = new MetadataCache(storage, 1 << 20, Durability.NONE);
-            ChunkIndex index = BTreeV1Indexes.writable(blocks, cache, libhdf5.root(), CHUNK,
-                    ELEMENT_SIZE, K);
+            return node.address();
+        });
+        try (WritableTree tree = new WritableTree(libhdf5)) {
+            BlockFile blocks = tree.blocks;
+            MetadataCache cache = tree.cache;
+            ChunkIndex index = tree.index;
             ChunkRecord one = append(blocks);
             CorruptFileException e = assertThrows(CorruptFileException.class,
                     () -> index.put(new long[] {1}, one));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quire.format.hdf5.RefusalAssertions.refusedUnchanged;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -41,17 +42,6 @@ class ReopenRefusalsTest {
             d.write(new long[] {0}, new long[] {6}, new long[] {1, 2, 3, 4, 5, 6});
         }
         return file;
-    }
-
-    /** Runs {@code refused}, expecting {@code type}, and checks nothing was changed. */
-    private <T extends Throwable> T refusedUnchanged(Path file, Class<T> type,
-                                                     org.junit.jupiter.api.function.Executable
-                                                             refused) throws IOException {
-        byte[] before = Files.readAllBytes(file);
-        T error = assertThrows(type, refused);
-        assertArrayEquals(before, Files.readAllBytes(file), "the file changed");
-        assertTrue(Files.notExists(Hdf5File.journalPath(file)), "a journal was created");
-        return error;
     }
 
     private Path h5pyFile(String name, String libver) {

@@ -228,10 +228,7 @@ public final class BTreeV1Writer<K> {
      * @throws IllegalStateException an earlier insertion failed half way
      */
     public void insert(Item<K> item) throws IOException {
-        requireIntact();
-        List<BlockEntry<?>> held = new ArrayList<>();
-        boolean changing = false;
-        try {
+        change(held -> {
             List<Step<K>> path = descend(item, held);
             Map<Long, BlockEntry<Node<K>>> siblings = siblings(path, held);
             Step<K> leaf = path.get(path.size() - 1);
@@ -240,21 +237,13 @@ public final class BTreeV1Writer<K> {
                     ? item.insert(null, Addresses.UNDEFINED, null, Edge.EMPTY)
                     : item.insert(node.keys.get(leaf.i()), node.children.get(leaf.i()),
                             node.keys.get(leaf.i() + 1), leaf.edge());
-            changing = true;
-            Result<K> result = apply(path, 0, change, siblings, held);
-            if (result.split() != null) {
-                splitRoot(path.get(0).entry(), result.split(), held);
-            }
-        } catch (Throwable failure) {
-            if (changing) {
-                broken = failure.toString();
-            }
-            throw failure;
-        } finally {
-            for (int i = held.size() - 1; i >= 0; i--) {
-                cache.unprotect(held.get(i));
-            }
-        }
+            return () -> {
+                Result<K> result = apply(path, 0, change, siblings, held);
+                if (result.split() != null) {
+                    splitRoot(path.get(0).entry(), result.split(), held);
+                }
+            };
+        });
     }
 
     /**
@@ -278,15 +267,12 @@ public final class BTreeV1Writer<K> {
      * @throws IllegalStateException    an earlier change failed half way
      */
     public void removeChild(Search<K> item) throws IOException {
-        requireIntact();
-        if (format.nodeType() != BTreeV1Node.GROUP_KEYS.nodeType()) {
-            throw new UnsupportedOperationException(file.path() + ": the version 1 B-tree at "
-                    + root + " is of node type " + format.nodeType()
-                    + "; children are removed from group trees (type 0) only");
-        }
-        List<BlockEntry<?>> held = new ArrayList<>();
-        boolean changing = false;
-        try {
+        change(held -> {
+            if (format.nodeType() != BTreeV1Node.GROUP_KEYS.nodeType()) {
+                throw new UnsupportedOperationException(file.path() + ": the version 1 B-tree at "
+                        + root + " is of node type " + format.nodeType()
+                        + "; children are removed from group trees (type 0) only");
+            }
             List<Step<K>> path = descend(item, held);
             if (path.get(path.size() - 1).edge() != Edge.WITHIN) {
                 throw new IllegalArgumentException(file.path() + ": no child of the version 1 "
@@ -311,43 +297,75 @@ public final class BTreeV1Writer<K> {
                 Step<K> step = path.get(p);
                 neighbour(step.entry(), step.entry().value().right, neighbours, held);
             }
-            changing = true;
-            for (int p = keeper + 1; p < path.size(); p++) {
-                drop(path.get(p).entry().value(), neighbours);
-            }
-            kept.children.remove(i);
-            if (kept.children.isEmpty()) {
-                kept.keys.subList(1, kept.keys.size()).clear();
-                kept.level = 0;
-            } else {
-                kept.keys.remove(i + 1);
-            }
-            changed(cut.entry());
-            if (!climbs) {
-                return;
-            }
-            K key = kept.keys.get(kept.keys.size() - 1);
-            for (int p = keeper; p >= 0; p--) {
-                Step<K> step = path.get(p);
-                Node<K> node = step.entry().value();
-                if (p < keeper) {
-                    node.keys.set(step.i() + 1, key);
-                    changed(step.entry());
+            int keeperLevel = keeper;
+            return () -> {
+                for (int p = keeperLevel + 1; p < path.size(); p++) {
+                    drop(path.get(p).entry().value(), neighbours);
                 }
-                if (!isLastChild(path, p, keeper)) {
-                    break;
+                kept.children.remove(i);
+                if (kept.children.isEmpty()) {
+                    kept.keys.subList(1, kept.keys.size()).clear();
+                    kept.level = 0;
+                } else {
+                    kept.keys.remove(i + 1);
                 }
-                BlockEntry<Node<K>> right = neighbours.get(node.right);
-                if (right != null) {
-                    right.value().keys.set(0, key);
-                    changed(right);
+                changed(cut.entry());
+                if (climbs) {
+                    climbKey(path, keeperLevel, kept.keys.get(kept.keys.size() - 1), neighbours);
                 }
+            };
+        });
+    }
+
+    /**
+     * Copies the keeper's new last {@code key} into each node the change climbs through (the
+     * parent's key right of the path) and into their right neighbours' first keys.
+     */
+    private void climbKey(List<Step<K>> path, int keeper, K key,
+                          Map<Long, BlockEntry<Node<K>>> neighbours) throws IOException {
+        for (int p = keeper; p >= 0; p--) {
+            Step<K> step = path.get(p);
+            Node<K> node = step.entry().value();
+            if (p < keeper) {
+                node.keys.set(step.i() + 1, key);
+                changed(step.entry());
             }
-        } catch (Throwable failure) {
-            if (changing) {
+            if (!isLastChild(path, p, keeper)) {
+                break;
+            }
+            BlockEntry<Node<K>> right = neighbours.get(node.right);
+            if (right != null) {
+                right.value().keys.set(0, key);
+                changed(right);
+            }
+        }
+    }
+
+    /** The part of a change made after every node it touches was read, checked and held. */
+    private interface Apply {
+        void run() throws IOException;
+    }
+
+    /** Reads, checks and holds (in {@code held}) every node a change touches; changes nothing. */
+    private interface Prepare {
+        Apply run(List<BlockEntry<?>> held) throws IOException;
+    }
+
+    /**
+     * Prepares a change and applies it; a failure while applying leaves the cache holding half
+     * of it, so the writer then refuses every call. The held nodes are released either way.
+     */
+    private void change(Prepare prepare) throws IOException {
+        requireIntact();
+        List<BlockEntry<?>> held = new ArrayList<>();
+        try {
+            Apply apply = prepare.run(held);
+            try {
+                apply.run();
+            } catch (Throwable failure) {
                 broken = failure.toString();
+                throw failure;
             }
-            throw failure;
         } finally {
             for (int i = held.size() - 1; i >= 0; i--) {
                 cache.unprotect(held.get(i));

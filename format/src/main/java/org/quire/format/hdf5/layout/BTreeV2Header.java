@@ -68,9 +68,7 @@ public record BTreeV2Header<R>(BTreeV2RecordFormat<R> format, long nodeSize, int
     public static <R> BTreeV2Header<R> read(BlockFile file, long address,
                                             BTreeV2RecordFormat.Resolver<R> resolver)
             throws IOException {
-        LittleEndianReader in = file.reader(address, IDENTITY.structure(),
-                file.readVerified(address, SIZE, IDENTITY));
-        in.skip(IDENTITY.prefixLength());
+        LittleEndianReader in = file.readVerifiedFields(address, SIZE, IDENTITY);
         long typeAt = in.absolutePosition();
         int type = in.getUnsignedByte("type");
         long nodeSizeAt = in.absolutePosition();

@@ -178,6 +178,18 @@ public final class BlockFile implements AutoCloseable {
         return block;
     }
 
+    /**
+     * Reads a complete checksummed block of a fixed {@code length} and returns a reader placed
+     * after its signature and version.
+     */
+    public LittleEndianReader readVerifiedFields(long address, int length, BlockIdentity identity)
+            throws IOException {
+        LittleEndianReader in = reader(address, identity.structure(),
+                readVerified(address, length, identity));
+        in.skip(identity.prefixLength());
+        return in;
+    }
+
     /** Counts a block of {@code identity} whose checksum its own layout class verified. */
     void countVerified(BlockIdentity identity) {
         verifiedBlocks.merge(identity.structure(), 1L, Long::sum);

@@ -33,6 +33,13 @@ public record ChunkRecordFormat(boolean filtered, int chunkSizeWidth) {
         return new ChunkRecordFormat(true, Math.min(8, 1 + (log2 + 8) / 8));
     }
 
+    /** Reads the client ID and element size fields of an array header. */
+    public static ChunkRecordFormat read(LittleEndianReader in) throws CorruptFileException {
+        long at = in.absolutePosition();
+        int clientId = in.getUnsignedByte("client ID");
+        return of(in, at, clientId, in.getUnsignedByte("element size"));
+    }
+
     /** The format a stored client ID and element size describe. */
     public static ChunkRecordFormat of(LittleEndianReader in, long at, int clientId, int entrySize)
             throws CorruptFileException {

@@ -51,13 +51,8 @@ public record ExtensibleArrayHeader(ChunkRecordFormat format,
     }
 
     public static ExtensibleArrayHeader read(BlockFile file, long address) throws IOException {
-        LittleEndianReader in = file.reader(address, IDENTITY.structure(),
-                file.readVerified(address, SIZE, IDENTITY));
-        in.skip(IDENTITY.prefixLength());
-        long at = in.absolutePosition();
-        int client = in.getUnsignedByte("client ID");
-        ChunkRecordFormat format = ChunkRecordFormat.of(in, at, client,
-                in.getUnsignedByte("element size"));
+        LittleEndianReader in = file.readVerifiedFields(address, SIZE, IDENTITY);
+        ChunkRecordFormat format = ChunkRecordFormat.read(in);
         long parametersAt = in.absolutePosition();
         int maxBits = in.getUnsignedByte("max bits");
         int indexElements = in.getUnsignedByte("index block elements");

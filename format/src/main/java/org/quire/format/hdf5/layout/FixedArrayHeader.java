@@ -31,13 +31,8 @@ public record FixedArrayHeader(ChunkRecordFormat format, int pageBits, long entr
     }
 
     public static FixedArrayHeader read(BlockFile file, long address) throws IOException {
-        LittleEndianReader in = file.reader(address, IDENTITY.structure(),
-                file.readVerified(address, SIZE, IDENTITY));
-        in.skip(IDENTITY.prefixLength());
-        long at = in.absolutePosition();
-        int client = in.getUnsignedByte("client ID");
-        ChunkRecordFormat format = ChunkRecordFormat.of(in, at, client,
-                in.getUnsignedByte("element size"));
+        LittleEndianReader in = file.readVerifiedFields(address, SIZE, IDENTITY);
+        ChunkRecordFormat format = ChunkRecordFormat.read(in);
         long pageBitsAt = in.absolutePosition();
         int pageBits = in.getUnsignedByte("page bits");
         if (pageBits < 1 || pageBits > 32) {

@@ -47,9 +47,7 @@ public record FractalHeapHeader(int heapIdLength, boolean directBlocksChecksumme
 
     /** Reads and verifies the header at {@code address}, checking the doubling table. */
     public static FractalHeapHeader read(BlockFile file, long address) throws IOException {
-        LittleEndianReader in = file.reader(address, IDENTITY.structure(),
-                file.readVerified(address, SIZE, IDENTITY));
-        in.skip(IDENTITY.prefixLength());
+        LittleEndianReader in = file.readVerifiedFields(address, SIZE, IDENTITY);
         long idAt = in.absolutePosition();
         int idLength = in.getUnsignedShort("heap ID length");
         if (idLength < 2 || idLength > MAX_HEAP_ID_LENGTH) {

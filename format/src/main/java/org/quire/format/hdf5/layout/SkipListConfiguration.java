@@ -38,13 +38,8 @@ public record SkipListConfiguration(ChunkRecordFormat format, SkipListGeometry g
     }
 
     public static SkipListConfiguration read(BlockFile file, long address) throws IOException {
-        LittleEndianReader in = file.reader(address, IDENTITY.structure(),
-                file.readVerified(address, SIZE, IDENTITY));
-        in.skip(IDENTITY.prefixLength());
-        long at = in.absolutePosition();
-        int client = in.getUnsignedByte("client ID");
-        ChunkRecordFormat format = ChunkRecordFormat.of(in, at, client,
-                in.getUnsignedByte("element size"));
+        LittleEndianReader in = file.readVerifiedFields(address, SIZE, IDENTITY);
+        ChunkRecordFormat format = ChunkRecordFormat.read(in);
         long geometryAt = in.absolutePosition();
         int bits = in.getUnsignedByte("supernode bits");
         int height = in.getUnsignedByte("max height");

@@ -1,0 +1,105 @@
+package org.quire.format.versioned;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.quire.format.versioned.DeleteVersionsCrashTest.FILE;
+import static org.quire.format.versioned.VersionedFileTest.DAY;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.quire.format.FormatException;
+import org.quire.format.hdf5.Hdf5File;
+import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.FullDisk;
+import org.quire.format.versioned.DeleteVersionsCrashTest.Snapshot;
+
+/**
+ * A {@link VersionedFile#commit} that throws (docs/versions.md): the disk fills ({@link
+ * FullDisk}) at each write of a commit of r7 on the versions of {@link DeleteVersionsCrashTest}
+ * in turn. The commit throws the disk's error; with the space back, the file is closed (which
+ * may refuse) and recovered: it holds the old versions while the failure came before the
+ * flush's journal was written whole, the new ones after (the journal then publishes them, as
+ * after a kill), every dataset of every version reading its values and {@link
+ * VersionedFile#verify()} passing. A commit whose flush failed never leaves its version for
+ * {@code close()} to publish.
+ */
+class CommitFailureTest {
+
+    private static final String NO_SPACE = "No space left on device";
+
+    private static void commitR7(VersionedFile vf) throws IOException {
+        vf.commit("r7", "r6", DAY.plusSeconds(7),
+                v -> v.dataset("x").write(new long[] {7}, new long[] {1}, new long[] {107}));
+    }
+
+    @Test
+    void aCommitFailingAtAnyWriteLeavesTheOldVersionsUntilItsJournalIsWritten() throws IOException {
+        Map<Path, byte[]> before = DeleteVersionsCrashTest.chain().files();
+        Snapshot old = DeleteVersionsCrashTest.snapshot(before);
+        CrashSimulator clean = new CrashSimulator(before);
+        List<Long> budgets = new ArrayList<>(); // bytes written before each write of the commit
+        int firstJournalWrite = -1;
+        try (VersionedFile vf = VersionedFile.openForWriting(FILE, clean)) {
+            int begin = clean.eventCount();
+            commitR7(vf);
+            long written = 0;
+            for (CrashSimulator.Event event : clean.events().subList(begin, clean.eventCount())) {
+                if (event instanceof CrashSimulator.Write write) {
+                    if (firstJournalWrite < 0 && write.path().equals(Hdf5File.journalPath(FILE))) {
+                        firstJournalWrite = budgets.size();
+                    }
+                    budgets.add(written);
+                    written += write.bytes().length;
+                }
+            }
+        }
+        Snapshot committed = DeleteVersionsCrashTest.snapshot(clean.files());
+        assertEquals(107L, committed.values().get("r7").get("x").get(7));
+        assertTrue(firstJournalWrite > 0, "the commit writes chunks, then its flush's journal");
+
+        List<String> outcomes = new ArrayList<>();
+        for (long budget : budgets) {
+            CrashSimulator simulator = new CrashSimulator(before);
+            FullDisk disk = new FullDisk(simulator);
+            VersionedFile vf = VersionedFile.openForWriting(FILE, disk);
+            disk.fillAfter(budget);
+            IOException failed = assertThrows(IOException.class, () -> commitR7(vf),
+                    "budget " + budget);
+            Throwable injected = failed instanceof FormatException ? failed.getCause() : failed;
+            assertTrue(injected != null && injected.getMessage().startsWith(NO_SPACE),
+                    "budget " + budget + ": " + failed);
+            disk.free();
+            try {
+                vf.close();
+            } catch (FormatException refused) {
+                // an abandoned or incomplete flush: close writes nothing, recover() repairs
+            }
+            CrashSimulator after = new CrashSimulator(simulator.files());
+            Hdf5File.recover(FILE, after);
+            try (VersionedFile recovered = VersionedFile.open(FILE, after)) {
+                Snapshot found = DeleteVersionsCrashTest.snapshot(recovered);
+                if (found.equals(old)) {
+                    outcomes.add("old");
+                } else if (found.equals(committed)) {
+                    outcomes.add("new");
+                } else {
+                    fail("budget " + budget + ": " + found);
+                }
+                recovered.verify();
+            }
+        }
+        int firstNew = outcomes.indexOf("new");
+        assertTrue(firstNew > firstJournalWrite, "the write of the journal failing must leave the "
+                + "old versions: " + outcomes + ", journal from write " + firstJournalWrite);
+        assertEquals(outcomes.size() - firstNew, outcomes.subList(firstNew, outcomes.size())
+                .stream().filter("new"::equals).count(), "old before new only: " + outcomes);
+    }
+}
