@@ -19,8 +19,9 @@ import org.quire.format.hdf5.layout.VirtualMapping;
 /**
  * The elements of a virtual dataset: each mapping's source elements, read from the source
  * dataset in the same file, where its virtual selection lies; the fill value elsewhere. As in
- * libhdf5, a source dataset that does not exist reads as the fill value, and a source block
- * beyond the source's extent is refused.
+ * libhdf5, a source dataset that does not exist reads as the fill value, a source block beyond
+ * the source's extent is refused, and "%%" in a source dataset name stands for "%" (any other
+ * "%", such as the printf-style "%b" of unlimited mappings, is refused).
  *
  * <p>As in libhdf5, the n-th element of a mapping's virtual selection, in row-major order,
  * shows the n-th element of its source selection ("all" is the whole dataspace). A mapping of
@@ -227,7 +228,14 @@ final class VirtualData {
         if (!mapping.sourceFile().equals(VirtualMapping.SAME_FILE)) {
             throw unsupported(mapping, "source file \"" + mapping.sourceFile() + "\"");
         }
-        Dataset dataset = find(mapping.sourceDataset());
+        String name = mapping.sourceDataset();
+        for (int at = name.indexOf('%'); at >= 0; at = name.indexOf('%', at + 2)) {
+            if (!name.startsWith("%%", at)) {
+                throw unsupported(mapping, "source dataset name \"" + name + "\" (libhdf5 opens"
+                        + " a bounded mapping's names with \"%\" only as \"%%\")");
+            }
+        }
+        Dataset dataset = find(name);
         if (dataset == null) {
             return null;
         }
@@ -240,11 +248,14 @@ final class VirtualData {
         return dataset;
     }
 
-    /** The dataset at {@code sourcePath} in this file, or null when there is none. */
+    /**
+     * The dataset at {@code sourcePath} in this file ("%%" in it standing for "%"), or null when
+     * there is none.
+     */
     private Dataset find(String sourcePath) throws IOException {
         Hdf5Object object = file.root();
         try {
-            for (String part : sourcePath.split("/")) {
+            for (String part : sourcePath.replace("%%", "%").split("/")) {
                 if (!part.isEmpty() && !part.equals(".")) {
                     object = ((Group) object).get(part);
                 }
