@@ -183,7 +183,7 @@ class GlobalHeapMutationGapsTest {
                 hdf5.flush();
             }
             assertTrue(hdf5.cache().accountedBytes() <= bound, hdf5.cache().accountedBytes()
-                    + " bytes cached, bound " + bound);
+                    + " bytes cached after writing, bound " + bound);
         }
         try (Hdf5File hdf5 = Hdf5File.openForWriting(file, options)) {
             for (int i = 0; i < 40; i++) {
@@ -191,7 +191,7 @@ class GlobalHeapMutationGapsTest {
                         hdf5.root().dataset("s" + i).readStrings(new long[] {0}, all(1)));
             }
             assertTrue(hdf5.cache().accountedBytes() <= bound, hdf5.cache().accountedBytes()
-                    + " bytes cached, bound " + bound);
+                    + " bytes cached after reading, bound " + bound);
         }
     }
 }
