@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.ExternalTools;
 
@@ -20,6 +21,7 @@ import org.quire.format.hdf5.ExternalTools;
  * (superblock, collections, chunks, filters, root attributes) is the one h5py gives the same
  * schema in the fixture {@code make_hangar_fixture.py} wrote.
  */
+@StartsOutsideProgram
 class CollectionFilesInH5pyTest {
 
     @TempDir

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.ExternalTools;
 
 /**
@@ -27,6 +28,7 @@ import org.quire.format.hdf5.ExternalTools;
  * {@code refresh}) resolve every record while the writer is still open and appending, across
  * the switch to a second collection file when the first is full.
  */
+@StartsOutsideProgram
 class CollectionFollowerTest {
 
     private static final int BATCH = 1_000;
@@ -98,6 +100,7 @@ class CollectionFollowerTest {
 
         Follower(String name, List<String> command) throws Exception {
             this.name = name;
+            ExternalTools.startsOutsideProgram(command.get(0));
             this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
             this.reader = new Thread(this::collect);
             reader.start();

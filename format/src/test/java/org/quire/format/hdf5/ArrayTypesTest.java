@@ -14,6 +14,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 
 /**
  * Array datatypes (class 10) as compound members and as dataset and attribute types:
@@ -47,6 +48,7 @@ class ArrayTypesTest {
     Path dir;
 
     @Test
+    @StartsOutsideProgram
     void quireReadsArraysH5pyWroteInBothFormats() throws IOException {
         for (String libver : List.of("earliest", "latest")) {
             Path path = dir.resolve(libver + ".h5");
@@ -76,6 +78,7 @@ class ArrayTypesTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void h5pyAndH5dumpReadArraysQuireWrote() throws IOException {
         Path path = dir.resolve("quire.h5");
         List<String> bytes = h5py(dir.resolve("unused.h5"), VALUES,

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 
 /**
  * {@link Hdf5Object#rewriteAttribute}: new values of the same type and shape in place, while
@@ -21,6 +22,7 @@ class AttributeRewriteTest {
     Path dir;
 
     @Test
+    @StartsOutsideProgram
     void rewritesValuesInPlaceWhileSwmrWriting() throws Exception {
         Path path = dir.resolve("cursor.h5");
         try (Hdf5File file = Hdf5File.create(path)) {

@@ -23,6 +23,7 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.chunk.BTreeV1Indexes;
@@ -49,6 +50,7 @@ import org.quire.format.storage.Storage;
  * to its bytes. The nodes go through a metadata cache of 64 KiB, so they are evicted (written
  * early) and read back while the tree grows.
  */
+@StartsOutsideProgram
 class BTreeV1ChunkIndexWriteTest {
 
     private static final int ELEMENT_SIZE = 4;

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.cache.BlockEntry;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.chunk.BTreeV1Indexes;
@@ -40,6 +41,7 @@ import org.quire.format.storage.Storage;
  * relinks its right sibling. A damaged sibling fails that insertion before anything changed; a
  * failure after the first change leaves an index that refuses every later call.
  */
+@StartsOutsideProgram
 class BTreeV1FailedInsertTest {
 
     private static final int K = 2;

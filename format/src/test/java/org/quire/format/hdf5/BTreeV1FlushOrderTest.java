@@ -17,6 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.chunk.BTreeV1Indexes;
 import org.quire.format.hdf5.chunk.ChunkIndex;
@@ -35,6 +36,7 @@ import org.quire.format.storage.Storage;
  * {@link CrashSimulator}. At every point of that flush, the file a killed process leaves must
  * hold the old tree or the new one, whole.
  */
+@StartsOutsideProgram
 class BTreeV1FlushOrderTest {
 
     private static final int K = 2;

@@ -37,6 +37,7 @@ final class BoundedHeapRead {
         for (long i : index) {
             command.add(Long.toString(i));
         }
+        ExternalTools.startsOutsideProgram("a second JVM (BoundedHeapRead)");
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(child.getInputStream().readAllBytes(),
                 StandardCharsets.UTF_8).strip();

@@ -10,6 +10,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.storage.Durability;
 import org.quire.format.storage.FileStorage;
@@ -86,6 +87,7 @@ class BoundedMemoryDatasetTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void h5pyReadsAFileAppendedUnderTheBound() throws IOException {
         ExternalTools.requireH5py();
         Path path = dir.resolve("appended.h5");

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.quire.format.CorruptFileException;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.layout.ChunkRecord;
 
 /**
@@ -98,6 +99,7 @@ class ChunkedSelectionTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void aSelectionOverUnwrittenQuarterGibibyteChunksCostsTheSelectionNotTheChunks()
             throws Exception {
         // Chunks of 8,192 x 8,192 int32 = 256 MiB, none written; the child JVM reading one

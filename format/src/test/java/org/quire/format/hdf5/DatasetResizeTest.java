@@ -11,6 +11,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 
 /**
  * {@link Dataset#setExtent}: chunked datasets of every index Quire writes for a resizable
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * before, the cut-off ones as the fill value, for Quire and for h5py; and a dataset h5py wrote,
  * shrunk by Quire, grown again by h5py.
  */
+@StartsOutsideProgram
 class DatasetResizeTest {
 
     private static final long FILL = -1;

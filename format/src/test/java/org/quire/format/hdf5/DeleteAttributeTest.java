@@ -10,8 +10,10 @@ import java.util.NoSuchElementException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 
 /** {@link Hdf5Object#deleteAttribute}: gone for Quire and h5py, the name free again. */
+@StartsOutsideProgram
 class DeleteAttributeTest {
 
     @TempDir

@@ -18,6 +18,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.storage.CrashSimulator;
 
 /**
@@ -26,6 +27,7 @@ import org.quire.format.storage.CrashSimulator;
  * then h5py, h5dump, the verifier and Quire read every link, h5py adds more on top (storing the
  * group densely again), and a writer killed at any point leaves the old links or the new ones.
  */
+@StartsOutsideProgram
 class DenseGroupAddTest {
 
     private static final List<String> H5PY_LINKS = List.of("d00", "d01", "d02", "d03", "d04",

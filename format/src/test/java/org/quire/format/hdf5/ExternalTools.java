@@ -35,6 +35,7 @@ public final class ExternalTools {
     }
 
     public static void requireH5py() {
+        startsOutsideProgram(PYTHON + " with h5py");
         if (h5pyPresent == null) {
             h5pyPresent = Files.isExecutable(PYTHON)
                     && run(List.of(PYTHON.toString(), "-c", "import h5py, numpy"), 60).exitCode() == 0;
@@ -45,12 +46,24 @@ public final class ExternalTools {
     }
 
     public static void requireTool(String name) {
+        startsOutsideProgram(name);
         for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
             if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
                 return;
             }
         }
         missing(name + " on PATH (Debian: apt-get install hdf5-tools)");
+    }
+
+    /**
+     * Called just before a test starts {@code program}: with the system property
+     * {@code quire.noOutsidePrograms=true} (mutation runs) fails the test at once, because only tests
+     * tagged {@link org.quire.format.StartsOutsideProgram} may start one there.
+     */
+    public static void startsOutsideProgram(String program) {
+        if (Boolean.getBoolean("quire.noOutsidePrograms")) {
+            fail("this test starts " + program + " but is not tagged @StartsOutsideProgram");
+        }
     }
 
     /** Fails (under CI) or loudly aborts the running test: the oracle {@code what} is missing. */
@@ -85,6 +98,7 @@ public final class ExternalTools {
      */
     public static Result run(List<String> command, Path stdout, int timeoutSeconds) {
         try {
+            startsOutsideProgram(command.get(0));
             Path err = Files.createTempFile("quire-tool", ".err");
             try {
                 Process process = new ProcessBuilder(new ArrayList<>(command))

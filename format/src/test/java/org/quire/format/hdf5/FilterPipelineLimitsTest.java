@@ -22,6 +22,7 @@ import java.util.zip.Inflater;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.layout.ChunkRecord;
 
 /**
@@ -250,6 +251,7 @@ class FilterPipelineLimitsTest {
      * still reads.
      */
     @Test
+    @StartsOutsideProgram
     void aDeflateBombInAFileFailsFastInBoundedMemory() throws Exception {
         Path path = dir.resolve("bomb.h5");
         ChunkRecord record = writeIncompressibleChunk(path);

@@ -13,6 +13,7 @@ import java.util.NoSuchElementException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 
 /**
  * {@link Group#delete}: links deleted from groups Quire wrote and from compact groups h5py wrote
@@ -26,6 +27,7 @@ class GroupDeleteTest {
     Path dir;
 
     @Test
+    @StartsOutsideProgram
     void deletedMembersOfAQuireFileAreGoneForQuireH5pyAndH5dump() throws IOException {
         Path path = dir.resolve("deleted.h5");
         try (Hdf5File file = Hdf5File.create(path)) {
@@ -59,6 +61,7 @@ class GroupDeleteTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void membersOfACompactGroupH5pyWroteAreDeleted() throws IOException {
         Path path = dir.resolve("h5py.h5");
         h5py(path, "with h5py.File(sys.argv[1], 'w', libver='latest') as f:",
@@ -90,6 +93,7 @@ class GroupDeleteTest {
      * minimum is 6: h5py left the group 6 links of 12, still dense).
      */
     @Test
+    @StartsOutsideProgram
     void aDenseGroupShrinkingBelowItsMinimumMovesItsLinksIntoItsHeader() throws IOException {
         Path path = dir.resolve("dense.h5");
         h5py(path, "with h5py.File(sys.argv[1], 'w', libver='latest') as f:",
@@ -134,6 +138,7 @@ class GroupDeleteTest {
      * them back into dense storage.
      */
     @Test
+    @StartsOutsideProgram
     void aDenseGroupKeepingItsMinimumMovesItsLinksIntoItsHeaderToo() throws IOException {
         Path path = dir.resolve("dense-kept.h5");
         h5py(path, "with h5py.File(sys.argv[1], 'w', libver='latest') as f:",
@@ -178,6 +183,7 @@ class GroupDeleteTest {
      * link drops the symbol table node from the group's B-tree, as libhdf5 does.
      */
     @Test
+    @StartsOutsideProgram
     void aSymbolTableNodesOnlyLinkIsDeleted() throws IOException {
         Path path = dir.resolve("old-style.h5");
         h5py(path, "with h5py.File(sys.argv[1], 'w') as f:", "    f.create_group('g').create_group('h')");

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ContinuationMessage;
 import org.quire.format.hdf5.layout.ObjectHeaderV2;
@@ -25,6 +26,7 @@ import org.quire.format.storage.OpenMode;
  * paying for every chunk and every message it carries forward (docs/hdf5.md, "How object
  * headers grow").
  */
+@StartsOutsideProgram
 class GroupHeaderGrowthTest {
 
     private static final int LINKS = 2_000;

@@ -19,6 +19,7 @@ import java.util.TreeSet;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.chunk.Shapes;
 
@@ -161,6 +162,7 @@ class H5pyCompatFilesInQuireTest {
      * times, so counting per path component would walk 8^14 paths.
      */
     @Test
+    @StartsOutsideProgram
     void softLinksFollowedAtMostSixteenInOneResolutionAsLibhdf5() throws Exception {
         ExternalTools.requireH5py();
         Path dir = java.nio.file.Files.createTempDirectory("quire-soft-links-");
@@ -206,6 +208,7 @@ class H5pyCompatFilesInQuireTest {
      * names, each leading to its own dataset, in both formats (the old one checks their order).
      */
     @Test
+    @StartsOutsideProgram
     void namesThatAreNotValidUtf8StayDistinctAndLeadToTheirOwnObjects() throws Exception {
         ExternalTools.requireH5py();
         Path dir = java.nio.file.Files.createTempDirectory("quire-names-");

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 
 /**
  * The committed h5py fixtures are what their generators make: every {@code hdf5/make_*.py} has its
@@ -40,6 +41,7 @@ class H5pyFixtureGeneratorsTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void regeneratingWithTheInstalledH5pyGivesTheCommittedContents() throws IOException {
         ExternalTools.requireH5py();
         ExternalTools.requireTool("h5debug");
@@ -68,6 +70,7 @@ class H5pyFixtureGeneratorsTest {
 
     /** The comparison sees one changed value, so an identical result above means something. */
     @Test
+    @StartsOutsideProgram
     void theContentComparisonSeesOneChangedValue() throws IOException {
         ExternalTools.requireH5py();
         Path committed = H5pyFixtures.of(H5pyFixtures.LEGACY).file("legacy.h5");

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.storage.CrashSimulator;
 import org.quire.format.storage.Durability;
 
@@ -685,6 +686,7 @@ class Hdf5CrashSimulationTest {
      * Not the skip list's: h5py refuses it (SkipListChunkIndexContractTest).
      */
     @Test
+    @StartsOutsideProgram
     void h5pyReadsRecoveredCrashImagesAsQuireDoes() throws IOException {
         ExternalTools.requireH5py();
         List<String> arguments = new ArrayList<>(List.of(ExternalTools.PYTHON.toString(),

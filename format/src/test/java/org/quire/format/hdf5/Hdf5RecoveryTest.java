@@ -14,6 +14,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.cache.ForeignJournalException;
 import org.quire.format.storage.CrashSimulator;
 import org.quire.format.storage.Durability;
@@ -110,6 +111,7 @@ class Hdf5RecoveryTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void recoverRefusesAFileAnotherProcessHoldsLocked() throws Exception {
         Path path = dir.resolve("other.h5");
         try (Hdf5File writer = Hdf5File.create(path)) {

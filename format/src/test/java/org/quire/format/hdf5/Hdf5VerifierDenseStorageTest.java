@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
 
 /**
@@ -47,6 +48,7 @@ class Hdf5VerifierDenseStorageTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void theDenseFileVerifiesWithTheObjectsLibhdf5CountsAndEveryDenseMessage()
             throws IOException {
         String count = String.join("\n",

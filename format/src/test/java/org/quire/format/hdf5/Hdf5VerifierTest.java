@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.ChecksumMismatchException;
 import org.quire.format.CorruptFileException;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.ChunkIndexParameters;
 import org.quire.format.hdf5.layout.ChunkRecordFormat;
@@ -157,6 +158,7 @@ class Hdf5VerifierTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void everyObjectIsCheckedOnceThroughCyclesAndSecondLinks() throws IOException {
         ExternalTools.requireH5py();
         Path path = dir.resolve("links.h5");
@@ -189,6 +191,7 @@ class Hdf5VerifierTest {
      * dataset of the interop corpus, the huge sparse datasets and the files h5py writes.
      */
     @Test
+    @StartsOutsideProgram
     void theChunksFoundAreTheOnesLibhdf5Counts() throws IOException {
         ExternalTools.requireH5py();
         Path corpus = dir.resolve("corpus.h5");

@@ -12,6 +12,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.chunk.ChunkIndex;
 import org.quire.format.hdf5.layout.FixedArrayDataBlock;
 import org.quire.format.hdf5.layout.FixedArrayHeader;
@@ -30,6 +31,7 @@ class HugeFixedArrayTest {
     Path dir;
 
     @Test
+    @StartsOutsideProgram
     void aSparseDatasetOfTwoToTheThirtyThreeChunksIsWrittenAndReadPageWise() throws Exception {
         Path path = dir.resolve("huge.h5");
         try (Hdf5File file = Hdf5File.create(path)) {

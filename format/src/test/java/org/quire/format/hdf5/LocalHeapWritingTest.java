@@ -15,6 +15,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.LocalHeap;
 import org.quire.format.storage.FileStorage;
@@ -27,6 +28,7 @@ import org.quire.format.storage.OpenMode;
  * link changes; only a grown segment's address differs (Quire moves it to the end of the file,
  * libhdf5 may extend it in place). The heaps h5py wrote encode back to their own bytes.
  */
+@StartsOutsideProgram
 class LocalHeapWritingTest {
 
     private static final List<String> BASE = List.of("a1", "b22", "c333");

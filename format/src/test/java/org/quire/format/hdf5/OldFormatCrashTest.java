@@ -13,6 +13,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.storage.CrashSimulator;
 import org.quire.format.storage.Durability;
 
@@ -24,6 +25,7 @@ import org.quire.format.storage.Durability;
  * its flush or after its close, never a mix. Points where h5py opens the file without recovery
  * show a whole state too (before the guard, or after close lifted it).
  */
+@StartsOutsideProgram
 class OldFormatCrashTest {
 
     private static final Path FILE = Path.of("old.h5");

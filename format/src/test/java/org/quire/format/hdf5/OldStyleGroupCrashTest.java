@@ -14,6 +14,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.storage.CrashSimulator;
 import org.quire.format.storage.Durability;
 
@@ -23,6 +24,7 @@ import org.quire.format.storage.Durability;
  * after {@link Hdf5File#recover} Quire's verifier passes and the group holds the names before
  * the writer, after its flush or after its close, never a mix; h5py lists the same names.
  */
+@StartsOutsideProgram
 class OldStyleGroupCrashTest {
 
     private static final Path FILE = Path.of("old.h5");

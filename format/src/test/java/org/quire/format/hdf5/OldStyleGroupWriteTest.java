@@ -15,6 +15,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 
 /**
  * Old-style groups of a file h5py wrote in libhdf5's default format, changed through {@link
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * byte order and reads every object, h5dump and h5debug read the file, the verifier passes, the
  * groups stay old-style (symbol table message, superblock 0), and h5py adds to them after.
  */
+@StartsOutsideProgram
 class OldStyleGroupWriteTest {
 
     @TempDir

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.ForwardingStorage;
 import org.quire.format.storage.StorageOpener;
@@ -79,6 +80,7 @@ class OpenRulesTest {
     /** A child JVM ({@link OpenRuleHolder}) opening the file in {@code mode}. */
     private Process child(String mode) throws Exception {
         String javaCommand = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ExternalTools.startsOutsideProgram("a second JVM (OpenRuleHolder)");
         Process child = new ProcessBuilder(javaCommand, "-cp", classPath(Hdf5File.class)
                 + java.io.File.pathSeparator + classPath(OpenRuleHolder.class),
                 OpenRuleHolder.class.getName(), mode, file.toString())
@@ -113,6 +115,7 @@ class OpenRulesTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void aPlainWriterKeepsEveryoneOut() throws Exception {
         assertEquals("held", hold("write"));
         assertNamesHolder(refused(FileLockedException.class,
@@ -136,6 +139,7 @@ class OpenRulesTest {
      * the SWMR writer, and so is {@code recover}.
      */
     @Test
+    @StartsOutsideProgram
     void anSwmrWriterAdmitsSwmrReadersOnly() throws Exception {
         assertEquals("held", hold("swmr-write"));
         assertNamesHolder(refused(FileLockedException.class,
@@ -169,6 +173,7 @@ class OpenRulesTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void readersKeepWritersOutButNotOtherReaders() throws Exception {
         for (String mode : new String[] {"read", "swmr-read"}) {
             assertEquals("held", hold(mode));
@@ -207,6 +212,7 @@ class OpenRulesTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void withinOneProcessTheRegistryKeepsTheSameRules() throws Exception {
         try (Hdf5File writer = Hdf5File.openForWriting(file)) {
             String message = refused(FileLockedException.class, () -> Hdf5File.open(file));
@@ -235,6 +241,7 @@ class OpenRulesTest {
      * in a thread of this one while the file is opened for writing 200 times; none may fail.
      */
     @Test
+    @StartsOutsideProgram
     void statusProbesNeverMakeAnOpenForWritingFail() throws Exception {
         assertEquals("probing", hold("probe"));
         AtomicBoolean done = new AtomicBoolean();
@@ -268,6 +275,7 @@ class OpenRulesTest {
      * reader: a writer meeting such a look waits it out instead of failing.
      */
     @Test
+    @StartsOutsideProgram
     void briefSwmrLooksNeverMakeAnOpenForWritingFail() throws Exception {
         assertEquals("glancing", hold("glance"));
         for (int open = 0; open < 200; open++) {
@@ -283,6 +291,7 @@ class OpenRulesTest {
      * libhdf5 still refuses a file a Quire writer holds, through the superblock's flags.
      */
     @Test
+    @StartsOutsideProgram
     void h5pyIsKeptOutOfAQuireWritersFileByItsFlags() throws Exception {
         ExternalTools.requireH5py();
         assertEquals("held", hold("write"));
@@ -299,6 +308,7 @@ class OpenRulesTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void theWriterRecordTellsAliveFromDead() throws Exception {
         assertEquals(WriterStatus.State.NO_WRITER, Hdf5File.writerStatus(file).state());
         assertEquals("held", hold("write"));

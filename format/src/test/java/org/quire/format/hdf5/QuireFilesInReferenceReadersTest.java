@@ -23,6 +23,7 @@ import io.jhdf.HdfFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.chunk.BTreeV2ChunkIndex;
 
 /**
@@ -50,6 +51,7 @@ class QuireFilesInReferenceReadersTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void h5pyReadsEveryDatasetAttributeAndGroupAsWritten() throws IOException {
         ExternalTools.requireH5py();
         ExternalTools.requireTool("h5debug");
@@ -60,6 +62,7 @@ class QuireFilesInReferenceReadersTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void h5pyReadsUnwrittenChunksOfHugeSparseDatasetsAsTheFillValue() throws IOException {
         ExternalTools.requireH5py();
         ExternalTools.requireTool("h5debug");
@@ -70,6 +73,7 @@ class QuireFilesInReferenceReadersTest {
 
     /** h5py decompresses with its bundled liblzf what Quire's LZF filter wrote. */
     @Test
+    @StartsOutsideProgram
     void h5pyReadsLzfDatasetsAsWritten() throws IOException {
         ExternalTools.requireH5py();
         ExternalTools.requireTool("h5debug");
@@ -91,6 +95,7 @@ class QuireFilesInReferenceReadersTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void h5dumpDumpsTheWholeFileAndPrintsTheWrittenValues() {
         ExternalTools.requireTool("h5dump");
         ExternalTools.Result whole = ExternalTools.run(List.of("h5dump", corpus.toString()), 120);
@@ -213,6 +218,7 @@ class QuireFilesInReferenceReadersTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void libhdf5GrowsAndRewritesAQuireBTreeAndQuireReadsTheResult() throws IOException {
         ExternalTools.requireH5py();
         Path file = dir.resolve("grown-by-libhdf5.h5");

@@ -16,6 +16,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.layout.DataspaceSelection;
 import org.quire.format.hdf5.layout.VirtualMapping;
 
@@ -158,6 +159,7 @@ class QuireVirtualDatasetsTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void h5pyReadsTheValuesAndTheMappings() {
         ExternalTools.requireH5py();
         String script = String.join("\n",
@@ -179,6 +181,7 @@ class QuireVirtualDatasetsTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void h5dumpPrintsTheValuesAndTheMappings() {
         ExternalTools.requireTool("h5dump");
         ExternalTools.Result whole = ExternalTools.run(List.of("h5dump", file.toString()), 120);
@@ -199,6 +202,7 @@ class QuireVirtualDatasetsTest {
      * about 400 KB in a global heap collection of its own, read by Quire and h5py.
      */
     @Test
+    @StartsOutsideProgram
     void aVirtualDatasetOfThousandsOfMappings() throws IOException {
         Path many = dir.resolve("many.h5");
         int chunks = 5000;

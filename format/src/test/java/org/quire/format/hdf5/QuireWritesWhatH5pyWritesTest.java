@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 
 /**
  * Quire writes what h5py users expect: text attributes and string datasets as variable-length
@@ -84,6 +85,7 @@ class QuireWritesWhatH5pyWritesTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void h5pyReadsEveryValueAsQuireReadsIt() throws IOException {
         ExternalTools.requireH5py();
         // Run where it is: it imports fixture_manifest.py from its own directory.
@@ -117,6 +119,7 @@ class QuireWritesWhatH5pyWritesTest {
      * number 65,536 wraps to 0 (free space) and readers silently read wrong strings.
      */
     @Test
+    @StartsOutsideProgram
     void moreStringsThanOneGlobalHeapCollectionNumbersReadBackInH5pyAndQuire() throws IOException {
         ExternalTools.requireH5py();
         Path many = dir.resolve("many-strings.h5");
@@ -178,6 +181,7 @@ class QuireWritesWhatH5pyWritesTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void h5dumpDumpsTheWholeFile() {
         ExternalTools.requireTool("h5dump");
         ExternalTools.Result result = ExternalTools.run(List.of("h5dump", file.toString()), 120);

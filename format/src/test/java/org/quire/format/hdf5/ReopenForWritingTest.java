@@ -20,6 +20,7 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.storage.CrashSimulator;
 import org.quire.format.storage.Durability;
@@ -307,6 +308,7 @@ class ReopenForWritingTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void aFileQuireWroteIsExtendedAndWrittenInEveryIndexType() throws IOException {
         Path file = dir.resolve("quire.h5");
         writeWithQuire(file, cases());
@@ -316,6 +318,7 @@ class ReopenForWritingTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void aFileH5pyWroteInTheLatestFormatIsExtendedAndWrittenInEveryIndexType()
             throws IOException {
         Path file = dir.resolve("h5py.h5");
@@ -327,6 +330,7 @@ class ReopenForWritingTest {
 
     /** libhdf5 allocates a chunk index at the first write: Quire's first write does. */
     @Test
+    @StartsOutsideProgram
     void datasetsH5pyCreatedWithoutDataGetTheirIndexAtTheFirstWrite() throws IOException {
         Path file = dir.resolve("unallocated.h5");
         writeWithH5py(file, unallocatedCases());
@@ -388,6 +392,7 @@ class ReopenForWritingTest {
      * a reopen, then 7 after another; Quire and h5py read all 1,507 rows in order.
      */
     @Test
+    @StartsOutsideProgram
     void aRestartedJobContinuesItsTimeSeries() throws IOException {
         Path file = dir.resolve("series.h5");
         runJob(file, 1000);
@@ -423,6 +428,7 @@ class ReopenForWritingTest {
      * dataset and 6 groups in its root; h5py reads them all, in order.
      */
     @Test
+    @StartsOutsideProgram
     void headersH5pyWroteGrowContinuationBlocks() throws IOException {
         Path file = dir.resolve("grown.h5");
         writeWithH5py(file, List.of(named("single"), named("fixed")));
@@ -480,6 +486,7 @@ class ReopenForWritingTest {
      * last completed flush or of the one in progress.
      */
     @Test
+    @StartsOutsideProgram
     void continuingAnH5pyFileLeavesTheLastCompletedFlushOrTheOneInProgressAtEveryCrash()
             throws IOException {
         List<Case> start = List.of(named("fixed"), named("series"), named("grid"));

@@ -17,6 +17,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.WrongFormatException;
 
@@ -106,6 +107,7 @@ class ReopenRefusalsTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void aFileAnotherProcessHoldsLockedIsRefused() throws Exception {
         Path file = quireFile("other-process.h5");
         ExternalTools.requireH5py();
@@ -158,6 +160,7 @@ class ReopenRefusalsTest {
 
     /** Superblock 2 has no "open for writing" flag to tell a crashed writer by. */
     @Test
+    @StartsOutsideProgram
     void superblockTwoIsRefusedForWritingAndStillRead() throws IOException {
         Path v108 = h5pyFile("v108.h5", ", libver=('v108', 'v108')");
         UnsupportedFormatException error = refusedUnchanged(v108,
@@ -186,6 +189,7 @@ class ReopenRefusalsTest {
 
     /** A header whose messages carry creation order fields (h5py's track_order) is read only. */
     @Test
+    @StartsOutsideProgram
     void aRootGroupTrackingCreationOrderIsRefusedAndLeavesNoJournal() throws IOException {
         Path file = h5pyFile("ordered.h5", ", libver='latest', track_order=True");
         UnsupportedFormatException error = refusedUnchanged(file,
@@ -224,6 +228,7 @@ class ReopenRefusalsTest {
      * group: DenseGroupAddTest). Reopening and closing changes no byte.
      */
     @Test
+    @StartsOutsideProgram
     void addingToDenseAttributesIsRefusedAndClosingChangesNothing() throws IOException {
         ExternalTools.requireH5py();
         Path file = dir.resolve("dense.h5");

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.quire.format.StartsOutsideProgram;
 
 /**
  * An SWMR reader keeps its dataset's chunk index blocks across refreshes and compares each with
@@ -121,6 +122,7 @@ class SwmrReaderIndexCacheTest {
      * moved ones through the reopened tree.
      */
     @Test
+    @StartsOutsideProgram
     void aReaderFollowingLibhdf5ReadsEveryRowThroughTheNodesItKept() throws Exception {
         Path path = dir.resolve("grid.h5");
         try (H5pySwmrWriter writer = H5pySwmrWriter.start(path, "grid")) {

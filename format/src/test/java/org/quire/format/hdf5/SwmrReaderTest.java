@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.StorageOpener;
 
@@ -54,6 +55,7 @@ class SwmrReaderTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void newExtentsAppearOnRefreshAndCachedPartialChunksAreDropped() throws Exception {
         Path path = dir.resolve("lockstep.h5");
         AtomicInteger reads = new AtomicInteger();
@@ -105,6 +107,7 @@ class SwmrReaderTest {
      * read must still see what was flushed, as libhdf5's H5Drefresh does.
      */
     @Test
+    @StartsOutsideProgram
     void dataFlushedUnderAnExtentAlreadySeenIsReadAfterRefresh() throws Exception {
         Path path = dir.resolve("under-extent.h5");
         try (H5pySwmrWriter writer = H5pySwmrWriter.start(path, "lockstep");
@@ -135,6 +138,7 @@ class SwmrReaderTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void followsAFlatOutWriterSeeingEveryRecordIntact() throws Exception {
         Path path = dir.resolve("flat-out.h5");
         long total = 30_000;
@@ -174,6 +178,7 @@ class SwmrReaderTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void everyFlushedRecordOfAKilledWriterIsRead() throws Exception {
         Path path = dir.resolve("killed.h5");
         long flushed;

@@ -17,6 +17,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.storage.CrashSimulator;
 import org.quire.format.storage.Durability;
 
@@ -109,6 +110,7 @@ class SwmrWriteTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void libhdf5RefusesPlainReadersWhileSwmrWritingAndLetsSwmrReadersIn() throws IOException {
         ExternalTools.requireH5py();
         Path path = dir.resolve("readers.h5");
@@ -147,6 +149,7 @@ class SwmrWriteTest {
      * the file.
      */
     @Test
+    @StartsOutsideProgram
     void aFileTruncatedUnderTheWriterFailsItsNextFlushAndClose() throws IOException {
         ExternalTools.requireH5py();
         Path path = dir.resolve("truncated.h5");

@@ -13,6 +13,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 import org.quire.format.hdf5.layout.BlockFile;
 
@@ -24,6 +25,7 @@ import org.quire.format.hdf5.layout.BlockFile;
  * lists the names in byte order and opens every one, h5debug reads every node of Quire's tree,
  * Quire's verifier passes. Only the addresses of new blocks may differ.
  */
+@StartsOutsideProgram
 class SymbolTableInsertTest {
 
     @TempDir

@@ -15,6 +15,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.layout.BTreeV1Node;
 import org.quire.format.hdf5.layout.BTreeV1Ranks;
 
@@ -25,6 +26,7 @@ import org.quire.format.hdf5.layout.BTreeV1Ranks;
  * root; a node's last entry drops the node from the tree, and emptied B-tree nodes with it
  * (libhdf5 never merges or rebalances nodes).
  */
+@StartsOutsideProgram
 class SymbolTableRemoveTest {
 
     @TempDir

@@ -14,6 +14,7 @@ import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.layout.DataspaceSelection;
 import org.quire.format.hdf5.layout.VirtualMapping;
 
@@ -32,6 +33,7 @@ class VirtualMappingReadsTest {
     Path dir;
 
     @Test
+    @StartsOutsideProgram
     void aLaterOverlappingMappingShowsOverAnEarlierOneAsInLibhdf5() throws IOException {
         Path path = dir.resolve("overlap.h5");
         try (Hdf5File hdf5 = Hdf5File.create(path)) {

@@ -18,6 +18,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.chunk.ChunkIndex;
 import org.quire.format.hdf5.chunk.Shapes;
 import org.quire.format.hdf5.layout.ChunkRecord;
@@ -229,6 +230,7 @@ abstract class WritableChunkIndexContract extends ChunkIndexContract {
      * Quire-only index overrides {@link #assertLibhdf5Reads} to check the opposite.
      */
     @Test
+    @StartsOutsideProgram
     void libhdf5ReadsWhatWasWrittenOrRefusesAQuireOnlyIndex() throws IOException {
         ExternalTools.requireH5py();
         ExternalTools.requireTool("h5debug");

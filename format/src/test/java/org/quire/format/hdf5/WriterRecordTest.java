@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
+import org.quire.format.StartsOutsideProgram;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -71,8 +72,10 @@ class WriterRecordTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void aFifoIsRefusedWithoutWaitingForAWriter() throws Exception {
         Path file = dir.resolve("fifo.h5");
+        ExternalTools.startsOutsideProgram("mkfifo");
         Process mkfifo = new ProcessBuilder("mkfifo", WriterRecord.pathOf(file).toString()).start();
         assertEquals(0, mkfifo.waitFor());
         assertTrue(refused(file).getMessage().contains("not a regular file"));

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 
 /**
  * A change a writer refuses names the file and the object in its one line: a dataset extended
@@ -41,6 +42,7 @@ class WritingRefusalMessagesTest {
     }
 
     @Test
+    @StartsOutsideProgram
     void writingACompactDatasetOrRewritingAnAttributeWithAnotherTypeNamesTheFile()
             throws IOException {
         Path path = OldFormatReopenTest.h5pyOldFile(dir.resolve("compact.h5"), 0,

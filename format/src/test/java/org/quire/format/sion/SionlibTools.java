@@ -44,6 +44,7 @@ final class SionlibTools {
 
     /** The directory of the tools; fails or aborts the test when a tool is missing. */
     static Path directory() {
+        ExternalTools.startsOutsideProgram("SIONlib's tools");
         String configured = System.getenv("QUIRE_SIONLIB_TOOLS");
         List<Path> candidates = new ArrayList<>();
         if (configured != null) {

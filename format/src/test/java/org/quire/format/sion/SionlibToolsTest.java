@@ -22,6 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.quire.format.StartsOutsideProgram;
 
 /**
  * SIONlib 1.7.6's own tools ({@link SionlibTools}) on every kind of container Quire writes: the
@@ -41,6 +42,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * SIONlib wrote as well ({@code siondefrag}'s output); key-value workloads therefore write records of
  * at least one byte (docs/sionlib.md, section 6).
  */
+@StartsOutsideProgram
 class SionlibToolsTest {
 
     @TempDir

@@ -25,6 +25,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
+import org.quire.format.hdf5.ExternalTools;
 
 /**
  * {@link FileStorage} on real files: what each open mode allows, reads at the end, truncation and
@@ -109,6 +111,7 @@ class FileStorageTest {
      * completes and the interrupt stays pending for the caller.
      */
     @Test
+    @StartsOutsideProgram
     void anInterruptedReadNeverDropsTheProcesssLocks() throws Exception {
         Path file = directory.resolve("interrupted.bin");
         Files.write(file, new byte[] {5, 6});
@@ -161,6 +164,7 @@ class FileStorageTest {
     /** Whether another process ({@link LockProbe}) can lock the byte at {@code position}. */
     private static boolean anotherProcessLocks(Path file, long position, boolean shared)
             throws Exception {
+        ExternalTools.startsOutsideProgram("a second JVM (LockProbe)");
         Process probe = new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 Path.of(LockProbe.class.getProtectionDomain().getCodeSource().getLocation()
@@ -178,6 +182,7 @@ class FileStorageTest {
      * registry keeps closed storages' channels open while a lock is held.
      */
     @Test
+    @StartsOutsideProgram
     void closingAStorageNeverDropsTheProcesssOtherLocks() throws Exception {
         Path file = directory.resolve("kept.bin");
         Files.write(file, new byte[8]);

@@ -11,6 +11,7 @@ import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.ExternalTools;
@@ -26,6 +27,7 @@ class ChunkStagingTest {
     Path dir;
 
     @Test
+    @StartsOutsideProgram
     void aOneElementWriteIntoASparseDatasetOfThreeGibibytesCommits() throws IOException {
         ExternalTools.requireH5py();
         Path path = dir.resolve("sparse.h5");

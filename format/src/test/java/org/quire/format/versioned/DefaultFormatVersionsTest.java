@@ -21,6 +21,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.Attribute;
 import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
@@ -36,6 +37,7 @@ import org.quire.format.hdf5.ExternalTools;
  * symbol table, version-1 B-tree chunk indexes, as libhdf5's h5debug reads them), with its
  * true end of file and no flags once Quire closed it, and h5py refuses it while Quire writes.
  */
+@StartsOutsideProgram
 class DefaultFormatVersionsTest {
 
     @TempDir

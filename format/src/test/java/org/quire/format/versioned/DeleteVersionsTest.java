@@ -19,6 +19,7 @@ import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.Hdf5File;
@@ -119,6 +120,7 @@ class DeleteVersionsTest {
      * dense group shrinks; the rest reads and verifies, the child is relinked.
      */
     @Test
+    @StartsOutsideProgram
     void aVersionIsDeletedFromAVersionsGroupLibhdf5StoresDensely() throws IOException {
         org.quire.format.hdf5.ExternalTools.requireH5py();
         Path path = dir.resolve("ten.h5");

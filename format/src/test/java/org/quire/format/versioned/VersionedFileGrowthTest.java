@@ -13,6 +13,7 @@ import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.DatasetSpec;
 import org.quire.format.hdf5.Datatype;
 import org.quire.format.hdf5.ExternalTools;
@@ -23,6 +24,7 @@ import org.quire.format.hdf5.ExternalTools;
  * (a 1 MiB chunk's slot aligned to 1 MiB after the last commit's metadata skipped nearly a
  * chunk's size per commit: a one-chunk commit added 2 MiB).
  */
+@StartsOutsideProgram
 class VersionedFileGrowthTest {
 
     private static final int CHUNKS = 16;

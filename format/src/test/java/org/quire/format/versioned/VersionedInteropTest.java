@@ -22,6 +22,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.StartsOutsideProgram;
 import org.quire.format.hdf5.Attribute;
 import org.quire.format.hdf5.Dataset;
 import org.quire.format.hdf5.DatasetSpec;
@@ -35,6 +36,7 @@ import org.quire.format.hdf5.Hdf5Verifier;
  * dedupes against Quire's chunks (same digests); Quire reads and extends a file versioned-hdf5
  * wrote ({@code make_versioned_fixtures.py}), and versioned-hdf5 reads what Quire added.
  */
+@StartsOutsideProgram
 class VersionedInteropTest {
 
     @TempDir
