@@ -35,25 +35,6 @@ final class ElementCodec {
         return out.array();
     }
 
-    /** Fills {@code array} from {@code bytes}, which hold exactly its elements. */
-    static void decode(Datatype type, ByteBuffer bytes, Object array) {
-        requireMatch(type, array);
-        ByteBuffer in = bytes.duplicate().order(type.byteOrder());
-        if (array instanceof byte[] values) {
-            in.get(values);
-        } else if (array instanceof short[] values) {
-            in.asShortBuffer().get(values);
-        } else if (array instanceof int[] values) {
-            in.asIntBuffer().get(values);
-        } else if (array instanceof long[] values) {
-            in.asLongBuffer().get(values);
-        } else if (array instanceof float[] values) {
-            in.asFloatBuffer().get(values);
-        } else {
-            in.asDoubleBuffer().get((double[]) array);
-        }
-    }
-
     /**
      * {@code count} integer (or enumeration) elements widened to long, any size from 1 to 8
      * bytes (unsigned 64-bit values keep their bits).
