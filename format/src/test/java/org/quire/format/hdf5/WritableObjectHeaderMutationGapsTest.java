@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -267,6 +269,52 @@ class WritableObjectHeaderMutationGapsTest {
             assertEquals("object header chunk at " + address + " holds only continuation "
                     + "messages and has no room for another", assertThrows(
                     IllegalStateException.class, () -> header.add(message(4, 2))).getMessage());
+        }
+    }
+
+    /**
+     * libhdf5's version-1 header (h5py's default format, committed legacy.h5) changes in place
+     * only: growing, reserving and removing are refused naming the header, a body of the same
+     * length is written back in place (the root's "title" attribute here).
+     */
+    @Test
+    void aVersion1HeaderChangesInPlaceOnly() throws Exception {
+        Path path = dir.resolve("legacy.h5");
+        Files.copy(H5pyFixtures.of(H5pyFixtures.LEGACY).file("legacy.h5"), path);
+        long root;
+        try (Hdf5File hdf5 = Hdf5File.open(path)) {
+            root = hdf5.root().address();
+        }
+        storage = FileStorage.open(path, OpenMode.READ_WRITE);
+        try (BlockFile file = new BlockFile(storage)) {
+            MetadataCache cache = newCache();
+            WritableObjectHeader header = WritableObjectHeader.openVersion1(file, cache, root);
+            assertTrue(header.isVersion1());
+            String refused = path + ": cannot %s the version-1 object header at " + root
+                    + ": Quire changes version-1 headers in place only (same-size message "
+                    + "bodies)";
+            assertEquals(String.format(refused, "add a message of type 12 to"), assertThrows(
+                    UnsupportedOperationException.class, () -> header.add(message(8, 1)))
+                    .getMessage());
+            assertEquals(String.format(refused, "reserve room in"), assertThrows(
+                    UnsupportedOperationException.class, () -> header.reserve(8)).getMessage());
+            int title = header.handleOf(TYPE);
+            assertEquals(String.format(refused, "remove a message of type 12 from"),
+                    assertThrows(UnsupportedOperationException.class,
+                            () -> header.remove(title)).getMessage());
+            assertEquals("object header chunk at " + root + " is open twice", assertThrows(
+                    IllegalStateException.class, () -> WritableObjectHeader.openVersion1(file,
+                            cache, root)).getMessage());
+            byte[] body = header.messages().get(title).body();
+            byte[] old = "legacy run".getBytes(StandardCharsets.US_ASCII);
+            int at = DamagedField.indexOf(body, old, 0);
+            System.arraycopy("LEGACY RUN".getBytes(StandardCharsets.US_ASCII), 0, body, at,
+                    old.length);
+            header.replace(title, body);
+            cache.flush();
+        }
+        try (Hdf5File hdf5 = Hdf5File.open(path)) {
+            assertEquals("LEGACY RUN", hdf5.root().attribute("title").string());
         }
     }
 
