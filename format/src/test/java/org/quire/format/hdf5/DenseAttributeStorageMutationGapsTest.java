@@ -189,4 +189,32 @@ class DenseAttributeStorageMutationGapsTest {
             assertEquals("attribute messages stored in the heap", e.supported());
         }
     }
+    /**
+     * A name record pointing at another attribute's message: listing, and looking up the name
+     * it indexes, fail at the name hash naming the object.
+     */
+    @Test
+    void aNameRecordPointingAtAnotherAttributeIsCorruptNamingTheObject() throws IOException {
+        String first;
+        try (Hdf5File hdf5 = Hdf5File.open(intact)) {
+            first = ((Hdf5Object.StoredAttribute) hdf5.root().dataset("with_attributes")
+                    .denseAttributes().verify().get(0)).name();
+        }
+        Path file = damaged("misdirected.h5", "/with_attributes", false, records -> {
+            BTreeV2AttributeRecord head = records.get(0);
+            records.set(0, new BTreeV2AttributeRecord(records.get(1).heapId(),
+                    head.messageFlags(), head.creationOrder(), head.nameHash()));
+            return records;
+        });
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            Dataset dataset = hdf5.root().dataset("with_attributes");
+            for (org.junit.jupiter.api.function.Executable read : List.<
+                    org.junit.jupiter.api.function.Executable>of(dataset::attributeNames,
+                    () -> dataset.attribute(first))) {
+                CorruptFileException e = assertThrows(CorruptFileException.class, read);
+                assertEquals("name hash", e.field(), e.getMessage());
+                assertEquals("/with_attributes", e.object(), e.getMessage());
+            }
+        }
+    }
 }
