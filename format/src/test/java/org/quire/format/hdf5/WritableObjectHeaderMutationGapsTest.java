@@ -305,7 +305,7 @@ class WritableObjectHeaderMutationGapsTest {
             assertEquals("object header chunk at " + root + " is open twice", assertThrows(
                     IllegalStateException.class, () -> WritableObjectHeader.openVersion1(file,
                             cache, root)).getMessage());
-            byte[] body = header.messages().get(title).body();
+            byte[] body = header.messages().get(title).body().clone();
             byte[] old = "legacy run".getBytes(StandardCharsets.US_ASCII);
             int at = DamagedField.indexOf(body, old, 0);
             System.arraycopy("LEGACY RUN".getBytes(StandardCharsets.US_ASCII), 0, body, at,
