@@ -104,6 +104,10 @@ class WritableObjectHeaderMutationGapsTest {
                     ObjectHeaderV2.readChunks(file, header.address()).chunks();
             assertEquals(ContinuationMessage.TYPE, chunks.get(1).messages().get(0).type());
             assertEquals(List.of(1, -1, 3, -1), firstBodyBytes(file, header.address()));
+            for (int i = 1; i < chunks.size(); i++) {
+                assertTrue(cache.dependsOn(chunks.get(i - 1).address(), chunks.get(i).address()),
+                        "chunk " + (i - 1) + " is written after the block it points at");
+            }
         }
     }
 
@@ -151,6 +155,7 @@ class WritableObjectHeaderMutationGapsTest {
 
             MetadataCache cache = newCache();
             WritableObjectHeader header = WritableObjectHeader.open(file, cache, address);
+            assertTrue(cache.dependsOn(address, block));
             header.add(message(256, 2));
             cache.flush();
             assertEquals(List.of(CONTINUATION, second), capacities(file, address));
@@ -269,6 +274,43 @@ class WritableObjectHeaderMutationGapsTest {
             assertEquals("object header chunk at " + address + " holds only continuation "
                     + "messages and has no room for another", assertThrows(
                     IllegalStateException.class, () -> header.add(message(4, 2))).getMessage());
+        }
+    }
+
+    /**
+     * Chunk 0 has room for the initial messages, the spare bytes and one continuation message,
+     * no more; add's handles count the messages in order.
+     */
+    @Test
+    void chunkZeroHoldsTheInitialMessagesAndTheSpareBytesExactly() throws Exception {
+        try (BlockFile file = open()) {
+            MetadataCache cache = newCache();
+            WritableObjectHeader header = new WritableObjectHeader(file, cache,
+                    List.of(message(12, 1), message(30, 2)), 8);
+            assertEquals(2, header.add(message(8, 3)));
+            header.replace(2, new byte[] {7, 7, 7, 7});
+            cache.flush();
+            assertEquals(List.of(12 + 30 + 8 + CONTINUATION), capacities(file, header.address()));
+            assertEquals(List.of(1, 2, 7), firstBodyBytes(file, header.address()));
+        }
+    }
+
+    /**
+     * A full chunk 0 (as libhdf5 leaves one) whose last message is larger than all its room:
+     * the message moves to a new block sized for it, the continuation message and 256 bytes.
+     */
+    @Test
+    void aMessageMovedOutOfAFullChunkGetsABlockSizedForIt() throws Exception {
+        try (BlockFile file = open()) {
+            byte[] chunk = ObjectHeaderV2.encodeChunkZero(List.of(message(300, 1)), 300);
+            long address = file.allocate(chunk.length);
+            file.write(address, chunk);
+            MetadataCache cache = newCache();
+            WritableObjectHeader header = WritableObjectHeader.open(file, cache, address);
+            header.add(message(5, 2));
+            cache.flush();
+            assertEquals(List.of(300, 5 + CONTINUATION + 256 + 300), capacities(file, address));
+            assertEquals(List.of(1, 2), firstBodyBytes(file, address));
         }
     }
 
