@@ -217,4 +217,49 @@ class DenseAttributeStorageMutationGapsTest {
             }
         }
     }
+    /**
+     * Name records out of hash order: listing (by name or, for verification and rewriting a
+     * dense storage, with the stored bytes) fails at the record order.
+     */
+    @Test
+    void nameRecordsOutOfHashOrderAreCorrupt() throws IOException {
+        Path file = damaged("unordered.h5", "/with_attributes", false, records -> {
+            records.add(0, records.remove(1));
+            return records;
+        });
+        try (Hdf5File hdf5 = Hdf5File.open(file)) {
+            Dataset dataset = hdf5.root().dataset("with_attributes");
+            DenseMessageStorage<?, ?> dense = dataset.denseAttributes();
+            for (org.junit.jupiter.api.function.Executable read : List.<
+                    org.junit.jupiter.api.function.Executable>of(dataset::attributeNames,
+                    dense::verify, dense::allStored)) {
+                CorruptFileException e = assertThrows(CorruptFileException.class, read);
+                assertEquals("record order", e.field(), e.getMessage());
+            }
+        }
+    }
+
+    /** Every attribute with the bytes the heap stores, in the order of their names' bytes. */
+    @Test
+    void allStoredGivesEachAttributeWithItsHeapBytesInNameOrder() throws IOException {
+        try (Hdf5File hdf5 = Hdf5File.open(intact)) {
+            DenseMessageStorage<BTreeV2AttributeRecord, Hdf5Object.StoredAttribute> dense =
+                    hdf5.root().dataset("with_attributes").denseAttributes();
+            List<DenseMessageStorage.Stored<Hdf5Object.StoredAttribute>> stored =
+                    dense.allStored();
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                names.add(String.format("attr_%02d", i));
+            }
+            assertEquals(names, stored.stream().map(s -> s.message().name()).toList());
+            for (DenseMessageStorage.Stored<Hdf5Object.StoredAttribute> one : stored) {
+                Attribute decoded = AttributeMessages.decode(new org.quire.format.hdf5.layout
+                        .LittleEndianReader(hdf5.path(), 0, "attribute", one.bytes()),
+                        null);
+                assertEquals(one.message().name(), decoded.name());
+                assertEquals(HexFormat.of().formatHex(one.message().attribute().data()),
+                        HexFormat.of().formatHex(decoded.data()));
+            }
+        }
+    }
 }
