@@ -284,4 +284,68 @@ class AttributeAccessMutationGapsTest {
                     .map(b -> new String(b, StandardCharsets.US_ASCII)).toList());
         }
     }
+    /**
+     * Deleting the middle one of three attributes: its message becomes a null message of its
+     * size (the others keep theirs), the listing and the reopened file lose it only.
+     */
+    @Test
+    void deletingAnAttributeNullsItsMessageOnly() throws IOException {
+        Path path = dir.resolve("delete.h5");
+        try (Hdf5File file = Hdf5File.create(path)) {
+            Group group = file.root().createGroup("g");
+            group.setAttribute(Attribute.of("a", 1L));
+            group.setAttribute(Attribute.of("b", 2L, 3L));
+            group.setAttribute(Attribute.of("c", 4L));
+            List<HeaderMessage> before = group.header.messages();
+            group.deleteAttribute("b");
+            List<HeaderMessage> after = group.header.messages();
+            assertEquals(before.size(), after.size());
+            int nulled = 0;
+            for (int i = 0; i < before.size(); i++) {
+                if (after.get(i).type() != before.get(i).type()) {
+                    assertEquals(0, after.get(i).type());
+                    assertEquals(before.get(i).body().length, after.get(i).body().length);
+                    nulled++;
+                }
+            }
+            assertEquals(1, nulled);
+            assertEquals(List.of("a", "c"), group.attributeNames());
+        }
+        try (Hdf5File file = Hdf5File.open(path)) {
+            Group group = file.root().group("g");
+            assertEquals(List.of("a", "c"), group.attributeNames());
+            assertArrayEquals(new long[] {4}, group.attribute("c").longs());
+        }
+    }
+
+    /**
+     * The header chunk holding a string attribute is written only after the global heap
+     * collection holding its strings: when added, and when rewritten in a reopened file.
+     */
+    @Test
+    void aStringAttributesHeaderWaitsForItsHeapCollection() throws IOException {
+        Path path = dir.resolve("order.h5");
+        try (Hdf5File file = Hdf5File.create(path)) {
+            Group root = file.root();
+            root.setAttribute(Attribute.of("s", "one"));
+            assertTrue(file.cache().dependsOn(root.address(), collection(root)));
+        }
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Group root = file.root();
+            root.rewriteAttribute(Attribute.of("s", "two"));
+            assertTrue(file.cache().dependsOn(root.address(), collection(root)));
+        }
+    }
+
+    /** The collection address of the scalar string attribute "s": its heap ID's 8 bytes. */
+    private static long collection(Group group) throws IOException {
+        for (HeaderMessage message : group.header.messages()) {
+            if (message.type() == org.quire.format.hdf5.layout.AttributeMessage.TYPE) {
+                byte[] body = message.body();
+                return ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN)
+                        .getLong(body.length - 12);
+            }
+        }
+        throw new AssertionError("no attribute message");
+    }
 }
