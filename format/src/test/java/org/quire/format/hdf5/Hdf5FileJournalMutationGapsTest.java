@@ -13,9 +13,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.quire.format.WrongFormatException;
 import org.quire.format.hdf5.layout.SuperblockV3;
+import org.quire.format.hdf5.cache.AbandonedChangesException;
 import org.quire.format.storage.CrashSimulator;
+import org.quire.format.storage.TrackingOpener;
 
 /**
  * The flush journal ({@code <name>.qjnl}) a writer opens beside its file, at the crash points
@@ -26,6 +31,9 @@ class Hdf5FileJournalMutationGapsTest {
 
     private static final Path FILE = Path.of("run.h5");
     private static final Path JOURNAL = Hdf5File.journalPath(FILE);
+
+    @TempDir
+    Path dir;
 
     private static DatasetSpec appendable() {
         return DatasetSpec.builder(Datatype.INT32, 0).maxShape(DatasetSpec.UNLIMITED)
@@ -135,5 +143,28 @@ class Hdf5FileJournalMutationGapsTest {
         try (Hdf5File file = Hdf5File.open(FILE, disk)) {
             assertEquals(List.of(), file.root().memberNames());
         }
+    }
+
+    /**
+     * {@link Hdf5File#close} releases every file it opened, the journal too: removed after the
+     * closing flush, kept for {@link Hdf5File#recover} when the changes were abandoned (and the
+     * close refused to write).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void closeReleasesTheJournalAndKeepsItOnlyWhenItWroteNothing(boolean abandoned)
+            throws IOException {
+        TrackingOpener opener = new TrackingOpener();
+        Path path = dir.resolve("tracked.h5");
+        Hdf5File file = Hdf5File.create(path, opener);
+        file.root().createGroup("g");
+        if (abandoned) {
+            file.abandonChanges("adding group g", new IOException("disk gone"));
+            assertThrows(AbandonedChangesException.class, file::close);
+        } else {
+            file.close();
+        }
+        assertEquals(List.of(), opener.stillOpen());
+        assertEquals(abandoned, Files.exists(Hdf5File.journalPath(path)));
     }
 }
