@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.quire.format.CorruptFileException;
@@ -32,6 +33,9 @@ class RecoveryMutationGapsTest {
 
     private static final Path FILE = Path.of("run.h5");
     private static final Path JOURNAL = Hdf5File.journalPath(FILE);
+
+    @TempDir
+    Path dir;
 
     private static DatasetSpec appendable() {
         return DatasetSpec.builder(Datatype.INT32, 0).maxShape(DatasetSpec.UNLIMITED)
@@ -211,6 +215,22 @@ class RecoveryMutationGapsTest {
         assertTrue(e.getMessage().startsWith("run.h5: "), e.getMessage());
         assertTrue(e.getMessage().contains("version 2"), e.getMessage());
         assertArrayEquals(longer, disk.files().get(FILE));
+    }
+
+    /**
+     * A file on disk: the dead writer's record beside it goes with the recovery, so the
+     * writer's status is "no writer" again.
+     */
+    @Test
+    void recoveringAFileOnDiskRemovesTheDeadWritersRecord() throws IOException {
+        Path path = dir.resolve("dead.h5");
+        Files.write(path, closedFile().files().get(FILE));
+        Files.writeString(WriterRecord.pathOf(path), "quire-writer 1\npid 4242\nhost n1\n"
+                + "mode write\nsince 0\nbeat 7\nbeat-time 0\n");
+        assertEquals(WriterStatus.State.DEAD, Hdf5File.writerStatus(path).state());
+        Hdf5File.recover(path);
+        assertFalse(Files.exists(WriterRecord.pathOf(path)));
+        assertEquals(WriterStatus.State.NO_WRITER, Hdf5File.writerStatus(path).state());
     }
 
     /** {@link Recovery#changed()}: any flag, a new end of file, or a replayed block. */
