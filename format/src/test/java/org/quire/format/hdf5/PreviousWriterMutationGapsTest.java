@@ -20,7 +20,8 @@ import org.quire.format.storage.CrashSimulator;
  * A file a writer left open is refused naming that writer as its record beside the file
  * ({@code <name>.qwriter}) tells: none left, a dead one's, or one that cannot be read; by
  * each way of opening that finds the writer's mark (a plain reader and an SWMR reader of flags
- * 0x01, a writer of flags 0x01, a reader of a version 0 file carrying Quire's writing guard).
+ * 0x01, a writer of flags 0x01, a reader and a writer of a version 0 file carrying Quire's
+ * writing guard).
  */
 class PreviousWriterMutationGapsTest {
 
@@ -65,10 +66,13 @@ class PreviousWriterMutationGapsTest {
             "openSwmr, none", "openSwmr, dead", "openSwmr, unreadable",
             "openForWriting, none", "openForWriting, dead", "openForWriting, unreadable",
             "open guarded, none", "open guarded, dead", "open guarded, unreadable",
+            "openForWriting guarded, none", "openForWriting guarded, dead",
+            "openForWriting guarded, unreadable",
     })
     void aRefusalNamesThePreviousWriterAsItsRecordTells(String opening, String record)
             throws IOException {
-        Path path = opening.equals("open guarded") ? guardedFile() : flaggedFile();
+        boolean guarded = opening.endsWith(" guarded");
+        Path path = guarded ? guardedFile() : flaggedFile();
         Path recordPath = WriterRecord.pathOf(path);
         switch (record) {
             case "dead" -> Files.writeString(recordPath, "quire-writer 1\npid 4242\nhost n1\n"
@@ -78,12 +82,16 @@ class PreviousWriterMutationGapsTest {
         }
         FileOpenForWritingException e = assertThrows(FileOpenForWritingException.class,
                 () -> {
-                    switch (opening) {
+                    switch (opening.split(" ")[0]) {
                         case "openSwmr" -> Hdf5File.openSwmr(path).close();
                         case "openForWriting" -> Hdf5File.openForWriting(path).close();
                         default -> Hdf5File.open(path).close();
                     }
                 });
+        if (guarded) {
+            assertTrue(e.situation().startsWith("file is open for writing (superblock 0 end of "
+                    + "file address 2^63-1, Quire's writing guard); "), e.situation());
+        }
         String previous = e.situation().substring(e.situation().lastIndexOf("; ") + 2);
         switch (record) {
             case "dead" -> assertTrue(previous.startsWith("writer dead (writer, pid 4242 on n1, "
