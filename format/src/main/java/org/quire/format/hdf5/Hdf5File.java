@@ -636,6 +636,12 @@ public final class Hdf5File implements AutoCloseable {
             }
             int version = file.read(0, Superblock.VERSION_OFFSET + 1, "superblock")
                     [Superblock.VERSION_OFFSET];
+            if (version == 2) { // rewritten, it would become version 3 and lose its extension
+                throw new UnsupportedFormatException(path, "superblock (recovering)", 0,
+                        "version 2 (no \"open for writing\" flag to tell a crashed writer)",
+                        "versions 0, 1 and 3 (the ones Quire writes); every version 0 to 3 is "
+                                + "read with Hdf5File.open");
+            }
             Superblock superblock = version < 2 ? Superblock.read(file) : SuperblockV3.read(file);
             // libhdf5's SWMR writer leaves the end of file address stale (479 bytes, say):
             // libhdf5 would cut the file there (h5clear -s does), so it grows to the file.
