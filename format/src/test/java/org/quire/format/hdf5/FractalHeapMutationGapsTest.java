@@ -203,7 +203,8 @@ class FractalHeapMutationGapsTest {
         withHeap(intact, hugeHolder, (heap, file) -> {
             assertArrayEquals(slice(record.address(), (int) record.length()), heap.read(key1));
             assertEquals("fractal heap header at " + hugeHolder + ": huge object ID expected an"
-                    + " ID in the huge object B-tree, found 2", failure(() -> heap.read(key2), intact));
+                    + " ID in the huge object B-tree, found 2",
+                    failure(() -> heap.read(key2), intact));
             return null;
         });
     }
