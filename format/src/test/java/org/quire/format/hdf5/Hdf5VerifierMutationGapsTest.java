@@ -1,0 +1,124 @@
+package org.quire.format.hdf5;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What {@link Hdf5Verifier}'s report counts in the committed h5py files, against what the
+ * fixture manifests and the reading API say object by object: groups, datasets and committed
+ * datatypes, attributes, chunks and their stored bytes, contiguous and compact bytes, links and
+ * attributes read from dense storage. {@link H5pyCompatFilesInQuireTest} checks the report's
+ * unsupported parts and links not followed; {@link Hdf5VerifierDenseStorageTest} dense.h5's
+ * counts against libhdf5's.
+ */
+class Hdf5VerifierMutationGapsTest {
+
+    /** Totals of the reading API over every supported object the manifest lists. */
+    private static final class Totals {
+        long chunks;
+        long chunkBytes;
+        long contiguousBytes;
+        long denseMessages;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"compat.h5", "compat_latest.h5"})
+    void theCompatFilesAreCountedObjectByObject(String name) throws IOException {
+        H5pyFixtures fixtures = H5pyFixtures.of(H5pyFixtures.COMPAT);
+        Path path = fixtures.file(name);
+        List<String[]> objects = fixtures.records("O").stream()
+                .filter(r -> r[1].equals(name)).toList();
+        List<String> unsupported = fixtures.records("U").stream()
+                .filter(r -> r[1].equals(name)).map(r -> r[2]).toList();
+        long attributes = fixtures.records("A").stream().filter(r -> r[1].equals(name)).count();
+        Totals totals = new Totals();
+        try (Hdf5File file = Hdf5File.open(path)) {
+            for (String[] object : objects) {
+                if (unsupported.contains(object[2])) {
+                    continue;
+                }
+                add(totals, resolve(file, object[2]), attributesOf(fixtures, name, object[2]));
+            }
+        }
+        VerificationReport report = Hdf5Verifier.verify(path);
+        assertEquals(List.of(count(objects, "group"), count(objects, "dataset")
+                        - unsupported.stream().filter(u -> !u.contains("@")
+                                && !u.endsWith("/external")).count(),
+                        count(objects, "datatype"), attributes, totals.chunks, totals.chunkBytes,
+                        totals.contiguousBytes, totals.denseMessages),
+                List.of(report.groups(), report.datasets(), report.committedDatatypes(),
+                        report.attributes(), report.chunks(), report.chunkBytes(),
+                        report.contiguousBytes(), report.denseMessages()),
+                "groups, datasets, committed datatypes, attributes, chunks, chunk bytes,"
+                        + " contiguous bytes, dense messages");
+    }
+
+    /** The attributes of {@code object} the manifest lists, readable or not. */
+    private static long attributesOf(H5pyFixtures fixtures, String name, String object) {
+        return fixtures.records("A").stream()
+                .filter(r -> r[1].equals(name) && r[2].equals(object)).count()
+                + fixtures.records("U").stream()
+                .filter(r -> r[1].equals(name) && r[2].startsWith(object + "@")
+                        && r[2].indexOf('@') == object.length()).count();
+    }
+
+    private static Hdf5Object resolve(Hdf5File file, String path) throws IOException {
+        Hdf5Object object = file.root();
+        for (String name : path.substring(1).split("/")) {
+            if (!name.isEmpty()) {
+                object = ((Group) object).get(name);
+            }
+        }
+        return object;
+    }
+
+    private static long count(List<String[]> objects, String kind) {
+        return objects.stream().filter(r -> r[3].equals(kind)).count();
+    }
+
+    private static void add(Totals totals, Hdf5Object object, long attributes)
+            throws IOException {
+        if (object.denseAttributes() != null) {
+            totals.denseMessages += attributes;
+        }
+        if (object instanceof Group group && group.denseLinks() != null) {
+            totals.denseMessages += group.memberNames().size();
+        }
+        if (object instanceof Dataset dataset) {
+            if (dataset.layout() == StorageLayout.CHUNKED) {
+                dataset.forEachStoredChunk((coordinates, record) -> {
+                    totals.chunks++;
+                    totals.chunkBytes += record.storedSize();
+                });
+            } else if (dataset.layout() != StorageLayout.VIRTUAL) {
+                totals.contiguousBytes += dataset.contiguousData().size();
+            }
+        }
+    }
+
+    /**
+     * h5py's LZF file: chunks and stored bytes as the manifest records them from libhdf5
+     * (fields 8 and 9: stored bytes, chunks of each dataset).
+     */
+    @Test
+    void theLzfFilesChunksAndStoredBytesAreLibhdf5s() throws IOException {
+        H5pyFixtures fixtures = H5pyFixtures.of(H5pyFixtures.LZF);
+        long bytes = 0;
+        long chunks = 0;
+        for (String[] dataset : fixtures.records("D")) {
+            bytes += Long.parseLong(dataset[7]);
+            chunks += Long.parseLong(dataset[8]);
+        }
+        VerificationReport report = Hdf5Verifier.verify(fixtures.file("lzf.h5"));
+        assertEquals(List.of(1L, (long) fixtures.records("D").size(), chunks, bytes, 0L),
+                List.of(report.groups(), report.datasets(), report.chunks(), report.chunkBytes(),
+                        report.contiguousBytes()));
+    }
+}
