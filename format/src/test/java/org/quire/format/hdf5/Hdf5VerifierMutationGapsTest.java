@@ -1,14 +1,22 @@
 package org.quire.format.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.quire.format.CorruptFileException;
+import org.quire.format.hdf5.layout.JenkinsLookup3;
 
 /**
  * What {@link Hdf5Verifier}'s report counts in the committed h5py files, against what the
@@ -120,5 +128,50 @@ class Hdf5VerifierMutationGapsTest {
         assertEquals(List.of(1L, (long) fixtures.records("D").size(), chunks, bytes, 0L),
                 List.of(report.groups(), report.datasets(), report.chunks(), report.chunkBytes(),
                         report.contiguousBytes()));
+    }
+
+    @TempDir
+    Path dir;
+
+    /**
+     * A Quire file whose superblock's end-of-file address (offset 28, checksum at 44) is moved
+     * to the end of the data block ending last: it verifies; one byte lower, that block (named
+     * with its dataset) ends past it. Only data blocks are checked against the address.
+     */
+    @Test
+    void dataBlocksMayEndExactlyAtTheEndOfFileAddress() throws IOException {
+        Path path = dir.resolve("data.h5");
+        try (Hdf5File file = Hdf5File.create(path)) {
+            file.root().createDataset("chunked", DatasetSpec.builder(Datatype.INT32, 40)
+                    .chunkShape(10).build()).write(new long[] {0}, new long[] {40}, new int[40]);
+            file.root().createDataset("contiguous", Datatype.INT16, new long[] {5},
+                    new byte[10]);
+        }
+        long[] last = {0, 0};
+        try (Hdf5File file = Hdf5File.open(path)) {
+            ContiguousData contiguous = file.root().dataset("contiguous").contiguousData();
+            last[0] = contiguous.address() + contiguous.size();
+            file.root().dataset("chunked").forEachStoredChunk((scaled, record) ->
+                    last[1] = Math.max(last[1], record.address() + record.storedSize()));
+        }
+        long end = Math.max(last[0], last[1]);
+        String structure = last[0] > last[1] ? "contiguous data of /contiguous" : "chunk [3]";
+        Hdf5Verifier.verify(withEndOfFileAddress(path, end, "exact.h5"));
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> Hdf5Verifier.verify(withEndOfFileAddress(path, end - 1, "short.h5")));
+        assertEquals(structure, e.structure());
+        assertEquals("address", e.field());
+        assertTrue(e.expected().endsWith(" bytes ending before the end of file address "
+                + (end - 1)), e.expected());
+    }
+
+    private Path withEndOfFileAddress(Path path, long address, String name) throws IOException {
+        byte[] bytes = Files.readAllBytes(path);
+        ByteBuffer superblock = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        superblock.putLong(28, address);
+        superblock.putInt(44, JenkinsLookup3.checksum(bytes, 0, 44));
+        Path copy = dir.resolve(name);
+        Files.write(copy, bytes);
+        return copy;
     }
 }
