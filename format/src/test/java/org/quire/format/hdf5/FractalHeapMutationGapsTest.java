@@ -2,6 +2,7 @@ package org.quire.format.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
@@ -25,6 +26,7 @@ import org.quire.format.hdf5.layout.BTreeV2RecordFormat;
 import org.quire.format.hdf5.layout.BlockFile;
 import org.quire.format.hdf5.layout.FractalHeapDirectBlock;
 import org.quire.format.hdf5.layout.FractalHeapHeader;
+import org.quire.format.hdf5.layout.FractalHeapIndirectBlock;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
 import org.quire.format.storage.FileStorage;
 import org.quire.format.storage.OpenMode;
@@ -192,6 +194,45 @@ class FractalHeapMutationGapsTest {
                             - before.get("fractal heap indirect block"));
         });
         assertEquals(Map.of("direct", 1L, "indirect", 1L), counted);
+    }
+
+    /**
+     * /wide's root indirect block with the address of its first child indirect block copied
+     * into a later slot of the indirect rows (checksum recomputed): the walk finds that child
+     * a second time and names it, before reading it as a block at another heap offset.
+     */
+    @Test
+    void anIndirectBlockReachedTwiceIsNamedAsSuch() throws IOException {
+        byte[] damaged = bytes.clone();
+        long[] child = new long[1];
+        withHeap(intact, wide, (heap, file) -> {
+            FractalHeapHeader header = heap.header();
+            int width = header.table().width();
+            int rows = header.rootIndirectRows();
+            long root = header.rootBlockAddress();
+            int entries = (int) (root + FractalHeapIndirectBlock.IDENTITY.prefixLength() + 8
+                    + header.table().heapOffsetSize());
+            ByteBuffer buffer = ByteBuffer.wrap(damaged).order(ByteOrder.LITTLE_ENDIAN);
+            int first = header.table().maxDirectRows() * width;
+            child[0] = buffer.getLong(entries + 8 * first);
+            assertNotEquals(-1L, child[0]);
+            int later = rows * width - 1;
+            assertEquals(-1L, buffer.getLong(entries + 8 * later));
+            buffer.putLong(entries + 8 * later, child[0]);
+            int checksumAt = entries + rows * width * 8;
+            buffer.putInt(checksumAt, JenkinsLookup3.checksum(damaged, (int) root,
+                    checksumAt - (int) root));
+            return null;
+        });
+        Path path = dir.resolve("indirect-twice.h5");
+        Files.write(path, damaged);
+        assertEquals("fractal heap indirect block at " + child[0] + ": child block address"
+                + " expected an address no other entry of the heap at " + wide + " uses, found "
+                + child[0] + ", reached a second time (a cycle or shared block)",
+                failure(() -> withHeap(path, wide, (heap, file) -> {
+                    heap.forEachBlock((address, direct, blockOffset, size) -> { });
+                    return null;
+                }), path));
     }
 
     /** Huge objects by key (/attributes' heap, one object of key 1) and unknown keys. */
