@@ -51,6 +51,31 @@ class ChunkedDataMutationGapsTest {
     }
 
     /**
+     * 25 bytes from a direct buffer into chunks of 10 (fill value 7): the two whole chunks are
+     * written from the buffer's own memory, the last 5 bytes (part of a new chunk, the rest
+     * filled) through a copy; all read back.
+     */
+    @Test
+    void aDirectBufferFillsWholeChunksAsItIsAndPartsThroughACopy() throws IOException {
+        ByteBuffer data = ByteBuffer.allocateDirect(25);
+        for (int i = 0; i < 25; i++) {
+            data.put(i, (byte) (3 * i + 1));
+        }
+        Path path = dir.resolve("direct.h5");
+        try (Hdf5File file = Hdf5File.create(path)) {
+            file.root().createDataset("d", DatasetSpec.builder(Datatype.INT8, 25)
+                    .chunkShape(10).fillValue(7).build())
+                    .write(new long[] {0}, new long[] {25}, data);
+        }
+        byte[] expected = new byte[25];
+        data.get(0, expected);
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertArrayEquals(expected, file.root().dataset("d").readBytes(new long[] {0},
+                    new long[] {25}));
+        }
+    }
+
+    /**
      * Chunks of 64 KiB go to 64 KiB-aligned offsets; after {@link Dataset#packNewChunks} the
      * next goes right after the last allocation (a group's metadata flushed in between), not
      * to the next aligned offset.
