@@ -9,6 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -134,44 +136,99 @@ class Hdf5VerifierMutationGapsTest {
     Path dir;
 
     /**
-     * A Quire file whose superblock's end-of-file address (offset 28, checksum at 44) is moved
-     * to the end of the data block ending last: it verifies; one byte lower, that block (named
-     * with its dataset) ends past it. Only data blocks are checked against the address.
+     * A file whose superblock's end-of-file address (superblock offset 28, checksum at 44) is
+     * moved to the end of the data block ending last: it verifies; one byte lower, that block
+     * ends past it, named. Quire's file of one chunked dataset (superblock at 0) and h5py's
+     * file of contiguous datasets after a 1024-byte user block (addresses relative to it, the
+     * end-of-file address not). Only data blocks are checked against the address.
      */
-    @Test
-    void dataBlocksMayEndExactlyAtTheEndOfFileAddress() throws IOException {
-        Path path = dir.resolve("data.h5");
-        try (Hdf5File file = Hdf5File.create(path)) {
-            file.root().createDataset("chunked", DatasetSpec.builder(Datatype.INT32, 40)
-                    .chunkShape(10).build()).write(new long[] {0}, new long[] {40}, new int[40]);
-            file.root().createDataset("contiguous", Datatype.INT16, new long[] {5},
-                    new byte[10]);
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1024})
+    void dataBlocksMayEndExactlyAtTheEndOfFileAddress(int superblockAt) throws IOException {
+        Path path;
+        if (superblockAt == 0) {
+            path = dir.resolve("chunked.h5");
+            try (Hdf5File file = Hdf5File.create(path)) {
+                file.root().createDataset("chunked", DatasetSpec.builder(Datatype.INT32, 40)
+                        .chunkShape(10).build())
+                        .write(new long[] {0}, new long[] {40}, new int[40]);
+            }
+        } else {
+            path = H5pyFixtures.of(H5pyFixtures.COMPAT).file("userblock_latest.h5");
         }
-        long[] last = {0, 0};
+        long[] end = {0};
+        String[] last = {null};
         try (Hdf5File file = Hdf5File.open(path)) {
-            ContiguousData contiguous = file.root().dataset("contiguous").contiguousData();
-            last[0] = contiguous.address() + contiguous.size();
-            file.root().dataset("chunked").forEachStoredChunk((scaled, record) ->
-                    last[1] = Math.max(last[1], record.address() + record.storedSize()));
+            for (String name : file.root().memberNames()) {
+                Dataset dataset = file.root().dataset(name);
+                if (dataset.layout() == StorageLayout.CHUNKED) {
+                    dataset.forEachStoredChunk((scaled, record) -> {
+                        if (record.address() + record.storedSize() > end[0]) {
+                            end[0] = record.address() + record.storedSize();
+                            last[0] = "chunk " + Arrays.toString(scaled);
+                        }
+                    });
+                } else {
+                    ContiguousData data = dataset.contiguousData();
+                    if (data.address() + data.size() > end[0]) {
+                        end[0] = data.address() + data.size();
+                        last[0] = "contiguous data of /" + name;
+                    }
+                }
+            }
         }
-        long end = Math.max(last[0], last[1]);
-        String structure = last[0] > last[1] ? "contiguous data of /contiguous" : "chunk [3]";
-        Hdf5Verifier.verify(withEndOfFileAddress(path, end, "exact.h5"));
-        CorruptFileException e = assertThrows(CorruptFileException.class,
-                () -> Hdf5Verifier.verify(withEndOfFileAddress(path, end - 1, "short.h5")));
-        assertEquals(structure, e.structure());
+        long address = superblockAt + end[0];
+        Hdf5Verifier.verify(withEndOfFileAddress(path, superblockAt, address, "exact.h5"));
+        CorruptFileException e = assertThrows(CorruptFileException.class, () ->
+                Hdf5Verifier.verify(withEndOfFileAddress(path, superblockAt, address - 1,
+                        "short.h5")));
+        assertEquals(last[0], e.structure());
         assertEquals("address", e.field());
         assertTrue(e.expected().endsWith(" bytes ending before the end of file address "
-                + (end - 1)), e.expected());
+                + (end[0] - 1)), e.expected());
     }
 
-    private Path withEndOfFileAddress(Path path, long address, String name) throws IOException {
+    private Path withEndOfFileAddress(Path path, int superblockAt, long address, String name)
+            throws IOException {
         byte[] bytes = Files.readAllBytes(path);
         ByteBuffer superblock = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        superblock.putLong(28, address);
-        superblock.putInt(44, JenkinsLookup3.checksum(bytes, 0, 44));
+        superblock.putLong(superblockAt + 28, address);
+        superblock.putInt(superblockAt + 44, JenkinsLookup3.checksum(bytes, superblockAt, 44));
         Path copy = dir.resolve(name);
         Files.write(copy, bytes);
         return copy;
+    }
+
+    /**
+     * 70,000 variable-length strings (more than the 65,536 read at once) whose last element
+     * names object 0x7fffffff of its global heap collection: only reading every element
+     * finds it, and the failure names the dataset.
+     */
+    @Test
+    void everyVariableLengthStringIsLookedUpToTheLast() throws IOException {
+        Path path = dir.resolve("strings.h5");
+        int count = 70_000;
+        List<String> strings = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            strings.add("s" + i);
+        }
+        try (Hdf5File file = Hdf5File.create(path)) {
+            file.root().createStringDataset("s", new long[] {count}, strings);
+        }
+        long elements;
+        try (Hdf5File file = Hdf5File.open(path)) {
+            elements = file.root().dataset("s").contiguousData().address();
+        }
+        assertEquals(count, Hdf5Verifier.verify(path).contiguousBytes() / 16);
+        // An element: length (4 bytes), collection address (8), object index (4).
+        byte[] bytes = Files.readAllBytes(path);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN)
+                .putInt((int) elements + 16 * (count - 1) + 12, 0x7fffffff);
+        Path damaged = dir.resolve("last-string.h5");
+        Files.write(damaged, bytes);
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> Hdf5Verifier.verify(damaged));
+        assertEquals(List.of("/s", "global heap collection", "object 2147483647",
+                "no such object"), List.of(e.object(), e.structure(), e.field(), e.found()));
     }
 }
