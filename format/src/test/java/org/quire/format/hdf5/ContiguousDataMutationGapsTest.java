@@ -20,7 +20,8 @@ import org.quire.format.storage.OpenMode;
 
 /**
  * A contiguous block at the edges of a 100-byte file: from byte 0, ending at its last byte
- * (one byte further is corrupt), and the whole file; the address and size a verifier checks; compact data's.
+ * (one byte further is corrupt), and the whole file; the address and size a verifier checks;
+ * compact data's.
  * {@link ContiguousDataTest} covers hyperslab reads and blocks well outside the file.
  */
 class ContiguousDataMutationGapsTest {
