@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,7 @@ import org.quire.format.storage.OpenMode;
 /**
  * A contiguous block at the edges of a 100-byte file: from byte 0, ending at its last byte
  * (one byte further is corrupt), and the whole file; the address and size a verifier checks;
- * compact data's.
+ * compact data's; a run longer than one transfer piece.
  * {@link ContiguousDataTest} covers hyperslab reads and blocks well outside the file.
  */
 class ContiguousDataMutationGapsTest {
@@ -80,6 +82,30 @@ class ContiguousDataMutationGapsTest {
             assertEquals(List.of(Addresses.UNDEFINED, 48L, Addresses.UNDEFINED, 12L),
                     List.of(unwritten.address(), unwritten.size(), compact.address(),
                             compact.size()));
+        }
+    }
+
+    /**
+     * 80,000 ints (320,000 bytes) written whole by Quire, read from element 1 into an array:
+     * one run longer than a transfer piece (256 KiB), so read in two pieces.
+     */
+    @Test
+    void aLongRunFromAnElementPastTheFirstReadsInPieces() throws IOException {
+        int count = 80_000;
+        ByteBuffer elements = ByteBuffer.allocate(4 * count).order(ByteOrder.LITTLE_ENDIAN);
+        int[] values = new int[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = 7 * i - 3;
+            elements.putInt(values[i]);
+        }
+        Path path = dir.resolve("ints.h5");
+        try (Hdf5File file = Hdf5File.create(path)) {
+            file.root().createDataset("ints", Datatype.INT32, new long[] {count},
+                    elements.array());
+        }
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertArrayEquals(Arrays.copyOfRange(values, 1, count), file.root().dataset("ints")
+                    .readInts(new long[] {1}, new long[] {count - 1}));
         }
     }
 
