@@ -3,8 +3,10 @@ package org.quire.format.hdf5;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -51,6 +53,22 @@ class FilterMutationGapsTest {
         byte[] stored = Filter.deflate(6).encode(new byte[] {1, 2, 3}, 1);
         assertArrayEquals(new byte[] {1, 2, 3}, Filter.deflate(6).decode(stored, 1, 10));
         assertArrayEquals(new byte[] {1, 2, 3}, Filter.deflate(6).decode(stored, 1, 3));
+    }
+
+    /**
+     * A deflate stream cut short, and one asking for a preset dictionary (zlib header flag
+     * FDICT, which libhdf5 never writes), end before the chunk: damage, named.
+     */
+    @Test
+    void aDeflateStreamEndingEarlyOrNeedingADictionaryIsRefused() {
+        byte[] stored = Filter.deflate(6).encode(new byte[1000], 1);
+        byte[] cut = Arrays.copyOf(stored, stored.length / 2);
+        byte[] dictionary = {0x78, (byte) 0xbb, 0, 0, 0, 1, 1, 2, 3};
+        for (byte[] stream : List.of(cut, dictionary)) {
+            assertEquals("deflate stream ends early", assertTimeoutPreemptively(
+                    Duration.ofSeconds(5), () -> assertThrows(IllegalArgumentException.class,
+                            () -> Filter.deflate(6).decode(stream, 1, 1000))).getMessage());
+        }
     }
 
     /** Elements of one byte: shuffling changes nothing. */

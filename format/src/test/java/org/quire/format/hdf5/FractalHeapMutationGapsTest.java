@@ -235,6 +235,26 @@ class FractalHeapMutationGapsTest {
                 }), path));
     }
 
+    /**
+     * The heap keeps the 8 direct blocks used last: objects of 8 blocks, then of the first
+     * again, read each block once; a 9th block pushes the first out.
+     */
+    @Test
+    void theEightDirectBlocksUsedLastAreKept() throws IOException {
+        List<Long> reads = withHeap(intact, wide, (walked, file) -> {
+            List<long[]> blocks = directBlocks(walked);
+            FractalHeap heap = FractalHeap.open(file, wide);
+            long before = file.verifiedBlocks().get("fractal heap direct block");
+            List<Long> counts = new ArrayList<>();
+            for (int i : new int[] {0, 1, 2, 3, 4, 5, 6, 7, 0, 8, 1}) {
+                heap.read(managed(7, blocks.get(i)[1] + 21, 1));
+                counts.add(file.verifiedBlocks().get("fractal heap direct block") - before);
+            }
+            return counts;
+        });
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 8L, 9L, 10L), reads);
+    }
+
     /** Huge objects by key (/attributes' heap, one object of key 1) and unknown keys. */
     @Test
     void aHugeObjectIsFoundByItsKeyAndAnUnknownKeyIsCorrupt() throws IOException {
