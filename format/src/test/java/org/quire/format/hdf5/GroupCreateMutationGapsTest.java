@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -128,6 +129,30 @@ class GroupCreateMutationGapsTest {
         try (Hdf5File file = Hdf5File.open(path)) {
             assertArrayEquals(new long[] {-7, 10, 11, 12, 13, 10, 11, 12, 13, 14},
                     file.root().dataset("v").readLongs(new long[] {0}, new long[] {10}));
+        }
+    }
+
+    @Test
+    void anOldStyleGroupTakesNewLinksInNameOrderAndRefusesANul() throws IOException {
+        Path path = dir.resolve("legacy.h5");
+        Files.copy(H5pyFixtures.of(H5pyFixtures.LEGACY).file("legacy.h5"), path);
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Group nested = file.root().group("nested");
+            assertEquals(List.of("level_1", "link"), nested.memberNames());
+            assertEquals("not a link name for /nested, an old-style group (its local heap holds "
+                    + "names up to a NUL): \"a\\0b\"", assertThrows(IllegalArgumentException.class,
+                    () -> nested.createGroup("a\0b")).getMessage());
+            nested.createGroup("a");
+            nested.createDataset("m", Datatype.INT64, new long[] {1},
+                    ElementCodec.encode(Datatype.INT64, new long[] {4}));
+            assertEquals(List.of("a", "level_1", "link", "m"), nested.memberNames());
+        }
+        try (Hdf5File file = Hdf5File.open(path)) {
+            Group nested = file.root().group("nested");
+            assertEquals(List.of("a", "level_1", "link", "m"), nested.memberNames());
+            assertArrayEquals(new long[] {4}, nested.dataset("m").readLongs(new long[] {0},
+                    new long[] {1}));
+            assertEquals(List.of(), nested.group("a").memberNames());
         }
     }
 }
