@@ -155,4 +155,56 @@ class GroupCreateMutationGapsTest {
             assertEquals(List.of(), nested.group("a").memberNames());
         }
     }
+
+    /**
+     * The creations {@link GroupGuardsMutationGapsTest} does not name: a dataset written whole
+     * and a virtual one check the name and the file as the others do.
+     */
+    @Test
+    void wholeAndVirtualDatasetsCheckTheNameAndTheFile() throws IOException {
+        Path path = dir.resolve("guards.h5");
+        List<VirtualMapping> none = List.of();
+        try (Hdf5File file = Hdf5File.create(path)) {
+            Group root = file.root();
+            Dataset d = root.createDataset("d", Datatype.INT64, new long[] {1},
+                    ElementCodec.encode(Datatype.INT64, new long[] {6}));
+            Dataset v = root.createVirtualDataset("v", Datatype.INT64, new long[] {1}, null,
+                    List.of(VirtualMapping.sameFile("/d", DataspaceSelection.all(),
+                            DataspaceSelection.all())));
+            assertArrayEquals(new long[] {6}, d.readLongs(new long[] {0}, new long[] {1}));
+            assertArrayEquals(new long[] {6}, v.readLongs(new long[] {0}, new long[] {1}));
+            for (String name : new String[] {"", "a/b", "."}) {
+                assertEquals("not a link name: \"" + name + "\"", assertThrows(
+                        IllegalArgumentException.class, () -> root.createDataset(name,
+                                Datatype.INT64, new long[] {1}, new byte[8])).getMessage());
+                assertEquals("not a link name: \"" + name + "\"", assertThrows(
+                        IllegalArgumentException.class, () -> root.createVirtualDataset(name,
+                                Datatype.INT64, new long[] {1}, null, none)).getMessage());
+            }
+            assertEquals("/ already has a member \"v\"", assertThrows(
+                    IllegalArgumentException.class, () -> root.createDataset("v",
+                            Datatype.INT64, new long[] {1}, new byte[8])).getMessage());
+            assertEquals("/ already has a member \"d\"", assertThrows(
+                    IllegalArgumentException.class, () -> root.createVirtualDataset("d",
+                            Datatype.INT64, new long[] {1}, null, none)).getMessage());
+            assertEquals("mapping from \0d: not a dataset path", assertThrows(
+                    IllegalArgumentException.class, () -> root.createVirtualDataset("w",
+                            Datatype.INT64, new long[] {1}, null, List.of(VirtualMapping
+                                    .sameFile("\0d", DataspaceSelection.all(),
+                                            DataspaceSelection.all())))).getMessage());
+            file.startSwmrWrite();
+            assertThrows(SwmrWriteRefusedException.class, () -> root.createVirtualDataset("w",
+                    Datatype.INT64, new long[] {1}, null, none));
+            assertEquals(List.of("d", "v"), root.memberNames());
+        }
+        Hdf5File closed;
+        try (Hdf5File file = Hdf5File.open(path)) {
+            closed = file;
+            assertEquals(path + " is open read-only", assertThrows(IllegalStateException.class,
+                    () -> file.root().createVirtualDataset("w", Datatype.INT64, new long[] {1},
+                            null, none)).getMessage());
+        }
+        assertEquals(path + " is closed", assertThrows(IllegalStateException.class,
+                () -> closed.root().get("d")).getMessage());
+    }
 }
