@@ -124,6 +124,23 @@ class GroupDeleteMutationGapsTest {
         }
     }
 
+    /** A new link in the dense group moves its links into the header first, as a deletion. */
+    @Test
+    void aNewLinkInADenseGroupH5pyWroteFollowsItsLinksIntoTheHeader() throws IOException {
+        Path path = copy(H5pyFixtures.DENSE, "dense.h5");
+        List<String> expected = manifestMembers(H5pyFixtures.DENSE, "dense.h5", "/twenty");
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Group twenty = file.root().group("twenty");
+            twenty.createGroup("added");
+            expected.add("added");
+            assertNull(twenty.denseLinks());
+            assertEquals(expected, twenty.memberNames());
+        }
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertEquals(expected, file.root().group("twenty").memberNames());
+        }
+    }
+
     @Test
     void anOldStyleGroupLosesTheEntryAndKeepsTheRest() throws IOException {
         Path path = copy(H5pyFixtures.LEGACY, "legacy.h5");
