@@ -1,9 +1,11 @@
 package org.quire.format.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -11,10 +13,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.hdf5.cache.MetadataCache;
 import org.quire.format.hdf5.layout.Addresses;
+import org.quire.format.hdf5.layout.BTreeV1Node;
 import org.quire.format.hdf5.layout.DataLayout;
 import org.quire.format.hdf5.layout.DataLayoutMessage;
 import org.quire.format.hdf5.layout.DataspaceSelection;
 import org.quire.format.hdf5.layout.GlobalHeapId;
+import org.quire.format.hdf5.layout.SymbolTableMessage;
 import org.quire.format.hdf5.layout.VirtualMapping;
 
 /**
@@ -92,6 +96,26 @@ class FlushOrderMutationGapsTest {
                     .messages().get(layout).reader(file.path(), "data layout message"));
             assertWrittenAfter(file.cache(), v, mappings.heapAddress(),
                     "the mappings' collection");
+        }
+    }
+
+    /**
+     * In an old-style group (a copy of legacy.h5's /nested, one symbol table node) a new link's
+     * node is written after the local heap holding its name.
+     */
+    @Test
+    void aSymbolTableNodeIsWrittenAfterTheHeapHoldingItsNames() throws IOException {
+        Path path = dir.resolve("legacy.h5");
+        Files.copy(H5pyFixtures.of(H5pyFixtures.LEGACY).file("legacy.h5"), path);
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            Group nested = file.root().group("nested");
+            nested.createGroup("a");
+            SymbolTableMessage table = nested.symbolTable();
+            BTreeV1Node<Long> root = BTreeV1Node.read(file.blocks(), table.bTreeAddress(),
+                    BTreeV1Node.GROUP_KEYS, file.ranks().groupInternalNodeK());
+            assertEquals(0, root.level());
+            assertTrue(file.cache().dependsOn(root.children()[0], table.localHeapAddress()),
+                    "the symbol table node after the local heap");
         }
     }
 }
