@@ -344,7 +344,8 @@ public final class Group extends Hdf5Object {
      * in row-major order ({@link VirtualData}); the source datasets need not exist yet (missing
      * ones read as the fill value).
      *
-     * @throws IllegalArgumentException a mapping names another file, a virtual block lies
+     * @throws IllegalArgumentException a mapping names another file or a source dataset with a
+     *     "%" not written "%%" (libhdf5 reads "%%" as "%" in these names), a virtual block lies
      *     outside the shape, two hyperslabs hold different numbers of elements, or a coordinate
      *     reaches 2^32 (libhdf5 1.10's selection encoding holds 32 bits); the fill value is not
      *     one element
@@ -374,6 +375,10 @@ public final class Group extends Hdf5Object {
         }
         if (mapping.sourceDataset().isEmpty() || mapping.sourceDataset().indexOf(0) >= 0) {
             throw new IllegalArgumentException(what + "not a dataset path");
+        }
+        if (!VirtualMapping.percentsEscaped(mapping.sourceDataset())) {
+            throw new IllegalArgumentException(what + "write \"%\" as \"%%\" in a source "
+                    + "dataset name (libhdf5 reads a lone \"%\" as a printf-style specifier)");
         }
         if (!mapping.source().fitsVersion1() || !mapping.virtual().fitsVersion1()) {
             throw new IllegalArgumentException(what + "a coordinate at or beyond 2^32");

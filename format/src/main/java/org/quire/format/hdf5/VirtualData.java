@@ -229,11 +229,9 @@ final class VirtualData {
             throw unsupported(mapping, "source file \"" + mapping.sourceFile() + "\"");
         }
         String name = mapping.sourceDataset();
-        for (int at = name.indexOf('%'); at >= 0; at = name.indexOf('%', at + 2)) {
-            if (!name.startsWith("%%", at)) {
-                throw unsupported(mapping, "source dataset name \"" + name + "\" (libhdf5 opens"
-                        + " a bounded mapping's names with \"%\" only as \"%%\")");
-            }
+        if (!VirtualMapping.percentsEscaped(name)) {
+            throw unsupported(mapping, "source dataset name \"" + name + "\" (libhdf5 opens"
+                    + " a bounded mapping's names with \"%\" only as \"%%\")");
         }
         Dataset dataset = find(name);
         if (dataset == null) {

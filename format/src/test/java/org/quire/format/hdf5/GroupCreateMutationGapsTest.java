@@ -132,6 +132,36 @@ class GroupCreateMutationGapsTest {
         }
     }
 
+    /**
+     * A source dataset named with "%": libhdf5 (1.10.8, through h5py) reads "%%" in a bounded
+     * mapping's source name as "%" and refuses to open a virtual dataset whose source name has a
+     * lone "%", so such a name is refused at creation and "%%" maps the dataset "a%b".
+     */
+    @Test
+    void aPercentInASourceNameIsWrittenDoubled() throws IOException {
+        Path path = dir.resolve("percent.h5");
+        try (Hdf5File file = Hdf5File.create(path)) {
+            Group root = file.root();
+            root.createDataset("a%b", Datatype.INT64, new long[] {2},
+                    ElementCodec.encode(Datatype.INT64, new long[] {20, 21}));
+            for (String lone : List.of("/a%b", "/%", "/a%%%b")) {
+                assertEquals("mapping from " + lone + ": write \"%\" as \"%%\" in a source "
+                        + "dataset name (libhdf5 reads a lone \"%\" as a printf-style specifier)",
+                        assertThrows(IllegalArgumentException.class, () -> root.createVirtualDataset(
+                                "v", Datatype.INT64, new long[] {2}, null, List.of(VirtualMapping
+                                        .sameFile(lone, DataspaceSelection.all(), block(0, 2)))))
+                                .getMessage());
+            }
+            assertEquals(List.of("a%b"), root.memberNames());
+            root.createVirtualDataset("v", Datatype.INT64, new long[] {2}, null, List.of(
+                    VirtualMapping.sameFile("/a%%b", DataspaceSelection.all(), block(0, 2))));
+        }
+        try (Hdf5File file = Hdf5File.open(path)) {
+            assertArrayEquals(new long[] {20, 21},
+                    file.root().dataset("v").readLongs(new long[] {0}, new long[] {2}));
+        }
+    }
+
     @Test
     void anOldStyleGroupTakesNewLinksInNameOrderAndRefusesANul() throws IOException {
         Path path = dir.resolve("legacy.h5");

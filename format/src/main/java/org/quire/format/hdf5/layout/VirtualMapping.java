@@ -41,6 +41,20 @@ public record VirtualMapping(String sourceFile, String sourceDataset, DataspaceS
         return new VirtualMapping(SAME_FILE, sourceDataset, source, virtual);
     }
 
+    /**
+     * Whether every "%" in {@code name} is written "%%", as libhdf5 requires of the names of a
+     * mapping whose selections are bounded: it reads a lone "%" as a printf-style specifier
+     * ("%b" of unlimited mappings) and refuses to open the dataset.
+     */
+    public static boolean percentsEscaped(String name) {
+        for (int at = name.indexOf('%'); at >= 0; at = name.indexOf('%', at + 2)) {
+            if (!name.startsWith("%%", at)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The heap object holding {@code mappings}. */
     public static byte[] encode(List<VirtualMapping> mappings) {
         LittleEndianWriter out = new LittleEndianWriter();
