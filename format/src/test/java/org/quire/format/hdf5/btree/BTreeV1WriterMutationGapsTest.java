@@ -2,6 +2,7 @@ package org.quire.format.hdf5.btree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,6 +14,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.cache.BlockEntry;
@@ -190,22 +195,86 @@ class BTreeV1WriterMutationGapsTest {
         return tree;
     }
 
-    @Test
-    void aFullFirstLeafKeepsOneChildAndItsSiblingIsRelinked() throws IOException {
+    /** Child 1 (value 25) goes to the node split off, child 0 (value 15) stays. */
+    static List<Arguments> firstLeafSplits() {
+        return List.of(
+                Arguments.of(25, "WITHIN 20 1030 30", List.of(10L, 20L), List.of(1020L),
+                        List.of(20L, 25L, 30L, 40L, 50L), List.of(1030L, 2025L, 1040L, 1050L)),
+                Arguments.of(15, "WITHIN 10 1020 20", List.of(10L, 15L, 20L),
+                        List.of(1020L, 2015L), List.of(20L, 30L, 40L, 50L),
+                        List.of(1030L, 1040L, 1050L)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("firstLeafSplits")
+    void aFullFirstLeafKeepsOneChildAndItsSiblingIsRelinked(long v, String offered,
+            List<Long> aKeys, List<Long> aChildren, List<Long> splitKeys, List<Long> splitChildren)
+            throws IOException {
         ThreeLeaves tree = threeLeaves(List.of(10L, 20L, 30L, 40L, 50L), List.of(50L, 90L),
                 List.of(90L, 130L));
         long split = file.endOfAllocation();
         MetadataCache cache = cache();
-        Put put = new Put(25);
+        Put put = new Put(v);
         writer(cache, tree.root()).insert(put);
         cache.flush();
-        assertEquals(List.of("WITHIN 20 1030 30"), put.offered);
+        assertEquals(List.of(offered), put.offered);
         expect(tree.root(), 1, List.of(10L, 20L, 50L, 90L, 130L),
                 List.of(tree.a(), split, tree.b(), tree.c()), U, U);
-        expect(tree.a(), 0, List.of(10L, 20L), old(20), U, split);
-        expect(split, 0, List.of(20L, 25L, 30L, 40L, 50L), List.of(1030L, 2025L, 1040L, 1050L),
-                tree.a(), tree.b());
+        expect(tree.a(), 0, aKeys, aChildren, U, split);
+        expect(split, 0, splitKeys, splitChildren, tree.a(), tree.b());
         expect(tree.b(), 0, List.of(50L, 90L), old(90), split, tree.c());
+    }
+
+    @Test
+    void everyNodeAChangeTouchesIsCheckedFirst() throws IOException {
+        ThreeLeaves full = threeLeaves(List.of(10L, 20L, 30L, 40L, 50L), List.of(50L, 90L),
+                List.of(90L, 130L));
+        ThreeLeaves lone = threeLeaves(List.of(10L, 50L), List.of(50L, 90L), List.of(90L, 130L));
+        List<String> checked = new ArrayList<>();
+        BTreeV1Writer.NodeCheck<Long> check = (parent, i, node) -> checked.add(
+                (parent == null ? "-" : parent.address() + "/" + i) + " " + node.address());
+        MetadataCache cache = cache();
+        new BTreeV1Writer<>(file, cache, BTreeV1Node.GROUP_KEYS, K, full.root(), check)
+                .insert(new Put(25));
+        // the path, then the right sibling the split relinks
+        assertEquals(List.of("- " + full.root(), full.root() + "/0 " + full.a(),
+                "- " + full.b()), checked);
+        checked.clear();
+        new BTreeV1Writer<>(file, cache, BTreeV1Node.GROUP_KEYS, K, lone.root(), check)
+                .removeChild(at(70));
+        // the path, then the neighbours of the leaf dropped
+        assertEquals(List.of("- " + lone.root(), lone.root() + "/1 " + lone.b(),
+                "- " + lone.a(), "- " + lone.c()), checked);
+    }
+
+    /** Inside the first child (20) and inside the last (40): the leaf's keys stay. */
+    @ParameterizedTest
+    @ValueSource(longs = {20, 40})
+    void aChildAddedInsideALeafLeavesItsParentClean(long v) throws IOException {
+        ThreeLeaves tree = threeLeaves(List.of(10L, 30L, 50L), List.of(50L, 90L),
+                List.of(90L, 130L));
+        MetadataCache cache = cache();
+        writer(cache, tree.root()).insert(new Put(v));
+        assertEquals(List.of(true, false), List.of(cache.isDirty(tree.a()),
+                cache.isDirty(tree.root())));
+    }
+
+    @Test
+    void everyNodeReadIsReleasedForEviction() throws IOException {
+        long root = allocate();
+        leaf(root, List.of(10L, 20L, 30L), U, U);
+        long other = allocate();
+        leaf(other, List.of(10L, 20L), U, U);
+        // room for one node: the next node read evicts the last one once it is released
+        MetadataCache cache = new MetadataCache(storage,
+                SIZE + MetadataCache.BOOKKEEPING_BYTES_PER_ENTRY, Durability.NONE);
+        BTreeV1Writer<Long> writer = writer(cache, root);
+        writer.insert(new Put(25));
+        cache.flush();
+        writer.node(other);
+        assertEquals(List.of(false, true), List.of(cache.contains(root), cache.contains(other)));
+        writer.node(root);
+        assertEquals(List.of(true, false), List.of(cache.contains(root), cache.contains(other)));
     }
 
     @Test
@@ -253,7 +322,22 @@ class BTreeV1WriterMutationGapsTest {
         long rootSplit = leafSplit + SIZE;
         long moved = rootSplit + SIZE;
         MetadataCache cache = cache();
-        writer(cache, root).insert(new Put(180));
+        BTreeV1Writer<Long> writer = writer(cache, root);
+        writer.node(leaves[0]); // in the cache: the root's copy is written after it
+        writer.insert(new Put(180));
+        List<String> dependencies = new ArrayList<>();
+        long[] nodes = {root, moved, rootSplit, leafSplit, leaves[0], leaves[3]};
+        for (long parent : nodes) {
+            for (long child : nodes) {
+                if (cache.dependsOn(parent, child)) {
+                    dependencies.add(parent + ">" + child);
+                }
+            }
+        }
+        // (the root also keeps its dependencies on the leaves it pointed at before: harmless)
+        List<String> pointers = List.of(root + ">" + moved, root + ">" + rootSplit,
+                moved + ">" + leaves[0], rootSplit + ">" + leafSplit, rootSplit + ">" + leaves[3]);
+        assertTrue(dependencies.containsAll(pointers), dependencies + " lacks some of " + pointers);
         cache.flush();
         expect(root, 2, List.of(10L, 130L, 180L), List.of(moved, rootSplit), U, U);
         expect(moved, 1, List.of(10L, 50L, 90L, 130L),
