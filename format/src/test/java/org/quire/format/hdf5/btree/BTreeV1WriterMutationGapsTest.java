@@ -563,4 +563,71 @@ class BTreeV1WriterMutationGapsTest {
                 "keys in order around child 0", "an item after key 0 and before key 1")
                 .getMessage(), e.getMessage());
     }
+
+    @Test
+    void aKeyClimbsNoHigherThanTheFirstNodeThatIsNotALastChild() throws IOException {
+        long root = allocate();
+        long m1 = allocate();
+        long m2 = allocate();
+        long a = allocate();
+        long b = allocate();
+        long c = allocate();
+        write(root, 2, List.of(10L, 90L, 130L), List.of(m1, m2), U, U);
+        write(m1, 1, List.of(10L, 50L, 90L), List.of(a, b), U, m2);
+        write(m2, 1, List.of(90L, 130L), List.of(c), m1, U);
+        leaf(a, List.of(10L, 30L, 50L), U, b);
+        leaf(b, List.of(50L, 90L), a, c);
+        leaf(c, List.of(90L, 130L), b, U);
+        MetadataCache cache = cache();
+        writer(cache, root).removeChild(at(40));
+        cache.flush();
+        expect(a, 0, List.of(10L, 30L), old(30), U, b);
+        expect(b, 0, List.of(30L, 90L), old(90), a, c);
+        expect(m1, 1, List.of(10L, 30L, 90L), List.of(a, b), U, m2);
+        expect(m2, 1, List.of(90L, 130L), List.of(c), m1, U);
+        expect(root, 2, List.of(10L, 90L, 130L), List.of(m1, m2), U, U);
+    }
+
+    @Test
+    void aSplitsRightSiblingOfAnotherLevelIsCorrupt() throws IOException {
+        ThreeLeaves tree = threeLeaves(List.of(10L, 20L, 30L, 40L, 50L), List.of(50L, 90L),
+                List.of(90L, 130L));
+        file.write(tree.b() + BTreeV1Node.LEVEL_OFFSET, new byte[] {1});
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> writer(cache(), tree.root()).insert(new Put(25)));
+        assertEquals(new CorruptFileException(path, tree.b() + BTreeV1Node.LEVEL_OFFSET,
+                "version 1 B-tree node", "node level", "0 (the level of its left sibling at "
+                + tree.a() + ")", "1").getMessage(), e.getMessage());
+    }
+
+    @Test
+    void aSplitInternalNodeIsWrittenAfterTheChildrenItTakes() throws IOException {
+        long root = allocate();
+        long m1 = allocate();
+        long m2 = allocate();
+        long a = allocate();
+        long[] c = {allocate(), allocate(), allocate(), allocate()};
+        write(root, 2, List.of(10L, 90L, 250L), List.of(m1, m2), U, U);
+        write(m1, 1, List.of(10L, 90L), List.of(a), U, m2);
+        write(m2, 1, List.of(90L, 130L, 170L, 210L, 250L), Arrays.stream(c).boxed().toList(), m1,
+                U);
+        leaf(a, List.of(10L, 90L), U, c[0]);
+        leaf(c[0], List.of(90L, 100L, 110L, 120L, 130L), a, c[1]);
+        leaf(c[1], List.of(130L, 170L), c[0], c[2]);
+        leaf(c[2], List.of(170L, 210L), c[1], c[3]);
+        leaf(c[3], List.of(210L, 250L), c[2], U);
+        long leafSplit = file.endOfAllocation();
+        long split = leafSplit + SIZE;
+        MetadataCache cache = cache();
+        BTreeV1Writer<Long> writer = writer(cache, root);
+        writer.node(c[3]); // in the cache: the node it moves to is written after it
+        writer.insert(new Put(105));
+        // the new child stays left: the node split off takes c[3] and nothing else changes it
+        assertTrue(cache.dependsOn(split, c[3]), "the node split off is written after c[3]");
+        cache.flush();
+        expect(root, 2, List.of(10L, 90L, 210L, 250L), List.of(m1, m2, split), U, U);
+        expect(m2, 1, List.of(90L, 110L, 130L, 170L, 210L),
+                List.of(c[0], leafSplit, c[1], c[2]), m1, split);
+        expect(split, 1, List.of(210L, 250L), List.of(c[3]), m2, U);
+    }
 }
