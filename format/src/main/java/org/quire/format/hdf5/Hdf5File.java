@@ -886,6 +886,20 @@ public final class Hdf5File implements AutoCloseable {
         }
     }
 
+    /**
+     * Fails once {@link #abandonChanges} gave up this writer's changes: objects loaded before
+     * still hold them in memory, so what they show is no longer the file. For callers that keep
+     * such objects (versioned files); nothing for a reader.
+     *
+     * @throws org.quire.format.hdf5.cache.AbandonedChangesException naming the file, the
+     *     operation and {@code quire h5 clear}
+     */
+    public void requireNotAbandoned() throws IOException {
+        if (writable) {
+            cache.requireNotAbandoned();
+        }
+    }
+
     /** Whether {@link #startSwmrWrite()} was called: readers may follow the file. */
     public boolean isSwmrWriting() {
         return swmrWriting;

@@ -35,7 +35,7 @@ final class ChunkMap {
             return new ChunkMap(startRows);
         }
         ChunkGrid grid = new ChunkGrid(view.shape(), chunks, view.type().size());
-        String rawData = VersionDataLayout.rawDataPath(dataset);
+        String rawData = VersionDataLayout.rawDataSource(dataset);
         List<VirtualMapping> mappings = view.virtualMappings();
         for (int i = 0; i < mappings.size(); i++) {
             VirtualMapping mapping = mappings.get(i);

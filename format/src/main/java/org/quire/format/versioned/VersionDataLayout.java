@@ -61,6 +61,14 @@ final class VersionDataLayout {
         return storePath(dataset) + "/" + RAW_DATA;
     }
 
+    /**
+     * {@code dataset}'s chunk store as a version dataset's mappings name it: "%" written "%%",
+     * which libhdf5 reads as "%" (a lone "%" would be a printf-style specifier it refuses).
+     */
+    static String rawDataSource(String dataset) {
+        return rawDataPath(dataset).replace("%", "%%");
+    }
+
     /** Whether {@code name} may name a version or a path component of a versioned dataset. */
     static boolean isForbiddenDatasetName(String component) {
         return component.equals(VERSIONS);

@@ -193,7 +193,7 @@ final class VersionDeleter {
             long[] trimmed = grid.trimmed(origin);
             long[] source = new long[origin.length];
             source[0] = chunk.getValue();
-            mappings.add(VirtualMapping.sameFile(VersionDataLayout.rawDataPath(dataset),
+            mappings.add(VirtualMapping.sameFile(VersionDataLayout.rawDataSource(dataset),
                     DataspaceSelection.block(source, trimmed), DataspaceSelection.block(origin, trimmed)));
         }
         Group parent = (Group) GroupPaths.find(versions.group(version), GroupPaths.parent(dataset));

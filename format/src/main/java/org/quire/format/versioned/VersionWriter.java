@@ -105,7 +105,7 @@ final class VersionWriter {
             store = ChunkStore.create(path, versionData, dataset.path(), dataset.type(),
                     dataset.chunkShape(), dataset.fillValue(), dataset.filters());
         }
-        String rawData = VersionDataLayout.rawDataPath(dataset.path());
+        String rawData = VersionDataLayout.rawDataSource(dataset.path());
         ChunkGrid grid = dataset.grid();
         List<VirtualMapping> mappings = new ArrayList<>();
         long visited = 0;

@@ -162,6 +162,7 @@ public final class VersionedFile implements AutoCloseable {
 
     /** The name of the current version, {@code "__first_version__"} before the first commit. */
     public String currentVersion() throws IOException {
+        file.requireNotAbandoned();
         return VersionAttributes.string(path, versions, VersionDataLayout.VERSIONS_PATH,
                 VersionDataLayout.CURRENT_VERSION);
     }
@@ -171,6 +172,7 @@ public final class VersionedFile implements AutoCloseable {
      * while committing left with {@code committed = FALSE}), in the file's link order.
      */
     public List<VersionInfo> versions() throws IOException {
+        file.requireNotAbandoned();
         List<VersionInfo> all = new ArrayList<>();
         for (String name : versions.memberNames()) {
             if (!name.equals(VersionDataLayout.FIRST_VERSION) && isCommitted(name)) {
@@ -197,6 +199,7 @@ public final class VersionedFile implements AutoCloseable {
         if (name.startsWith("/") || name.equals(VersionDataLayout.FIRST_VERSION) || name.isEmpty()) {
             throw new IllegalArgumentException("\"" + name + "\" is not a version name");
         }
+        file.requireNotAbandoned();
         if (!versions.contains(name)) {
             throw new NoSuchElementException(path + " has no version \"" + name + "\"");
         }
@@ -270,6 +273,7 @@ public final class VersionedFile implements AutoCloseable {
     public VersionInfo commit(String name, String parent, Instant timestamp, Staging staging)
             throws IOException {
         VersionSelector.requireVersionName(name);
+        file.requireNotAbandoned();
         if (versions.contains(name)) {
             throw new IllegalArgumentException(path + " already has version \"" + name + "\"");
         }

@@ -17,6 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.quire.format.FormatException;
 import org.quire.format.hdf5.Hdf5File;
+import org.quire.format.hdf5.cache.AbandonedChangesException;
 import org.quire.format.storage.CrashSimulator;
 import org.quire.format.storage.FullDisk;
 import org.quire.format.versioned.DeleteVersionsCrashTest.Snapshot;
@@ -29,7 +30,8 @@ import org.quire.format.versioned.DeleteVersionsCrashTest.Snapshot;
  * flush's journal was written whole, the new ones after (the journal then publishes them, as
  * after a kill), every dataset of every version reading its values and {@link
  * VersionedFile#verify()} passing. A commit whose flush failed never leaves its version for
- * {@code close()} to publish.
+ * {@code close()} to publish, nor shows it in the open session: that refuses instead, or shows
+ * the old current version.
  */
 class CommitFailureTest {
 
@@ -66,6 +68,7 @@ class CommitFailureTest {
         assertTrue(firstJournalWrite > 0, "the commit writes chunks, then its flush's journal");
 
         List<String> outcomes = new ArrayList<>();
+        List<Integer> abandonedAt = new ArrayList<>();
         for (long budget : budgets) {
             CrashSimulator simulator = new CrashSimulator(before);
             FullDisk disk = new FullDisk(simulator);
@@ -77,6 +80,11 @@ class CommitFailureTest {
             assertTrue(injected != null && injected.getMessage().startsWith(NO_SPACE),
                     "budget " + budget + ": " + failed);
             disk.free();
+            try {
+                assertEquals("r6", vf.currentVersion(), "budget " + budget);
+            } catch (AbandonedChangesException abandoned) {
+                abandonedAt.add(outcomes.size()); // what the session holds is not the file now
+            }
             try {
                 vf.close();
             } catch (FormatException refused) {
@@ -96,6 +104,8 @@ class CommitFailureTest {
                 recovered.verify();
             }
         }
+        assertTrue(abandonedAt.contains(firstJournalWrite), "a failed journal write leaves the "
+                + "session showing the failed version: abandoned at " + abandonedAt);
         int firstNew = outcomes.indexOf("new");
         assertTrue(firstNew > firstJournalWrite, "the write of the journal failing must leave the "
                 + "old versions: " + outcomes + ", journal from write " + firstJournalWrite);

@@ -438,4 +438,35 @@ class VersionedFileTest {
                     .group("versions").group("v2").group("grp").attribute("kind").longs()[0]);
         }
     }
+
+    /**
+     * Dataset names with "%": the mappings name the chunk store with "%" written "%%", which
+     * libhdf5 reads as "%" (a lone "%" it refuses to open), so each version dataset reads its
+     * own store's values and the file verifies.
+     */
+    @Test
+    void datasetNamesWithPercentSignsMapTheirOwnStores() throws IOException {
+        Path path = dir.resolve("percent.h5");
+        List<String> names = List.of("a%b", "a%%b", "c%", "%");
+        try (VersionedFile vf = VersionedFile.create(path)) {
+            vf.commit("v1", "", DAY, v -> {
+                for (int i = 0; i < names.size(); i++) {
+                    v.createDataset(names.get(i), DatasetSpec.builder(Datatype.INT64, 3)
+                            .chunkShape(2).build(), int64(10L * i, 10L * i + 1, 10L * i + 2));
+                }
+            });
+            vf.commit("v2", "v1", DAY.plusSeconds(1),
+                    v -> v.dataset("a%b").write(new long[] {2}, new long[] {1}, new long[] {99}));
+            vf.deleteVersions("v1");
+            assertEquals(8, vf.verify(), "two slots (chunks of 2 of 3 elements) per dataset");
+        }
+        assertEquals("/_version_data/a%%%%b/raw_data", mappings(path, "v2", "a%%b").get(0)
+                .sourceDataset());
+        try (VersionedFile vf = VersionedFile.open(path)) {
+            for (int i = 0; i < names.size(); i++) {
+                long[] expected = {10L * i, 10L * i + 1, i == 0 ? 99 : 10L * i + 2};
+                assertArrayEquals(expected, read(vf, "v2", names.get(i)), names.get(i));
+            }
+        }
+    }
 }

@@ -343,7 +343,8 @@ public final class MetadataCache {
         }
     }
 
-    private void requireNotAbandoned() throws AbandonedChangesException {
+    /** Fails once the changes since the last flush were {@linkplain #abandon abandoned}. */
+    public void requireNotAbandoned() throws AbandonedChangesException {
         if (abandoned != null) {
             throw abandoned;
         }
