@@ -356,19 +356,20 @@ public final class Group extends Hdf5Object {
         requireWritable();
         file.requireNotSwmrWriting("create dataset " + childPath(path(), name));
         checkNewName(name);
+        String where = file.blocks().path() + ": virtual dataset " + childPath(path(), name) + ": ";
         if (fillValue != null && fillValue.length != type.size()) {
-            throw new IllegalArgumentException("fill value of " + fillValue.length
+            throw new IllegalArgumentException(where + "fill value of " + fillValue.length
                     + " bytes for a type of " + type.size());
         }
         for (VirtualMapping mapping : mappings) {
-            checkMapping(mapping, shape);
+            checkMapping(where, mapping, shape);
         }
         return linkNew(name, Dataset.createVirtual(file, childPath(path(), name), type,
                 shape.clone(), fillValue == null ? null : fillValue.clone(), List.copyOf(mappings)));
     }
 
-    private static void checkMapping(VirtualMapping mapping, long[] shape) {
-        String what = "mapping from " + mapping.sourceDataset() + ": ";
+    private static void checkMapping(String where, VirtualMapping mapping, long[] shape) {
+        String what = where + "mapping from " + mapping.sourceDataset() + ": ";
         if (!mapping.sourceFile().equals(VirtualMapping.SAME_FILE)) {
             throw new IllegalArgumentException(what + "source file \"" + mapping.sourceFile()
                     + "\"; Quire maps datasets of the same file (\".\") only");

@@ -78,6 +78,7 @@ class GroupCreateMutationGapsTest {
     void virtualMappingsAreCheckedAtTheirEdges() throws IOException {
         Path path = dir.resolve("virtual.h5");
         long last32 = 0xffffffffL;
+        String v = path + ": virtual dataset /v: ";
         try (Hdf5File file = Hdf5File.create(path)) {
             Group root = file.root();
             root.createDataset("src", Datatype.INT64, new long[] {5},
@@ -93,13 +94,14 @@ class GroupCreateMutationGapsTest {
                             DataspaceSelection.block(new long[] {0, 0}, new long[] {1, 1}))),
                     List.of(VirtualMapping.sameFile("/src", block(0, 4),
                             blocks(new long[] {0, 2}, new long[] {5, 3}))));
-            List<String> messages = List.of("mapping from : not a dataset path",
-                    "mapping from /a\0b: not a dataset path",
-                    "mapping from /far: a coordinate at or beyond 2^32",
-                    "mapping from /src: virtual block start [6] count [5] outside the shape [10]",
-                    "mapping from /src: virtual block start [0, 0] count [1, 1] outside the "
+            List<String> messages = List.of(v + "mapping from : not a dataset path",
+                    v + "mapping from /a\0b: not a dataset path",
+                    v + "mapping from /far: a coordinate at or beyond 2^32",
+                    v + "mapping from /src: virtual block start [6] count [5] outside the shape "
+                            + "[10]",
+                    v + "mapping from /src: virtual block start [0, 0] count [1, 1] outside the "
                             + "shape [10]",
-                    "mapping from /src: virtual blocks [start [0] count [2], start [5] count "
+                    v + "mapping from /src: virtual blocks [start [0] count [2], start [5] count "
                             + "[3]] hold 5 elements, source blocks [start [0] count [4]] 4");
             for (int i = 0; i < bad.size(); i++) {
                 List<VirtualMapping> mappings = bad.get(i);
@@ -107,12 +109,12 @@ class GroupCreateMutationGapsTest {
                         () -> root.createVirtualDataset("v", Datatype.INT64, new long[] {10},
                                 null, mappings)).getMessage());
             }
-            assertEquals("mapping from /src: a coordinate at or beyond 2^32", assertThrows(
+            assertEquals(v + "mapping from /src: a coordinate at or beyond 2^32", assertThrows(
                     IllegalArgumentException.class, () -> root.createVirtualDataset("v",
                             Datatype.INT64, new long[] {1L << 33}, null, List.of(
                                     VirtualMapping.sameFile("/src", block(0, 1),
                                             block(1L << 32, 1))))).getMessage());
-            assertEquals("fill value of 4 bytes for a type of 8", assertThrows(
+            assertEquals(v + "fill value of 4 bytes for a type of 8", assertThrows(
                     IllegalArgumentException.class, () -> root.createVirtualDataset("v",
                             Datatype.INT64, new long[] {10}, new byte[4], List.of()))
                     .getMessage());
@@ -140,14 +142,16 @@ class GroupCreateMutationGapsTest {
     @Test
     void aPercentInASourceNameIsWrittenDoubled() throws IOException {
         Path path = dir.resolve("percent.h5");
+        String v = path + ": virtual dataset /v: ";
         try (Hdf5File file = Hdf5File.create(path)) {
             Group root = file.root();
             root.createDataset("a%b", Datatype.INT64, new long[] {2},
                     ElementCodec.encode(Datatype.INT64, new long[] {20, 21}));
             for (String lone : List.of("/a%b", "/%", "/a%%%b")) {
-                assertEquals("mapping from " + lone + ": write \"%\" as \"%%\" in a source "
+                assertEquals(v + "mapping from " + lone + ": write \"%\" as \"%%\" in a source "
                         + "dataset name (libhdf5 reads a lone \"%\" as a printf-style specifier)",
-                        assertThrows(IllegalArgumentException.class, () -> root.createVirtualDataset(
+                        assertThrows(IllegalArgumentException.class, () -> root
+                                .createVirtualDataset(
                                 "v", Datatype.INT64, new long[] {2}, null, List.of(VirtualMapping
                                         .sameFile(lone, DataspaceSelection.all(), block(0, 2)))))
                                 .getMessage());
@@ -217,7 +221,8 @@ class GroupCreateMutationGapsTest {
             assertEquals("/ already has a member \"d\"", assertThrows(
                     IllegalArgumentException.class, () -> root.createVirtualDataset("d",
                             Datatype.INT64, new long[] {1}, null, none)).getMessage());
-            assertEquals("mapping from \0d: not a dataset path", assertThrows(
+            assertEquals(path + ": virtual dataset /w: mapping from \0d: not a dataset path",
+                    assertThrows(
                     IllegalArgumentException.class, () -> root.createVirtualDataset("w",
                             Datatype.INT64, new long[] {1}, null, List.of(VirtualMapping
                                     .sameFile("\0d", DataspaceSelection.all(),
