@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -17,8 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
 import org.quire.format.hdf5.layout.Addresses;
 import org.quire.format.hdf5.layout.BlockFile;
-import org.quire.format.storage.FileStorage;
-import org.quire.format.storage.OpenMode;
 
 /**
  * A contiguous block at the edges of a 100-byte file: from byte 0, ending at its last byte
@@ -32,13 +29,7 @@ class ContiguousDataMutationGapsTest {
     Path dir;
 
     private BlockFile file() throws IOException {
-        Path path = dir.resolve("bytes.bin");
-        byte[] bytes = new byte[100];
-        for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = (byte) i;
-        }
-        Files.write(path, bytes);
-        return new BlockFile(FileStorage.open(path, OpenMode.READ));
+        return ContiguousDataTest.countingFile(dir);
     }
 
     private static byte[] readAll(ContiguousData data, int bytes) throws IOException {

@@ -27,8 +27,12 @@ class ContiguousDataTest {
     @TempDir
     Path dir;
 
-    /** A 100-byte file whose byte {@code i} is {@code i}. */
     private BlockFile file() throws IOException {
+        return countingFile(dir);
+    }
+
+    /** A 100-byte file in {@code dir} whose byte {@code i} is {@code i}. */
+    static BlockFile countingFile(Path dir) throws IOException {
         Path path = dir.resolve("bytes.bin");
         byte[] bytes = new byte[100];
         for (int i = 0; i < bytes.length; i++) {

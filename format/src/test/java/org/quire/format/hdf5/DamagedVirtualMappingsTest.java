@@ -141,12 +141,20 @@ class DamagedVirtualMappingsTest {
             hdf5.root().createVirtualDataset("v", Datatype.INT64, new long[] {ENTRIES}, null,
                     written);
         }
-        byte[] stored = VirtualMapping.encode(written);
-        assertEquals(stored.length, damaged.length);
+        return replaceMappingBlock(file, VirtualMapping.encode(written), damaged);
+    }
+
+    /**
+     * Puts {@code replacement} over the first place {@code file} holds the mapping block
+     * {@code stored} (as many bytes); returns its offset.
+     */
+    static long replaceMappingBlock(Path file, byte[] stored, byte[] replacement)
+            throws IOException {
+        assertEquals(stored.length, replacement.length);
         byte[] bytes = Files.readAllBytes(file);
         for (int at = 0; at + stored.length <= bytes.length; at++) {
             if (Arrays.equals(bytes, at, at + stored.length, stored, 0, stored.length)) {
-                System.arraycopy(damaged, 0, bytes, at, damaged.length);
+                System.arraycopy(replacement, 0, bytes, at, replacement.length);
                 Files.write(file, bytes);
                 return at;
             }

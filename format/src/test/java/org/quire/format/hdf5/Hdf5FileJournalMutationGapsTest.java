@@ -35,11 +35,6 @@ class Hdf5FileJournalMutationGapsTest {
     @TempDir
     Path dir;
 
-    private static DatasetSpec appendable() {
-        return DatasetSpec.builder(Datatype.INT32, 0).maxShape(DatasetSpec.UNLIMITED)
-                .chunkShape(4).build();
-    }
-
     /**
      * The files a writer killed right after it committed the journal of its second flush
      * leaves: the file at its first flush (an empty root group, flags 0x01), and beside it the
@@ -48,7 +43,7 @@ class Hdf5FileJournalMutationGapsTest {
     private static Map<Path, byte[]> killedWithACommittedJournal() throws IOException {
         CrashSimulator simulator = new CrashSimulator();
         try (Hdf5File file = Hdf5File.create(FILE, simulator)) {
-            Dataset d = file.root().createDataset("d", appendable());
+            Dataset d = file.root().createDataset("d", Hdf5RecoveryTest.appendable());
             d.extend(6);
             d.write(new long[] {0}, new long[] {6}, new int[] {1, 2, 3, 4, 5, 6});
             int before = simulator.eventCount();

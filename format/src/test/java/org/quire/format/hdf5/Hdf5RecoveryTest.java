@@ -29,7 +29,8 @@ class Hdf5RecoveryTest {
     @TempDir
     Path dir;
 
-    private static DatasetSpec appendable() {
+    /** A 1-D int dataset of no elements that grows without bound, in chunks of 4. */
+    static DatasetSpec appendable() {
         return DatasetSpec.builder(Datatype.INT32, 0).maxShape(DatasetSpec.UNLIMITED)
                 .chunkShape(4).build();
     }

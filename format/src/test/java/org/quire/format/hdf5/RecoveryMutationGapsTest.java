@@ -37,16 +37,11 @@ class RecoveryMutationGapsTest {
     @TempDir
     Path dir;
 
-    private static DatasetSpec appendable() {
-        return DatasetSpec.builder(Datatype.INT32, 0).maxShape(DatasetSpec.UNLIMITED)
-                .chunkShape(4).build();
-    }
-
     /** A closed file with dataset d = 1..6. */
     private static CrashSimulator closedFile() throws IOException {
         CrashSimulator simulator = new CrashSimulator();
         try (Hdf5File file = Hdf5File.create(FILE, simulator)) {
-            Dataset d = file.root().createDataset("d", appendable());
+            Dataset d = file.root().createDataset("d", Hdf5RecoveryTest.appendable());
             d.extend(6);
             d.write(new long[] {0}, new long[] {6}, new int[] {1, 2, 3, 4, 5, 6});
         }
@@ -80,7 +75,7 @@ class RecoveryMutationGapsTest {
         Map<Path, byte[]> killed;
         int inPlace = 0;
         try (Hdf5File file = Hdf5File.create(FILE, simulator)) {
-            Dataset d = file.root().createDataset("d", appendable());
+            Dataset d = file.root().createDataset("d", Hdf5RecoveryTest.appendable());
             d.extend(6);
             d.write(new long[] {0}, new long[] {6}, new int[] {1, 2, 3, 4, 5, 6});
             int before = simulator.eventCount();
@@ -116,7 +111,7 @@ class RecoveryMutationGapsTest {
     void aPowerFailureAfterRecoveryKeepsWhatItWrote() throws IOException {
         CrashSimulator simulator = new CrashSimulator();
         try (Hdf5File file = Hdf5File.create(FILE, simulator)) {
-            Dataset d = file.root().createDataset("d", appendable());
+            Dataset d = file.root().createDataset("d", Hdf5RecoveryTest.appendable());
             d.extend(3);
             d.write(new long[] {0}, new long[] {3}, new int[] {7, 8, 9});
             file.flush();

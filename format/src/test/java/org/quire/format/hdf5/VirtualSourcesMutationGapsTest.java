@@ -3,12 +3,9 @@ package org.quire.format.hdf5;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
 
@@ -154,14 +151,11 @@ class VirtualSourcesMutationGapsTest {
                         List.of(wholeFrom(names.get(i).replace('%', 'X'))));
             }
         }
-        byte[] bytes = Files.readAllBytes(path);
         for (String name : names) {
-            byte[] written = VirtualMapping.encode(List.of(wholeFrom(name.replace('%', 'X'))));
-            byte[] other = VirtualMapping.encode(List.of(wholeFrom(name)));
-            int at = indexOf(bytes, written);
-            System.arraycopy(other, 0, bytes, at, other.length);
+            DamagedVirtualMappingsTest.replaceMappingBlock(path, VirtualMapping.encode(
+                    List.of(wholeFrom(name.replace('%', 'X')))),
+                    VirtualMapping.encode(List.of(wholeFrom(name))));
         }
-        Files.write(path, bytes);
         try (Hdf5File hdf5 = Hdf5File.open(path)) {
             Group root = hdf5.root();
             assertArrayEquals(new long[] {10, 11}, readAll(root.dataset("v0")));
@@ -182,19 +176,6 @@ class VirtualSourcesMutationGapsTest {
     private static VirtualMapping wholeFrom(String sourceDataset) {
         return VirtualMapping.sameFile(sourceDataset, DataspaceSelection.all(),
                 DataspaceSelection.all());
-    }
-
-    /** Where {@code part} starts in {@code bytes}; it must be there once. */
-    private static int indexOf(byte[] bytes, byte[] part) {
-        int found = -1;
-        for (int at = 0; at + part.length <= bytes.length; at++) {
-            if (Arrays.equals(bytes, at, at + part.length, part, 0, part.length)) {
-                assertEquals(-1, found, "written twice");
-                found = at;
-            }
-        }
-        assertTrue(found >= 0, "not written");
-        return found;
     }
 
     /** Blocks are checked on the first read, all of them, not only those the request meets. */
@@ -232,7 +213,7 @@ class VirtualSourcesMutationGapsTest {
             assertArrayEquals(new long[] {FILL, FILL, FILL, FILL, FILL, FILL, 1, 2, 3, 4},
                     readAll(hdf5.root().dataset("v")));
         }
-        replace(path, VirtualMapping.encode(written),
+        DamagedVirtualMappingsTest.replaceMappingBlock(path, VirtualMapping.encode(written),
                 VirtualMapping.encode(List.of(block(0, 7, 4))));
         try (Hdf5File hdf5 = Hdf5File.open(path)) {
             Dataset v = hdf5.root().dataset("v");
@@ -241,20 +222,6 @@ class VirtualSourcesMutationGapsTest {
             assertEquals(refusal(path, "virtual block start [7] count [4] outside the shape "
                     + "[10]"), e.getMessage());
         }
-    }
-
-    /** Overwrites the one place {@code file} holds {@code stored} with {@code damaged}. */
-    private static void replace(Path file, byte[] stored, byte[] damaged) throws IOException {
-        assertEquals(stored.length, damaged.length);
-        byte[] bytes = Files.readAllBytes(file);
-        for (int at = 0; at + stored.length <= bytes.length; at++) {
-            if (Arrays.equals(bytes, at, at + stored.length, stored, 0, stored.length)) {
-                System.arraycopy(damaged, 0, bytes, at, damaged.length);
-                Files.write(file, bytes);
-                return;
-            }
-        }
-        throw new AssertionError("mapping block not found in " + file);
     }
 
     /**
