@@ -606,7 +606,11 @@ public final class Dataset extends Hdf5Object {
     /** Writes the selection; a layout message that records the index (single chunk) follows. */
     private void writeSelection(ChunkedData chunks, long[] start, long[] count,
                                 SelectionSource source) throws IOException {
-        chunks.write(start, count, source);
+        try {
+            chunks.write(start, count, source);
+        } catch (CorruptFileException e) {
+            throw e.of(path());
+        }
         if (chunks.index().recordsInLayoutMessage()) {
             header.replace(layoutHandle, chunks.layoutMessage().encode());
             dependOnIndex(file.cache(), header, chunks.index());
