@@ -616,6 +616,14 @@ public final class Hdf5File implements AutoCloseable {
                             "clear a file only when its writer is gone");
                 }
             }
+            // Before a journal is replayed: a file Quire does not recover stays as it is.
+            if (Superblock.locate(file) == 2) {
+                throw new UnsupportedFormatException(path, "superblock (recovering)",
+                        file.baseAddress(),
+                        "version 2 (no \"open for writing\" flag to tell a crashed writer)",
+                        "versions 0, 1 and 3 (the ones Quire writes); every version 0 to 3 is "
+                                + "read with Hdf5File.open");
+            }
             Storage journal = null;
             try {
                 journal = opener.open(journalPath, OpenMode.READ);
@@ -634,30 +642,24 @@ public final class Hdf5File implements AutoCloseable {
                     journal.close();
                 }
             }
-            int version = file.read(0, Superblock.VERSION_OFFSET + 1, "superblock")
-                    [Superblock.VERSION_OFFSET];
-            if (version == 2) { // rewritten, it would become version 3 and lose its extension
-                throw new UnsupportedFormatException(path, "superblock (recovering)", 0,
-                        "version 2 (no \"open for writing\" flag to tell a crashed writer)",
-                        "versions 0, 1 and 3 (the ones Quire writes); every version 0 to 3 is "
-                                + "read with Hdf5File.open");
-            }
-            Superblock superblock = version < 2 ? Superblock.read(file) : SuperblockV3.read(file);
+            Superblock superblock = Superblock.read(file);
             // libhdf5's SWMR writer leaves the end of file address stale (479 bytes, say):
             // libhdf5 would cut the file there (h5clear -s does), so it grows to the file.
-            // Quire's writing guard (superblock 0 and 1) gives way to the file's size.
+            // Quire's writing guard (superblock 0 and 1) gives way to the file's size. Both
+            // count a user block, as libhdf5 does.
+            long fileSize = file.baseAddress() + file.size();
             long end = superblock.endOfFileAddress();
             boolean guarded = superblock instanceof SuperblockV0 old && old.guarded();
-            if (guarded || Long.compareUnsigned(end, file.size()) < 0) {
-                end = file.size();
-            } else if (end != file.size()) { // past the file: cut short, not a crashed writer's
-                throw new CorruptFileException(path, superblock.endOfFileAddressOffset(),
-                        "superblock", "end of file address", "at most the file size "
-                                + file.size(), Long.toUnsignedString(end));
+            if (guarded || Long.compareUnsigned(end, fileSize) < 0) {
+                end = fileSize;
+            } else if (end != fileSize) { // past the file: cut short, not a crashed writer's
+                throw new CorruptFileException(path,
+                        file.baseAddress() + superblock.endOfFileAddressOffset(), "superblock",
+                        "end of file address", "at most the file size " + fileSize,
+                        Long.toUnsignedString(end));
             }
             if (superblock.consistencyFlags() != 0 || end != superblock.endOfFileAddress()) {
-                file.write(0, superblock instanceof SuperblockV0 old ? old.with(0, end).encode()
-                        : new SuperblockV3(0, end, superblock.rootGroupAddress()).encode());
+                file.write(0, superblock.clearedImage(file, end));
             }
             file.force(true);
             opener.deleteIfExists(journalPath); // under the lock: no new writer's journal yet

@@ -1,6 +1,7 @@
 package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 import org.quire.format.UnsupportedFormatException;
@@ -38,12 +39,45 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
     long extensionAddress();
 
     /**
+     * This superblock's bytes as stored in {@code file}, with the consistency flags cleared and
+     * the end of file address moved to {@code endOfFile} (counted as {@link #endOfFileAddress}),
+     * everything else as stored (base address, extension, checksum made again): what recovering
+     * a crashed writer's file writes, as {@code h5clear} does.
+     */
+    byte[] clearedImage(BlockFile file, long endOfFile) throws IOException;
+
+    /**
+     * {@code stored} with the end of file address at {@code fieldAt} moved by as much as
+     * {@code endOfFile} lies past {@code current}: however the stored value counts (with or
+     * without a user block), it keeps counting so.
+     */
+    static void moveEndOfFile(ByteBuffer stored, int fieldAt, long current, long endOfFile) {
+        stored.putLong(fieldAt, stored.getLong(fieldAt) + (endOfFile - current));
+    }
+
+    /**
      * Reads and checks the superblock, whatever its version, where libhdf5 looks for it: at
      * offset 0, or after a user block of 512, 1024, 2048, ... bytes. Addresses in {@code file}
      * are from then on relative to it.
      */
     static Superblock read(BlockFile file) throws IOException {
-        long at = locate(file);
+        int version = locate(file);
+        return switch (version) {
+            case 0, 1 -> SuperblockV0.read(file, version);
+            case 2, 3 -> SuperblockV3.read(file);
+            default -> throw new UnsupportedFormatException(file.path(), "superblock",
+                    file.baseAddress(), "version " + version, "versions 0 to 3");
+        };
+    }
+
+    /**
+     * Finds the superblock as {@link #read} does, makes addresses in {@code file} relative to
+     * it and returns its version byte, checking nothing else: a recovering writer learns the
+     * version before it replays a journal that may rewrite the rest.
+     */
+    static int locate(BlockFile file) throws IOException {
+        file.useBaseAddress(0); // found again from the start: a journal replayed may move it
+        long at = signatureOffset(file);
         if (at < 0) {
             throw new WrongFormatException(file.path(), "an HDF5", WrongFormatException.startInsteadOf(
                     file.read(0, (int) Math.min(file.size(), SIGNATURE_LENGTH), "superblock"))
@@ -53,13 +87,7 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
         file.useBaseAddress(at);
         byte[] prefix = file.read(0, VERSION_OFFSET + 1, "superblock");
         MetadataValidator.verifyPrefix(file.path(), 0, prefix, SuperblockV0.SIGNATURE_ONLY);
-        int version = prefix[VERSION_OFFSET] & 0xff;
-        return switch (version) {
-            case 0, 1 -> SuperblockV0.read(file, version);
-            case 2, 3 -> SuperblockV3.read(file);
-            default -> throw new UnsupportedFormatException(file.path(), "superblock",
-                    file.baseAddress(), "version " + version, "versions 0 to 3");
-        };
+        return prefix[VERSION_OFFSET] & 0xff;
     }
 
     /**
@@ -86,7 +114,7 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
     }
 
     /** The first offset of 0, 512, 1024, 2048, ... holding the format signature; else -1. */
-    private static long locate(BlockFile file) throws IOException {
+    private static long signatureOffset(BlockFile file) throws IOException {
         byte[] signature = SuperblockV0.SIGNATURE_ONLY.signature();
         for (long at = 0; at <= file.size() - signature.length;
              at = at == 0 ? FIRST_USER_BLOCK_SIZE : 2 * at) {

@@ -1,6 +1,8 @@
 package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 import org.quire.format.CorruptFileException;
 import org.quire.format.UnsupportedFormatException;
@@ -119,6 +121,15 @@ public record SuperblockV0(int version, int consistencyFlags, long endOfFileAddr
     @Override
     public long rootGroupAddress() {
         return rootGroupEntry.objectHeaderAddress();
+    }
+
+    @Override
+    public byte[] clearedImage(BlockFile file, long endOfFile) throws IOException {
+        byte[] image = file.read(0, size(version), "superblock");
+        ByteBuffer fields = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN);
+        fields.putInt(FLAGS_OFFSET, 0);
+        Superblock.moveEndOfFile(fields, endOfFileAddressOffset(), endOfFileAddress, endOfFile);
+        return image;
     }
 
     /** Reads the version-{@code version} (0 or 1) superblock at address 0 of {@code file}. */

@@ -1,6 +1,8 @@
 package org.quire.format.hdf5.layout;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 import org.quire.format.UnsupportedFormatException;
 
@@ -33,7 +35,9 @@ public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long roo
             SuperblockV0.SIGNATURE_ONLY.signature(), 3);
     private static final BlockIdentity VERSION_2 = new BlockIdentity("superblock",
             SuperblockV0.SIGNATURE_ONLY.signature(), 2);
+    private static final int FLAGS_OFFSET = 11;
     private static final int END_OF_FILE_ADDRESS_OFFSET = 28;
+    private static final int CHECKSUM_OFFSET = SIZE - 4;
 
     /** A superblock without extension, as Quire writes it. */
     public SuperblockV3(int consistencyFlags, long endOfFileAddress, long rootGroupAddress) {
@@ -59,6 +63,16 @@ public record SuperblockV3(int consistencyFlags, long endOfFileAddress, long roo
                 .putAddress(0).putAddress(extensionAddress)
                 .putAddress(endOfFileAddress).putAddress(rootGroupAddress);
         return out.putChecksumFrom(0).toByteArray();
+    }
+
+    @Override
+    public byte[] clearedImage(BlockFile file, long endOfFile) throws IOException {
+        byte[] image = file.read(0, SIZE, "superblock");
+        ByteBuffer fields = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN);
+        fields.put(FLAGS_OFFSET, (byte) 0);
+        Superblock.moveEndOfFile(fields, END_OF_FILE_ADDRESS_OFFSET, endOfFileAddress, endOfFile);
+        fields.putInt(CHECKSUM_OFFSET, JenkinsLookup3.checksum(image, 0, CHECKSUM_OFFSET));
+        return image;
     }
 
     /** Reads and verifies the version 2 or 3 superblock at address 0 of {@code file}. */
