@@ -75,21 +75,7 @@ class AttributeAccessMutationGapsTest {
     void damagedStringsFailTheListingNamingTheAttributeAndLeaveTheOthersReadable()
             throws IOException {
         Path path = dir.resolve("damaged.h5");
-        long root;
-        try (Hdf5File file = Hdf5File.create(path)) {
-            root = file.root().address();
-            file.root().setAttribute(Attribute.of("t", "abc"));
-            file.root().setAttribute(Attribute.of("n", 5));
-        }
-        byte[] bytes = Files.readAllBytes(path);
-        int collection = DamagedField.indexOf(bytes, "GCOL".getBytes(StandardCharsets.US_ASCII),
-                0);
-        byte[] id = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(3)
-                .putLong(collection).array();
-        int at = DamagedField.indexOf(bytes, id, (int) root);
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(at + 4, root);
-        DamagedField.resealObjectHeader(bytes, (int) root);
-        Files.write(path, bytes);
+        long root = DamagedField.stringAttributePointingAtTheRootHeader(path);
         try (Hdf5File file = Hdf5File.open(path)) {
             Group group = file.root();
             CorruptFileException e = assertThrows(CorruptFileException.class, group::attributes);
@@ -121,6 +107,19 @@ class AttributeAccessMutationGapsTest {
                     IllegalArgumentException.class, () -> group.setAttribute(
                             Attribute.of("alpha", 3L))).getMessage());
             assertEquals("text", group.attribute("alpha").string());
+        }
+    }
+
+    /**
+     * Reopened read-only, /g lists {@code names} and its attribute {@code name} reads {@code
+     * values}.
+     */
+    private static void assertReopenedG(Path path, List<String> names, String name,
+                                        long... values) throws IOException {
+        try (Hdf5File file = Hdf5File.open(path)) {
+            Group group = file.root().group("g");
+            assertEquals(names, group.attributeNames());
+            assertArrayEquals(values, group.attribute(name).longs());
         }
     }
 
@@ -176,11 +175,7 @@ class AttributeAccessMutationGapsTest {
             group.rewriteAttribute(Attribute.of("n", 7L));
             assertEquals("one", group.attribute("s").string());
         }
-        try (Hdf5File file = Hdf5File.open(path)) {
-            Group group = file.root().group("g");
-            assertEquals(List.of("n", "s"), group.attributeNames());
-            assertArrayEquals(new long[] {7}, group.attribute("n").longs());
-        }
+        assertReopenedG(path, List.of("n", "s"), "n", 7);
     }
 
     /**
@@ -311,11 +306,7 @@ class AttributeAccessMutationGapsTest {
             assertEquals(1, nulled);
             assertEquals(List.of("a", "c"), group.attributeNames());
         }
-        try (Hdf5File file = Hdf5File.open(path)) {
-            Group group = file.root().group("g");
-            assertEquals(List.of("a", "c"), group.attributeNames());
-            assertArrayEquals(new long[] {4}, group.attribute("c").longs());
-        }
+        assertReopenedG(path, List.of("a", "c"), "c", 4);
     }
 
     /**
