@@ -109,6 +109,11 @@ final class H5pyFixtures {
         return directory;
     }
 
+    /** The committed file {@code name} of {@code script}, without reading the manifest. */
+    static Path committed(String script, String name) {
+        return directory(script).resolve(name);
+    }
+
     /** {@code make_x.py} writes into {@code make_x/}. */
     static String outputName(String script) {
         return script.substring(0, script.length() - ".py".length());
