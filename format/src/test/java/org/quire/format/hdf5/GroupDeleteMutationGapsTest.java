@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,12 +27,6 @@ class GroupDeleteMutationGapsTest {
 
     @TempDir
     Path dir;
-
-    private Path copy(String script, String name) throws IOException {
-        Path copy = dir.resolve(name);
-        Files.copy(H5pyFixtures.of(script).file(name), copy);
-        return copy;
-    }
 
     /** The members of {@code group} in the fixture's manifest, in h5py's order. */
     private static List<String> manifestMembers(String script, String file, String group)
@@ -59,7 +52,7 @@ class GroupDeleteMutationGapsTest {
      */
     private Path changedCopy(String script, String name, String group, Change change)
             throws IOException {
-        Path path = copy(script, name);
+        Path path = H5pyFixtures.copy(script, name, dir);
         List<String> expected = manifestMembers(script, name, group);
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Group changed = file.root().group(group.substring(1));

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -330,8 +329,7 @@ class WritableObjectHeaderMutationGapsTest {
      */
     @Test
     void aVersion1HeaderChangesInPlaceOnly() throws Exception {
-        Path path = dir.resolve("legacy.h5");
-        Files.copy(H5pyFixtures.of(H5pyFixtures.LEGACY).file("legacy.h5"), path);
+        Path path = H5pyFixtures.copy(H5pyFixtures.LEGACY, "legacy.h5", dir);
         long root;
         try (Hdf5File hdf5 = Hdf5File.open(path)) {
             root = hdf5.root().address();
