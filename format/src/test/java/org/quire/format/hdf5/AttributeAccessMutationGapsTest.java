@@ -40,6 +40,19 @@ class AttributeAccessMutationGapsTest {
         return group;
     }
 
+    /**
+     * Reopened read-only, /g lists {@code names} and its attribute {@code name} reads {@code
+     * values}.
+     */
+    private static void assertReopenedG(Path path, List<String> names, String name,
+                                        long... values) throws IOException {
+        try (Hdf5File file = Hdf5File.open(path)) {
+            Group group = file.root().group("g");
+            assertEquals(names, group.attributeNames());
+            assertArrayEquals(values, group.attribute(name).longs());
+        }
+    }
+
     /** h5py's attributes Quire does not read: listed with the reason, the readable one read. */
     @Test
     void unreadableAttributesAreListedWithTheirReasonAndTheOthersRead() throws IOException {
@@ -107,19 +120,6 @@ class AttributeAccessMutationGapsTest {
                     IllegalArgumentException.class, () -> group.setAttribute(
                             Attribute.of("alpha", 3L))).getMessage());
             assertEquals("text", group.attribute("alpha").string());
-        }
-    }
-
-    /**
-     * Reopened read-only, /g lists {@code names} and its attribute {@code name} reads {@code
-     * values}.
-     */
-    private static void assertReopenedG(Path path, List<String> names, String name,
-                                        long... values) throws IOException {
-        try (Hdf5File file = Hdf5File.open(path)) {
-            Group group = file.root().group("g");
-            assertEquals(names, group.attributeNames());
-            assertArrayEquals(values, group.attribute(name).longs());
         }
     }
 

@@ -69,10 +69,13 @@ class WritableObjectHeaderMutationGapsTest {
         return header;
     }
 
-    /** A full chunk 0 of {@code messages} and {@code spare} bytes, as libhdf5 leaves one. */
-    private static long writtenChunkZero(BlockFile file, List<HeaderMessage> messages, int spare)
-            throws Exception {
-        byte[] chunk = ObjectHeaderV2.encodeChunkZero(messages, spare);
+    /**
+     * Chunk 0 of {@code messages} padded to {@code capacity} message bytes, written into the
+     * file as another writer (libhdf5) leaves it; its address.
+     */
+    private static long writtenChunkZero(BlockFile file, List<HeaderMessage> messages,
+                                         int capacity) throws Exception {
+        byte[] chunk = ObjectHeaderV2.encodeChunkZero(messages, capacity);
         long address = file.allocate(chunk.length);
         file.write(address, chunk);
         return address;
