@@ -9,9 +9,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.NoSuchElementException;
 
@@ -33,9 +31,26 @@ class AttributeAccessMutationGapsTest {
     @TempDir
     Path dir;
 
-    private Path fixture(String script, String name) throws IOException {
-        return Files.copy(H5pyFixtures.of(script).file(name), dir.resolve(name),
-                StandardCopyOption.REPLACE_EXISTING);
+    /** A new group /g with {@code attributes}, set in this order. */
+    private static Group groupWith(Hdf5File file, Attribute... attributes) throws IOException {
+        Group group = file.root().createGroup("g");
+        for (Attribute attribute : attributes) {
+            group.setAttribute(attribute);
+        }
+        return group;
+    }
+
+    /**
+     * Reopened read-only, /g lists {@code names} and its attribute {@code name} reads {@code
+     * values}.
+     */
+    private static void assertReopenedG(Path path, List<String> names, String name,
+                                        long... values) throws IOException {
+        try (Hdf5File file = Hdf5File.open(path)) {
+            Group group = file.root().group("g");
+            assertEquals(names, group.attributeNames());
+            assertArrayEquals(values, group.attribute(name).longs());
+        }
     }
 
     /** h5py's attributes Quire does not read: listed with the reason, the readable one read. */
@@ -75,21 +90,7 @@ class AttributeAccessMutationGapsTest {
     void damagedStringsFailTheListingNamingTheAttributeAndLeaveTheOthersReadable()
             throws IOException {
         Path path = dir.resolve("damaged.h5");
-        long root;
-        try (Hdf5File file = Hdf5File.create(path)) {
-            root = file.root().address();
-            file.root().setAttribute(Attribute.of("t", "abc"));
-            file.root().setAttribute(Attribute.of("n", 5));
-        }
-        byte[] bytes = Files.readAllBytes(path);
-        int collection = DamagedField.indexOf(bytes, "GCOL".getBytes(StandardCharsets.US_ASCII),
-                0);
-        byte[] id = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(3)
-                .putLong(collection).array();
-        int at = DamagedField.indexOf(bytes, id, (int) root);
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(at + 4, root);
-        DamagedField.resealObjectHeader(bytes, (int) root);
-        Files.write(path, bytes);
+        long root = DamagedField.stringAttributePointingAtTheRootHeader(path);
         try (Hdf5File file = Hdf5File.open(path)) {
             Group group = file.root();
             CorruptFileException e = assertThrows(CorruptFileException.class, group::attributes);
@@ -109,10 +110,8 @@ class AttributeAccessMutationGapsTest {
     @Test
     void attributesAddOneAttributeInfoMessageAndListInTheOrderSet() throws IOException {
         try (Hdf5File file = Hdf5File.create(dir.resolve("info.h5"))) {
-            Group group = file.root().createGroup("g");
-            group.setAttribute(Attribute.of("zeta", 1L));
-            group.setAttribute(Attribute.of("alpha", "text"));
-            group.setAttribute(Attribute.of("mid", 2.5));
+            Group group = groupWith(file, Attribute.of("zeta", 1L), Attribute.of("alpha", "text"),
+                    Attribute.of("mid", 2.5));
             long infos = group.header.messages().stream().map(HeaderMessage::type)
                     .filter(type -> type == AttributeInfoMessage.TYPE).count();
             assertEquals(1, infos);
@@ -158,9 +157,7 @@ class AttributeAccessMutationGapsTest {
     void swmrWritingRefusesAttributeChangesButFixedSizeRewrites() throws IOException {
         Path path = dir.resolve("swmr.h5");
         try (Hdf5File file = Hdf5File.create(path)) {
-            Group group = file.root().createGroup("g");
-            group.setAttribute(Attribute.of("n", 1L));
-            group.setAttribute(Attribute.of("s", "one"));
+            Group group = groupWith(file, Attribute.of("n", 1L), Attribute.of("s", "one"));
             file.startSwmrWrite();
             String refused = " while the file is open for SWMR writing";
             assertTrue(assertThrows(SwmrWriteRefusedException.class,
@@ -176,11 +173,7 @@ class AttributeAccessMutationGapsTest {
             group.rewriteAttribute(Attribute.of("n", 7L));
             assertEquals("one", group.attribute("s").string());
         }
-        try (Hdf5File file = Hdf5File.open(path)) {
-            Group group = file.root().group("g");
-            assertEquals(List.of("n", "s"), group.attributeNames());
-            assertArrayEquals(new long[] {7}, group.attribute("n").longs());
-        }
+        assertReopenedG(path, List.of("n", "s"), "n", 7);
     }
 
     /**
@@ -189,7 +182,7 @@ class AttributeAccessMutationGapsTest {
      */
     @Test
     void aVersion1HeaderRefusesAddAndDeleteButRewritesInPlace() throws IOException {
-        Path path = fixture(H5pyFixtures.LEGACY, "legacy.h5");
+        Path path = H5pyFixtures.copy(H5pyFixtures.LEGACY, "legacy.h5", dir);
         byte[] value = {0, 0, 1, 2};
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Group group = file.root().group("nested").group("level_1");
@@ -218,7 +211,7 @@ class AttributeAccessMutationGapsTest {
      */
     @Test
     void denseAttributesRefuseChangesAndStillRead() throws IOException {
-        Path path = fixture(H5pyFixtures.DENSE, "dense.h5");
+        Path path = H5pyFixtures.copy(H5pyFixtures.DENSE, "dense.h5", dir);
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Group group = file.root().group("attributes");
             assertEquals(path + ": cannot add attribute \"x\" to /attributes: its attributes "
@@ -244,7 +237,7 @@ class AttributeAccessMutationGapsTest {
      */
     @Test
     void anUnreadableAttributeIsNotRewrittenAndAMissingOneNotDeleted() throws IOException {
-        Path path = fixture(H5pyFixtures.COMPAT, "compat_latest.h5");
+        Path path = H5pyFixtures.copy(H5pyFixtures.COMPAT, "compat_latest.h5", dir);
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Group group = file.root().group("unsupported");
             assertEquals("/unsupported has no attribute \"reference\" in its object header to "
@@ -292,10 +285,8 @@ class AttributeAccessMutationGapsTest {
     void deletingAnAttributeNullsItsMessageOnly() throws IOException {
         Path path = dir.resolve("delete.h5");
         try (Hdf5File file = Hdf5File.create(path)) {
-            Group group = file.root().createGroup("g");
-            group.setAttribute(Attribute.of("a", 1L));
-            group.setAttribute(Attribute.of("b", 2L, 3L));
-            group.setAttribute(Attribute.of("c", 4L));
+            Group group = groupWith(file, Attribute.of("a", 1L), Attribute.of("b", 2L, 3L),
+                    Attribute.of("c", 4L));
             List<HeaderMessage> before = group.header.messages();
             group.deleteAttribute("b");
             List<HeaderMessage> after = group.header.messages();
@@ -311,11 +302,7 @@ class AttributeAccessMutationGapsTest {
             assertEquals(1, nulled);
             assertEquals(List.of("a", "c"), group.attributeNames());
         }
-        try (Hdf5File file = Hdf5File.open(path)) {
-            Group group = file.root().group("g");
-            assertEquals(List.of("a", "c"), group.attributeNames());
-            assertArrayEquals(new long[] {4}, group.attribute("c").longs());
-        }
+        assertReopenedG(path, List.of("a", "c"), "c", 4);
     }
 
     /**

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.ChecksumMismatchException;
@@ -43,14 +42,10 @@ import org.quire.format.storage.OpenMode;
  */
 class DamagedDenseFilesTest {
 
+    private static final Path INTACT = H5pyFixtures.committed(H5pyFixtures.DENSE, "dense.h5");
+
     @TempDir
     static Path dir;
-    private static Path intact;
-
-    @BeforeAll
-    static void readFixtures() throws IOException {
-        intact = H5pyFixtures.of(H5pyFixtures.DENSE).file("dense.h5");
-    }
 
     private static Path copyWith(String name, byte[] bytes) throws IOException {
         Path copy = dir.resolve(name);
@@ -84,13 +79,13 @@ class DamagedDenseFilesTest {
 
     @Test
     void theIntactFileReads() throws IOException {
-        ReadEverything.read(intact);
+        ReadEverything.read(INTACT);
     }
 
     @Test
     void aFlippedBitInAHeapBlockOrIndexNodeIsAChecksumMismatchNamingTheBlock()
             throws IOException {
-        byte[] bytes = Files.readAllBytes(intact);
+        byte[] bytes = Files.readAllBytes(INTACT);
         for (Map.Entry<String, String> kind : H5pyFixtures.DENSE_BLOCKS.entrySet()) {
             List<Integer> blocks = find(bytes, kind.getKey(), 2);
             assertEquals(2, blocks.size(), kind.getKey());
@@ -112,9 +107,9 @@ class DamagedDenseFilesTest {
 
     @Test
     void aRootBlockBeyondTheEndOfTheFileIsCorrupt() throws IOException {
-        byte[] bytes = Files.readAllBytes(intact);
+        byte[] bytes = Files.readAllBytes(INTACT);
         long heapAddress;
-        try (Hdf5File file = Hdf5File.open(intact)) {
+        try (Hdf5File file = Hdf5File.open(INTACT)) {
             heapAddress = wideHeap(file).address();
         }
         int at = (int) heapAddress;
@@ -133,7 +128,7 @@ class DamagedDenseFilesTest {
 
     @Test
     void aHeapClaimingGigabyteDirectBlocksFailsBeforeAllocatingThem() throws IOException {
-        byte[] bytes = Files.readAllBytes(intact);
+        byte[] bytes = Files.readAllBytes(INTACT);
         // The first heap is the attribute heap of /ordered: a single root direct block.
         int at = find(bytes, "FRHP", 1).get(0);
         int tableField = at + FractalHeapHeader.SIZE - 4 - 2 - 8 - 2 - 2 - 8 - 8;
@@ -148,14 +143,14 @@ class DamagedDenseFilesTest {
 
     @Test
     void aHeapBlockReachedTwiceIsCorrupt() throws IOException {
-        byte[] bytes = Files.readAllBytes(intact);
+        byte[] bytes = Files.readAllBytes(INTACT);
         long rootAddress;
         int rows;
         int width;
         int maxDirectRows;
         long heapAddress;
         long entriesAt;
-        try (Hdf5File file = Hdf5File.open(intact)) {
+        try (Hdf5File file = Hdf5File.open(INTACT)) {
             FractalHeap heap = wideHeap(file);
             FractalHeapHeader header = heap.header();
             heapAddress = heap.address();
@@ -198,11 +193,11 @@ class DamagedDenseFilesTest {
     @Test
     void aNameHashThatDoesNotMatchItsNameFailsVerification() throws IOException {
         long treeAddress;
-        try (Hdf5File file = Hdf5File.open(intact)) {
+        try (Hdf5File file = Hdf5File.open(INTACT)) {
             treeAddress = file.root().group("twenty").denseLinks().nameIndex().address();
         }
         Path file = dir.resolve("wrong-hash.h5");
-        Files.copy(intact, file);
+        Files.copy(INTACT, file);
         try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ_WRITE))) {
             BTreeV2Header<BTreeV2LinkRecord> header = BTreeV2Header.read(blocks, treeAddress,
                     BTreeV2RecordFormat.exactly(BTreeV2LinkRecord.NAME));
@@ -225,11 +220,11 @@ class DamagedDenseFilesTest {
 
     @Test
     void aLinkNameThatDoesNotHashToItsIndexRecordIsCorruptWhenListed() throws IOException {
-        byte[] bytes = Files.readAllBytes(intact);
+        byte[] bytes = Files.readAllBytes(INTACT);
         int name = DamagedField.indexOf(bytes, "0879_".getBytes(StandardCharsets.US_ASCII), 0);
         List<long[]> blocks = new ArrayList<>();
         int checksumAt;
-        try (Hdf5File file = Hdf5File.open(intact)) {
+        try (Hdf5File file = Hdf5File.open(INTACT)) {
             FractalHeap heap = wideHeap(file);
             heap.forEachBlock((address, direct, offset, size) -> {
                 if (direct) {
@@ -261,11 +256,11 @@ class DamagedDenseFilesTest {
     @Test
     void aNameIndexNodeReachedTwiceIsCorrupt() throws IOException {
         long treeAddress;
-        try (Hdf5File file = Hdf5File.open(intact)) {
+        try (Hdf5File file = Hdf5File.open(INTACT)) {
             treeAddress = file.root().group("wide").denseLinks().nameIndex().address();
         }
         Path file = dir.resolve("shared-node.h5");
-        Files.copy(intact, file);
+        Files.copy(INTACT, file);
         try (BlockFile blocks = new BlockFile(FileStorage.open(file, OpenMode.READ_WRITE))) {
             BTreeV2Header<BTreeV2LinkRecord> header = BTreeV2Header.read(blocks, treeAddress,
                     BTreeV2RecordFormat.exactly(BTreeV2LinkRecord.NAME));

@@ -1,7 +1,11 @@
 package org.quire.format.hdf5;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import org.quire.format.hdf5.layout.JenkinsLookup3;
 
@@ -26,6 +30,29 @@ final class DamagedField {
             return i;
         }
         throw new AssertionError("pattern not found from offset " + from);
+    }
+
+    /**
+     * A new {@code file} whose root has attributes "t" (the string "abc") and "n" (5), t's heap
+     * ID then pointing at the root's own object header instead of its global heap collection;
+     * returns the root's address.
+     */
+    static long stringAttributePointingAtTheRootHeader(Path file) throws IOException {
+        long root;
+        try (Hdf5File hdf5 = Hdf5File.create(file)) {
+            root = hdf5.root().address();
+            hdf5.root().setAttribute(Attribute.of("t", "abc"));
+            hdf5.root().setAttribute(Attribute.of("n", 5));
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        int collection = indexOf(bytes, "GCOL".getBytes(StandardCharsets.US_ASCII), 0);
+        byte[] id = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(3)
+                .putLong(collection).array();
+        int at = indexOf(bytes, id, (int) root);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(at + 4, root);
+        resealObjectHeader(bytes, (int) root);
+        Files.write(file, bytes);
+        return root;
     }
 
     /**

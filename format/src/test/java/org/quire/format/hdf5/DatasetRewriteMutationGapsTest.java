@@ -35,8 +35,7 @@ class DatasetRewriteMutationGapsTest {
     @Test
     void aDatasetWhoseDataspaceQuireWouldEncodeOtherwiseReadsButRefusesChanges()
             throws IOException {
-        Path path = dir.resolve("legacy.h5");
-        Files.copy(H5pyFixtures.of(H5pyFixtures.LEGACY).file("legacy.h5"), path);
+        Path path = H5pyFixtures.copy(H5pyFixtures.LEGACY, "legacy.h5", dir);
         long[] before;
         long body;
         try (Hdf5File file = Hdf5File.open(path)) {

@@ -11,7 +11,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
@@ -33,14 +32,10 @@ import org.quire.format.storage.OpenMode;
  */
 class DenseAttributeStorageMutationGapsTest {
 
+    private static final Path INTACT = H5pyFixtures.committed(H5pyFixtures.DENSE, "dense.h5");
+
     @TempDir
     static Path dir;
-    private static Path intact;
-
-    @BeforeAll
-    static void readFixtures() throws IOException {
-        intact = H5pyFixtures.of(H5pyFixtures.DENSE).file("dense.h5");
-    }
 
     private static Hdf5Object object(Hdf5File file, String path) throws IOException {
         return path.equals("/ordered") ? file.root().group("ordered")
@@ -55,14 +50,14 @@ class DenseAttributeStorageMutationGapsTest {
                                 UnaryOperator<List<BTreeV2AttributeRecord>> change)
             throws IOException {
         long treeAddress;
-        try (Hdf5File file = Hdf5File.open(intact)) {
+        try (Hdf5File file = Hdf5File.open(INTACT)) {
             DenseMessageStorage<BTreeV2AttributeRecord, ?> dense =
                     object(file, path).denseAttributes();
             treeAddress = (creationOrder ? dense.creationOrderIndex() : dense.nameIndex())
                     .address();
         }
         Path copy = dir.resolve(name);
-        Files.copy(intact, copy);
+        Files.copy(INTACT, copy);
         try (BlockFile blocks = new BlockFile(FileStorage.open(copy, OpenMode.READ_WRITE))) {
             BTreeV2Header<BTreeV2AttributeRecord> header = BTreeV2Header.read(blocks,
                     treeAddress, BTreeV2RecordFormat.exactly(creationOrder
@@ -88,6 +83,23 @@ class DenseAttributeStorageMutationGapsTest {
         }
     }
 
+    /** Verifying {@code path}'s dense attributes in {@code file} fails at {@code field}. */
+    private static void assertVerifyFails(Path file, String path, String field, String expected,
+                                          String found) throws IOException {
+        CorruptFileException e = verifyFails(file, path);
+        assertEquals(field, e.field(), e.getMessage());
+        assertEquals(expected, e.expected());
+        assertEquals(found, e.found());
+    }
+
+    /** The name of /with_attributes' first attribute in the name index of the intact file. */
+    private static String firstIndexedName() throws IOException {
+        try (Hdf5File hdf5 = Hdf5File.open(INTACT)) {
+            return ((Hdf5Object.StoredAttribute) hdf5.root().dataset("with_attributes")
+                    .denseAttributes().verify().get(0)).name();
+        }
+    }
+
     private static String hex(BTreeV2AttributeRecord record) {
         return HexFormat.of().formatHex(record.heapId());
     }
@@ -102,10 +114,8 @@ class DenseAttributeStorageMutationGapsTest {
             kept.add(records.get(0));
             return records;
         });
-        CorruptFileException e = verifyFails(file, "/ordered");
-        assertEquals("attribute heap ID", e.field(), e.getMessage());
-        assertEquals("one of a attribute in the name index, used once", e.expected());
-        assertEquals(hex(kept.get(0)) + " again", e.found());
+        assertVerifyFails(file, "/ordered", "attribute heap ID",
+                "one of a attribute in the name index, used once", hex(kept.get(0)) + " again");
     }
 
     @Test
@@ -134,10 +144,7 @@ class DenseAttributeStorageMutationGapsTest {
             assertEquals(List.of("z", "y", "x", "a", "b", "c", "m", "n", "o"),
                     hdf5.root().group("ordered").attributeNames());
         }
-        CorruptFileException e = verifyFails(file, "/ordered");
-        assertEquals("records", e.field(), e.getMessage());
-        assertEquals("10 (as in the name index)", e.expected());
-        assertEquals("9", e.found());
+        assertVerifyFails(file, "/ordered", "records", "10 (as in the name index)", "9");
     }
 
     /** The name index missing an attribute the heap holds: more heap objects than names. */
@@ -148,10 +155,8 @@ class DenseAttributeStorageMutationGapsTest {
         try (Hdf5File hdf5 = Hdf5File.open(file)) {
             assertEquals(11, hdf5.root().dataset("with_attributes").attributeNames().size());
         }
-        CorruptFileException e = verifyFails(file, "/with_attributes");
-        assertEquals("managed, huge and tiny objects", e.field(), e.getMessage());
-        assertEquals("11 (the attributes indexed)", e.expected());
-        assertEquals("12", e.found());
+        assertVerifyFails(file, "/with_attributes", "managed, huge and tiny objects",
+                "11 (the attributes indexed)", "12");
     }
 
     @Test
@@ -160,15 +165,8 @@ class DenseAttributeStorageMutationGapsTest {
             records.set(1, records.get(0));
             return records;
         });
-        String first;
-        try (Hdf5File hdf5 = Hdf5File.open(intact)) {
-            first = ((Hdf5Object.StoredAttribute) hdf5.root().dataset("with_attributes")
-                    .denseAttributes().verify().get(0)).name();
-        }
-        CorruptFileException e = verifyFails(file, "/with_attributes");
-        assertEquals("attribute name", e.field(), e.getMessage());
-        assertEquals("names used once", e.expected());
-        assertEquals("\"" + first + "\" twice", e.found());
+        assertVerifyFails(file, "/with_attributes", "attribute name", "names used once",
+                "\"" + firstIndexedName() + "\" twice");
     }
 
     /** An attribute record marking its message shared (libhdf5's shared messages): refused. */
@@ -195,11 +193,7 @@ class DenseAttributeStorageMutationGapsTest {
      */
     @Test
     void aNameRecordPointingAtAnotherAttributeIsCorruptNamingTheObject() throws IOException {
-        String first;
-        try (Hdf5File hdf5 = Hdf5File.open(intact)) {
-            first = ((Hdf5Object.StoredAttribute) hdf5.root().dataset("with_attributes")
-                    .denseAttributes().verify().get(0)).name();
-        }
+        String first = firstIndexedName();
         Path file = damaged("misdirected.h5", "/with_attributes", false, records -> {
             BTreeV2AttributeRecord head = records.get(0);
             records.set(0, new BTreeV2AttributeRecord(records.get(1).heapId(),
@@ -242,7 +236,7 @@ class DenseAttributeStorageMutationGapsTest {
     /** Every attribute with the bytes the heap stores, in the order of their names' bytes. */
     @Test
     void allStoredGivesEachAttributeWithItsHeapBytesInNameOrder() throws IOException {
-        try (Hdf5File hdf5 = Hdf5File.open(intact)) {
+        try (Hdf5File hdf5 = Hdf5File.open(INTACT)) {
             DenseMessageStorage<BTreeV2AttributeRecord, Hdf5Object.StoredAttribute> dense =
                     hdf5.root().dataset("with_attributes").denseAttributes();
             List<DenseMessageStorage.Stored<Hdf5Object.StoredAttribute>> stored =

@@ -127,21 +127,7 @@ class GlobalHeapSharingTest {
     @Test
     void aHeapIdPointingAtAnotherCachedStructureIsCorrupt() throws IOException {
         Path file = dir.resolve("misdirected.h5");
-        long root;
-        try (Hdf5File hdf5 = Hdf5File.create(file)) {
-            root = hdf5.root().address();
-            hdf5.root().setAttribute(Attribute.of("t", "abc"));
-            hdf5.root().setAttribute(Attribute.of("n", 5));
-        }
-        byte[] bytes = Files.readAllBytes(file);
-        long collection = collections(file).get(0);
-        java.nio.ByteBuffer id = java.nio.ByteBuffer.allocate(12)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(3).putLong(collection);
-        int at = DamagedField.indexOf(bytes, id.array(), (int) root);
-        java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                .putLong(at + 4, root);
-        DamagedField.resealObjectHeader(bytes, (int) root);
-        Files.write(file, bytes);
+        long root = DamagedField.stringAttributePointingAtTheRootHeader(file);
         try (Hdf5File hdf5 = Hdf5File.openForWriting(file)) {
             org.quire.format.CorruptFileException e = org.junit.jupiter.api.Assertions
                     .assertThrows(org.quire.format.CorruptFileException.class,

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -168,8 +167,7 @@ class GroupCreateMutationGapsTest {
 
     @Test
     void anOldStyleGroupTakesNewLinksInNameOrderAndRefusesANul() throws IOException {
-        Path path = dir.resolve("legacy.h5");
-        Files.copy(H5pyFixtures.of(H5pyFixtures.LEGACY).file("legacy.h5"), path);
+        Path path = H5pyFixtures.copy(H5pyFixtures.LEGACY, "legacy.h5", dir);
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Group nested = file.root().group("nested");
             assertEquals(List.of("level_1", "link"), nested.memberNames());

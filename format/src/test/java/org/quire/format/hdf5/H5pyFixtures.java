@@ -109,6 +109,16 @@ final class H5pyFixtures {
         return directory;
     }
 
+    /** The committed file {@code name} of {@code script}, without reading the manifest. */
+    static Path committed(String script, String name) {
+        return directory(script).resolve(name);
+    }
+
+    /** A copy of the committed file {@code name} of {@code script} as {@code dir/name}. */
+    static Path copy(String script, String name, Path dir) throws IOException {
+        return Files.copy(committed(script, name), dir.resolve(name));
+    }
+
     /** {@code make_x.py} writes into {@code make_x/}. */
     static String outputName(String script) {
         return script.substring(0, script.length() - ".py".length());

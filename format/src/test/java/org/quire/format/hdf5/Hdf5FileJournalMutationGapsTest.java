@@ -36,42 +36,6 @@ class Hdf5FileJournalMutationGapsTest {
     Path dir;
 
     /**
-     * The files a writer killed right after it committed the journal of its second flush
-     * leaves: the file at its first flush (an empty root group, flags 0x01), and beside it the
-     * committed journal of a flush that adds dataset "d".
-     */
-    private static Map<Path, byte[]> killedWithACommittedJournal() throws IOException {
-        CrashSimulator simulator = new CrashSimulator();
-        try (Hdf5File file = Hdf5File.create(FILE, simulator)) {
-            Dataset d = file.root().createDataset("d", Hdf5RecoveryTest.appendable());
-            d.extend(6);
-            d.write(new long[] {0}, new long[] {6}, new int[] {1, 2, 3, 4, 5, 6});
-            int before = simulator.eventCount();
-            file.flush();
-            return simulator.processCrash(
-                    firstEvent(simulator, before, CrashSimulator.Write.class, JOURNAL) + 1);
-        }
-    }
-
-    /** The index of the first event of {@code kind} on {@code path} at or after {@code from}. */
-    private static int firstEvent(CrashSimulator simulator, int from,
-                                  Class<? extends CrashSimulator.Event> kind, Path path) {
-        List<CrashSimulator.Event> events = simulator.events();
-        for (int i = from; i < events.size(); i++) {
-            if (kind.isInstance(events.get(i)) && events.get(i).path().equals(path)) {
-                return i;
-            }
-        }
-        throw new AssertionError("no " + kind.getSimpleName() + " of " + path + " from event "
-                + from);
-    }
-
-    private static int firstEvent(CrashSimulator simulator,
-                                  Class<? extends CrashSimulator.Event> kind, Path path) {
-        return firstEvent(simulator, 0, kind, path);
-    }
-
-    /**
      * A journal left beside a file by an earlier writer of that name, here beside a file in
      * libhdf5's default format (superblock 0) put in the name's place. A writer that reopens
      * the file empties the journal before it writes its guard (the superblock's end of file
@@ -83,11 +47,12 @@ class Hdf5FileJournalMutationGapsTest {
             throws IOException {
         byte[] compat = Files.readAllBytes(
                 H5pyFixtures.of(H5pyFixtures.COMPAT).file("compat.h5"));
-        Map<Path, byte[]> left = new TreeMap<>(killedWithACommittedJournal());
+        Map<Path, byte[]> left = new TreeMap<>(
+                KilledWriters.afterCommittingTheSecondFlush(FILE).files());
         left.put(FILE, compat);
         CrashSimulator simulator = new CrashSimulator(left);
         Hdf5File.openForWriting(FILE, simulator, WriteOptions.DEFAULT).close();
-        Map<Path, byte[]> killed = simulator.processCrash(firstEvent(simulator,
+        Map<Path, byte[]> killed = simulator.processCrash(simulator.firstEvent(0,
                 CrashSimulator.Force.class, FILE) + 1);
         assertArrayEquals(new byte[0], killed.get(JOURNAL), "the stale journal emptied");
         CrashSimulator disk = new CrashSimulator(killed);
@@ -105,12 +70,13 @@ class Hdf5FileJournalMutationGapsTest {
     @Test
     void aWriterCreatingAFileBesideAStaleJournalEmptiesItBeforeItsFirstCommit()
             throws IOException {
-        Map<Path, byte[]> left = new TreeMap<>(killedWithACommittedJournal());
+        Map<Path, byte[]> left = new TreeMap<>(
+                KilledWriters.afterCommittingTheSecondFlush(FILE).files());
         left.remove(FILE);
         CrashSimulator simulator = new CrashSimulator(left);
         Hdf5File.create(FILE, simulator).close();
         // Killed after the first write to the new file, before the journal's first commit.
-        Map<Path, byte[]> killed = simulator.processCrash(firstEvent(simulator,
+        Map<Path, byte[]> killed = simulator.processCrash(simulator.firstEvent(0,
                 CrashSimulator.Write.class, FILE) + 1);
         assertArrayEquals(new byte[0], killed.get(JOURNAL), "the stale journal emptied");
         WrongFormatException e = assertThrows(WrongFormatException.class,

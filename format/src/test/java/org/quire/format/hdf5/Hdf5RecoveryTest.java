@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -137,29 +136,9 @@ class Hdf5RecoveryTest {
         Hdf5File.recover(path);
     }
 
-    /** The files left by a writer killed right after it committed the journal of a flush. */
-    private static Map<Path, byte[]> killedWithACommittedJournal(Path path) throws IOException {
-        CrashSimulator simulator = new CrashSimulator();
-        try (Hdf5File file = Hdf5File.create(path, simulator)) {
-            Dataset d = file.root().createDataset("d", appendable());
-            d.extend(6);
-            d.write(new long[] {0}, new long[] {6}, new int[] {1, 2, 3, 4, 5, 6});
-            int before = simulator.eventCount();
-            file.flush();
-            List<CrashSimulator.Event> events = simulator.events();
-            for (int i = before; i < events.size(); i++) {
-                if (events.get(i) instanceof CrashSimulator.Write write
-                        && write.path().equals(Hdf5File.journalPath(path))) {
-                    return simulator.processCrash(i + 1);
-                }
-            }
-        }
-        throw new AssertionError("the flush wrote no journal");
-    }
-
     @Test
     void aJournalOfAnotherFileIsRefusedAndNothingChanges() throws IOException {
-        Map<Path, byte[]> crashed = killedWithACommittedJournal(FILE);
+        Map<Path, byte[]> crashed = KilledWriters.afterCommittingTheSecondFlush(FILE).files();
         CrashSimulator other = new CrashSimulator();
         Path clean = Path.of("clean.h5");
         try (Hdf5File file = Hdf5File.create(clean, other)) {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -32,7 +31,6 @@ import org.quire.format.storage.CrashSimulator;
 class RecoveryMutationGapsTest {
 
     private static final Path FILE = Path.of("run.h5");
-    private static final Path JOURNAL = Hdf5File.journalPath(FILE);
 
     @TempDir
     Path dir;
@@ -71,34 +69,14 @@ class RecoveryMutationGapsTest {
      */
     @Test
     void aCommittedJournalIsReplayedBlockForBlock() throws IOException {
-        CrashSimulator simulator = new CrashSimulator();
-        Map<Path, byte[]> killed;
-        int inPlace = 0;
-        try (Hdf5File file = Hdf5File.create(FILE, simulator)) {
-            Dataset d = file.root().createDataset("d", Hdf5RecoveryTest.appendable());
-            d.extend(6);
-            d.write(new long[] {0}, new long[] {6}, new int[] {1, 2, 3, 4, 5, 6});
-            int before = simulator.eventCount();
-            file.flush();
-            List<CrashSimulator.Event> events = simulator.events();
-            int committed = before;
-            while (!(events.get(committed) instanceof CrashSimulator.Write w
-                    && w.path().equals(JOURNAL))) {
-                committed++;
-            }
-            for (CrashSimulator.Event event : events.subList(committed, events.size())) {
-                if (event instanceof CrashSimulator.Write && event.path().equals(FILE)) {
-                    inPlace++;
-                }
-            }
-            killed = simulator.processCrash(committed + 1);
-        }
+        KilledWriters.AfterCommit left = KilledWriters.afterCommittingTheSecondFlush(FILE);
+        Map<Path, byte[]> killed = left.files();
         CrashSimulator disk = new CrashSimulator(killed);
         long size = killed.get(FILE).length;
         Recovery recovery = Hdf5File.recover(FILE, disk);
         // The end of file address before: the replayed superblock's, the file's size.
-        assertEquals(new Recovery(SuperblockV3.FLAG_OPEN_FOR_WRITE, size, size, inPlace),
-                recovery);
+        assertEquals(new Recovery(SuperblockV3.FLAG_OPEN_FOR_WRITE, size, size,
+                left.inPlaceWrites()), recovery);
         assertArrayEquals(new int[] {1, 2, 3, 4, 5, 6}, readD(disk));
         assertEquals(java.util.Set.of(FILE), disk.files().keySet(), "journal removed");
     }

@@ -3,7 +3,6 @@ package org.quire.format.hdf5;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +25,7 @@ class SymbolTableMutationGapsTest {
 
     @Test
     void namesAddedEverywhereAndRunsDeletedLeaveExactlyTheRestInByteOrder() throws IOException {
-        Path path = dir.resolve("legacy.h5");
-        Files.copy(H5pyFixtures.of(H5pyFixtures.LEGACY).file("legacy.h5"), path);
+        Path path = H5pyFixtures.copy(H5pyFixtures.LEGACY, "legacy.h5", dir);
         TreeSet<String> expected = new TreeSet<>(SymbolTable.NAME_ORDER);
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             Group many = file.root().group("many");

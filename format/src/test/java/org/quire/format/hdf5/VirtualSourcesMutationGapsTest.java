@@ -52,6 +52,22 @@ class VirtualSourcesMutationGapsTest {
         return v.readLongs(new long[] {0}, v.shape());
     }
 
+    /**
+     * In a new file at {@code path}: the refusal of reading the first {@code elements} of /v (6
+     * elements) whose {@code mappings} are from /raw, 8 zeros.
+     */
+    private static String readRefusal(Path path, long elements, VirtualMapping... mappings)
+            throws IOException {
+        try (Hdf5File hdf5 = Hdf5File.create(path)) {
+            Group root = hdf5.root();
+            root.createDataset("raw", Datatype.INT64, new long[] {8}, new byte[64]);
+            Dataset v = root.createVirtualDataset("v", Datatype.INT64, new long[] {6}, fill(),
+                    List.of(mappings));
+            return assertThrows(UnsupportedFormatException.class,
+                    () -> v.readLongs(new long[] {0}, new long[] {elements})).getMessage();
+        }
+    }
+
     @Test
     void aWriterSeesEachChangeToTheSourceOnTheNextRead() throws IOException {
         Path path = dir.resolve("writer.h5");
@@ -102,17 +118,10 @@ class VirtualSourcesMutationGapsTest {
     @Test
     void selectionsOfDifferentElementCountsAreRefused() throws IOException {
         Path path = dir.resolve("counts.h5");
-        try (Hdf5File hdf5 = Hdf5File.create(path)) {
-            Group root = hdf5.root();
-            root.createDataset("raw", Datatype.INT64, new long[] {8}, new byte[64]);
-            // "all" of 6 elements from a block of 4.
-            Dataset v = root.createVirtualDataset("v", Datatype.INT64, new long[] {6}, fill(),
-                    List.of(VirtualMapping.sameFile("/raw", DataspaceSelection.block(
-                            new long[] {0}, new long[] {4}), DataspaceSelection.all())));
-            UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
-                    () -> readAll(v));
-            assertEquals(refusal(path, "6 virtual and 4 source elements"), e.getMessage());
-        }
+        // "all" of 6 elements from a block of 4.
+        assertEquals(refusal(path, "6 virtual and 4 source elements"), readRefusal(path, 6,
+                VirtualMapping.sameFile("/raw", DataspaceSelection.block(new long[] {0},
+                        new long[] {4}), DataspaceSelection.all())));
         Path empty = dir.resolve("empty.h5");
         try (Hdf5File hdf5 = Hdf5File.create(empty)) {
             Group root = hdf5.root();
@@ -182,16 +191,9 @@ class VirtualSourcesMutationGapsTest {
     @Test
     void aSourceBlockBeyondTheSourceIsRefusedWhereverTheRequestLies() throws IOException {
         Path path = dir.resolve("beyond.h5");
-        try (Hdf5File hdf5 = Hdf5File.create(path)) {
-            Group root = hdf5.root();
-            root.createDataset("raw", Datatype.INT64, new long[] {8}, new byte[64]);
-            Dataset v = root.createVirtualDataset("v", Datatype.INT64, new long[] {6}, fill(),
-                    List.of(block(0, 0, 2), block(6, 2, 4)));
-            UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
-                    () -> v.readLongs(new long[] {0}, new long[] {1}));
-            assertEquals(refusal(path, "source block start [6] count [4] outside the shape [8] "
-                    + "(libhdf5 refuses to read it too)"), e.getMessage());
-        }
+        assertEquals(refusal(path, "source block start [6] count [4] outside the shape [8] "
+                + "(libhdf5 refuses to read it too)"), readRefusal(path, 1, block(0, 0, 2),
+                block(6, 2, 4)));
     }
 
     /**

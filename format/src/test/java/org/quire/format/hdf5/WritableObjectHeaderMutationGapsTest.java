@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +56,34 @@ class WritableObjectHeaderMutationGapsTest {
         byte[] body = new byte[stored - ObjectHeaderV2.MESSAGE_HEADER_SIZE];
         java.util.Arrays.fill(body, (byte) fill);
         return HeaderMessage.of(TYPE, 0, body);
+    }
+
+    /** A new header (no initial messages, no spare bytes) given {@code messages}, flushed. */
+    private static WritableObjectHeader written(BlockFile file, MetadataCache cache,
+                                                HeaderMessage... messages) throws Exception {
+        WritableObjectHeader header = new WritableObjectHeader(file, cache, List.of(), 0);
+        for (HeaderMessage message : messages) {
+            header.add(message);
+        }
+        cache.flush();
+        return header;
+    }
+
+    /**
+     * Chunk 0 of {@code messages} padded to {@code capacity} message bytes, written into the
+     * file as another writer (libhdf5) leaves it; its address.
+     */
+    private static long writtenChunkZero(BlockFile file, List<HeaderMessage> messages,
+                                         int capacity) throws Exception {
+        byte[] chunk = ObjectHeaderV2.encodeChunkZero(messages, capacity);
+        long address = file.allocate(chunk.length);
+        file.write(address, chunk);
+        return address;
+    }
+
+    /** The address of the header's second chunk (the block chunk 0 continues in). */
+    private static long secondChunk(BlockFile file, long address) throws Exception {
+        return ObjectHeaderV2.readChunks(file, address).chunks().get(1).address();
     }
 
     private static List<Integer> capacities(BlockFile file, long address) throws Exception {
@@ -144,14 +171,10 @@ class WritableObjectHeaderMutationGapsTest {
     @Test
     void aReopenedHeaderUsesTheRoomKeptAtTheStartOfItsLastBlock() throws Exception {
         try (BlockFile file = open()) {
-            MetadataCache first = newCache();
-            WritableObjectHeader written = new WritableObjectHeader(file, first, List.of(), 0);
-            written.add(message(5, 1));
-            first.flush();
-            long address = written.address();
+            long address = written(file, newCache(), message(5, 1)).address();
             int second = 5 + CONTINUATION + 256;
             assertEquals(List.of(CONTINUATION, second), capacities(file, address));
-            long block = ObjectHeaderV2.readChunks(file, address).chunks().get(1).address();
+            long block = secondChunk(file, address);
 
             MetadataCache cache = newCache();
             WritableObjectHeader header = WritableObjectHeader.open(file, cache, address);
@@ -180,12 +203,9 @@ class WritableObjectHeaderMutationGapsTest {
     void aRemovedMessageIsGoneAtTheNextFlushAndItsRoomIsReused() throws Exception {
         try (BlockFile file = open()) {
             MetadataCache cache = newCache();
-            WritableObjectHeader header = new WritableObjectHeader(file, cache, List.of(), 0);
-            header.add(message(20, 1));
-            header.add(message(20, 2));
-            cache.flush();
+            WritableObjectHeader header = written(file, cache, message(20, 1), message(20, 2));
             long address = header.address();
-            long block = ObjectHeaderV2.readChunks(file, address).chunks().get(1).address();
+            long block = secondChunk(file, address);
             header.remove(0);
             assertTrue(cache.isDirty(block));
             assertFalse(cache.isDirty(address));
@@ -215,11 +235,9 @@ class WritableObjectHeaderMutationGapsTest {
     void replacingMarksDirtyOnlyTheBlockHoldingAChangedBody() throws Exception {
         try (BlockFile file = open()) {
             MetadataCache cache = newCache();
-            WritableObjectHeader header = new WritableObjectHeader(file, cache, List.of(), 0);
-            header.add(message(8, 1));
-            cache.flush();
+            WritableObjectHeader header = written(file, cache, message(8, 1));
             long address = header.address();
-            long block = ObjectHeaderV2.readChunks(file, address).chunks().get(1).address();
+            long block = secondChunk(file, address);
             header.replace(0, new byte[] {1, 1, 1, 1});
             assertFalse(cache.isDirty(block));
             header.replace(0, new byte[] {9, 9, 9, 9});
@@ -245,17 +263,14 @@ class WritableObjectHeaderMutationGapsTest {
             MetadataCache cache = newCache();
             long child = file.allocate(8);
             cache.insert(BlockEntry.metadata(child, 8, new byte[8], bytes -> bytes));
-            byte[] chunk = ObjectHeaderV2.encodeChunkZero(List.of(message(CONTINUATION, 1)),
+            long address = writtenChunkZero(file, List.of(message(CONTINUATION, 1)),
                     CONTINUATION);
-            long address = file.allocate(chunk.length);
-            file.write(address, chunk);
             WritableObjectHeader header = WritableObjectHeader.open(file, cache, address);
             header.dependOn(0, List.of(child));
             assertTrue(cache.dependsOn(address, child));
             header.add(message(5, 2));
             cache.flush();
-            long moved = ObjectHeaderV2.readChunks(file, address).chunks().get(1).address();
-            assertTrue(cache.dependsOn(moved, child));
+            assertTrue(cache.dependsOn(secondChunk(file, address), child));
             assertEquals(List.of(1, 2), firstBodyBytes(file, address));
         }
     }
@@ -267,9 +282,7 @@ class WritableObjectHeaderMutationGapsTest {
     @Test
     void aChunkTooSmallForAContinuationMessageIsRefused() throws Exception {
         try (BlockFile file = open()) {
-            byte[] chunk = ObjectHeaderV2.encodeChunkZero(List.of(message(8, 1)), 8);
-            long address = file.allocate(chunk.length);
-            file.write(address, chunk);
+            long address = writtenChunkZero(file, List.of(message(8, 1)), 8);
             WritableObjectHeader header = WritableObjectHeader.open(file, newCache(), address);
             assertEquals("object header chunk at " + address + " holds only continuation "
                     + "messages and has no room for another", assertThrows(
@@ -302,9 +315,7 @@ class WritableObjectHeaderMutationGapsTest {
     @Test
     void aMessageMovedOutOfAFullChunkGetsABlockSizedForIt() throws Exception {
         try (BlockFile file = open()) {
-            byte[] chunk = ObjectHeaderV2.encodeChunkZero(List.of(message(300, 1)), 300);
-            long address = file.allocate(chunk.length);
-            file.write(address, chunk);
+            long address = writtenChunkZero(file, List.of(message(300, 1)), 300);
             MetadataCache cache = newCache();
             WritableObjectHeader header = WritableObjectHeader.open(file, cache, address);
             header.add(message(5, 2));
@@ -321,8 +332,7 @@ class WritableObjectHeaderMutationGapsTest {
      */
     @Test
     void aVersion1HeaderChangesInPlaceOnly() throws Exception {
-        Path path = dir.resolve("legacy.h5");
-        Files.copy(H5pyFixtures.of(H5pyFixtures.LEGACY).file("legacy.h5"), path);
+        Path path = H5pyFixtures.copy(H5pyFixtures.LEGACY, "legacy.h5", dir);
         long root;
         try (Hdf5File hdf5 = Hdf5File.open(path)) {
             root = hdf5.root().address();
@@ -365,8 +375,7 @@ class WritableObjectHeaderMutationGapsTest {
     void aHeaderOpenedTwiceIntoOneCacheIsRefused() throws Exception {
         try (BlockFile file = open()) {
             MetadataCache cache = newCache();
-            WritableObjectHeader header = new WritableObjectHeader(file, cache, List.of(), 0);
-            cache.flush();
+            WritableObjectHeader header = written(file, cache);
             assertEquals("object header chunk at " + header.address() + " is open twice",
                     assertThrows(IllegalStateException.class, () -> WritableObjectHeader.open(
                             file, cache, header.address())).getMessage());

@@ -136,6 +136,17 @@ public final class CrashSimulator implements StorageOpener {
         return List.copyOf(events);
     }
 
+    /** The index of the first recorded event of {@code kind} on {@code path} from {@code from}. */
+    public synchronized int firstEvent(int from, Class<? extends Event> kind, Path path) {
+        for (int i = from; i < events.size(); i++) {
+            if (kind.isInstance(events.get(i)) && events.get(i).path().equals(path)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no " + kind.getSimpleName() + " of " + path + " from event "
+                + from);
+    }
+
     /** The files as they are now (every write kept). */
     public synchronized Map<Path, byte[]> files() {
         Map<Path, byte[]> files = new TreeMap<>();

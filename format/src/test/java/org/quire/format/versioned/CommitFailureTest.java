@@ -1,10 +1,7 @@
 package org.quire.format.versioned;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.quire.format.versioned.DeleteVersionsCrashTest.FILE;
 import static org.quire.format.versioned.VersionedFileTest.DAY;
 
@@ -18,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.quire.format.FormatException;
 import org.quire.format.hdf5.Hdf5File;
 import org.quire.format.hdf5.cache.AbandonedChangesException;
-import org.quire.format.storage.CrashSimulator;
 import org.quire.format.storage.FullDisk;
 import org.quire.format.versioned.DeleteVersionsCrashTest.Snapshot;
 
@@ -35,8 +31,6 @@ import org.quire.format.versioned.DeleteVersionsCrashTest.Snapshot;
  */
 class CommitFailureTest {
 
-    private static final String NO_SPACE = "No space left on device";
-
     private static void commitR7(VersionedFile vf) throws IOException {
         vf.commit("r7", "r6", DAY.plusSeconds(7),
                 v -> v.dataset("x").write(new long[] {7}, new long[] {1}, new long[] {107}));
@@ -46,40 +40,18 @@ class CommitFailureTest {
     void aCommitFailingAtAnyWriteLeavesTheOldVersionsUntilItsJournalIsWritten() throws IOException {
         Map<Path, byte[]> before = DeleteVersionsCrashTest.chain().files();
         Snapshot old = DeleteVersionsCrashTest.snapshot(before);
-        CrashSimulator clean = new CrashSimulator(before);
-        List<Long> budgets = new ArrayList<>(); // bytes written before each write of the commit
-        int firstJournalWrite = -1;
-        try (VersionedFile vf = VersionedFile.openForWriting(FILE, clean)) {
-            int begin = clean.eventCount();
-            commitR7(vf);
-            long written = 0;
-            for (CrashSimulator.Event event : clean.events().subList(begin, clean.eventCount())) {
-                if (event instanceof CrashSimulator.Write write) {
-                    if (firstJournalWrite < 0 && write.path().equals(Hdf5File.journalPath(FILE))) {
-                        firstJournalWrite = budgets.size();
-                    }
-                    budgets.add(written);
-                    written += write.bytes().length;
-                }
-            }
-        }
+        FullDiskRuns.CleanRun clean = FullDiskRuns.cleanRun(before, CommitFailureTest::commitR7);
+        int firstJournalWrite = clean.firstWriteTo(Hdf5File.journalPath(FILE));
         Snapshot committed = DeleteVersionsCrashTest.snapshot(clean.files());
         assertEquals(107L, committed.values().get("r7").get("x").get(7));
         assertTrue(firstJournalWrite > 0, "the commit writes chunks, then its flush's journal");
 
         List<String> outcomes = new ArrayList<>();
         List<Integer> abandonedAt = new ArrayList<>();
-        for (long budget : budgets) {
-            CrashSimulator simulator = new CrashSimulator(before);
-            FullDisk disk = new FullDisk(simulator);
-            VersionedFile vf = VersionedFile.openForWriting(FILE, disk);
-            disk.fillAfter(budget);
-            IOException failed = assertThrows(IOException.class, () -> commitR7(vf),
-                    "budget " + budget);
-            Throwable injected = failed instanceof FormatException ? failed.getCause() : failed;
-            assertTrue(injected != null && injected.getMessage().startsWith(NO_SPACE),
-                    "budget " + budget + ": " + failed);
-            disk.free();
+        for (long budget : clean.budgets()) {
+            FullDiskRuns.Failed failed = FullDiskRuns.failedAt(before, budget,
+                    CommitFailureTest::commitR7);
+            VersionedFile vf = failed.session();
             try {
                 assertEquals("r6", vf.currentVersion(), "budget " + budget);
             } catch (AbandonedChangesException abandoned) {
@@ -90,19 +62,7 @@ class CommitFailureTest {
             } catch (FormatException refused) {
                 // an abandoned or incomplete flush: close writes nothing, recover() repairs
             }
-            CrashSimulator after = new CrashSimulator(simulator.files());
-            Hdf5File.recover(FILE, after);
-            try (VersionedFile recovered = VersionedFile.open(FILE, after)) {
-                Snapshot found = DeleteVersionsCrashTest.snapshot(recovered);
-                if (found.equals(old)) {
-                    outcomes.add("old");
-                } else if (found.equals(committed)) {
-                    outcomes.add("new");
-                } else {
-                    fail("budget " + budget + ": " + found);
-                }
-                recovered.verify();
-            }
+            outcomes.add(FullDiskRuns.recovered(failed.disk().files(), old, committed, budget));
         }
         assertTrue(abandonedAt.contains(firstJournalWrite), "a failed journal write leaves the "
                 + "session showing the failed version: abandoned at " + abandonedAt);

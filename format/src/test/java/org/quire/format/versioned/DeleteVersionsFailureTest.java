@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.quire.format.versioned.DeleteVersionsCrashTest.DOOMED;
 import static org.quire.format.versioned.DeleteVersionsCrashTest.FILE;
 import static org.quire.format.versioned.VersionedFileTest.DAY;
@@ -13,7 +12,6 @@ import static org.quire.format.versioned.VersionedFileTest.DAY;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -39,40 +37,21 @@ import org.quire.format.versioned.DeleteVersionsCrashTest.Snapshot;
  */
 class DeleteVersionsFailureTest {
 
-    private static final String NO_SPACE = "No space left on device";
-
     @Test
     void aDeletionFailingAtAnyWriteLeavesTheLastFlushAndClosingWritesNothing() throws IOException {
         Map<Path, byte[]> before = DeleteVersionsCrashTest.chain().files();
         Snapshot old = DeleteVersionsCrashTest.snapshot(before);
-        CrashSimulator clean = new CrashSimulator(before);
-        List<Long> budgets = new ArrayList<>(); // bytes written before each write of the deletion
-        try (VersionedFile vf = VersionedFile.openForWriting(FILE, clean)) {
-            int begin = clean.eventCount();
-            vf.deleteVersions(DOOMED.toArray(String[]::new));
-            long written = 0;
-            for (CrashSimulator.Event event : clean.events().subList(begin, clean.eventCount())) {
-                if (event instanceof CrashSimulator.Write write) {
-                    budgets.add(written);
-                    written += write.bytes().length;
-                }
-            }
-        }
+        FullDiskRuns.Change deletion = vf -> vf.deleteVersions(DOOMED.toArray(String[]::new));
+        FullDiskRuns.CleanRun clean = FullDiskRuns.cleanRun(before, deletion);
+        List<Long> budgets = clean.budgets();
         Snapshot deleted = DeleteVersionsCrashTest.snapshot(clean.files());
 
         int olds = 0;
         int news = 0;
         for (long budget : budgets) {
-            CrashSimulator simulator = new CrashSimulator(before);
-            FullDisk disk = new FullDisk(simulator);
-            VersionedFile vf = VersionedFile.openForWriting(FILE, disk);
-            disk.fillAfter(budget);
-            IOException failed = assertThrows(IOException.class,
-                    () -> vf.deleteVersions(DOOMED.toArray(String[]::new)), "budget " + budget);
-            Throwable injected = failed instanceof FormatException ? failed.getCause() : failed;
-            assertTrue(injected != null && injected.getMessage().startsWith(NO_SPACE),
-                    "budget " + budget + ": " + failed);
-            disk.free();
+            FullDiskRuns.Failed failed = FullDiskRuns.failedAt(before, budget, deletion);
+            VersionedFile vf = failed.session();
+            CrashSimulator simulator = failed.disk();
             // A first version (no parent to read); object headers wrap what the cache throws at
             // insertion in an UncheckedIOException.
             Exception refused = assertThrows(Exception.class, () -> vf.commit("after", "", DAY,
@@ -81,8 +60,8 @@ class DeleteVersionsFailureTest {
             assertInstanceOf(AbandonedChangesException.class, abandoned, "budget " + budget);
             String line = abandoned.getMessage();
             assertTrue(line.startsWith(FILE + ": deleting versions r1, r2, r4 failed part-way (")
-                    && line.contains(NO_SPACE) && line.contains("quire h5 clear " + FILE)
-                    && !line.contains("\n"), line);
+                    && line.contains(FullDiskRuns.NO_SPACE)
+                    && line.contains("quire h5 clear " + FILE) && !line.contains("\n"), line);
             Map<Path, byte[]> left = simulator.files();
             assertThrows(FormatException.class, vf::close);
             Map<Path, byte[]> closed = simulator.files();
@@ -90,18 +69,10 @@ class DeleteVersionsFailureTest {
                 assertArrayEquals(left.get(path), closed.get(path), "budget " + budget + ": " + path);
             }
 
-            CrashSimulator after = new CrashSimulator(closed);
-            Hdf5File.recover(FILE, after);
-            try (VersionedFile recovered = VersionedFile.open(FILE, after)) {
-                Snapshot found = DeleteVersionsCrashTest.snapshot(recovered);
-                if (found.equals(old)) {
-                    olds++;
-                } else if (found.equals(deleted)) {
-                    news++;
-                } else {
-                    fail("budget " + budget + ": " + found);
-                }
-                recovered.verify();
+            if (FullDiskRuns.recovered(closed, old, deleted, budget).equals("old")) {
+                olds++;
+            } else {
+                news++;
             }
         }
         assertTrue(olds > 0 && news > 0, olds + " old, " + news + " new");

@@ -195,6 +195,44 @@ class BTreeV1WriterMutationGapsTest {
         return tree;
     }
 
+    /**
+     * A root of level 2 over m1 and m2 (level 1, the first {@code underM1} leaves under m1, the
+     * others under m2) over leaves of these keys, each leaf's children 1000 + key; allocated in
+     * that order.
+     */
+    private record TwoLevels(long root, long m1, long m2, long[] leaves) {
+    }
+
+    private TwoLevels twoLevels(int underM1, List<List<Long>> leafKeys) throws IOException {
+        TwoLevels tree = new TwoLevels(allocate(), allocate(), allocate(),
+                leafKeys.stream().mapToLong(keys -> allocate()).toArray());
+        List<Long> leaves = Arrays.stream(tree.leaves()).boxed().toList();
+        int last = leaves.size() - 1;
+        List<Long> lastKeys = leafKeys.get(last);
+        write(tree.root(), 2, List.of(leafKeys.get(0).get(0), leafKeys.get(underM1).get(0),
+                lastKeys.get(lastKeys.size() - 1)), List.of(tree.m1(), tree.m2()), U, U);
+        write(tree.m1(), 1, boundaries(leafKeys.subList(0, underM1)), leaves.subList(0, underM1),
+                U, tree.m2());
+        write(tree.m2(), 1, boundaries(leafKeys.subList(underM1, leaves.size())),
+                leaves.subList(underM1, leaves.size()), tree.m1(), U);
+        for (int i = 0; i <= last; i++) {
+            leaf(leaves.get(i), leafKeys.get(i), i == 0 ? U : leaves.get(i - 1),
+                    i == last ? U : leaves.get(i + 1));
+        }
+        return tree;
+    }
+
+    /** The keys of a node over leaves of {@code leafKeys}: each first key, the last one's last. */
+    private static List<Long> boundaries(List<List<Long>> leafKeys) {
+        List<Long> keys = new ArrayList<>();
+        for (List<Long> leaf : leafKeys) {
+            keys.add(leaf.get(0));
+        }
+        List<Long> last = leafKeys.get(leafKeys.size() - 1);
+        keys.add(last.get(last.size() - 1));
+        return keys;
+    }
+
     /** Child 1 (value 25) goes to the node split off, child 0 (value 15) stays. */
     static List<Arguments> firstLeafSplits() {
         return List.of(
@@ -566,26 +604,19 @@ class BTreeV1WriterMutationGapsTest {
 
     @Test
     void aKeyClimbsNoHigherThanTheFirstNodeThatIsNotALastChild() throws IOException {
-        long root = allocate();
-        long m1 = allocate();
-        long m2 = allocate();
-        long a = allocate();
-        long b = allocate();
-        long c = allocate();
-        write(root, 2, List.of(10L, 90L, 130L), List.of(m1, m2), U, U);
-        write(m1, 1, List.of(10L, 50L, 90L), List.of(a, b), U, m2);
-        write(m2, 1, List.of(90L, 130L), List.of(c), m1, U);
-        leaf(a, List.of(10L, 30L, 50L), U, b);
-        leaf(b, List.of(50L, 90L), a, c);
-        leaf(c, List.of(90L, 130L), b, U);
+        TwoLevels tree = twoLevels(2, List.of(List.of(10L, 30L, 50L), List.of(50L, 90L),
+                List.of(90L, 130L)));
+        long a = tree.leaves()[0];
+        long b = tree.leaves()[1];
+        long c = tree.leaves()[2];
         MetadataCache cache = cache();
-        writer(cache, root).removeChild(at(40));
+        writer(cache, tree.root()).removeChild(at(40));
         cache.flush();
         expect(a, 0, List.of(10L, 30L), old(30), U, b);
         expect(b, 0, List.of(30L, 90L), old(90), a, c);
-        expect(m1, 1, List.of(10L, 30L, 90L), List.of(a, b), U, m2);
-        expect(m2, 1, List.of(90L, 130L), List.of(c), m1, U);
-        expect(root, 2, List.of(10L, 90L, 130L), List.of(m1, m2), U, U);
+        expect(tree.m1(), 1, List.of(10L, 30L, 90L), List.of(a, b), U, tree.m2());
+        expect(tree.m2(), 1, List.of(90L, 130L), List.of(c), tree.m1(), U);
+        expect(tree.root(), 2, List.of(10L, 90L, 130L), List.of(tree.m1(), tree.m2()), U, U);
     }
 
     @Test
@@ -602,32 +633,23 @@ class BTreeV1WriterMutationGapsTest {
 
     @Test
     void aSplitInternalNodeIsWrittenAfterTheChildrenItTakes() throws IOException {
-        long root = allocate();
-        long m1 = allocate();
-        long m2 = allocate();
-        long a = allocate();
-        long[] c = {allocate(), allocate(), allocate(), allocate()};
-        write(root, 2, List.of(10L, 90L, 250L), List.of(m1, m2), U, U);
-        write(m1, 1, List.of(10L, 90L), List.of(a), U, m2);
-        write(m2, 1, List.of(90L, 130L, 170L, 210L, 250L), Arrays.stream(c).boxed().toList(), m1,
-                U);
-        leaf(a, List.of(10L, 90L), U, c[0]);
-        leaf(c[0], List.of(90L, 100L, 110L, 120L, 130L), a, c[1]);
-        leaf(c[1], List.of(130L, 170L), c[0], c[2]);
-        leaf(c[2], List.of(170L, 210L), c[1], c[3]);
-        leaf(c[3], List.of(210L, 250L), c[2], U);
+        TwoLevels tree = twoLevels(1, List.of(List.of(10L, 90L),
+                List.of(90L, 100L, 110L, 120L, 130L), List.of(130L, 170L), List.of(170L, 210L),
+                List.of(210L, 250L)));
+        long[] c = Arrays.copyOfRange(tree.leaves(), 1, 5);
         long leafSplit = file.endOfAllocation();
         long split = leafSplit + SIZE;
         MetadataCache cache = cache();
-        BTreeV1Writer<Long> writer = writer(cache, root);
+        BTreeV1Writer<Long> writer = writer(cache, tree.root());
         writer.node(c[3]); // in the cache: the node it moves to is written after it
         writer.insert(new Put(105));
         // the new child stays left: the node split off takes c[3] and nothing else changes it
         assertTrue(cache.dependsOn(split, c[3]), "the node split off is written after c[3]");
         cache.flush();
-        expect(root, 2, List.of(10L, 90L, 210L, 250L), List.of(m1, m2, split), U, U);
-        expect(m2, 1, List.of(90L, 110L, 130L, 170L, 210L),
-                List.of(c[0], leafSplit, c[1], c[2]), m1, split);
-        expect(split, 1, List.of(210L, 250L), List.of(c[3]), m2, U);
+        expect(tree.root(), 2, List.of(10L, 90L, 210L, 250L), List.of(tree.m1(), tree.m2(), split),
+                U, U);
+        expect(tree.m2(), 1, List.of(90L, 110L, 130L, 170L, 210L),
+                List.of(c[0], leafSplit, c[1], c[2]), tree.m1(), split);
+        expect(split, 1, List.of(210L, 250L), List.of(c[3]), tree.m2(), U);
     }
 }
