@@ -1,6 +1,7 @@
 package org.quire.format.hdf5;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -616,7 +617,8 @@ public final class Hdf5File implements AutoCloseable {
                             "clear a file only when its writer is gone");
                 }
             }
-            // Before a journal is replayed: a file Quire does not recover stays as it is.
+            // Before a journal is replayed: a file Quire does not recover stays as it is. (A
+            // crash in create may leave no superblock yet, only a journal that writes it.)
             if (Superblock.locate(file) == 2) {
                 throw new UnsupportedFormatException(path, "superblock (recovering)",
                         file.baseAddress(),
@@ -633,9 +635,11 @@ public final class Hdf5File implements AutoCloseable {
             int replayed = 0;
             if (journal != null) {
                 try {
+                    // Checked and written at the journal's addresses: from the start of the
+                    // file, as Quire writes files (no user block).
                     for (FlushJournal.Block block
                             : FlushJournal.blocksToReplay(journal, storage)) {
-                        file.write(block.address(), block.image());
+                        storage.write(ByteBuffer.wrap(block.image()), block.address());
                         replayed++;
                     }
                 } finally {

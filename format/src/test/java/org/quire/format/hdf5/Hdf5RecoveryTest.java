@@ -9,11 +9,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.StartsOutsideProgram;
+import org.quire.format.WrongFormatException;
 import org.quire.format.hdf5.cache.ForeignJournalException;
 import org.quire.format.storage.CrashSimulator;
 import org.quire.format.storage.Durability;
@@ -161,6 +163,43 @@ class Hdf5RecoveryTest {
         try (Hdf5File file = Hdf5File.open(FILE, own)) {
             assertArrayEquals(new int[] {1, 2, 3, 4, 5, 6},
                     file.root().dataset("d").readInts(new long[] {0}, new long[] {6}));
+        }
+    }
+
+    /**
+     * A crash inside {@code create}, a killed writer or a power failure (three seeds): before
+     * its journal is written (a killed writer) or forced (a power failure) it leaves no HDF5
+     * file, refused with one line; from then on recover replays the journal, which writes the
+     * superblock, and the file opens with its empty root group.
+     */
+    @Test
+    void aCrashInsideCreateLeavesNoFileOrTheEmptyOneOnceItsJournalIsWritten()
+            throws IOException {
+        CrashSimulator simulator = new CrashSimulator();
+        int created;
+        try (Hdf5File file = Hdf5File.create(FILE, simulator,
+                WriteOptions.DEFAULT.withDurability(Durability.EVERY_FLUSH))) {
+            created = simulator.eventCount();
+        }
+        Path journal = Hdf5File.journalPath(FILE);
+        int written = simulator.firstEvent(0, CrashSimulator.Write.class, journal);
+        int forced = simulator.firstEvent(written, CrashSimulator.Force.class, journal);
+        for (int point = 0; point <= created; point++) {
+            for (long seed = -1; seed < 3; seed++) {
+                Map<Path, byte[]> left = seed < 0 ? simulator.processCrash(point)
+                        : simulator.crash(point, seed);
+                String where = "crash at event " + point + " (seed " + seed + ")";
+                CrashSimulator disk = new CrashSimulator(left);
+                try {
+                    Hdf5File.recover(FILE, disk);
+                    try (Hdf5File file = Hdf5File.open(FILE, disk)) {
+                        assertEquals(List.of(), file.root().memberNames(), where);
+                    }
+                } catch (WrongFormatException | java.nio.file.NoSuchFileException e) {
+                    assertTrue(point <= (seed < 0 ? written : forced), where + ": " + e);
+                    assertTrue(e.getMessage().startsWith("run.h5"), e.getMessage());
+                }
+            }
         }
     }
 

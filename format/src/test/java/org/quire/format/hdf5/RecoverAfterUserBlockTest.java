@@ -10,14 +10,16 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.quire.format.StartsOutsideProgram;
 import org.quire.format.UnsupportedFormatException;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
+import org.quire.format.hdf5.layout.SuperblockV0;
 
 /**
  * {@link Hdf5File#recover} of files whose superblock lies after a user block, and whose
@@ -27,6 +29,8 @@ import org.quire.format.hdf5.layout.JenkinsLookup3;
 class RecoverAfterUserBlockTest {
 
     private static final int FLAGS = 11;
+    private static final int FLAGS_V0 = 20;
+    private static final int END_OF_FILE_V0 = 40;
     private static final int END_OF_FILE = 28;
     private static final int CHECKSUM = 44;
 
@@ -115,61 +119,63 @@ class RecoverAfterUserBlockTest {
     }
 
     /**
-     * A Quire file with a user block put before it afterwards ({@code cat block file}: stored
-     * base address 0, every stored address counted without the block), left with flags 0x01
-     * and a stale end of file address: recover raises the end of file to the file's size,
-     * still stored without the block, and changes no other byte but the checksum.
+     * h5py's committed files with a superblock after a user block: written with it (stored
+     * base address = the superblock's offset) or put before the finished file (stored base 0,
+     * every stored address counted without the block), superblock 0 and 3. Left with flags
+     * "open for writing" and an end of file address short of the file (or Quire's writing
+     * guard), recover gives back the file h5py wrote, byte for byte.
      */
-    @Test
-    void aPrependedUserBlockKeepsTheEndOfFileCountedWithoutIt() throws IOException {
-        Path plain = dir.resolve("plain.h5");
-        try (Hdf5File file = Hdf5File.create(plain)) {
-            file.root().createDataset("x", DatasetSpec.builder(Datatype.INT32, 3).build())
-                    .write(new long[] {0}, new long[] {3}, new int[] {7, 8, 9});
+    @ParameterizedTest
+    @CsvSource({"userblock_512.h5, 512, 0, short", "userblock_512.h5, 512, 0, guard",
+            "userblock_latest.h5, 1024, 3, short", "prepended_512.h5, 512, 0, short",
+            "prepended_512.h5, 512, 0, guard", "prepended_512_latest.h5, 512, 3, short"})
+    void aCrashedWritersFlagsAndEndOfFileGoAndNothingElseChanges(String name, int superblock,
+            int version, String endOfFile) throws IOException {
+        byte[] written = Files.readAllBytes(H5pyFixtures.committed(H5pyFixtures.COMPAT, name));
+        byte[] crashed = written.clone();
+        ByteBuffer fields = ByteBuffer.wrap(crashed, superblock, written.length - superblock)
+                .slice().order(ByteOrder.LITTLE_ENDIAN);
+        int endAt = version == 0 ? END_OF_FILE_V0 : END_OF_FILE;
+        long storedEnd = fields.getLong(endAt);
+        fields.putLong(endAt, endOfFile.equals("guard") ? SuperblockV0.WRITING_GUARD
+                : storedEnd - 100);
+        if (version == 0) {
+            fields.putInt(FLAGS_V0, SuperblockV0.FLAG_OPEN_FOR_WRITE);
+        } else {
+            fields.put(FLAGS, (byte) 0x05);
+            fields.putInt(CHECKSUM, JenkinsLookup3.checksum(crashed, superblock, CHECKSUM));
         }
-        byte[] h5 = Files.readAllBytes(plain);
-        int userBlock = 512;
-        byte[] crashed = new byte[userBlock + h5.length];
-        Arrays.fill(crashed, 0, userBlock, (byte) 'u');
-        System.arraycopy(h5, 0, crashed, userBlock, h5.length);
-        ByteBuffer superblock = ByteBuffer.wrap(crashed, userBlock, CHECKSUM + 4).slice()
-                .order(ByteOrder.LITTLE_ENDIAN);
-        superblock.put(FLAGS, (byte) 0x01).putLong(END_OF_FILE, 100);
-        superblock.putInt(CHECKSUM, JenkinsLookup3.checksum(crashed, userBlock, CHECKSUM));
-        Path file = dir.resolve("prepended.h5");
+        Path file = dir.resolve(name);
         Files.write(file, crashed);
 
         Recovery recovery = Hdf5File.recover(file);
 
-        assertEquals(new Recovery(0x01, 100 + userBlock, crashed.length, 0), recovery);
-        byte[] expected = crashed.clone();
-        ByteBuffer fixed = ByteBuffer.wrap(expected, userBlock, CHECKSUM + 4).slice()
-                .order(ByteOrder.LITTLE_ENDIAN);
-        fixed.put(FLAGS, (byte) 0).putLong(END_OF_FILE, h5.length);
-        fixed.putInt(CHECKSUM, JenkinsLookup3.checksum(expected, userBlock, CHECKSUM));
-        assertArrayEquals(expected, Files.readAllBytes(file));
-        try (Hdf5File reopened = Hdf5File.open(file)) {
-            assertArrayEquals(new int[] {7, 8, 9}, reopened.root().dataset("x")
-                    .readInts(new long[] {0}, new long[] {3}));
-        }
+        assertEquals(version == 0 ? 0x01 : 0x05, recovery.consistencyFlags());
+        assertEquals(written.length, recovery.endOfFileAfter());
+        assertArrayEquals(written, Files.readAllBytes(file));
     }
 
     /**
      * Superblock 2 after a user block is refused as at offset 0 (its version is read where the
-     * superblock lies, not at the start of the file), nothing written.
+     * superblock lies, not at the start of the file) before the journal beside it is looked
+     * at, nothing written.
      */
     @Test
     void aVersion2SuperblockAfterAUserBlockIsRefusedUnchanged() throws IOException {
         byte[] v108 = Files.readAllBytes(
-                H5pyFixtures.of(H5pyFixtures.LEGACY).file("ranks_v108.h5"));
+                H5pyFixtures.committed(H5pyFixtures.LEGACY, "ranks_v108.h5"));
         byte[] prepended = new byte[512 + v108.length];
         System.arraycopy(v108, 0, prepended, 512, v108.length);
         Path file = dir.resolve("v108.h5");
         Files.write(file, prepended);
+        byte[] journal = KilledWriters.afterCommittingTheSecondFlush(Path.of("other.h5"))
+                .files().get(Hdf5File.journalPath(Path.of("other.h5")));
+        Files.write(Hdf5File.journalPath(file), journal);
         UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
                 () -> Hdf5File.recover(file));
         assertTrue(e.getMessage().contains("superblock (recovering) at offset 512: found "
                 + "version 2"), e.getMessage());
         assertArrayEquals(prepended, Files.readAllBytes(file));
+        assertArrayEquals(journal, Files.readAllBytes(Hdf5File.journalPath(file)));
     }
 }

@@ -62,6 +62,12 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
      */
     static Superblock read(BlockFile file) throws IOException {
         int version = locate(file);
+        if (version == NOT_FOUND) {
+            throw new WrongFormatException(file.path(), "an HDF5", WrongFormatException.startInsteadOf(
+                    file.read(0, (int) Math.min(file.size(), SIGNATURE_LENGTH), "superblock"))
+                    + (file.size() == 0 ? "" : ", and no HDF5 signature 89 48 44 46 0d 0a 1a 0a (\".HDF....\") is"
+                            + " at offset 0, 512, 1024, 2048, ..."));
+        }
         return switch (version) {
             case 0, 1 -> SuperblockV0.read(file, version);
             case 2, 3 -> SuperblockV3.read(file);
@@ -72,23 +78,22 @@ public sealed interface Superblock permits SuperblockV0, SuperblockV3 {
 
     /**
      * Finds the superblock as {@link #read} does, makes addresses in {@code file} relative to
-     * it and returns its version byte, checking nothing else: a recovering writer learns the
-     * version before it replays a journal that may rewrite the rest.
+     * it and returns its version byte, checking nothing else, or {@link #NOT_FOUND} (addresses
+     * then count from the start of the file): a recovering writer learns the version before it
+     * replays a journal, which may write the rest or, after a crash in create, the superblock.
      */
     static int locate(BlockFile file) throws IOException {
         file.useBaseAddress(0); // found again from the start: a journal replayed may move it
         long at = signatureOffset(file);
         if (at < 0) {
-            throw new WrongFormatException(file.path(), "an HDF5", WrongFormatException.startInsteadOf(
-                    file.read(0, (int) Math.min(file.size(), SIGNATURE_LENGTH), "superblock"))
-                    + (file.size() == 0 ? "" : ", and no HDF5 signature 89 48 44 46 0d 0a 1a 0a (\".HDF....\") is"
-                            + " at offset 0, 512, 1024, 2048, ..."));
+            return NOT_FOUND;
         }
         file.useBaseAddress(at);
-        byte[] prefix = file.read(0, VERSION_OFFSET + 1, "superblock");
-        MetadataValidator.verifyPrefix(file.path(), 0, prefix, SuperblockV0.SIGNATURE_ONLY);
-        return prefix[VERSION_OFFSET] & 0xff;
+        return file.read(0, VERSION_OFFSET + 1, "superblock")[VERSION_OFFSET] & 0xff;
     }
+
+    /** What {@link #locate} returns when no offset holds the format signature. */
+    int NOT_FOUND = -1;
 
     /**
      * Checks the stored base address: the superblock's own offset, or 0 in a file whose user
