@@ -1,0 +1,207 @@
+package org.quire.format.sion;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quire.format.CorruptFileException;
+import org.quire.format.storage.TrackingOpener;
+
+/**
+ * The journal checks of {@link SionRecovery} that the crash tests leave loose: the exact bounds
+ * and words of their errors, what lies beyond the journal's end, and how far behind a torn or
+ * unused slot the reader looks.
+ */
+class SionJournalReaderMutationGapsTest {
+
+    /** Two ranks, chunks of 128 and 192 bytes, every rank flushed after 3 records, then a crash. */
+    private static final int TASKS = 2;
+    private static final ChunkGeometry GEOMETRY = ChunkGeometry.fromCapacities(64, new long[] {128, 192});
+
+    @TempDir
+    Path directory;
+
+    private Path sion;
+    private Path journal;
+    private byte[] goodJournal;
+    private long journalId;
+
+    @BeforeEach
+    void crash() throws Exception {
+        Path crash = directory.resolve("crash");
+        int[] flushed = {3, 3};
+        SionRecoveryTest.writeWithCrashSnapshot(directory.resolve("j.sion"), 1, flushed, flushed, flushed, crash,
+                SionWriteOptions.defaults());
+        sion = crash.resolve("j.sion");
+        journal = SionFileNames.journal(sion);
+        goodJournal = Files.readAllBytes(journal);
+        journalId = ByteBuffer.wrap(goodJournal).getLong(SionJournalLayout.JOURNAL_ID_OFFSET);
+    }
+
+    /** The good journal with {@code records} of task 0 written into their slots (the journal grows as needed). */
+    private byte[] withRecordsOfTask0(byte[] journalBytes, List<SionJournalRecord> records) {
+        byte[] bytes = journalBytes;
+        for (SionJournalRecord record : records) {
+            bytes = withRecordInSlot(bytes, 0, record.sequence(), record);
+        }
+        return bytes;
+    }
+
+    /** {@code journalBytes} with {@code record} in slot {@code sequence} of {@code localTask}. */
+    private byte[] withRecordInSlot(byte[] journalBytes, int localTask, long sequence, SionJournalRecord record) {
+        int at = (int) SionJournalLayout.recordOffset(TASKS, localTask, sequence);
+        byte[] bytes = Arrays.copyOf(journalBytes, Math.max(journalBytes.length, at + SionJournalLayout.RECORD_SIZE));
+        SionJournalLayout.encodeRecord(journalId, record).get(0, bytes, at, SionJournalLayout.RECORD_SIZE);
+        return bytes;
+    }
+
+    private static SionJournalRecord inChunk0(long sequence, boolean forced) {
+        return new SionJournalRecord(sequence, 0, 0, sequence / 3, forced);
+    }
+
+    private CorruptFileException refusedWith(byte[] journalBytes) throws IOException {
+        Files.write(journal, journalBytes);
+        return assertThrows(CorruptFileException.class, () -> SionRecovery.recover(sion));
+    }
+
+    @Test
+    void aRecordBeyondTheEndOfTheFileIsBoundedByTheBytesBeforeIt() throws Exception {
+        // Rank 0's records: (chunk 0, 53), then the flush (chunk 1, 106). The file now ends 50 bytes into chunk 1.
+        long size = GEOMETRY.taskStart(0) + GEOMETRY.globalSkip() + 50;
+        try (FileChannel channel = FileChannel.open(sion, StandardOpenOption.WRITE)) {
+            channel.truncate(size);
+        }
+        long second = SionJournalLayout.recordOffset(TASKS, 0, 2);
+        CorruptFileException forced = refusedWith(goodJournal);
+        assertEquals(second + SionJournalLayout.RECORD_BYTES_OFFSET, forced.offset());
+        assertEquals("bytes in chunk 1 of task 0 (record 2)", forced.field());
+        assertEquals("0..50 (not less than the chunk's previous record, within its capacity 128 and the SION file's "
+                + size + " bytes)", forced.expected());
+        assertEquals("106", forced.found());
+
+        // An unforced record of a full chunk, beyond the end: what a power failure leaves.
+        CorruptFileException unforced = refusedWith(withRecordsOfTask0(goodJournal,
+                List.of(new SionJournalRecord(2, 0, 1, 128, false))));
+        assertEquals("0..50 (not less than the chunk's previous record, within its capacity 128 and the SION file's "
+                + size + " bytes; an unforced record beyond the end of the file is what a power failure or an"
+                + " operating system crash can leave: recover with FLUSHED_ONLY (quire sion recover --flushed-only))",
+                unforced.expected());
+    }
+
+    @Test
+    void aRecordOutOfChunkOrderNamesTheChunksItMayBeFor() throws Exception {
+        CorruptFileException first = refusedWith(withRecordsOfTask0(goodJournal,
+                List.of(new SionJournalRecord(1, 0, 1, 10, false))));
+        assertEquals(SionJournalLayout.recordOffset(TASKS, 0, 1) + SionJournalLayout.RECORD_CHUNK_OFFSET, first.offset());
+        assertEquals("chunk index of record 1 of task 0", first.field());
+        assertEquals("0 (records follow the task's chunks in order)", first.expected());
+        assertEquals("1", first.found());
+
+        CorruptFileException skipped = refusedWith(withRecordsOfTask0(goodJournal,
+                List.of(new SionJournalRecord(2, 0, 2, 10, false))));
+        assertEquals("0 or 1 (records follow the task's chunks in order)", skipped.expected());
+        assertEquals("2", skipped.found());
+    }
+
+    @Test
+    void aChecksumValidRecordInAnotherSlotIsDamageNamedByItsSequenceOrTask() throws Exception {
+        long first = SionJournalLayout.recordOffset(TASKS, 0, 1);
+        // Record 2 of rank 0 stays valid behind the misplaced record 1: corruption, not a tear.
+        CorruptFileException wrongSequence = refusedWith(withRecordInSlot(goodJournal, 0, 1,
+                new SionJournalRecord(7, 0, 0, 10, false)));
+        assertEquals(first, wrongSequence.offset());
+        assertEquals("sequence number 7", wrongSequence.found());
+
+        CorruptFileException wrongTask = refusedWith(withRecordInSlot(goodJournal, 0, 1,
+                new SionJournalRecord(1, 1, 0, 10, false)));
+        assertEquals(first, wrongTask.offset());
+        assertEquals("local task 1", wrongTask.found());
+    }
+
+    @Test
+    void aHeaderChecksumMismatchShowsBothChecksumsInHex() throws Exception {
+        byte[] badHeader = goodJournal.clone();
+        badHeader[SionJournalLayout.TASK_COUNT_OFFSET + 3] ^= 1;
+        CorruptFileException header = refusedWith(badHeader);
+        int stored = ByteBuffer.wrap(goodJournal).getInt(SionJournalLayout.HEADER_CHECKSUM_OFFSET);
+        int computed = SionJournalLayout.headerChecksum(ByteBuffer.wrap(badHeader));
+        assertEquals(String.format("%08x", stored), header.found());
+        assertEquals(String.format("%08x", computed) + " (computed over bytes 0.."
+                + (SionJournalLayout.HEADER_CHECKSUM_OFFSET - 1) + ")", header.expected());
+    }
+
+    @Test
+    void aJournalWithABadHeaderIsClosedAgain() throws Exception {
+        byte[] badMagic = goodJournal.clone();
+        badMagic[0] ^= 1;
+        Files.write(journal, badMagic);
+        TrackingOpener opener = new TrackingOpener();
+        assertThrows(CorruptFileException.class,
+                () -> SionRecovery.recover(sion, SionRecoveryMode.EVERY_RECORD, opener));
+        assertEquals(List.of(), opener.stillOpen());
+    }
+
+    @Test
+    void theJournalEndingInsideABlockLeavesTheRestOfItUnused() throws Exception {
+        // 129 records of rank 0: the 129th is the first slot of its second block, where the journal ends.
+        List<SionJournalRecord> records = new ArrayList<>();
+        for (long sequence = 1; sequence <= 129; sequence++) {
+            records.add(inChunk0(sequence, false));
+        }
+        byte[] bytes = withRecordsOfTask0(goodJournal, records);
+        int end = (int) SionJournalLayout.recordOffset(TASKS, 0, 129) + SionJournalLayout.RECORD_SIZE;
+        Files.write(journal, Arrays.copyOf(bytes, end));
+        RecoveredTask rank0 = SionRecovery.recover(sion).tasks().get(0);
+        assertArrayEquals(new long[] {129 / 3}, rank0.bytesPerChunk());
+        assertEquals(129, rank0.journalRecords());
+        assertEquals(OptionalLong.empty(), rank0.damagedRecordOffset(), "an unused slot ended the run, not damage");
+    }
+
+    @Test
+    void onlyTheBlockOfATornRecordIsSearchedForValidRecordsBehindIt() throws Exception {
+        // Records 1..4, a torn record 5, nothing up to the block's end at 128, a valid record 129 in the next block.
+        List<SionJournalRecord> records = new ArrayList<>();
+        for (long sequence = 1; sequence <= 5; sequence++) {
+            records.add(inChunk0(sequence, false));
+        }
+        records.add(inChunk0(129, false));
+        byte[] bytes = withRecordsOfTask0(goodJournal, records);
+        int torn = (int) SionJournalLayout.recordOffset(TASKS, 0, 5);
+        bytes[torn + SionJournalLayout.RECORD_BYTES_OFFSET + 7] ^= 1;
+        Files.write(journal, bytes);
+        RecoveredTask rank0 = SionRecovery.recover(sion).tasks().get(0);
+        assertArrayEquals(new long[] {4 / 3}, rank0.bytesPerChunk());
+        assertEquals(OptionalLong.of(torn), rank0.damagedRecordOffset());
+    }
+
+    @Test
+    void anUnusedSlotWithAForcedRecordAndAnotherBehindItAcrossABlockEndIsCorruption() throws Exception {
+        // Records 1..126, slot 127 unused, 128 (its block's last) valid and forced, 129 (the next block's first) valid.
+        List<SionJournalRecord> records = new ArrayList<>();
+        for (long sequence = 1; sequence <= 129; sequence++) {
+            if (sequence != 127) {
+                records.add(inChunk0(sequence, sequence == 128));
+            }
+        }
+        CorruptFileException corrupt = refusedWith(withRecordsOfTask0(goodJournal, records));
+        assertEquals(SionJournalLayout.recordOffset(TASKS, 0, 127), corrupt.offset());
+        assertEquals("record 127 of task 0", corrupt.field());
+        assertEquals("a valid record (record 128 behind it, at offset " + SionJournalLayout.recordOffset(TASKS, 0, 128)
+                + ", is valid and forced, and record 129 behind that is valid too: that flush returned, so forcing the"
+                + " journal had put every record before it on disk)", corrupt.expected());
+        assertEquals("an unused slot (32 zero bytes)", corrupt.found());
+    }
+}
