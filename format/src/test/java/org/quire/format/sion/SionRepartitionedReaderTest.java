@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.quire.format.FormatException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.storage.TrackingOpener;
 
 /**
  * Contract of {@link SionRepartitionedReader}: a file written by N tasks (in-JVM ranks) read by M
@@ -178,6 +179,29 @@ class SionRepartitionedReaderTest {
             }
             return null;
         });
+    }
+
+    /** The records' size is the reader's: one old task's 3 records of 24 bytes read as 2 of 36, after the header. */
+    @Test
+    void recordsOfAnotherSizeThanWrittenFollowTheHeaderAndEveryFileIsClosed() throws Exception {
+        Path name = directory.resolve("one.sion");
+        write(name, 1, 1);
+        ByteArrayOutputStream written = new ByteArrayOutputStream();
+        for (int r = 0; r < recordsOf(0); r++) {
+            written.write(record(r));
+        }
+        TrackingOpener opener = new TrackingOpener();
+        ThreadGroupCollectives.run(1, collectives -> {
+            try (SionRepartitionedReader in = SionRepartitionedReader.open(name, collectives, HEADER, 36, opener)) {
+                assertEquals(36, in.recordBytes());
+                assertEquals(2, in.totalRecords());
+                ByteBuffer read = ByteBuffer.allocate(72);
+                in.read(read);
+                assertArrayEquals(written.toByteArray(), read.array());
+            }
+            return null;
+        });
+        assertEquals(List.of(), opener.stillOpen());
     }
 
     @Test
