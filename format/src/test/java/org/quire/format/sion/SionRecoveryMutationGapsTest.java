@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,11 +22,11 @@ import org.quire.format.CorruptFileException;
 import org.quire.format.storage.TrackingOpener;
 
 /**
- * The journal checks of {@link SionRecovery} that the crash tests leave loose: the exact bounds
- * and words of their errors, what lies beyond the journal's end, and how far behind a torn or
- * unused slot the reader looks.
+ * What the crash tests of {@link SionRecovery} leave loose: the exact bounds and words of the
+ * journal's errors, what lies beyond the journal's end, how far behind a torn or unused slot the
+ * reader looks, the refusals of closed files and of a META1 Quire's writer would not lay out.
  */
-class SionJournalReaderMutationGapsTest {
+class SionRecoveryMutationGapsTest {
 
     /** Two ranks, chunks of 128 and 192 bytes, every rank flushed after 3 records, then a crash. */
     private static final int TASKS = 2;
@@ -203,5 +204,69 @@ class SionJournalReaderMutationGapsTest {
                 + ", is valid and forced, and record 129 behind that is valid too: that flush returned, so forcing the"
                 + " journal had put every record before it on disk)", corrupt.expected());
         assertEquals("an unused slot (32 zero bytes)", corrupt.found());
+    }
+
+    @Test
+    void theJournalHeaderIsReadBackAndAFileWithoutJournalHasNone() throws Exception {
+        SionJournalHeader header = SionRecovery.journalHeader(sion).orElseThrow();
+        assertEquals(SionJournalLayout.decodeHeader(ByteBuffer.wrap(goodJournal)), header);
+        assertEquals(TASKS, header.taskCount());
+        assertEquals(journalId, header.journalId());
+        SionRecovery.recover(sion);
+        assertEquals(Optional.empty(), SionRecovery.journalHeader(sion), "recovery removed the journal");
+    }
+
+    @Test
+    void aClosedFileOrSetIsRefusedNamingWhereItsMeta2Starts() throws Exception {
+        Path single = directory.resolve("closed.sion");
+        Path set = directory.resolve("set.sion");
+        int[] records = {3, 3};
+        SionRecoveryTest.writeWithCrashSnapshot(single, 1, records, records, records, null, SionWriteOptions.defaults());
+        SionRecoveryTest.writeWithCrashSnapshot(set, 2, records, records, records, null, SionWriteOptions.defaults());
+        assertEquals(" the file is already closed (start_of_varheader = " + startOfMeta2(single)
+                + "): there is nothing to recover, open it as it is", refusal(single));
+        assertEquals(" every file of the set is already closed (start_of_varheader = " + startOfMeta2(set)
+                + " in file 0): there is nothing to recover, open it as it is", refusal(set));
+    }
+
+    private static long startOfMeta2(Path file) throws IOException {
+        try (SionFile closed = SionFile.open(file)) {
+            return closed.physicalFiles().get(0).meta1().startOfMeta2();
+        }
+    }
+
+    /** The message of the refusal to recover {@code file}, after the file name and its colon. */
+    private static String refusal(Path file) {
+        SionRecoveryRefusedException refused = assertThrows(SionRecoveryRefusedException.class,
+                () -> SionRecovery.recover(file));
+        assertEquals(SionRecoveryRefusedException.Reason.ALREADY_CLOSED, refused.reason());
+        return refused.getMessage().substring(refused.getMessage().indexOf(':') + 1);
+    }
+
+    @Test
+    void aMeta1HeadQuiresWriterWouldNotLayOutIsRefusedEvenWithAJournalForIt() throws Exception {
+        // The global ranks swapped, and a journal header that vouches for the swapped head.
+        byte[] file = Files.readAllBytes(sion);
+        int rank0 = (int) Meta1Layout.globalRankOffset(TASKS, 0);
+        int rank1 = (int) Meta1Layout.globalRankOffset(TASKS, 1);
+        byte[] swapped = file.clone();
+        System.arraycopy(file, rank0, swapped, rank1, 8);
+        System.arraycopy(file, rank1, swapped, rank0, 8);
+        Files.write(sion, swapped);
+        SionJournalHeader good = SionJournalLayout.decodeHeader(ByteBuffer.wrap(goodJournal));
+        int headChecksum = SionJournalLayout.meta1HeadChecksum(
+                ByteBuffer.wrap(swapped, 0, (int) Meta1Layout.maxChunksOffset(TASKS)));
+        byte[] vouching = goodJournal.clone();
+        SionJournalLayout.encodeHeader(new SionJournalHeader(good.fileNumber(), good.fileCount(), good.taskCount(),
+                good.journalId(), headChecksum)).get(0, vouching, 0, SionJournalLayout.HEADER_SIZE);
+        CorruptFileException refused = refusedWith(vouching);
+        assertEquals(sion, refused.file());
+        int differs = Arrays.mismatch(file, swapped);
+        assertEquals(differs, refused.offset());
+        assertEquals("META1", refused.structure());
+        assertEquals("head byte " + differs, refused.field());
+        assertEquals(String.format("%02x (as Quire's parallel writer lays out these capacities)", file[differs]),
+                refused.expected());
+        assertArrayEquals(swapped, Files.readAllBytes(sion), "nothing was written");
     }
 }
