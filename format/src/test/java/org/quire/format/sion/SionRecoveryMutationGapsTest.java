@@ -243,6 +243,35 @@ class SionRecoveryMutationGapsTest {
         return refused.getMessage().substring(refused.getMessage().indexOf(':') + 1);
     }
 
+    /**
+     * Writes {@code sionBytes} as the crashed file and returns the journal with a header that
+     * vouches for its META1 head: what the writer of such a META1 would have left.
+     */
+    private byte[] withMeta1(byte[] sionBytes) throws IOException {
+        Files.write(sion, sionBytes);
+        SionJournalHeader good = SionJournalLayout.decodeHeader(ByteBuffer.wrap(goodJournal));
+        int headChecksum = SionJournalLayout.meta1HeadChecksum(
+                ByteBuffer.wrap(sionBytes, 0, (int) Meta1Layout.maxChunksOffset(TASKS)));
+        byte[] vouching = goodJournal.clone();
+        SionJournalLayout.encodeHeader(new SionJournalHeader(good.fileNumber(), good.fileCount(), good.taskCount(),
+                good.journalId(), headChecksum)).get(0, vouching, 0, SionJournalLayout.HEADER_SIZE);
+        return vouching;
+    }
+
+    @Test
+    void aNegativeChunkCapacityInAnUnclosedFileIsCorrupt() throws Exception {
+        byte[] file = Files.readAllBytes(sion);
+        int capacity1 = (int) Meta1Layout.chunkCapacityOffset(TASKS, 1);
+        Arrays.fill(file, capacity1, capacity1 + 8, (byte) 0xff); // -1 in either byte order
+        CorruptFileException refused = refusedWith(withMeta1(file));
+        assertEquals(sion, refused.file());
+        assertEquals(capacity1, refused.offset());
+        assertEquals("chunksize[1]", refused.field());
+        assertEquals("0.." + (Long.MAX_VALUE - GEOMETRY.taskStart(1))
+                + " (a row of chunks must not overflow a 64-bit offset)", refused.expected());
+        assertEquals("-1", refused.found());
+    }
+
     @Test
     void aMeta1HeadQuiresWriterWouldNotLayOutIsRefusedEvenWithAJournalForIt() throws Exception {
         // The global ranks swapped, and a journal header that vouches for the swapped head.
@@ -252,14 +281,7 @@ class SionRecoveryMutationGapsTest {
         byte[] swapped = file.clone();
         System.arraycopy(file, rank0, swapped, rank1, 8);
         System.arraycopy(file, rank1, swapped, rank0, 8);
-        Files.write(sion, swapped);
-        SionJournalHeader good = SionJournalLayout.decodeHeader(ByteBuffer.wrap(goodJournal));
-        int headChecksum = SionJournalLayout.meta1HeadChecksum(
-                ByteBuffer.wrap(swapped, 0, (int) Meta1Layout.maxChunksOffset(TASKS)));
-        byte[] vouching = goodJournal.clone();
-        SionJournalLayout.encodeHeader(new SionJournalHeader(good.fileNumber(), good.fileCount(), good.taskCount(),
-                good.journalId(), headChecksum)).get(0, vouching, 0, SionJournalLayout.HEADER_SIZE);
-        CorruptFileException refused = refusedWith(vouching);
+        CorruptFileException refused = refusedWith(withMeta1(swapped));
         assertEquals(sion, refused.file());
         int differs = Arrays.mismatch(file, swapped);
         assertEquals(differs, refused.offset());
