@@ -97,6 +97,16 @@ class SionBadInputTest {
         }
     }
 
+    @Test
+    void aFileCutInsideMeta1sFixedPartIsRefusedBeforeItIsRead() throws IOException {
+        Path cut = variant(Arrays.copyOf(validBytes, 20));
+        CorruptFileException e = corrupt(cut, 0, "META1", "fixed part");
+        assertEquals(Meta1Layout.FIXED_PART_SIZE + " bytes at offset 0", e.expected());
+        assertEquals("file of 20 bytes (truncated)", e.found());
+        assertEquals(e.getMessage(), assertThrows(CorruptFileException.class, () -> SionRecovery.recover(cut))
+                .getMessage(), "recovery checks the fixed part as the reader does");
+    }
+
     /** A file cut inside the magic has no magic: it is not a SION file, rather than a damaged one. */
     @Test
     void aFileCutInsideTheMagicIsNotASionFile() throws IOException {
@@ -176,6 +186,10 @@ class SionBadInputTest {
         CorruptFileException tooLarge = corrupt(variant(patchAll(version3, capacity0, littleLong(huge))), capacity0,
                 "META1", "chunksize[0]");
         assertEquals(Long.toString(huge), tooLarge.found(), "a size that cannot be aligned is reported as stored");
+        long largestAlignable = Long.MAX_VALUE - 256;
+        CorruptFileException aligned = corrupt(variant(patchAll(version3, capacity0, littleLong(largestAlignable))),
+                capacity0, "META1", "chunksize[0]");
+        assertEquals(Long.toString(Long.MAX_VALUE - 255), aligned.found(), "the largest size that can be aligned is");
     }
 
     @Test
@@ -213,6 +227,33 @@ class SionBadInputTest {
         assertEquals("META1 arrays of ntasks 150000000", e.structure());
         assertEquals("2400000012 bytes", e.found());
         assertEquals(UnsupportedFormatException.NO_OFFSET, e.offset());
+        UnsupportedFormatException recovering = assertThrows(UnsupportedFormatException.class,
+                () -> SionRecovery.recover(file));
+        assertEquals(e.getMessage(), recovering.getMessage(), "recovery reads META1's arrays in one piece too");
+    }
+
+    @Test
+    void aMeta2ThatFitsTheFileButExceedsTwoGibibytesIsNotAllocated() throws IOException {
+        // Tasks of capacity 0 leave maxchunks unbounded by the data: only the (sparse) file's size bounds META2.
+        byte[] empty = patchAll(validBytes, Meta1Layout.chunkCapacityOffset(TASKS, 0), new byte[8 * TASKS]);
+        int maxChunks = 1 << 27;
+        Path file = variant(patchAll(empty, Meta1Layout.maxChunksOffset(TASKS), littleInt(maxChunks)));
+        long meta2Size = 8L * TASKS * (1 + maxChunks);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(new byte[1]), START_OF_META2 + meta2Size); // sparse
+        }
+        UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class, () -> SionFile.open(file));
+        assertEquals("META2 of ntasks 3 and maxchunks " + maxChunks, e.structure());
+        assertEquals(meta2Size + " bytes", e.found());
+    }
+
+    @Test
+    void recoveryChecksTheFixedPartOfAFileNeverClosed() throws IOException {
+        byte[] unclosed = patchAll(validBytes, Meta1Layout.startOfMeta2Offset(TASKS), littleLong(0));
+        Path file = variant(patchAll(unclosed, 16, littleInt(99)));
+        UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class, () -> SionRecovery.recover(file));
+        assertEquals("META1 fileformat_version", e.structure());
+        assertEquals("version 99", e.found());
     }
 
     @Test
@@ -371,6 +412,19 @@ class SionBadInputTest {
 
         FormatException notFirst = assertThrows(FormatException.class, () -> SionFile.open(member));
         assertTrue(notFirst.getMessage().contains("is physical file 1 of a set of 2 files"), notFirst.getMessage());
+
+        // A mapping that fits a (sparse) file of 2 GiB is still not read into one buffer.
+        Path hugeMapping = directory.resolve("huge.sion");
+        int entries = 1 << 28;
+        Files.write(hugeMapping, patchAll(setBytes, mapping, littleInt(entries)));
+        Files.write(SionFileNames.physicalFile(hugeMapping, 1), memberBytes);
+        try (FileChannel channel = FileChannel.open(hugeMapping, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(new byte[1]), mapping + MappingLayout.size(entries)); // sparse
+        }
+        UnsupportedFormatException tooLarge = assertThrows(UnsupportedFormatException.class,
+                () -> SionFile.open(hugeMapping));
+        assertEquals("mapping of " + entries + " tasks", tooLarge.structure());
+        assertEquals(MappingLayout.size(entries) + " bytes", tooLarge.found());
     }
 
     @Test

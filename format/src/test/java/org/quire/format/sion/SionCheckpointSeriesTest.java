@@ -186,6 +186,33 @@ class SionCheckpointSeriesTest {
     }
 
     @Test
+    void stepsFromZeroUpToEighteenDigitsAreNamedAndListed() throws Exception {
+        assertEquals(series(), heat().directory());
+        assertEquals(series().resolve("heat-0.sion"), heat().file(0));
+        Files.createDirectories(series());
+        long largest = 999_999_999_999_999_999L;
+        for (long step : new long[] {0, largest, largest + 1}) {
+            Files.writeString(heat().file(step), "a checkpoint");
+        }
+        assertArrayEquals(new long[] {0, largest}, heat().steps(), "19 digits are not a step of the series");
+    }
+
+    @Test
+    void aCheckpointWhoseRecoveryFailsIsSkippedWithTheRecoveryError() throws Exception {
+        writeClosed(10, 1);
+        writeCrashed(20, STATE_BYTES);
+        Path journal = SionFileNames.journal(heat().file(20));
+        try (FileChannel damage = FileChannel.open(journal, StandardOpenOption.WRITE)) {
+            damage.write(ByteBuffer.wrap(new byte[] {'X'}), 0);
+        }
+        Choice choice = heat().latestComplete(WHOLE_STATE);
+        assertEquals(Optional.of(new Checkpoint(10, heat().file(10), false)), choice.latest());
+        String reason = choice.skipped().get(0).reason();
+        assertTrue(reason.startsWith("not closed by its writer, and recovery from its journal failed: " + journal
+                + ": corrupt journal header at offset 0: magic"), reason);
+    }
+
+    @Test
     void everyRankOfAJobGetsTheChoiceRankZeroMade() throws Exception {
         writeClosed(10, 1);
         writeCrashed(20, STATE_BYTES);

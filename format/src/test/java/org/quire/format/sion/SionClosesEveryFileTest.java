@@ -112,6 +112,20 @@ class SionClosesEveryFileTest {
             return null;
         });
         assertEquals(List.of(), tracking.stillOpen(), "the files and journals the other ranks opened are closed");
+
+        // File 1 cannot be created: the creator of file 0 closes the file and journal it had created.
+        ThreadGroupCollectives.run(RANKS, collectives -> {
+            StorageOpener opener = (path, mode) -> {
+                if (path.equals(member)) {
+                    throw new AccessDeniedException(path.toString());
+                }
+                return tracking.open(path, mode);
+            };
+            assertThrows(AccessDeniedException.class, () -> SionParallelWriter.open(name, collectives, 100, 2, 64,
+                    SionWriteOptions.defaults().withStorage(opener)));
+            return null;
+        });
+        assertEquals(List.of(), tracking.stillOpen(), "file 0 and its journal are closed");
     }
 
     @Test

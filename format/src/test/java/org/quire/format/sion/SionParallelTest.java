@@ -211,6 +211,29 @@ class SionParallelTest {
     }
 
     @Test
+    void ensureFreeSpaceMovesARanksNextWritesToItsNextChunkWhenTheyWouldNotFit() throws Exception {
+        Path name = directory.resolve("free.sion");
+        ThreadGroupCollectives.run(2, collectives -> {
+            try (SionParallelWriter writer = SionParallelWriter.open(name, collectives, 100, 1, FS_BLOCK_SIZE,
+                    SionWriteOptions.defaults().withFsyncOnClose(false))) {
+                // A record of 28 (rank 0) or 29 (rank 1) bytes written in two pieces, after 100 bytes in a chunk of 128.
+                int rank = collectives.rank();
+                int record = 28 + rank;
+                writer.write(pattern(rank, 0, 100));
+                writer.ensureFreeSpace(record);
+                writer.write(pattern(rank, 100, 10));
+                writer.write(pattern(rank, 110, record - 10));
+            }
+            return null;
+        });
+        try (SionFile sion = SionFile.open(name)) {
+            assertArrayEquals(new long[] {128}, sion.task(0).bytesPerChunk(), "28 bytes fit the chunk's rest");
+            assertArrayEquals(new long[] {100, 29}, sion.task(1).bytesPerChunk(), "the record is whole in one chunk");
+            assertArrayEquals(pattern(1, 0, 129), sion.readFully(1));
+        }
+    }
+
+    @Test
     void defaultAlignmentIsTheFileStoresBlockSizeButAtLeast64KiB() throws Exception {
         Path name = directory.resolve("detect.sion");
         long storeBlockSize = Files.getFileStore(directory).getBlockSize();

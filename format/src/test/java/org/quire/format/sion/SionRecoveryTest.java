@@ -61,7 +61,7 @@ class SionRecoveryTest {
      * records (none if 0); after all ranks wrote their first {@code beforeCrash[rank]} records a
      * snapshot of the files goes to {@code crashDirectory}; then the ranks write the rest and close.
      */
-    private void writeWithCrashSnapshot(Path name, int files, int[] flushed, int[] beforeCrash, int[] records,
+    static void writeWithCrashSnapshot(Path name, int files, int[] flushed, int[] beforeCrash, int[] records,
                                         Path crashDirectory, SionWriteOptions options) throws Exception {
         int ranks = records.length;
         ThreadGroupCollectives.run(ranks, collectives -> {

@@ -18,6 +18,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.quire.format.FormatException;
 import org.quire.format.UnsupportedFormatException;
+import org.quire.format.storage.FileStorage;
+import org.quire.format.storage.StorageOpener;
+import org.quire.format.storage.TrackingOpener;
 
 /**
  * Contract of {@link SionRepartitionedReader}: a file written by N tasks (in-JVM ranks) read by M
@@ -178,6 +181,48 @@ class SionRepartitionedReaderTest {
             }
             return null;
         });
+    }
+
+    /** The records' size is the reader's: one old task's 3 records of 24 bytes read as 2 of 36, after the header. */
+    @Test
+    void recordsOfAnotherSizeThanWrittenFollowTheHeaderAndEveryFileIsClosed() throws Exception {
+        Path name = directory.resolve("one.sion");
+        write(name, 1, 1);
+        ByteArrayOutputStream written = new ByteArrayOutputStream();
+        for (int r = 0; r < recordsOf(0); r++) {
+            written.write(record(r));
+        }
+        TrackingOpener opener = new TrackingOpener();
+        ThreadGroupCollectives.run(1, collectives -> {
+            try (SionRepartitionedReader in = SionRepartitionedReader.open(name, collectives, HEADER, 36, opener)) {
+                assertEquals(36, in.recordBytes());
+                assertEquals(2, in.totalRecords());
+                ByteBuffer read = ByteBuffer.allocate(72);
+                in.read(read);
+                assertArrayEquals(written.toByteArray(), read.array());
+            }
+            return null;
+        });
+        assertEquals(List.of(), opener.stillOpen());
+    }
+
+    @Test
+    void aRankOpensOnlyThePhysicalFilesOfItsOwnRecords() throws Exception {
+        Path name = directory.resolve("pair.sion");
+        write(name, 2, 2); // task 0's 3 records in file 0, task 1's 8 in file 1
+        List<List<Path>> opened = ThreadGroupCollectives.run(11, collectives -> {
+            List<Path> paths = new ArrayList<>();
+            StorageOpener opener = (path, mode) -> {
+                paths.add(path);
+                return FileStorage.OPENER.open(path, mode);
+            };
+            try (SionRepartitionedReader in = SionRepartitionedReader.open(name, collectives, HEADER, RECORD, opener)) {
+                assertEquals(1, in.range().count());
+            }
+            return paths;
+        });
+        assertEquals(List.of(SionFileNames.physicalFile(name, 0)), opened.get(2), "record 2 is task 0's last");
+        assertEquals(List.of(SionFileNames.physicalFile(name, 1)), opened.get(3), "record 3 is task 1's first");
     }
 
     @Test
