@@ -149,4 +149,24 @@ class Hdf5FileStateMutationGapsTest {
         assertTrue(e.getMessage().startsWith("No space left on device"), e.getMessage());
         assertEquals(List.of(), tracking.stillOpen(), "the file and its journal closed");
     }
+
+    @Test
+    void aCloseThatFailsOnAFullDiskReleasesTheFileForRecover() throws IOException {
+        Path path = dir.resolve("failed-close.h5");
+        TrackingOpener tracking = new TrackingOpener();
+        FullDisk disk = new FullDisk(tracking);
+        Hdf5File file = Hdf5File.create(path, disk);
+        file.root().createGroup("kept");
+        file.flush();
+        file.root().createGroup("maybe");
+        disk.fillAfter(0);
+        assertThrows(IOException.class, file::flush);
+        assertThrows(IOException.class, file::close); // the disk is still full
+        disk.free();
+        assertEquals(List.of(), tracking.stillOpen(), "the file and its journal closed");
+        Hdf5File.recover(path);
+        try (Hdf5File read = Hdf5File.open(path)) {
+            assertTrue(read.root().contains("kept"));
+        }
+    }
 }
