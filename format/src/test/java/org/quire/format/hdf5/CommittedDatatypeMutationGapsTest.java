@@ -13,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.CorruptFileException;
+import org.quire.format.UnsupportedFormatException;
 
 /**
  * A committed datatype, as h5py writes one ({@code named["int16_type"] = numpy.dtype("<i2")}
@@ -83,6 +84,32 @@ class CommittedDatatypeMutationGapsTest {
             assertEquals("the datatype message of a committed datatype", e.expected(),
                     e.getMessage());
             assertEquals("none", e.found(), e.getMessage());
+        }
+    }
+
+    /**
+     * The committed type's datatype message turned into a NIL message (type 0): the object is
+     * neither a group, a dataset nor a committed datatype, refused as unsupported at its header.
+     */
+    @Test
+    void anObjectWithoutADatatypeLayoutOrLinksIsUnsupported() throws IOException {
+        Path original = fixture("compat.h5");
+        long header;
+        try (Hdf5File file = Hdf5File.open(original)) {
+            header = file.root().group("named").get("int16_type").address();
+        }
+        byte[] bytes = Files.readAllBytes(original);
+        int at = DamagedField.indexOf(bytes, HexFormat.of().parseHex("03001000"), (int) header);
+        bytes[at] = 0;
+        Path damaged = dir.resolve("kindless.h5");
+        Files.write(damaged, bytes);
+        try (Hdf5File file = Hdf5File.open(damaged)) {
+            Group named = file.root().group("named");
+            UnsupportedFormatException e = assertThrows(UnsupportedFormatException.class,
+                    () -> named.get("int16_type"));
+            assertEquals(damaged + ": unsupported /named/int16_type: object header at offset "
+                    + header + ": found neither a group, a dataset nor a committed datatype; "
+                    + "supported: groups, datasets and committed datatypes", e.getMessage());
         }
     }
 }

@@ -188,6 +188,14 @@ class DamagedDenseFilesTest {
         CorruptFileException e = assertThrows(CorruptFileException.class,
                 () -> ReadEverything.read(file));
         assertTrue(e.getMessage().contains("block offset"), e.getMessage());
+        // The verifier walks the heap's blocks before reading the links in them.
+        CorruptFileException verified = assertThrows(CorruptFileException.class,
+                () -> Hdf5Verifier.verify(file));
+        long shared = buffer.getLong((int) entriesAt + 8 * used.get(0));
+        assertEquals(file + ": corrupt fractal heap direct block of /wide at offset " + shared
+                + ": child block address expected an address no other entry of the heap at "
+                + heapAddress + " uses, found " + shared + ", reached a second time (a cycle"
+                + " or shared block)", verified.getMessage());
     }
 
     @Test

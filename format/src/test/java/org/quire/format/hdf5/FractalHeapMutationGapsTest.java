@@ -298,6 +298,23 @@ class FractalHeapMutationGapsTest {
     }
 
     /**
+     * Verifying /attributes' dense attributes walks the huge-object index before reading the
+     * huge attribute: an object one byte past the file's end is reported as the index's
+     * record, not as a failed read of the object.
+     */
+    @Test
+    void theVerifierReportsAHugeAttributePastTheEndAsItsIndexRecord() throws IOException {
+        BTreeV2HugeObjectRecord record = hugeRecord();
+        long past = bytes.length - record.length() + 1;
+        Path path = withHugeObjectAt(past, "verified-huge-past-end.h5");
+        CorruptFileException e = assertThrows(CorruptFileException.class,
+                () -> Hdf5Verifier.verify(path));
+        assertEquals("version 2 B-tree header at " + hugeRecordTree() + ": huge object 1"
+                + " expected an object inside the file of " + bytes.length + " bytes, found"
+                + " 100055 bytes at " + past, describe(e));
+    }
+
+    /**
      * A copy of the file whose huge-object leaf (signature, version 0, type 1, then the one
      * record: address, length, key) says the object is at {@code address}.
      */

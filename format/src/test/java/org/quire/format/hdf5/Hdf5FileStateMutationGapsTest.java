@@ -9,12 +9,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quire.format.hdf5.layout.JenkinsLookup3;
 import org.quire.format.hdf5.layout.SuperblockV3;
+import org.quire.format.storage.FullDisk;
+import org.quire.format.storage.TrackingOpener;
 
 /**
  * What an {@link Hdf5File} allows in each state (closed, read-only, writing, SWMR writing, SWMR
@@ -133,6 +136,37 @@ class Hdf5FileStateMutationGapsTest {
                 () -> Hdf5File.open(path).close());
         try (Hdf5File follower = Hdf5File.openSwmr(path)) {
             assertTrue(follower.isSwmrReader());
+        }
+    }
+
+    @Test
+    void aCreateThatFailsOnAFullDiskClosesEveryFileItOpened() throws IOException {
+        Path path = dir.resolve("full.h5");
+        TrackingOpener tracking = new TrackingOpener();
+        FullDisk disk = new FullDisk(tracking);
+        disk.fillAfter(0);
+        IOException e = assertThrows(IOException.class, () -> Hdf5File.create(path, disk));
+        assertTrue(e.getMessage().startsWith("No space left on device"), e.getMessage());
+        assertEquals(List.of(), tracking.stillOpen(), "the file and its journal closed");
+    }
+
+    @Test
+    void aCloseThatFailsOnAFullDiskReleasesTheFileForRecover() throws IOException {
+        Path path = dir.resolve("failed-close.h5");
+        TrackingOpener tracking = new TrackingOpener();
+        FullDisk disk = new FullDisk(tracking);
+        Hdf5File file = Hdf5File.create(path, disk);
+        file.root().createGroup("kept");
+        file.flush();
+        file.root().createGroup("maybe");
+        disk.fillAfter(0);
+        assertThrows(IOException.class, file::flush);
+        assertThrows(IOException.class, file::close); // the disk is still full
+        disk.free();
+        assertEquals(List.of(), tracking.stillOpen(), "the file and its journal closed");
+        Hdf5File.recover(path);
+        try (Hdf5File read = Hdf5File.open(path)) {
+            assertTrue(read.root().contains("kept"));
         }
     }
 }

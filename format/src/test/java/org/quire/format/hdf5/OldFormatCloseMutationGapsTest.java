@@ -1,5 +1,6 @@
 package org.quire.format.hdf5;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -18,6 +19,8 @@ import org.quire.format.storage.Durability;
  * written and forced. Even with {@link Durability#NONE}, a power failure as the guard is
  * lifted leaves the file whole (refused until {@link Hdf5File#recover}, or open), and one
  * after close leaves it open to readers at once; on a {@link CrashSimulator}, several seeds.
+ * The guard itself is forced as the file is opened for writing, before any change: a power
+ * failure right after the open leaves a file libhdf5 and Quire refuse until recovered.
  */
 class OldFormatCloseMutationGapsTest {
 
@@ -51,6 +54,21 @@ class OldFormatCloseMutationGapsTest {
                     simulator.crash(events.size(), seed));
             try (Hdf5File file = Hdf5File.open(FILE, afterClose)) {
                 assertTrue(file.root().contains("added"), "seed " + seed);
+            }
+        }
+    }
+
+    @Test
+    void aPowerFailureRightAfterOpeningForWritingLeavesTheGuardOnDisk() throws IOException {
+        CrashSimulator simulator = new CrashSimulator(Map.of(FILE, Files.readAllBytes(
+                H5pyFixtures.of(H5pyFixtures.COMPAT).file("compat.h5"))));
+        try (Hdf5File file = Hdf5File.openForWriting(FILE, simulator,
+                WriteOptions.DEFAULT.withDurability(Durability.NONE))) {
+            int opened = simulator.eventCount();
+            for (long seed = 0; seed < 16; seed++) {
+                CrashSimulator crashed = new CrashSimulator(simulator.crash(opened, seed));
+                assertThrows(FileOpenForWritingException.class,
+                        () -> Hdf5File.open(FILE, crashed).close(), "seed " + seed);
             }
         }
     }

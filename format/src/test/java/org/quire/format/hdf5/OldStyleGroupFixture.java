@@ -109,8 +109,13 @@ record OldStyleGroupFixture(Path file, Path twin) {
 
     /** The symbol table message of {@code /g} in {@code path}, read by Quire. */
     static SymbolTableMessage symbolTable(Path path) throws IOException {
+        return symbolTable(path, "g");
+    }
+
+    /** The symbol table message of the root's member {@code group}, read by Quire. */
+    static SymbolTableMessage symbolTable(Path path, String group) throws IOException {
         try (Hdf5File file = Hdf5File.open(path)) {
-            return file.root().group("g").symbolTable();
+            return file.root().group(group).symbolTable();
         }
     }
 
@@ -196,7 +201,12 @@ record OldStyleGroupFixture(Path file, Path twin) {
         }
 
         static Tree read(Path path) throws IOException {
-            SymbolTableMessage table = OldStyleGroupFixture.symbolTable(path);
+            return read(path, "g");
+        }
+
+        /** The tree of the root's member {@code group}. */
+        static Tree read(Path path, String group) throws IOException {
+            SymbolTableMessage table = OldStyleGroupFixture.symbolTable(path, group);
             BTreeV1Ranks ranks = OldStyleGroupFixture.ranks(path);
             try (BlockFile file = new BlockFile(FileStorage.open(path, OpenMode.READ))) {
                 byte[] header = LocalHeap.readHeader(file, table.localHeapAddress());
