@@ -58,17 +58,12 @@ class CommittedDatatypeMutationGapsTest {
      */
     @Test
     void aCommittedTypeWithoutItsOwnDatatypeMessageIsCorrupt() throws IOException {
-        Path original = fixture("compat.h5");
-        long header;
-        try (Hdf5File file = Hdf5File.open(original)) {
-            header = file.root().group("named").get("int16_type").address();
-        }
-        byte[] bytes = Files.readAllBytes(original);
-        // A version-1 header message: type 3 (2 bytes), body size 16 (2), flags (1), 3 reserved,
-        // then the body of '<i2': fixed-point version 1, signed, 2 bytes.
-        byte[] message = HexFormat.of().parseHex("03001000");
+        Int16Type type = int16Type();
+        long header = type.header();
+        byte[] bytes = type.bytes();
+        int at = type.message();
+        // The body of '<i2': fixed-point version 1, signed, 2 bytes.
         byte[] body = HexFormat.of().parseHex("1008000002000000");
-        int at = DamagedField.indexOf(bytes, message, (int) header);
         assertEquals(HexFormat.of().formatHex(body),
                 HexFormat.of().formatHex(bytes, at + 8, at + 16), "the datatype message");
         bytes[at + 4] |= 0x02; // HeaderMessage.FLAG_SHARED
@@ -93,14 +88,10 @@ class CommittedDatatypeMutationGapsTest {
      */
     @Test
     void anObjectWithoutADatatypeLayoutOrLinksIsUnsupported() throws IOException {
-        Path original = fixture("compat.h5");
-        long header;
-        try (Hdf5File file = Hdf5File.open(original)) {
-            header = file.root().group("named").get("int16_type").address();
-        }
-        byte[] bytes = Files.readAllBytes(original);
-        int at = DamagedField.indexOf(bytes, HexFormat.of().parseHex("03001000"), (int) header);
-        bytes[at] = 0;
+        Int16Type type = int16Type();
+        long header = type.header();
+        byte[] bytes = type.bytes();
+        bytes[type.message()] = 0;
         Path damaged = dir.resolve("kindless.h5");
         Files.write(damaged, bytes);
         try (Hdf5File file = Hdf5File.open(damaged)) {
@@ -111,5 +102,24 @@ class CommittedDatatypeMutationGapsTest {
                     + header + ": found neither a group, a dataset nor a committed datatype; "
                     + "supported: groups, datasets and committed datatypes", e.getMessage());
         }
+    }
+
+    /**
+     * compat.h5's bytes, the header address of its committed type /named/int16_type and where
+     * that header's datatype message starts (version 1: type 3 in 2 bytes, body size 16 in 2,
+     * flags, 3 reserved, then the body).
+     */
+    private record Int16Type(long header, byte[] bytes, int message) {
+    }
+
+    private static Int16Type int16Type() throws IOException {
+        Path original = fixture("compat.h5");
+        long header;
+        try (Hdf5File file = Hdf5File.open(original)) {
+            header = file.root().group("named").get("int16_type").address();
+        }
+        byte[] bytes = Files.readAllBytes(original);
+        return new Int16Type(header, bytes,
+                DamagedField.indexOf(bytes, HexFormat.of().parseHex("03001000"), (int) header));
     }
 }

@@ -28,10 +28,8 @@ class OldFormatCloseMutationGapsTest {
 
     @Test
     void aPowerFailureAsOrAfterTheGuardIsLiftedLeavesTheFileWhole() throws IOException {
-        CrashSimulator simulator = new CrashSimulator(Map.of(FILE, Files.readAllBytes(
-                H5pyFixtures.of(H5pyFixtures.COMPAT).file("compat.h5"))));
-        try (Hdf5File file = Hdf5File.openForWriting(FILE, simulator,
-                WriteOptions.DEFAULT.withDurability(Durability.NONE))) {
+        CrashSimulator simulator = compatOnDisk();
+        try (Hdf5File file = openWithoutForcing(simulator)) {
             file.root().createGroup("added");
         }
         List<CrashSimulator.Event> events = simulator.events();
@@ -60,10 +58,8 @@ class OldFormatCloseMutationGapsTest {
 
     @Test
     void aPowerFailureRightAfterOpeningForWritingLeavesTheGuardOnDisk() throws IOException {
-        CrashSimulator simulator = new CrashSimulator(Map.of(FILE, Files.readAllBytes(
-                H5pyFixtures.of(H5pyFixtures.COMPAT).file("compat.h5"))));
-        try (Hdf5File file = Hdf5File.openForWriting(FILE, simulator,
-                WriteOptions.DEFAULT.withDurability(Durability.NONE))) {
+        CrashSimulator simulator = compatOnDisk();
+        try (Hdf5File file = openWithoutForcing(simulator)) {
             int opened = simulator.eventCount();
             for (long seed = 0; seed < 16; seed++) {
                 CrashSimulator crashed = new CrashSimulator(simulator.crash(opened, seed));
@@ -71,5 +67,17 @@ class OldFormatCloseMutationGapsTest {
                         () -> Hdf5File.open(FILE, crashed).close(), "seed " + seed);
             }
         }
+    }
+
+    /** h5py's compat.h5 (superblock 0) as {@link #FILE} on a simulated disk. */
+    private static CrashSimulator compatOnDisk() throws IOException {
+        return new CrashSimulator(Map.of(FILE, Files.readAllBytes(
+                H5pyFixtures.of(H5pyFixtures.COMPAT).file("compat.h5"))));
+    }
+
+    /** {@link #FILE} opened for writing with {@code Durability.NONE}: only the guard is forced. */
+    private static Hdf5File openWithoutForcing(CrashSimulator simulator) throws IOException {
+        return Hdf5File.openForWriting(FILE, simulator,
+                WriteOptions.DEFAULT.withDurability(Durability.NONE));
     }
 }

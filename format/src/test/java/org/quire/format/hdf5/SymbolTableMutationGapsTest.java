@@ -64,9 +64,7 @@ class SymbolTableMutationGapsTest {
         Path path = H5pyFixtures.copy(H5pyFixtures.LEGACY, "legacy.h5", dir);
         // member_007 (a node's first of five entries) is at heap offset 824: 11 bytes, 16 aligned
         assertEquals(List.of("size 5632", "4168+1464"), heapOf(path, "many"));
-        try (Hdf5File file = Hdf5File.openForWriting(path)) {
-            file.root().group("many").delete("member_007");
-        }
+        deleteMember(path, "many", "member_007");
         assertEquals(List.of("size 5632", "824+16", "4168+1464"), heapOf(path, "many"));
         try (Hdf5File file = Hdf5File.openForWriting(path)) {
             file.root().group("many").createGroup("member_00x");
@@ -81,9 +79,7 @@ class SymbolTableMutationGapsTest {
         Path path = H5pyFixtures.copy(H5pyFixtures.LEGACY, "legacy.h5", dir);
         // /nested's heap: "" at 0, "level_1" at 8, "link" at 16, "/nested/level_1" at 24
         assertEquals(List.of("size 88", "40+48"), heapOf(path, "nested"));
-        try (Hdf5File file = Hdf5File.openForWriting(path)) {
-            file.root().group("nested").delete("link");
-        }
+        deleteMember(path, "nested", "link");
         assertEquals(List.of("size 88", "16+72"), heapOf(path, "nested"));
     }
 
@@ -186,6 +182,13 @@ class SymbolTableMutationGapsTest {
             }).getMessage();
             assertTrue(message.startsWith(path + ": "), message);
             return message.substring(path.toString().length() + 2);
+        }
+    }
+
+    /** Deletes {@code name} from the old-style group {@code group} in a writer of its own. */
+    private static void deleteMember(Path path, String group, String name) throws IOException {
+        try (Hdf5File file = Hdf5File.openForWriting(path)) {
+            file.root().group(group).delete(name);
         }
     }
 }
